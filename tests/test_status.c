@@ -1,0 +1,61 @@
+/* test_status.c - the status table maps every value to text and back. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "dtype.h"
+
+START_TEST(test_status_round_trip)
+{
+    int n = 0;
+    for (const struct mmb_status_info *s = mmb_status_table; s->text; s++, n++) {
+        enum mmb_status back;
+        ck_assert_int_eq(s->value, n); /* rows in enum order */
+        ck_assert(mmb_status_parse(s->text, &back));
+        ck_assert_int_eq(back, s->value);
+        ck_assert_str_eq(mmb_status_text(s->value), s->text);
+        ck_assert(strlen(mmb_status_meaning(s->value)) > 0);
+    }
+    ck_assert_int_eq(n, MMB_STATUS_COUNT);
+}
+END_TEST
+
+START_TEST(test_status_unknown)
+{
+    enum mmb_status s;
+    ck_assert(!mmb_status_parse("OK", &s));
+    ck_assert(!mmb_status_parse("", &s));
+    ck_assert_str_eq(mmb_status_text((enum mmb_status)99), "unknown");
+}
+END_TEST
+
+START_TEST(test_dtype_round_trip)
+{
+    int n = 0;
+    for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++, n++) {
+        enum mmb_dtype back;
+        ck_assert(mmb_dtype_parse(d->text, &back));
+        ck_assert_int_eq(back, d->value);
+        ck_assert_ptr_eq(mmb_dtype_info(back), d);
+    }
+    ck_assert_int_eq(n, MMB_DTYPE_COUNT);
+    enum mmb_dtype d;
+    ck_assert(!mmb_dtype_parse("f16", &d));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("status");
+    TCase *tc = tcase_create("tables");
+    tcase_add_test(tc, test_status_round_trip);
+    tcase_add_test(tc, test_status_unknown);
+    tcase_add_test(tc, test_dtype_round_trip);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
