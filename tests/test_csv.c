@@ -1,0 +1,387 @@
+/* test_csv.c - the CSV column table, the resumable writer and the reader. */
+#include <check.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_csv.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void tmp_path(char *out, size_t len, const char *name)
+{
+    snprintf(out, len, "%s/%s", tmpdir, name);
+}
+
+static void file_put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static char *file_get(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* A row with every kind of cell: text needing quotes, empty cells, exact counts. */
+static void row_sample(struct mmb_row *r, int i)
+{
+    mmb_row_init(r);
+    snprintf(r->gpu, sizeof r->gpu, "NVIDIA H100 80GB HBM3");
+    snprintf(r->cc, sizeof r->cc, "9.0");
+    r->sm_count = 132;
+    snprintf(r->profile, sizeof r->profile, "course");
+    snprintf(r->kernel, sizeof r->kernel, "naive");
+    snprintf(r->params, sizeof r->params, "block_size_x=%d;block_size_y=8", 8 << i);
+    snprintf(r->dtype, sizeof r->dtype, "f32");
+    r->m = 4096;
+    r->n = 2048 + i;
+    r->k = 1000;
+    r->status = i == 1 ? MMB_STATUS_INVALID_CONFIG : MMB_STATUS_OK;
+    if (i == 1)
+        snprintf(r->reason, sizeof r->reason, "too many threads, \"1024\" max,\nsee log");
+    r->max_rel_err = 1.25e-7;
+    r->repeats = 20;
+    r->time_ms_median = 3349.53833;
+    r->time_ms_min = 0.000123456789;
+    snprintf(r->cache, sizeof r->cache, "cold");
+    r->dram_read_bytes = 137438953472.0; /* 2^37: exact, no exponent */
+    r->ffma = 34359738368.0;
+    r->dram_util_pct = 12.5;
+    r->counter_status = MMB_STATUS_OK;
+    r->gflops = 41.0329102;
+    r->peak_gbps = 3352.32;
+    r->registers = 40;
+    snprintf(r->timestamp, sizeof r->timestamp, "2026-11-21T23:59:59Z");
+}
+
+static void row_assert_equal(const struct mmb_row *a, const struct mmb_row *b)
+{
+    for (const struct mmb_column *c = mmb_columns; c->name; c++) {
+        const void *pa = (const char *)a + c->offset, *pb = (const char *)b + c->offset;
+        switch (c->type) {
+        case MMB_COL_STR:
+            ck_assert_msg(strcmp(pa, pb) == 0, "column %s: '%s' != '%s'", c->name, (const char *)pa,
+                          (const char *)pb);
+            break;
+        case MMB_COL_INT:
+            ck_assert_msg(*(const long long *)pa == *(const long long *)pb, "column %s", c->name);
+            break;
+        case MMB_COL_REAL: {
+            double x = *(const double *)pa, y = *(const double *)pb;
+            ck_assert_msg((isnan(x) && isnan(y)) || x == y, "column %s: %.17g != %.17g", c->name, x, y);
+            break;
+        }
+        case MMB_COL_STATUS:
+            ck_assert_msg(*(const enum mmb_status *)pa == *(const enum mmb_status *)pb, "column %s", c->name);
+            break;
+        }
+    }
+}
+
+struct collect {
+    struct mmb_row rows[16];
+    long lines[16];
+    int n;
+};
+
+static int collect_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err,
+                       size_t errlen)
+{
+    struct collect *c = ctx;
+    ck_assert_int_lt(c->n, 16);
+    c->rows[c->n] = *row;
+    c->lines[c->n++] = line;
+    return 0;
+}
+
+START_TEST(test_columns_table)
+{
+    static const char *design[] = {
+        "gpu", "gpu_uuid", "cc", "sm_count", "driver", "cuda", "profile", "kernel", "params", "dtype", "m",
+        "n", "k", "status", "reason", "max_rel_err", "repeats", "time_ms_median", "time_ms_min",
+        "time_ms_max", "time_ms_stddev", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
+        "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
+        "smem_bank_conflicts", "occupancy_pct", "counter_status", "gflops", "flop_counted", "intensity",
+        "peak_gbps", "peak_gflops", "registers", "smem_bytes", "timestamp",
+    };
+    size_t n = sizeof design / sizeof design[0];
+    ck_assert_uint_eq(mmb_columns_count(), n);
+    size_t covered = 0;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_str_eq(mmb_columns[i].name, design[i]);
+        ck_assert_ptr_eq(mmb_column_find(design[i]), &mmb_columns[i]);
+        ck_assert_ptr_nonnull(mmb_columns[i].unit);
+        ck_assert(strlen(mmb_columns[i].description) > 0);
+        for (size_t j = 0; j < i; j++)
+            ck_assert_uint_ne(mmb_columns[i].offset, mmb_columns[j].offset);
+        covered += mmb_columns[i].size;
+    }
+    ck_assert_ptr_null(mmb_column_find("nope"));
+    /* every byte of the row belongs to a column, give or take padding */
+    ck_assert_uint_le(covered, sizeof(struct mmb_row));
+    ck_assert_uint_ge(covered + 64, sizeof(struct mmb_row));
+}
+END_TEST
+
+START_TEST(test_row_init)
+{
+    struct mmb_row r;
+    memset(&r, 0x55, sizeof r);
+    mmb_row_init(&r);
+    ck_assert_str_eq(r.gpu, "");
+    ck_assert(r.m == MMB_INT_EMPTY && r.registers == MMB_INT_EMPTY);
+    ck_assert(isnan(r.time_ms_median) && isnan(r.dram_read_bytes) && isnan(r.peak_gflops));
+    ck_assert_int_eq(r.status, MMB_STATUS_OK);
+    ck_assert_int_eq(r.counter_status, MMB_STATUS_SKIPPED);
+}
+END_TEST
+
+START_TEST(test_write_read_back)
+{
+    char path[512], err[1024];
+    tmp_path(path, sizeof path, "rt.csv");
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row rows[3];
+    for (int i = 0; i < 3; i++) {
+        row_sample(&rows[i], i);
+        ck_assert_int_eq(mmb_csv_append_row(w, &rows[i], err, sizeof err), 0);
+    }
+    ck_assert_uint_eq(mmb_csv_writer_rows(w), 3);
+    mmb_csv_writer_close(w);
+
+    const char *text = file_get(path);
+    ck_assert_ptr_nonnull(strstr(text, ",137438953472,"));
+    ck_assert_ptr_nonnull(strstr(text, ",3349.53833,"));
+    ck_assert_ptr_nonnull(strstr(text, "\"too many threads, \"\"1024\"\" max, see log\""));
+
+    struct collect c = {0};
+    ck_assert_msg(mmb_csv_read(path, collect_row, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.n, 3);
+    /* the writer keeps one row per line: the newline in the reason became a space */
+    char *nl = strchr(rows[1].reason, '\n');
+    *nl = ' ';
+    for (int i = 0; i < 3; i++) {
+        row_assert_equal(&rows[i], &c.rows[i]);
+        ck_assert_int_eq(c.lines[i], i + 2);
+    }
+    ck_assert_str_eq(c.rows[0].reason, "");
+    ck_assert(isnan(c.rows[0].time_ms_max));
+    ck_assert(c.rows[0].smem_bytes == MMB_INT_EMPTY);
+}
+END_TEST
+
+START_TEST(test_resume)
+{
+    char path[512], err[1024];
+    tmp_path(path, sizeof path, "resume.csv");
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row rows[3];
+    for (int i = 0; i < 3; i++) {
+        row_sample(&rows[i], i);
+        ck_assert(!mmb_csv_writer_has(w, &rows[i]));
+        ck_assert_int_eq(mmb_csv_append_row(w, &rows[i], err, sizeof err), 0);
+        ck_assert(mmb_csv_writer_has(w, &rows[i]));
+    }
+    mmb_csv_writer_close(w);
+
+    w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    ck_assert_uint_eq(mmb_csv_writer_rows(w), 3);
+    for (int i = 0; i < 3; i++)
+        ck_assert(mmb_csv_writer_has(w, &rows[i]));
+    struct mmb_row other = rows[0];
+    snprintf(other.cache, sizeof other.cache, "hot");
+    ck_assert(!mmb_csv_writer_has(w, &other));
+    other = rows[0];
+    other.k = 1001;
+    ck_assert(!mmb_csv_writer_has(w, &other));
+    /* the key ignores outcome and timing */
+    other = rows[0];
+    other.time_ms_median = 1.0;
+    other.status = MMB_STATUS_WRONG_RESULT;
+    ck_assert(mmb_csv_writer_has(w, &other));
+    mmb_csv_writer_close(w);
+}
+END_TEST
+
+START_TEST(test_partial_line_cut)
+{
+    char path[512], err[1024];
+    tmp_path(path, sizeof path, "partial.csv");
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row rows[3];
+    for (int i = 0; i < 2; i++) {
+        row_sample(&rows[i], i);
+        ck_assert_int_eq(mmb_csv_append_row(w, &rows[i], err, sizeof err), 0);
+    }
+    mmb_csv_writer_close(w);
+    char before[1 << 16];
+    snprintf(before, sizeof before, "%s", file_get(path));
+
+    /* a run killed in the middle of a row */
+    int fd = open(path, O_WRONLY | O_APPEND);
+    ck_assert_int_ge(fd, 0);
+    const char *half = "NVIDIA H100 80GB HBM3,,9.0,132,,,course,naive,\"block_size_x=64;bl";
+    ck_assert_int_eq(write(fd, half, strlen(half)), (ssize_t)strlen(half));
+    ck_assert_int_eq(close(fd), 0);
+
+    w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    ck_assert_uint_eq(mmb_csv_writer_rows(w), 2);
+    ck_assert_str_eq(file_get(path), before);
+    row_sample(&rows[2], 2);
+    ck_assert_int_eq(mmb_csv_append_row(w, &rows[2], err, sizeof err), 0);
+    mmb_csv_writer_close(w);
+
+    struct collect c = {0};
+    ck_assert_msg(mmb_csv_read(path, collect_row, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.n, 3);
+    row_assert_equal(&rows[2], &c.rows[2]);
+
+    /* killed while writing the header: the file starts over */
+    tmp_path(path, sizeof path, "half-header.csv");
+    file_put(path, "gpu,gpu_uuid,cc,sm_co");
+    w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    ck_assert_uint_eq(mmb_csv_writer_rows(w), 0);
+    mmb_csv_writer_close(w);
+    ck_assert(strncmp(file_get(path), "gpu,gpu_uuid,cc,sm_count,", 25) == 0);
+}
+END_TEST
+
+START_TEST(test_header_mismatch)
+{
+    char path[512], err[1024] = "";
+    tmp_path(path, sizeof path, "other.csv");
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    mmb_csv_writer_close(w);
+    char text[8192];
+    snprintf(text, sizeof text, "%s", file_get(path));
+    char *p = strstr(text, ",driver,");
+    ck_assert_ptr_nonnull(p);
+    memcpy(p, ",DRIVER,", 8);
+    file_put(path, text);
+
+    w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_ptr_null(w);
+    ck_assert_msg(strstr(err, path) && strstr(err, "'DRIVER'") && strstr(err, "'driver'") &&
+                      strstr(err, "column 5"),
+                  "%s", err);
+
+    /* an older, shorter column set is refused for appending, naming the first gap */
+    file_put(path, "gpu,gpu_uuid,cc\n");
+    w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_ptr_null(w);
+    ck_assert_msg(strstr(err, "'sm_count'"), "%s", err);
+}
+END_TEST
+
+static void expect_read_error(const char *name, const char *text, const char *where, const char *what)
+{
+    char path[512], err[1024] = "", want[600];
+    tmp_path(path, sizeof path, name);
+    file_put(path, text);
+    struct collect c = {0};
+    ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:%s:", path, where);
+    ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "expected '%s...', got '%s'", want, err);
+    ck_assert_msg(strstr(err, what) != NULL, "expected '%s' in '%s'", what, err);
+}
+
+#define OLD_HEADER "gpu,kernel,params,dtype,m,n,k,status,time_ms_median,gflops\n"
+
+START_TEST(test_malformed)
+{
+    expect_read_error("quote.csv", OLD_HEADER "a,naive,,f32,1,1,1,ok,1,2\nb,naive,\"x=1,f32,1,1,1,ok,1,2\n", "3",
+                      "closing quote");
+    expect_read_error("stray.csv", OLD_HEADER "a,naive,,f32,1,1,1,ok,1,2\na,na\"ive,,f32,1,1,1,ok,1,2\n", "3",
+                      "malformed CSV");
+    expect_read_error("fields.csv", OLD_HEADER "a,naive,,f32,1,1,1,ok,1,2\n\na,naive,,f32,1,1\n", "4",
+                      "expected 10 fields");
+    expect_read_error("int.csv", OLD_HEADER "a,naive,,f32,1x,1,1,ok,1,2\n", "2", "column 'm': expected an integer");
+    expect_read_error("real.csv", OLD_HEADER "a,naive,,f32,1,1,1,ok,fast,2\n", "2",
+                      "column 'time_ms_median': expected a number");
+    expect_read_error("status.csv", OLD_HEADER "a,naive,,f32,1,1,1,OK,1,2\n", "2", "expected one of ok,");
+    expect_read_error("empty-k.csv", OLD_HEADER "a,naive,,f32,1,1,,ok,1,2\n", "2", "column 'k': expected a value");
+    expect_read_error("empty.csv", "", "1", "header");
+    expect_read_error("dup.csv", "kernel,params,dtype,m,n,k,status,m\n", "1", "'m' appears twice");
+}
+END_TEST
+
+START_TEST(test_old_column_set)
+{
+    char path[512], err[1024] = "";
+    tmp_path(path, sizeof path, "old.csv");
+    /* before counters existed, with a column this mmbench no longer knows */
+    file_put(path, "gpu,kernel,params,dtype,m,n,k,status,reason,time_ms_median,gflops,retired\n"
+                   "GTX 1060,naive,\"block_size_x=16;block_size_y=16\",i32,1024,1024,1024,ok,,12.5,171.8,x\n"
+                   "GTX 1060,cublas,,f32,1024,1024,1024,wrong_result,\"off by 1, at (0,0)\",3,700,y\n");
+    struct collect c = {0};
+    ck_assert_msg(mmb_csv_read(path, collect_row, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.n, 2);
+    ck_assert_str_eq(c.rows[0].params, "block_size_x=16;block_size_y=16");
+    ck_assert_str_eq(c.rows[0].dtype, "i32");
+    ck_assert(c.rows[0].time_ms_median == 12.5);
+    ck_assert(isnan(c.rows[0].dram_read_bytes));
+    ck_assert_int_eq(c.rows[0].counter_status, MMB_STATUS_SKIPPED);
+    ck_assert_str_eq(c.rows[1].params, "");
+    ck_assert_int_eq(c.rows[1].status, MMB_STATUS_WRONG_RESULT);
+    ck_assert_str_eq(c.rows[1].reason, "off by 1, at (0,0)");
+
+    tmp_path(path, sizeof path, "nokernel.csv");
+    file_put(path, "gpu,params,dtype,m,n,k,status\nGTX 1060,,f32,1,1,1,ok\n");
+    ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "nokernel.csv:1:") && strstr(err, "'kernel'"), "%s", err);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("csv");
+    TCase *tc = tcase_create("csv");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_columns_table);
+    tcase_add_test(tc, test_row_init);
+    tcase_add_test(tc, test_write_read_back);
+    tcase_add_test(tc, test_resume);
+    tcase_add_test(tc, test_partial_line_cut);
+    tcase_add_test(tc, test_header_mismatch);
+    tcase_add_test(tc, test_malformed);
+    tcase_add_test(tc, test_old_column_set);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
