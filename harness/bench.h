@@ -1,0 +1,35 @@
+/* bench.h - timing with CUDA events: warm-up, an L2 flush before each timed launch
+ * (cold) or none (hot), one event pair per launch, and the SM clock read while the
+ * timed launches run. */
+#ifndef MMB_BENCH_H
+#define MMB_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+#include "status.h"
+
+/* Enqueues one launch of the code under test on the timer's stream. */
+typedef enum mmb_status (*mmb_launch_cb)(void *ctx, char *err, size_t errlen);
+
+struct mmb_timer;
+
+enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, size_t l2_bytes,
+                               void *stream, char *err, size_t errlen);
+void mmb_timer_close(struct mmb_timer *t);
+
+/* Overwrites a buffer twice the L2 size, so the next launch finds none of its data in L2. */
+enum mmb_status mmb_timer_flush_l2(struct mmb_timer *t, char *err, size_t errlen);
+
+/* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats).
+ * *sm_clock_mhz is read through NVML during the timed launches (NaN without NVML). */
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, void *ctx,
+                                  int warmup, int repeats, bool cold, struct mmb_stats *stats,
+                                  double *sm_clock_mhz, char *err, size_t errlen);
+
+/* The SM clock now, through NVML loaded at run time (no link to the driver). NaN
+ * when NVML or the device is not available. */
+double mmb_nvml_sm_clock_mhz(const char *gpu_uuid);
+
+#endif

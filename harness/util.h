@@ -1,0 +1,40 @@
+/* util.h - small helpers shared by modules: errors, hashing, files, time. */
+#ifndef MMB_UTIL_H
+#define MMB_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* snprintf into err, never overflowing, always terminated. */
+void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* 64-bit FNV-1a, chainable through seed (start with MMB_FNV_SEED). */
+#define MMB_FNV_SEED 0xcbf29ce484222325ULL
+uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
+
+/* Reads a whole file (NUL-terminated). Returns NULL with err set. */
+char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen);
+/* Writes data to path atomically (temporary file + rename). */
+int mmb_file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+/* mkdir -p. */
+int mmb_mkdir_p(const char *path, char *err, size_t errlen);
+
+/* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3": a folder name for data/<gpu>/. */
+void mmb_gpu_slug(const char *name, char *out, size_t len);
+
+/* ISO 8601 UTC, e.g. 2026-11-21T23:59:59Z */
+void mmb_timestamp_utc(char *out, size_t len);
+double mmb_seconds_now(void);
+
+/* splitmix64: a seedable generator for reproducible inputs. */
+static inline uint64_t mmb_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+#endif

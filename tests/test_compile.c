@@ -1,0 +1,149 @@
+/* test_compile.c - every configuration of every shipped profile compiles with NVRTC
+ * for sm_80 and sm_90, in every dtype its kernel runs. NVRTC needs no GPU, so this
+ * runs in CI; a kernel or profile change that breaks a configuration fails here. */
+#include <check.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "profile.h"
+#include "space.h"
+#include "util.h"
+
+static const int archs[] = {80, 90};
+
+static void compile_profile(const char *path, size_t *compiled)
+{
+    char err[2048];
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    for (int ki = 0; ki < p->nkernels; ki++) {
+        const struct mmb_kernel_spec *k = &p->kernels[ki];
+        if (k->kind != MMB_KERNEL_SOURCE)
+            continue;
+        char *text = mmb_file_read(k->source, NULL, err, sizeof err);
+        ck_assert_msg(text != NULL, "%s", err);
+        for (size_t i = 0; i < mmb_space_size(k); i++) {
+            struct mmb_config cfg;
+            mmb_space_config_at(k, i, &cfg);
+            for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+                unsigned mask = (k->dtypes ? k->dtypes : p->dtypes) & p->dtypes;
+                if (!(mask & (1u << d)))
+                    continue;
+                bool any = false;
+                for (int si = 0; si < p->nsizes && !any; si++) {
+                    int which;
+                    any = mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size,
+                                            &which, err, sizeof err) == 1;
+                }
+                if (!any)
+                    continue;
+                char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
+                const char *defines[MMB_MAX_PARAMS + 2];
+                mmb_compile_defines(k, &cfg, (enum mmb_dtype)d, storage, defines);
+                for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+                    struct mmb_compile_request req = {.source_path = k->source, .source = text,
+                                                      .function = k->function, .defines = defines,
+                                                      .arch = archs[a], .extra_options = k->nvrtc_options};
+                    struct mmb_cubin cubin;
+                    char params[256];
+                    mmb_space_format_params(k, &cfg, params, sizeof params);
+                    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK,
+                                  "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
+                                  mmb_dtype_info((enum mmb_dtype)d)->text, archs[a], err);
+                    ck_assert_uint_gt(cubin.size, 0);
+                    mmb_cubin_free(&cubin);
+                    (*compiled)++;
+                }
+            }
+        }
+        free(text);
+    }
+    mmb_profile_free(p);
+    free(p);
+}
+
+START_TEST(test_every_shipped_configuration_compiles)
+{
+    const char *root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(root);
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", root);
+    glob_t g;
+    ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
+    ck_assert_uint_ge(g.gl_pathc, 3);
+    size_t compiled = 0;
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        compile_profile(g.gl_pathv[i], &compiled);
+    char awkward[1024];
+    snprintf(awkward, sizeof awkward, "%s/tests/fixtures/gpu/awkward.ini", root);
+    compile_profile(awkward, &compiled);
+    globfree(&g);
+    printf("compiled %zu configurations\n", compiled);
+    ck_assert_uint_gt(compiled, 40);
+}
+END_TEST
+
+START_TEST(test_compile_error_reports_the_log)
+{
+    char err[2048] = "";
+    const char *defines[] = {"elem_t=float", "block_size_x=16", "block_size_y=16", NULL};
+    struct mmb_compile_request req = {.source_path = "bad.cu",
+                                      .source = "extern \"C\" __global__ void f(float *c) { c[0] = nope; }",
+                                      .function = "f", .defines = defines, .arch = 90};
+    struct mmb_cubin cubin;
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(strstr(err, "nope") != NULL, "log should name the undefined identifier: %s", err);
+    ck_assert_ptr_null(cubin.data);
+}
+END_TEST
+
+START_TEST(test_cache_hit_returns_same_cubin)
+{
+    char dir[] = "/tmp/mmb-test-cache-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char err[1024];
+    const char *defines[] = {"elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = "k.cu",
+                                      .source = "extern \"C\" __global__ void f(elem_t *c) { c[0] = 1; }",
+                                      .function = "f", .defines = defines, .arch = 90, .cache_dir = dir};
+    struct mmb_cubin first, second;
+    ck_assert_int_eq(mmb_compile(&req, &first, err, sizeof err), MMB_STATUS_OK);
+    ck_assert(!first.from_cache);
+    ck_assert_int_eq(mmb_compile(&req, &second, err, sizeof err), MMB_STATUS_OK);
+    ck_assert(second.from_cache);
+    ck_assert_uint_eq(first.size, second.size);
+    ck_assert_int_eq(memcmp(first.data, second.data, first.size), 0);
+    /* Another option is another key. */
+    const char *other[] = {"elem_t=double", NULL};
+    req.defines = other;
+    struct mmb_cubin third;
+    ck_assert_int_eq(mmb_compile(&req, &third, err, sizeof err), MMB_STATUS_OK);
+    ck_assert(!third.from_cache);
+    mmb_cubin_free(&first);
+    mmb_cubin_free(&second);
+    mmb_cubin_free(&third);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("compile");
+    TCase *tc = tcase_create("nvrtc");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_every_shipped_configuration_compiles);
+    tcase_add_test(tc, test_compile_error_reports_the_log);
+    tcase_add_test(tc, test_cache_hit_returns_same_cubin);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,192 @@
+/* test_gpu.c - on a GPU: every shipped kernel verified against the reference at
+ * awkward sizes in every dtype, each failure mode gets its status, an interrupted
+ * sweep resumes, and counters are exact where exactness is known. Exits 77 (skipped)
+ * without a GPU. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "gpu.h"
+#include "profile.h"
+#include "run.h"
+#include "space.h"
+
+#define EXIT_SKIP 77
+
+static char tmpdir[] = "/tmp/mmb-test-gpu-XXXXXX";
+
+struct collected {
+    struct mmb_row *rows;
+    size_t n, cap;
+};
+
+static int collect(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct collected *c = ctx;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->rows = realloc(c->rows, c->cap * sizeof *c->rows);
+        ck_assert_ptr_nonnull(c->rows);
+    }
+    c->rows[c->n++] = *row;
+    return 0;
+}
+
+static void fixture(const char *name, char *out, size_t len)
+{
+    const char *root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(root);
+    snprintf(out, len, "%s/tests/fixtures/gpu/%s", root, name);
+}
+
+static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters,
+                                  struct mmb_profile *p, struct collected *rows)
+{
+    char path[1024], err[2048];
+    fixture(profile_name, path, sizeof path);
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir, .counters = counters};
+    struct mmb_run_summary sum;
+    ck_assert_msg(mmb_run_profile(p, &o, &sum, err, sizeof err) == 0, "%s", err);
+    memset(rows, 0, sizeof *rows);
+    ck_assert_msg(mmb_csv_read(csv, collect, rows, err, sizeof err) == 0, "%s", err);
+    return sum;
+}
+
+/* Rows the awkward profile must produce, counted from its space independently of run.c. */
+static size_t expected_rows(const struct mmb_profile *p)
+{
+    size_t n = 0;
+    for (int ki = 0; ki < p->nkernels; ki++)
+        for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+            unsigned mask = (p->kernels[ki].dtypes ? p->kernels[ki].dtypes : p->dtypes) & p->dtypes;
+            if (!(mask & (1u << d)))
+                continue;
+            for (int si = 0; si < p->nsizes; si++)
+                for (size_t i = 0; i < mmb_space_size(&p->kernels[ki]); i++) {
+                    struct mmb_config cfg;
+                    int which;
+                    char err[256];
+                    mmb_space_config_at(&p->kernels[ki], i, &cfg);
+                    n += mmb_space_allowed(&p->kernels[ki], &cfg, &p->sizes[si],
+                                           mmb_dtype_info((enum mmb_dtype)d)->size, &which, err, sizeof err) == 1;
+                }
+        }
+    return n;
+}
+
+START_TEST(test_every_kernel_correct_at_awkward_sizes)
+{
+    char csv[1100];
+    snprintf(csv, sizeof csv, "%s/awkward.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    struct mmb_run_summary sum = run("awkward.ini", csv, false, p, &rows);
+    size_t want = expected_rows(p);
+    ck_assert_uint_eq(sum.rows_written, want);
+    ck_assert_uint_eq(rows.n, want);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        ck_assert_msg(r->status == MMB_STATUS_OK, "%s %s [%s] %lldx%lldx%lld: %s: %s", r->kernel, r->params, r->dtype,
+                      r->m, r->n, r->k, mmb_status_text(r->status), r->reason);
+        ck_assert_msg(r->time_ms_median > 0.0, "%s: no time", r->kernel);
+        if (strcmp(r->dtype, "i32") == 0)
+            ck_assert(r->max_rel_err == 0.0);
+    }
+    /* Run again into the same file: everything is already there. */
+    free(rows.rows);
+    sum = run("awkward.ini", csv, false, p, &rows);
+    ck_assert_uint_eq(sum.rows_written, 0);
+    ck_assert_uint_eq(sum.rows_resumed, want);
+    ck_assert_uint_eq(rows.n, want);
+    free(rows.rows);
+    mmb_profile_free(p);
+    free(p);
+}
+END_TEST
+
+START_TEST(test_each_failure_has_its_status)
+{
+    char csv[1100];
+    snprintf(csv, sizeof csv, "%s/broken.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    run("broken.ini", csv, false, p, &rows);
+    static const struct { const char *kernel; enum mmb_status status; const char *reason; } want[] = {
+        {"skips_a_row", MMB_STATUS_WRONG_RESULT, "beyond tolerance"},
+        {"too_many_threads", MMB_STATUS_INVALID_CONFIG, "2048 threads"},
+        {"syntax_error", MMB_STATUS_COMPILE_ERROR, "undeclared_name"},
+        {"out_of_bounds", MMB_STATUS_LAUNCH_ERROR, ""},
+        {"naive_after", MMB_STATUS_OK, ""},
+    };
+    ck_assert_uint_eq(rows.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        ck_assert_str_eq(r->kernel, want[i].kernel);
+        ck_assert_msg(r->status == want[i].status, "%s: %s (%s)", r->kernel, mmb_status_text(r->status), r->reason);
+        ck_assert_msg(strstr(r->reason, want[i].reason) != NULL, "%s: reason '%s'", r->kernel, r->reason);
+    }
+    free(rows.rows);
+    mmb_profile_free(p);
+    free(p);
+}
+END_TEST
+
+START_TEST(test_counters_count_every_ffma)
+{
+    char csv[1100];
+    snprintf(csv, sizeof csv, "%s/counters.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    run("counters.ini", csv, true, p, &rows);
+    ck_assert_uint_gt(rows.n, 0);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        ck_assert_msg(r->status == MMB_STATUS_OK, "%s: %s", r->kernel, r->reason);
+        if (r->counter_status == MMB_STATUS_PROFILING_DENIED) {
+            printf("counters denied here: FFMA check not made\n");
+            continue;
+        }
+        ck_assert_int_eq(r->counter_status, MMB_STATUS_OK);
+        /* The naive kernel does exactly one FFMA per (row, column, k). */
+        if (strcmp(r->kernel, "naive") == 0)
+            ck_assert_double_eq(r->ffma, (double)r->m * (double)r->n * (double)r->k);
+        ck_assert(r->dram_read_bytes > 0.0);
+        ck_assert(r->sm_util_pct > 0.0 && r->sm_util_pct <= 100.0);
+        ck_assert(isfinite(r->intensity) && r->intensity > 0.0);
+    }
+    free(rows.rows);
+    mmb_profile_free(p);
+    free(p);
+}
+END_TEST
+
+int main(void)
+{
+    char err[512];
+    if (mmb_gpu_count(err, sizeof err) <= 0) {
+        printf("SKIP: no GPU (%s)\n", err);
+        return EXIT_SKIP;
+    }
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return EXIT_FAILURE;
+    }
+    Suite *s = suite_create("gpu");
+    TCase *tc = tcase_create("gpu");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_every_kernel_correct_at_awkward_sizes);
+    tcase_add_test(tc, test_each_failure_has_its_status);
+    tcase_add_test(tc, test_counters_count_every_ffma);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK); /* one CUDA context for the whole run */
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

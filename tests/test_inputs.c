@@ -1,0 +1,111 @@
+/* test_inputs.c - random inputs, poisoning and the comparison that decides
+ * ok / wrong_result; and the timing statistics. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+#include "stats.h"
+
+START_TEST(test_fill_is_reproducible_and_in_range)
+{
+    float a[1000], b[1000];
+    int32_t ia[1000];
+    mmb_inputs_fill(a, 1000, MMB_F32, 42);
+    mmb_inputs_fill(b, 1000, MMB_F32, 42);
+    ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+    mmb_inputs_fill(b, 1000, MMB_F32, 43);
+    ck_assert_int_ne(memcmp(a, b, sizeof a), 0);
+    int zeros = 0;
+    for (int i = 0; i < 1000; i++) {
+        ck_assert(a[i] >= -1.0f && a[i] < 1.0f);
+        zeros += a[i] == 0.0f;
+    }
+    ck_assert_int_lt(zeros, 3);
+    mmb_inputs_fill(ia, 1000, MMB_I32, 7);
+    int seen_neg = 0, seen_pos = 0;
+    for (int i = 0; i < 1000; i++) {
+        ck_assert(ia[i] >= -8 && ia[i] <= 8);
+        seen_neg |= ia[i] < 0;
+        seen_pos |= ia[i] > 0;
+    }
+    ck_assert(seen_neg && seen_pos);
+}
+END_TEST
+
+START_TEST(test_poison_fails_the_comparison)
+{
+    float ref[64], out[64];
+    mmb_inputs_fill(ref, 64, MMB_F32, 1);
+    memcpy(out, ref, sizeof out);
+    struct mmb_compare c;
+    mmb_inputs_compare(out, ref, 64, MMB_F32, 1e-4, &c);
+    ck_assert(c.ok);
+    ck_assert(c.max_rel_err == 0.0);
+    memset(&out[17], mmb_inputs_poison_byte(MMB_F32), sizeof out[17]);
+    ck_assert(isnan(out[17]));
+    mmb_inputs_compare(out, ref, 64, MMB_F32, 1e-4, &c);
+    ck_assert(!c.ok);
+    ck_assert_uint_eq(c.mismatches, 1);
+    ck_assert_uint_eq(c.first_bad, 17);
+    ck_assert(isinf(c.max_rel_err));
+
+    int32_t iref[8] = {1, -2, 3, 0, 5, 6, 7, 8}, iout[8];
+    memcpy(iout, iref, sizeof iout);
+    memset(&iout[3], mmb_inputs_poison_byte(MMB_I32), sizeof iout[3]);
+    mmb_inputs_compare(iout, iref, 8, MMB_I32, 0.0, &c);
+    ck_assert(!c.ok);
+    ck_assert_uint_eq(c.first_bad, 3);
+}
+END_TEST
+
+START_TEST(test_tolerance_is_relative_to_largest_reference)
+{
+    double ref[4] = {100.0, -50.0, 0.001, 3.0}, out[4];
+    memcpy(out, ref, sizeof out);
+    out[2] += 0.005; /* tiny element off by 5x its value, but 5e-5 of the largest */
+    struct mmb_compare c;
+    mmb_inputs_compare(out, ref, 4, MMB_F64, 1e-4, &c);
+    ck_assert(c.ok);
+    ck_assert_double_eq_tol(c.max_rel_err, 5e-5, 1e-12);
+    out[0] += 0.02; /* 2e-4 of the largest: beyond */
+    mmb_inputs_compare(out, ref, 4, MMB_F64, 1e-4, &c);
+    ck_assert(!c.ok);
+    ck_assert_uint_eq(c.first_bad, 0);
+}
+END_TEST
+
+START_TEST(test_stats)
+{
+    double v[] = {5.0, 1.0, 3.0, 2.0, 4.0};
+    struct mmb_stats s;
+    mmb_stats_compute(v, 5, &s);
+    ck_assert_double_eq(s.median, 3.0);
+    ck_assert_double_eq(s.min, 1.0);
+    ck_assert_double_eq(s.max, 5.0);
+    ck_assert_double_eq_tol(s.stddev, sqrt(2.5), 1e-12);
+    double w[] = {4.0, 1.0, 3.0, 2.0};
+    mmb_stats_compute(w, 4, &s);
+    ck_assert_double_eq(s.median, 2.5);
+    mmb_stats_compute(w, 0, &s);
+    ck_assert(isnan(s.median));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("inputs");
+    TCase *tc = tcase_create("inputs");
+    tcase_add_test(tc, test_fill_is_reproducible_and_in_range);
+    tcase_add_test(tc, test_poison_fails_the_comparison);
+    tcase_add_test(tc, test_tolerance_is_relative_to_largest_reference);
+    tcase_add_test(tc, test_stats);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
