@@ -53,6 +53,7 @@ struct mmb_kernel_spec {
     struct mmb_expr *block_x, *block_y, *block_z;
     struct mmb_expr *grid_div_x, *grid_div_y;
     struct mmb_expr *smem;    /* dynamic shared memory bytes; default 0 */
+    /* After a successful mmb_profile_load none of the six expressions is NULL. */
     char nvrtc_options[256];  /* extra options, space-separated */
 };
 
@@ -75,7 +76,8 @@ struct mmb_profile {
 
 /* Reads and validates path. Returns 0, or -1 with err "path:line: what was expected".
  * Validation covers unknown sections and keys, values, sizes, duplicate parameters,
- * restrictions and geometry expressions that name something unknown. */
+ * restrictions and geometry expressions that name something unknown. On failure
+ * nothing is left to free; mmb_profile_free is safe either way. */
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
 void mmb_profile_free(struct mmb_profile *profile);
 
@@ -83,5 +85,10 @@ void mmb_profile_free(struct mmb_profile *profile);
  * Ranges: a:b:xF (multiply) or a:b:+S (add), inclusive of b when reached. */
 int mmb_sizes_parse(const char *text, struct mmb_size *sizes, int max, int *count,
                     char *err, size_t errlen);
+
+/* "16, 32, 1:32:x2, -1" -> values (parameter value lists): integers and the ranges
+ * above; a value listed twice is an error. */
+int mmb_values_parse(const char *text, long long *values, int max, int *count,
+                     char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,283 @@
+/* test_cupti.c - every metric of the table is accepted by CUPTI's host API for GH100
+ * and GA100 with no GPU, in the table's unit (passes printed); opening the profiler where counters cannot
+ * be read is a status and a message, not a crash; and, on a GPU, counters of known
+ * kernels come out exact (FFMA count) or close (DRAM bytes), cold and hot. */
+#include <check.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "cupti.h"
+#include "gpu.h"
+#include "metrics.h"
+
+static const char *const chips[] = {"GH100", "GA100"};
+
+static bool have_gpu(void)
+{
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+static void row_empty(struct mmb_row *row, const char *cache)
+{
+    memset(row, 0, sizeof *row);
+    for (const struct mmb_metric *m = mmb_metrics; m->cupti; m++)
+        if (m->column)
+            *mmb_metric_field(row, m) = NAN;
+    row->counter_status = MMB_STATUS_SKIPPED;
+    snprintf(row->cache, sizeof row->cache, "%s", cache);
+}
+
+START_TEST(test_offline_each_metric)
+{
+    const char *chip = chips[_i];
+    char err[512];
+    for (size_t i = 0; mmb_metrics[i].cupti; i++) {
+        struct mmb_metric_set one = {.count = 1, .index = {(unsigned char)i}};
+        size_t passes = 0;
+        ck_assert_msg(mmb_metrics_validate_offline(chip, &one, &passes, err, sizeof err) == 0, "%s: %s",
+                      mmb_metrics[i].cupti, err);
+        ck_assert_uint_ge(passes, 1);
+        printf("%s  %-58s %zu pass%s\n", chip, mmb_metrics[i].cupti, passes, passes == 1 ? "" : "es");
+    }
+}
+END_TEST
+
+START_TEST(test_offline_named_sets)
+{
+    const char *chip = chips[_i];
+    const char *names[] = {"default", "memory", "compute"};
+    size_t passes[3];
+    char err[512];
+    for (size_t i = 0; i < 3; i++) {
+        struct mmb_metric_set set;
+        ck_assert_int_eq(mmb_metric_set_parse(names[i], &set, err, sizeof err), 0);
+        ck_assert_msg(mmb_metrics_validate_offline(chip, &set, &passes[i], err, sizeof err) == 0, "%s", err);
+        printf("%s  set %-8s %2zu metrics + duration: %zu passes\n", chip, names[i], set.count, passes[i]);
+    }
+    ck_assert_uint_ge(passes[0], passes[1]);
+    ck_assert_uint_ge(passes[0], passes[2]);
+    ck_assert_uint_ge(passes[1], 1);
+}
+END_TEST
+
+START_TEST(test_offline_unknown_chip)
+{
+    char err[512];
+    struct mmb_metric_set set;
+    ck_assert_int_eq(mmb_metric_set_parse("memory", &set, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_metrics_validate_offline("GX999", &set, NULL, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "'GX999'") && strstr(err, "GH100"), "%s", err);
+}
+END_TEST
+
+START_TEST(test_open_empty_set)
+{
+    struct mmb_profiler *p = (struct mmb_profiler *)&p; /* must come back NULL */
+    struct mmb_metric_set none;
+    char err[512] = "";
+    ck_assert_int_eq(mmb_metric_set_parse("none", &none, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, err, sizeof err), MMB_STATUS_SKIPPED);
+    ck_assert_ptr_null(p);
+    ck_assert(strlen(err) > 0);
+}
+END_TEST
+
+START_TEST(test_open_denied_or_ok)
+{
+    struct mmb_profiler *p = (struct mmb_profiler *)&p;
+    struct mmb_metric_set set;
+    char err[512] = "";
+    ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, err, sizeof err);
+    printf("mmb_profiler_open: %s%s%s\n", mmb_status_text(st), err[0] ? ": " : "", err);
+    if (!have_gpu()) {
+        ck_assert_int_eq(st, MMB_STATUS_PROFILING_DENIED);
+        ck_assert_ptr_null(p);
+        ck_assert_msg(strstr(err, "no usable CUDA device") && strstr(err, "--no-counters"), "%s", err);
+        ck_assert_msg(strchr(err, '\n') == NULL, "one line: %s", err);
+        mmb_profiler_close(NULL);
+        return;
+    }
+    if (st == MMB_STATUS_PROFILING_DENIED) {
+        ck_assert_ptr_null(p);
+        ck_assert_msg(strstr(err, "--no-counters"), "%s", err);
+        return;
+    }
+    ck_assert_int_eq(st, MMB_STATUS_OK);
+    printf("chip %s, %zu passes for default\n", mmb_profiler_chip(p), mmb_profiler_passes(p));
+    ck_assert_uint_ge(mmb_profiler_passes(p), 1);
+    mmb_profiler_close(p);
+}
+END_TEST
+
+/* GPU only: known kernels under the profiler. */
+static const char kernels[] =
+    "extern \"C\" __global__ void fma_chain(const float *x, float *y, int n, int iters)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    float a = x[i], b = 0.5f;\n"
+    "    for (int t = 0; t < iters; t++) b = fmaf(a, b, 1.0f);\n"
+    "    y[i] = b;\n"
+    "}\n"
+    "extern \"C\" __global__ void vec_add(const float *a, const float *b, float *c, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) c[i] = a[i] + b[i];\n"
+    "}\n";
+
+struct launch {
+    struct mmb_module *mod;
+    long long grid[3], block[3];
+    void **args;
+};
+
+static int launch_cb(void *opaque)
+{
+    struct launch *l = opaque;
+    char err[256];
+    return mmb_module_launch(l->mod, l->grid, l->block, 0, l->args, NULL, err, sizeof err) != MMB_STATUS_OK;
+}
+
+static struct mmb_module *load(const char *function)
+{
+    int dev = 0, major = 0, minor = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    const char *const none[] = {NULL};
+    struct mmb_compile_request req = {.source_path = "test_cupti.c", .source = kernels, .function = function,
+                                      .defines = none, .arch = major * 10 + minor};
+    struct mmb_cubin cubin;
+    char err[1024];
+    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    struct mmb_module *mod = NULL;
+    struct mmb_kernel_attrs attrs;
+    ck_assert_msg(mmb_module_load(cubin.data, cubin.size, function, &mod, &attrs, err, sizeof err) == MMB_STATUS_OK,
+                  "%s", err);
+    mmb_cubin_free(&cubin);
+    return mod;
+}
+
+static struct mmb_profiler *open_or_skip(const char *set_text)
+{
+    if (!have_gpu()) {
+        printf("skipped: no GPU\n");
+        return NULL;
+    }
+    struct mmb_metric_set set;
+    char err[512];
+    ck_assert_int_eq(mmb_metric_set_parse(set_text, &set, err, sizeof err), 0);
+    struct mmb_profiler *p = NULL;
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, err, sizeof err);
+    if (st == MMB_STATUS_PROFILING_DENIED) {
+        printf("skipped: %s\n", err);
+        return NULL;
+    }
+    ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
+    return p;
+}
+
+START_TEST(test_gpu_ffma_exact)
+{
+    struct mmb_profiler *p = open_or_skip("default");
+    if (!p)
+        return;
+    int n = 1 << 20, iters = 256;
+    float *x = NULL, *y = NULL;
+    ck_assert_int_eq(cudaMalloc((void **)&x, (size_t)n * 4), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&y, (size_t)n * 4), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(x, 0, (size_t)n * 4), cudaSuccess);
+    void *args[] = {&x, &y, &n, &iters};
+    struct launch l = {load("fma_chain"), {n / 256, 1, 1}, {256, 1, 1}, args};
+    const char *modes[] = {"cold", "hot"};
+    for (int m = 0; m < 2; m++) {
+        struct mmb_row row;
+        row_empty(&row, modes[m]);
+        double ns = NAN;
+        int passes = 0;
+        char err[512] = "";
+        enum mmb_status st = mmb_profiler_measure(p, launch_cb, &l, &row, &ns, &passes, err, sizeof err);
+        printf("fma_chain %s: %s %s; %d passes, %.0f ns, ffma %.0f fadd %.0f fmul %.0f, sm %.1f%%, occ %.1f%%, "
+               "dram r/w %.0f/%.0f B, %.1f GB/s, L2 hit %.1f%%\n", modes[m], mmb_status_text(st), err, passes, ns,
+               row.ffma, row.fadd, row.fmul, row.sm_util_pct, row.occupancy_pct, row.dram_read_bytes,
+               row.dram_write_bytes, row.dram_gbps, row.l2_hit_pct);
+        ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
+        ck_assert_int_eq(row.counter_status, MMB_STATUS_OK);
+        ck_assert(row.ffma == (double)n * iters); /* exact */
+        ck_assert(row.fmul == 0.0);
+        ck_assert(ns > 0.0);
+        ck_assert_int_eq((size_t)passes, mmb_profiler_passes(p));
+        ck_assert(row.occupancy_pct > 0.0 && row.occupancy_pct <= 100.0);
+    }
+    mmb_module_unload(l.mod);
+    cudaFree(x);
+    cudaFree(y);
+    mmb_profiler_close(p);
+}
+END_TEST
+
+START_TEST(test_gpu_dram_bytes_cold)
+{
+    struct mmb_profiler *p = open_or_skip("memory");
+    if (!p)
+        return;
+    int n = 1 << 25; /* 128 MiB per vector: more than any L2 */
+    size_t bytes = (size_t)n * 4;
+    float *a = NULL, *b = NULL, *c = NULL;
+    ck_assert_int_eq(cudaMalloc((void **)&a, bytes), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&b, bytes), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&c, bytes), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(a, 0, bytes), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(b, 0, bytes), cudaSuccess);
+    void *args[] = {&a, &b, &c, &n};
+    struct launch l = {load("vec_add"), {n / 256, 1, 1}, {256, 1, 1}, args};
+    struct mmb_row row;
+    row_empty(&row, "cold");
+    double ns = NAN;
+    int passes = 0;
+    char err[512] = "";
+    enum mmb_status st = mmb_profiler_measure(p, launch_cb, &l, &row, &ns, &passes, err, sizeof err);
+    printf("vec_add cold: %s %s; %d passes, %.0f ns, dram r/w %.0f/%.0f B (reads expected %zu), %.1f GB/s, "
+           "dram %.1f%%, L1 hit %.1f%%, L2 hit %.1f%%\n", mmb_status_text(st), err, passes, ns,
+           row.dram_read_bytes, row.dram_write_bytes, 2 * bytes, row.dram_gbps, row.dram_util_pct,
+           row.l1_hit_pct, row.l2_hit_pct);
+    ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
+    ck_assert(fabs(row.dram_read_bytes - 2.0 * (double)bytes) < 0.03 * 2.0 * (double)bytes);
+    /* bandwidth from the counters agrees with bytes over duration */
+    double gbps = (row.dram_read_bytes + row.dram_write_bytes) / ns;
+    ck_assert(fabs(row.dram_gbps - gbps) < 0.03 * gbps);
+    ck_assert(isnan(row.ffma)); /* not in the memory set */
+    mmb_module_unload(l.mod);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    mmb_profiler_close(p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cupti");
+    TCase *offline = tcase_create("offline");
+    tcase_add_loop_test(offline, test_offline_each_metric, 0, 2);
+    tcase_add_loop_test(offline, test_offline_named_sets, 0, 2);
+    tcase_add_test(offline, test_offline_unknown_chip);
+    suite_add_tcase(s, offline);
+    TCase *device = tcase_create("device");
+    tcase_add_test(device, test_open_empty_set);
+    tcase_add_test(device, test_open_denied_or_ok);
+    tcase_add_test(device, test_gpu_ffma_exact);
+    tcase_add_test(device, test_gpu_dram_bytes_cold);
+    suite_add_tcase(s, device);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

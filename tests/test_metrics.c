@@ -1,0 +1,238 @@
+/* test_metrics.c - the metric table is consistent, metric sets parse (and unknown
+ * names get close matches), and the derived columns compute what they promise. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+static bool real_close(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * fmax(1.0, fabs(b));
+}
+
+/* A row whose counter and derived cells are empty, as row.h defines empty. */
+static void row_empty(struct mmb_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->m = row->n = row->k = MMB_INT_EMPTY;
+    row->time_ms_median = NAN;
+    for (const struct mmb_metric *m = mmb_metrics; m->cupti; m++)
+        if (m->column)
+            *mmb_metric_field(row, m) = NAN;
+    row->gflops = row->flop_counted = row->intensity = NAN;
+}
+
+START_TEST(test_table_consistent)
+{
+    size_t n = mmb_metrics_count();
+    ck_assert_uint_ge(n, 13);
+    ck_assert_uint_le(n, MMB_METRIC_MAX);
+    ck_assert_str_eq(mmb_metrics[MMB_METRIC_DURATION].cupti, "gpu__time_duration.sum");
+    ck_assert_ptr_null(mmb_metrics[MMB_METRIC_DURATION].column);
+
+    size_t first = offsetof(struct mmb_row, dram_read_bytes);
+    size_t last = offsetof(struct mmb_row, occupancy_pct);
+    for (size_t i = 0; i < n; i++) {
+        const struct mmb_metric *a = &mmb_metrics[i];
+        ck_assert_msg(strchr(a->cupti, '.') != NULL, "%s lacks its roll-up suffix", a->cupti);
+        ck_assert(a->unit && a->cupti_unit && a->description && strlen(a->description) > 0);
+        ck_assert(a->scale > 0.0);
+        ck_assert_ptr_eq(mmb_metric_find(a->cupti), a);
+        if (a->column) {
+            /* the field is one of row.h's counter doubles, and the column is named as it */
+            ck_assert_uint_ge(a->offset, first);
+            ck_assert_uint_le(a->offset, last);
+            ck_assert_uint_eq(a->offset % sizeof(double), 0);
+            ck_assert_uint_le(a->offset + sizeof(double), sizeof(struct mmb_row));
+            ck_assert_ptr_eq(mmb_metric_find(a->column), a);
+        }
+        for (size_t j = i + 1; j < n; j++) {
+            const struct mmb_metric *b = &mmb_metrics[j];
+            ck_assert_str_ne(a->cupti, b->cupti);
+            if (a->column && b->column) {
+                ck_assert_str_ne(a->column, b->column);
+                ck_assert_uint_ne(a->offset, b->offset);
+            }
+        }
+    }
+    /* every counter field of the row has a metric */
+    size_t columns = 0;
+    for (size_t i = 0; i < n; i++)
+        columns += mmb_metrics[i].column != NULL;
+    ck_assert_uint_eq(columns, (last - first) / sizeof(double) + 1);
+}
+END_TEST
+
+START_TEST(test_field_by_offset)
+{
+    struct mmb_row row;
+    row_empty(&row);
+    *mmb_metric_field(&row, mmb_metric_find("dram_gbps")) = 1.5;
+    *mmb_metric_field(&row, mmb_metric_find("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum")) = 7;
+    *mmb_metric_field(&row, mmb_metric_find("occupancy_pct")) = 50;
+    ck_assert(row.dram_gbps == 1.5);
+    ck_assert(row.ffma == 7);
+    ck_assert(row.occupancy_pct == 50);
+    ck_assert_ptr_null(mmb_metric_field(&row, &mmb_metrics[MMB_METRIC_DURATION]));
+    ck_assert(real_close(mmb_metric_find("dram_gbps")->scale, 1e-9)); /* CUPTI: byte/second */
+}
+END_TEST
+
+static bool set_has_name(const struct mmb_metric_set *set, const char *name)
+{
+    const struct mmb_metric *m = mmb_metric_find(name);
+    ck_assert_msg(m != NULL, "%s", name);
+    return mmb_metric_set_has(set, (size_t)(m - mmb_metrics));
+}
+
+START_TEST(test_named_sets)
+{
+    struct mmb_metric_set set;
+    char err[256];
+    ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), mmb_metrics_count() - 1);
+    ck_assert(!mmb_metric_set_has(&set, MMB_METRIC_DURATION));
+    struct mmb_metric_set null_text;
+    ck_assert_int_eq(mmb_metric_set_parse(NULL, &null_text, err, sizeof err), 0);
+    ck_assert_uint_eq(null_text.count, set.count);
+    ck_assert_mem_eq(null_text.index, set.index, set.count);
+
+    ck_assert_int_eq(mmb_metric_set_parse("memory", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 6);
+    const char *memory[] = {"dram_read_bytes", "dram_write_bytes", "dram_gbps", "dram_util_pct",
+                            "l1_hit_pct", "l2_hit_pct"};
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_msg(set_has_name(&set, memory[i]), "memory lacks %s", memory[i]);
+
+    ck_assert_int_eq(mmb_metric_set_parse("compute", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 6);
+    const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct",
+                             "smem_bank_conflicts"};
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_msg(set_has_name(&set, compute[i]), "compute lacks %s", compute[i]);
+
+    struct mmb_metric_set all;
+    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute ", &all, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(all.count, set.count);
+    for (size_t i = 0; i < all.count; i++)
+        ck_assert(mmb_metric_set_has(&set, all.index[i]));
+
+    ck_assert_int_eq(mmb_metric_set_parse("none", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 0);
+}
+END_TEST
+
+START_TEST(test_explicit_list)
+{
+    struct mmb_metric_set set;
+    char err[256];
+    ck_assert_int_eq(mmb_metric_set_parse("dram_gbps,lts__t_sector_hit_rate.pct, ffma,dram_gbps",
+                                          &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 3);
+    ck_assert_str_eq(mmb_metrics[set.index[0]].column, "dram_gbps"); /* in the order named */
+    ck_assert_str_eq(mmb_metrics[set.index[1]].column, "l2_hit_pct");
+    ck_assert(set_has_name(&set, "dram_gbps"));
+    ck_assert(set_has_name(&set, "l2_hit_pct"));
+    ck_assert(set_has_name(&set, "ffma"));
+    ck_assert_int_eq(mmb_metric_set_parse("gpu__time_duration.sum", &set, err, sizeof err), 0);
+    ck_assert(mmb_metric_set_has(&set, MMB_METRIC_DURATION));
+}
+END_TEST
+
+START_TEST(test_unknown_names)
+{
+    struct mmb_metric_set set;
+    char err[256];
+    ck_assert_int_eq(mmb_metric_set_parse("dram_gpbs", &set, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "'dram_gpbs'") && strstr(err, "did you mean dram_gbps"), "%s", err);
+
+    ck_assert_int_eq(mmb_metric_set_parse("memory,dram__bytes_read", &set, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "dram__bytes_read.sum"), "%s", err);
+    ck_assert_uint_eq(set.count, 0);
+
+    ck_assert_int_eq(mmb_metric_set_parse("defualt", &set, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "did you mean default"), "%s", err);
+
+    ck_assert_int_eq(mmb_metric_set_parse("L2_HIT_PCT", &set, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "l2_hit_pct"), "%s", err);
+
+    ck_assert_int_eq(mmb_metric_set_parse("qwertyuiop", &set, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "expected default, memory, compute, none"), "%s", err);
+
+    ck_assert_int_eq(mmb_metric_set_parse("ffma,,fadd", &set, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "empty name"), "%s", err);
+    ck_assert_int_eq(mmb_metric_set_parse("", &set, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(test_derive_known_inputs)
+{
+    struct mmb_row row;
+    row_empty(&row);
+    row.m = 1024, row.n = 2048, row.k = 512;
+    row.time_ms_median = 0.5;
+    row.ffma = 1024.0 * 2048 * 512; /* an FMA-only kernel: one FFMA per multiply-add */
+    row.fadd = 10, row.fmul = 6;
+    row.dram_read_bytes = 4.0 * (1024 * 512 + 512 * 2048);
+    row.dram_write_bytes = 4.0 * 1024 * 2048;
+    mmb_row_derive(&row);
+
+    double work = 2.0 * 1024 * 2048 * 512;
+    ck_assert(real_close(row.gflops, work / 0.5e-3 / 1e9)); /* 4294.967296 */
+    ck_assert(real_close(row.gflops, 4294.967296));
+    ck_assert(real_close(row.flop_counted, work + 16));
+    ck_assert(real_close(row.intensity, work / (4.0 * (524288 + 1048576 + 2097152))));
+}
+END_TEST
+
+START_TEST(test_derive_empty_inputs)
+{
+    struct mmb_row row;
+    row_empty(&row);
+    row.m = 256, row.n = 256, row.k = 256;
+    row.time_ms_median = 0.25;
+    mmb_row_derive(&row); /* profiling denied: no counters */
+    ck_assert(real_close(row.gflops, 2.0 * 256 * 256 * 256 / 0.25e-3 / 1e9));
+    ck_assert(isnan(row.flop_counted));
+    ck_assert(isnan(row.intensity));
+
+    row.ffma = 100, row.fadd = 1; /* fmul empty: no partial sum */
+    row.dram_read_bytes = 0, row.dram_write_bytes = 0; /* all in L2: no false infinity */
+    mmb_row_derive(&row);
+    ck_assert(isnan(row.flop_counted));
+    ck_assert(isnan(row.intensity));
+
+    row.time_ms_median = NAN; /* not timed */
+    row.dram_read_bytes = 1e6, row.dram_write_bytes = NAN;
+    mmb_row_derive(&row);
+    ck_assert(isnan(row.gflops));
+    ck_assert(isnan(row.intensity));
+
+    row.m = MMB_INT_EMPTY, row.time_ms_median = 1.0, row.dram_write_bytes = 1e6;
+    mmb_row_derive(&row);
+    ck_assert(isnan(row.gflops));
+    ck_assert(isnan(row.intensity));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("metrics");
+    TCase *tc = tcase_create("table");
+    tcase_add_test(tc, test_table_consistent);
+    tcase_add_test(tc, test_field_by_offset);
+    tcase_add_test(tc, test_named_sets);
+    tcase_add_test(tc, test_explicit_list);
+    tcase_add_test(tc, test_unknown_names);
+    tcase_add_test(tc, test_derive_known_inputs);
+    tcase_add_test(tc, test_derive_empty_inputs);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

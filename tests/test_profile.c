@@ -1,0 +1,461 @@
+/* test_profile.c - profile loading: a full profile read back field by field, the
+ * defaults, a table of bad profiles (each with the file:line: it must name and what
+ * the message must say), size and value lists, and every shipped profile. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+static char fixture[1024];
+
+static const char *fixture_path(const char *name)
+{
+    const char *root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_msg(root, "MMB_SOURCE_ROOT is not set");
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/profiles/%s", root, name);
+    return fixture;
+}
+
+/* Profiles are large: keep them off the stack. */
+static struct mmb_profile *load_ok(const char *name)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert(p);
+    char err[1024];
+    int rc = mmb_profile_load(fixture_path(name), p, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+    return p;
+}
+
+static void unload(struct mmb_profile *p)
+{
+    mmb_profile_free(p);
+    free(p);
+}
+
+static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name)
+{
+    for (int i = 0; i < p->nkernels; i++)
+        if (!strcmp(p->kernels[i].name, name))
+            return &p->kernels[i];
+    ck_abort_msg("no kernel '%s'", name);
+    return NULL;
+}
+
+static void assert_values(const struct mmb_param *p, const char *name, const long long *want, int n)
+{
+    ck_assert_str_eq(p->name, name);
+    ck_assert_int_eq(p->nvalues, n);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(p->values[i], want[i]);
+}
+
+static void assert_size(const struct mmb_size *s, long long m, long long n, long long k)
+{
+    ck_assert_int_eq(s->m, m);
+    ck_assert_int_eq(s->n, n);
+    ck_assert_int_eq(s->k, k);
+}
+
+START_TEST(test_good_profile)
+{
+    struct mmb_profile *p = load_ok("good.ini");
+    ck_assert_str_eq(p->path, fixture_path("good.ini"));
+    ck_assert_str_eq(p->name, "fixture-good");
+    ck_assert_str_eq(p->description, "every key, for test_profile");
+    /* 256:1024:x2, 1024x4096x512, 1000, 100:300:+100 */
+    ck_assert_int_eq(p->nsizes, 8);
+    assert_size(&p->sizes[0], 256, 256, 256);
+    assert_size(&p->sizes[1], 512, 512, 512);
+    assert_size(&p->sizes[2], 1024, 1024, 1024);
+    assert_size(&p->sizes[3], 1024, 4096, 512);
+    assert_size(&p->sizes[4], 1000, 1000, 1000);
+    assert_size(&p->sizes[5], 100, 100, 100);
+    assert_size(&p->sizes[7], 300, 300, 300);
+    ck_assert_uint_eq(p->dtypes, (1u << MMB_F32) | (1u << MMB_F64) | (1u << MMB_I32));
+    ck_assert_int_eq(p->repeats, 7);
+    ck_assert_int_eq(p->warmup, 0);
+    ck_assert_int_eq(p->cache, MMB_CACHE_HOT);
+    ck_assert_str_eq(p->metrics, "dram, sm");
+    ck_assert(p->seed == 18446744073709551615ULL);
+    ck_assert_double_eq(p->tolerance[MMB_F32], 2e-4);
+    ck_assert_double_eq(p->tolerance[MMB_I32], 0.0);
+    ck_assert_double_eq(p->tolerance[MMB_F64], mmb_dtype_info(MMB_F64)->default_tolerance);
+    ck_assert_int_eq(p->nkernels, 3);
+
+    const struct mmb_kernel_spec *k = &p->kernels[0];
+    ck_assert_str_eq(k->name, "naive");
+    ck_assert_int_eq(k->line, 16);
+    ck_assert_int_eq(k->kind, MMB_KERNEL_SOURCE);
+    /* Relative to the profile's folder, not to the working directory. */
+    char want[1100];
+    snprintf(want, sizeof want, "%s/tests/fixtures/profiles/kernel.cu", getenv("MMB_SOURCE_ROOT"));
+    ck_assert_str_eq(k->source, want);
+    ck_assert_str_eq(k->function, "matmul_naive");
+    ck_assert_uint_eq(k->dtypes, (1u << MMB_F32) | (1u << MMB_F64));
+    ck_assert_int_eq(k->nparams, 2);
+    assert_values(&k->params[0], "block_size_x", (const long long[]){16, 32, 64}, 3);
+    assert_values(&k->params[1], "block_size_y", (const long long[]){1, 2, 4, 8, 16, 32}, 6);
+    ck_assert_int_eq(k->params[0].line, 20);
+    ck_assert_int_eq(k->params[1].line, 21);
+    ck_assert_int_eq(k->nrestrictions, 2);
+    ck_assert_str_eq(mmb_expr_text(k->restrictions[0].expr), "block_size_x * block_size_y <= 1024");
+    ck_assert_int_eq(k->restrictions[0].line, 22);
+    ck_assert_str_eq(mmb_expr_text(k->restrictions[1].expr), "block_size_x >= block_size_y and M % 16 == 0");
+    ck_assert_int_eq(k->restrictions[1].line, 23);
+    ck_assert_str_eq(k->nvrtc_options, "-lineinfo -DFOO=1");
+    /* Defaults: blocks from the block_size_* parameters, divisors from the blocks. */
+    ck_assert_str_eq(mmb_expr_text(k->block_x), "block_size_x");
+    ck_assert_str_eq(mmb_expr_text(k->block_y), "block_size_y");
+    ck_assert_str_eq(mmb_expr_text(k->block_z), "1");
+    ck_assert_str_eq(mmb_expr_text(k->grid_div_x), "block_size_x");
+    ck_assert_str_eq(mmb_expr_text(k->grid_div_y), "block_size_y");
+    ck_assert_str_eq(mmb_expr_text(k->smem), "0");
+
+    k = &p->kernels[1];
+    ck_assert_str_eq(k->name, "tunable");
+    ck_assert_uint_eq(k->dtypes, 0); /* all of the profile's */
+    ck_assert_int_eq(k->nparams, 4);
+    assert_values(&k->params[2], "tile_size_x", (const long long[]){1, 2, 4, 8}, 4);
+    assert_values(&k->params[3], "tile_size_y", (const long long[]){1, 2, 4, 8}, 4);
+    ck_assert_int_eq(k->nrestrictions, 1);
+    ck_assert_str_eq(mmb_expr_text(k->grid_div_x), "block_size_x * tile_size_x");
+    ck_assert_str_eq(mmb_expr_text(k->grid_div_y), "block_size_y * tile_size_y");
+    ck_assert_str_eq(mmb_expr_text(k->smem), "2 * block_size_x * block_size_x * elem_size");
+    ck_assert_str_eq(mmb_expr_text(k->block_x), "block_size_x");
+    ck_assert_str_eq(mmb_expr_text(k->block_z), "1");
+    ck_assert_str_eq(k->nvrtc_options, "");
+
+    k = &p->kernels[2];
+    ck_assert_str_eq(k->name, "cublas");
+    ck_assert_int_eq(k->kind, MMB_KERNEL_CUBLAS);
+    ck_assert_int_eq(k->line, 39);
+    ck_assert_str_eq(k->source, "");
+    ck_assert_int_eq(k->nparams, 0);
+    ck_assert_ptr_nonnull(k->block_x);
+    unload(p);
+}
+END_TEST
+
+START_TEST(test_defaults)
+{
+    struct mmb_profile *p = load_ok("minimal.ini");
+    ck_assert_str_eq(p->name, "minimal");
+    ck_assert_str_eq(p->description, "");
+    ck_assert_int_eq(p->nsizes, 1);
+    assert_size(&p->sizes[0], 64, 64, 64);
+    ck_assert_uint_eq(p->dtypes, 1u << MMB_F32);
+    ck_assert_int_eq(p->repeats, 20);
+    ck_assert_int_eq(p->warmup, 2);
+    ck_assert_int_eq(p->cache, MMB_CACHE_COLD);
+    ck_assert_str_eq(p->metrics, "default");
+    ck_assert(p->seed == 1);
+    for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
+        ck_assert_double_eq(p->tolerance[d->value], d->default_tolerance);
+    const struct mmb_kernel_spec *k = kernel_named(p, "plain");
+    ck_assert_str_eq(mmb_expr_text(k->block_x), "1");
+    ck_assert_str_eq(mmb_expr_text(k->block_y), "1");
+    ck_assert_str_eq(mmb_expr_text(k->grid_div_x), "1");
+    ck_assert_str_eq(mmb_expr_text(k->smem), "0");
+    ck_assert_int_eq(k->nrestrictions, 0);
+    k = kernel_named(p, "square");
+    ck_assert_str_eq(mmb_expr_text(k->block_x), "block_size_x");
+    ck_assert_str_eq(mmb_expr_text(k->grid_div_y), "block_size_y");
+    ck_assert_str_eq(mmb_expr_text(k->block_z), "1");
+    unload(p);
+}
+END_TEST
+
+START_TEST(test_crlf_bom_indent_long_comments)
+{
+    /* A BOM, CRLF, indented keys and header, and comments longer than libinih's
+     * 200-byte line buffer. */
+    struct mmb_profile *p = load_ok("good-crlf.ini");
+    ck_assert_str_eq(p->name, "crlf");
+    ck_assert_int_eq(p->nsizes, 1);
+    assert_size(&p->sizes[0], 128, 128, 128);
+    ck_assert_int_eq(p->nkernels, 1);
+    const struct mmb_kernel_spec *k = &p->kernels[0];
+    ck_assert_str_eq(k->name, "k");
+    ck_assert_int_eq(k->line, 5);
+    ck_assert_str_eq(k->function, "f");
+    assert_values(&k->params[0], "a", (const long long[]){1, 2}, 2);
+    ck_assert_int_eq(k->params[0].line, 8);
+    ck_assert_int_eq(k->restrictions[0].line, 9);
+    unload(p);
+}
+END_TEST
+
+static const struct {
+    const char *file;
+    int line;
+    const char *fragment;
+} bad_profiles[] = {
+    {"bad-unknown-section.ini", 4, "unknown section [tune]; expected [profile] or [kernel NAME]"},
+    {"bad-unknown-key.ini", 3, "unknown key 'repeat' in [profile]; expected one of name, description, sizes"},
+    {"bad-empty-value.ini", 3, "'warmup' has no value; expected an integer >= 0"},
+    {"bad-bad-number.ini", 3, "bad value '2x' for 'repeats'; expected an integer >= 1"},
+    {"bad-repeats-zero.ini", 3, "bad value '0' for 'repeats'"},
+    {"bad-warmup-negative.ini", 3, "bad value '-1' for 'warmup'"},
+    {"bad-size-zero.ini", 2, "size 0 is out of range; expected 1 to"},
+    {"bad-size-shape.ini", 2, "N = 0 in '1024x0x5' is out of range"},
+    {"bad-size-range.ini", 2, "range '8192:256:x2' ends before it starts"},
+    {"bad-dup-param.ini", 8, "parameter 'block_size_x' is already defined at line 7"},
+    {"bad-dup-kernel.ini", 9, "kernel 'k' is already defined at line 4"},
+    {"bad-dup-key.ini", 4, "'repeats' is already set at line 3"},
+    {"bad-dup-profile.ini", 9, "[profile] appears twice (first at line 1)"},
+    {"bad-missing-source.ini", 4, "kernel 'k' has no 'source'; expected source = FILE.cu"},
+    {"bad-missing-function.ini", 4, "kernel 'k' has no 'function'"},
+    {"bad-empty-kernel.ini", 4, "kernel 'k' has no 'source'"},
+    {"bad-source-missing-file.ini", 5, "source 'nope.cu' cannot be read"},
+    {"bad-restrict-unknown-name.ini", 7,
+     "unknown name 'tile_size_y' at column 16 of 'restrict'; expected one of block_size_x, M, N, K, elem_size\n"
+     "  block_size_x * tile_size_y <= 1024\n"
+     "  " "               ^"},
+    {"bad-restrict-syntax.ini", 8, "bad expression for 'restrict': expected a number, a name or '(', found the end at column 16"},
+    {"bad-grid-unknown-name.ini", 8, "unknown name 'tile_x' at column 16 of 'grid_div_x'"},
+    {"bad-smem-other-kernel.ini", 13, "unknown name 'tile' at column 1 of 'smem'; expected one of M, N, K"},
+    {"bad-no-kernels.ini", 4, "no kernel; expected at least one [kernel NAME] section"},
+    {"bad-no-sizes.ini", 2, "[profile] has no 'sizes'"},
+    {"bad-no-profile.ini", 1, "no [profile] section"},
+    {"bad-library-params.ini", 6, "kernel 'cublas' is a library kernel (library at line 5); expected no 'param.NAME'"},
+    {"bad-library-name.ini", 5, "bad value 'cutlass' for 'library'; expected 'cublas'"},
+    {"bad-dtype.ini", 3, "unknown dtype 'f16'; expected f32, f64, i32"},
+    {"bad-kernel-dtype-dup.ini", 8, "dtype f32 is listed twice"},
+    {"bad-cache.ini", 3, "bad value 'warm' for 'cache'; expected 'cold' or 'hot'"},
+    {"bad-key-outside.ini", 1, "key 'sizes' outside any section"},
+    {"bad-no-equals.ini", 3, "expected 'key = value', '[section]' or a comment"},
+    {"bad-colon-key.ini", 8, "':' in the key; expected 'key = value'"},
+    {"bad-section-bracket.ini", 4, "expected ']' closing the section header"},
+    {"bad-section-trailing.ini", 4, "unexpected text after ']'"},
+    {"bad-kernel-noname.ini", 4, "expected a name: [kernel NAME]"},
+    {"bad-kernel-badname.ini", 4, "kernel name 'a/b' must be"},
+    {"bad-long-line.ini", 8, "line is 252 characters long without comments; expected at most 199"},
+    {"bad-param-reserved.ini", 8, "parameter name 'M' is reserved"},
+    {"bad-param-badname.ini", 8, "parameter name '2x' is not a C identifier"},
+    {"bad-param-range.ini", 8, "parameter 'tile': range '32:1:x2' ends before it starts"},
+    {"bad-param-dup-value.ini", 8, "parameter 'tile': value 2 is listed twice"},
+    {"bad-param-empty-item.ini", 8, "empty item in the list '1,,2'"},
+    {"bad-tolerance-dtype.ini", 3, "unknown dtype 'f16' in 'tolerance.f16'"},
+    {"bad-tolerance-negative.ini", 3, "bad value '-1' for 'tolerance.f32'; expected a number >= 0"},
+    {"bad-tolerance-dup.ini", 4, "'tolerance.f32' is already set at line 3"},
+    {"bad-seed-negative.ini", 3, "bad value '-1' for 'seed'"},
+    {"bad-name-bad.ini", 3, "expected a name of letters, digits"},
+    {"bad-function-bad.ini", 6, "expected a C function name, got 'f()'"},
+    {"bad-too-long-value.ini", 6, "value is 70 characters long; expected at most 63"},
+};
+
+START_TEST(test_bad_profile)
+{
+    const char *file = bad_profiles[_i].file;
+    const char *path = fixture_path(file);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert(p);
+    char err[2048];
+    strcpy(err, "(untouched)");
+    int rc = mmb_profile_load(path, p, err, sizeof err);
+    ck_assert_msg(rc == -1, "%s loaded but should not", file);
+    char prefix[1200];
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, bad_profiles[_i].line);
+    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "%s: want prefix '%s', got '%s'", file, prefix, err);
+    ck_assert_msg(strstr(err, bad_profiles[_i].fragment), "%s: want '%s' in '%s'", file,
+                  bad_profiles[_i].fragment, err);
+    /* Freed on failure: a second free must be harmless. */
+    ck_assert_int_eq(p->nkernels, 0);
+    mmb_profile_free(p);
+    free(p);
+
+    /* The fixture marks its faulty line itself; the table must agree with it. */
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f, "%s", path);
+    char line[1024];
+    int n = 0, marked = 0;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        if (strstr(line, "<- error"))
+            marked = n;
+    }
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(marked, bad_profiles[_i].line);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert(p);
+    char err[512];
+    ck_assert_int_eq(mmb_profile_load("/nonexistent/x.ini", p, err, sizeof err), -1);
+    ck_assert_str_eq(err, "/nonexistent/x.ini: cannot open: No such file or directory");
+    free(p);
+}
+END_TEST
+
+START_TEST(test_every_fixture_is_in_the_table)
+{
+    DIR *d = opendir(fixture_path(""));
+    ck_assert(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "bad-", 4))
+            continue;
+        bool found = false;
+        for (size_t i = 0; i < sizeof bad_profiles / sizeof bad_profiles[0]; i++)
+            found |= !strcmp(bad_profiles[i].file, e->d_name);
+        ck_assert_msg(found, "%s is not in bad_profiles", e->d_name);
+    }
+    ck_assert_int_eq(closedir(d), 0);
+}
+END_TEST
+
+START_TEST(test_sizes_good)
+{
+    struct mmb_size s[MMB_MAX_SIZES];
+    int n = -1;
+    char err[256];
+    ck_assert_msg(!mmb_sizes_parse("256:8192:x2", s, MMB_MAX_SIZES, &n, err, sizeof err), "%s", err);
+    ck_assert_int_eq(n, 6);
+    for (int i = 0; i < 6; i++)
+        assert_size(&s[i], 256LL << i, 256LL << i, 256LL << i);
+    ck_assert(!mmb_sizes_parse("256:1000:x2", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 2); /* 1024 > 1000: the end is not forced in */
+    ck_assert_int_eq(s[1].m, 512);
+    ck_assert(!mmb_sizes_parse("100:400:+100", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(s[3].n, 400);
+    ck_assert(!mmb_sizes_parse("7:7:+1", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 1);
+    ck_assert(!mmb_sizes_parse(" 1023x517x259 ,1, 17", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 3);
+    assert_size(&s[0], 1023, 517, 259);
+    assert_size(&s[1], 1, 1, 1);
+    assert_size(&s[2], 17, 17, 17);
+    ck_assert(!mmb_sizes_parse("2147483647", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert(!mmb_sizes_parse("1:256:+1", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 256);
+    /* A multiplying range that would overflow stops instead. */
+    ck_assert(!mmb_sizes_parse("1073741824:2147483647:x2", s, MMB_MAX_SIZES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 1);
+}
+END_TEST
+
+START_TEST(test_sizes_bad)
+{
+    static const struct {
+        const char *text;
+        const char *fragment;
+    } bad[] = {
+        {"", "empty item"},
+        {"1024,", "empty item"},
+        {"1024,,2048", "empty item"},
+        {"0", "size 0 is out of range"},
+        {"-5", "size -5 is out of range"},
+        {"2147483648", "out of range"},
+        {"abc", "expected a size: N, MxNxK"},
+        {"1024 x 512 x 4", "expected a shape MxNxK"},
+        {"1024x4096", "expected a shape MxNxK"},
+        {"1024x4096x0", "K = 0"},
+        {"1024x4096x512x2", "expected a shape MxNxK"},
+        {"8:4:x2", "ends before it starts"},
+        {"1:8", "has no step"},
+        {"1:8:x1", "x2 or more"},
+        {"0:8:x2", "start at 1 or more"},
+        {"1:8:+0", "+1 or more"},
+        {"1:8:y2", "expected the step as xF"},
+        {"1:8:x", "expected the step as xF"},
+        {"a:8:x2", "expected integers a:b"},
+        {"0:8:+4", "size 0 is out of range"},
+        {"1024, 512, 1024", "size 1024x1024x1024 is listed twice"},
+        {"256:512:x2, 512x512x512", "listed twice"},
+        {"1:257:+1", "more than 256 sizes"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct mmb_size s[MMB_MAX_SIZES];
+        int n = 99;
+        char err[256] = "";
+        ck_assert_msg(mmb_sizes_parse(bad[i].text, s, MMB_MAX_SIZES, &n, err, sizeof err) == -1,
+                      "'%s' parsed", bad[i].text);
+        ck_assert_msg(strstr(err, bad[i].fragment), "'%s': want '%s' in '%s'", bad[i].text, bad[i].fragment, err);
+        ck_assert_int_eq(n, 0);
+    }
+}
+END_TEST
+
+START_TEST(test_values)
+{
+    long long v[MMB_MAX_VALUES];
+    int n = 0;
+    char err[256];
+    ck_assert(!mmb_values_parse("16, 32, 64", v, MMB_MAX_VALUES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(v[2], 64);
+    ck_assert(!mmb_values_parse("-1, 0, 2:6:+2, 1:32:x8", v, MMB_MAX_VALUES, &n, err, sizeof err));
+    const long long want[] = {-1, 0, 2, 4, 6, 1, 8};
+    ck_assert_int_eq(n, 7);
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(v[i], want[i]);
+    ck_assert(!mmb_values_parse("-8:-2:+3", v, MMB_MAX_VALUES, &n, err, sizeof err));
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(v[2], -2);
+    ck_assert_int_eq(mmb_values_parse("1, 1", v, MMB_MAX_VALUES, &n, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "value 1 is listed twice"), "%s", err);
+    ck_assert_int_eq(mmb_values_parse("1:65:+1", v, MMB_MAX_VALUES, &n, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "more than 64 values"), "%s", err);
+    ck_assert_int_eq(mmb_values_parse("1.5", v, MMB_MAX_VALUES, &n, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_values_parse("0x10", v, MMB_MAX_VALUES, &n, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_values_parse("9223372036854775808", v, MMB_MAX_VALUES, &n, err, sizeof err), -1);
+    ck_assert(!mmb_values_parse("-9223372036854775808", v, MMB_MAX_VALUES, &n, err, sizeof err));
+    ck_assert(v[0] == -9223372036854775807LL - 1);
+}
+END_TEST
+
+/* Every profile that ships must load: a broken one fails here, not on the GPU. */
+START_TEST(test_shipped_profiles)
+{
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/profiles", getenv("MMB_SOURCE_ROOT"));
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".ini"))
+            continue;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct mmb_profile *p = calloc(1, sizeof *p);
+        ck_assert(p);
+        char err[2048];
+        ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_gt(p->nkernels, 0);
+        unload(p);
+    }
+    ck_assert_int_eq(closedir(d), 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("profile");
+    TCase *tc = tcase_create("profile");
+    tcase_add_test(tc, test_good_profile);
+    tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_crlf_bom_indent_long_comments);
+    tcase_add_loop_test(tc, test_bad_profile, 0, (int)(sizeof bad_profiles / sizeof bad_profiles[0]));
+    tcase_add_test(tc, test_missing_file);
+    tcase_add_test(tc, test_every_fixture_is_in_the_table);
+    tcase_add_test(tc, test_sizes_good);
+    tcase_add_test(tc, test_sizes_bad);
+    tcase_add_test(tc, test_values);
+    tcase_add_test(tc, test_shipped_profiles);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
