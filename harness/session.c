@@ -399,7 +399,7 @@ static enum mmb_status check_limits(const struct mmb_session *s, const struct la
     return MMB_STATUS_OK;
 }
 
-static void read_counters(struct mmb_session *s, struct launch_ctx *c, const struct mmb_eval_options *eo,
+static void read_counters(struct mmb_session *s, struct launch_ctx *c,
                           struct mmb_row *row)
 {
     if (!s->opts.counters || mmb_metric_set_size(&s->metrics) == 0) {
@@ -413,11 +413,7 @@ static void read_counters(struct mmb_session *s, struct launch_ctx *c, const str
     char err[512] = "";
     double duration_ns = NAN;
     int passes = 0;
-    /* Cold rows are profiled after a flush, as each timed launch was. */
-    if (eo->cache == MMB_CACHE_COLD && mmb_timer_flush_l2(s->timer, err, sizeof err) != MMB_STATUS_OK) {
-        row->counter_status = MMB_STATUS_LAUNCH_ERROR;
-        return;
-    }
+    /* The profiler reads row->cache: for cold rows it sweeps L2 before every pass itself. */
     enum mmb_status st = mmb_profiler_measure(s->profiler, launch_for_profiler, c, row, &duration_ns,
                                               &passes, err, sizeof err);
     row->counter_status = st;
@@ -499,7 +495,7 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
     row->time_ms_max = stats.max;
     row->time_ms_stddev = stats.stddev;
     row->sm_clock_mhz = clock;
-    read_counters(s, &c, eo, row);
+    read_counters(s, &c, row);
     mmb_row_derive(row);
     return row->status;
 }
