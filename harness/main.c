@@ -181,12 +181,13 @@ static int cmd_run(int argc, char **argv)
         {"device", required_argument, NULL, 'd'}, {"devices", required_argument, NULL, 'D'},
         {"output", required_argument, NULL, 'o'}, {"data-dir", required_argument, NULL, 'O'},
         {"no-counters", no_argument, NULL, 'N'}, {"verbose", no_argument, NULL, 'v'},
-        {"repeats", required_argument, NULL, 'r'}, {"record-restricted", no_argument, NULL, 'R'},
+        {"repeats", required_argument, NULL, 'r'}, {"warmup", required_argument, NULL, 'w'}, {"record-restricted", no_argument, NULL, 'R'},
         {"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     char cache[1024];
     mmb_compile_default_cache_dir(cache, sizeof cache);
-    struct mmb_run_options o = {.device = 0, .data_dir = "data", .cache_dir = cache, .counters = true};
+    struct mmb_run_options o = {.device = 0, .data_dir = "data", .cache_dir = cache, .counters = true,
+                              .warmup = -1};
     bool all_devices = false;
     int opt;
     char *end;
@@ -220,9 +221,16 @@ static int cmd_run(int argc, char **argv)
                 return EXIT_BAD_INPUT;
             }
             break;
+        case 'w':
+            o.warmup = (int)strtol(optarg, &end, 10);
+            if (*end || o.warmup < 0) {
+                fprintf(stderr, "mmbench run: --warmup expects a number >= 0, not '%s'\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
         case 'h':
             printf("usage: mmbench run [--device N | --devices all] [-o CSV] [--data-dir DIR] [--no-counters]\n"
-                   "                   [--repeats N] [--record-restricted] [--cache-dir DIR | --no-cache] [-v]\n"
+                   "                   [--repeats N] [--warmup N] [--record-restricted] [--cache-dir DIR | --no-cache] [-v]\n"
                    "                   PROFILE.ini\n");
             return 0;
         default:

@@ -117,7 +117,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
-        .warmup = p->warmup, .repeats = sw->opts->repeats > 0 ? sw->opts->repeats : p->repeats,
+        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .repeats = sw->opts->repeats > 0 ? sw->opts->repeats : p->repeats,
         .cache = p->cache, .tolerance = p->tolerance[dtype],
     };
     int rc = 0;

@@ -17,6 +17,7 @@ struct mmb_run_options {
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */
     int repeats;              /* > 0 overrides the profile */
+    int warmup;               /* >= 0 overrides the profile; -1 keeps it */
 };
 
 struct mmb_run_summary {

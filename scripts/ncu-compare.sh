@@ -1,0 +1,24 @@
+#!/bin/bash
+# ncu-compare.sh MMBENCH OUTDIR - runs profiles/ncu-check.ini twice: through mmbench
+# with its CUPTI counters, and through `ncu --clock-control none --cache-control all`
+# (cold L2, as the profile's cache mode) with mmbench's counters off, then prints the
+# two side by side (scripts/ncu_compare.py). Needs a GPU and ncu on the PATH.
+set -euo pipefail
+mmbench=$1
+out=$2
+mkdir -p "$out"
+metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__bytes.sum.per_second
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,lts__t_sector_hit_rate.pct
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+
+rm -f "$out/mmbench.csv"
+"$mmbench" run -o "$out/mmbench.csv" profiles/ncu-check.ini >"$out/mmbench.log" 2>&1
+# Only the kernels under test, and only their timed launches matter: with warm-up 0
+# and one repeat each configuration launches its kernel twice (verify, time).
+rm -f "$out/ncu-run.csv"
+"$ncu" --clock-control none --cache-control all --kernel-name regex:'^matmul_' \
+    --metrics "$metrics" --csv --page raw \
+    "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \
+    >"$out/ncu.csv" 2>"$out/ncu.log"
+python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench.csv" "$out/ncu.csv" | tee "$out/compare.txt"

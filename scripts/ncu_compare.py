@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""ncu_compare.py MMBENCH_CSV NCU_RAW_CSV - mmbench's counters beside Nsight Compute's.
+
+ncu's raw CSV has one row per profiled launch, in launch order. mmbench launched each
+configuration's kernel twice under ncu (verify, then the one timed repeat), sizes
+outer and kernels inner as in the profile, so the second launch of each pair is the
+one to compare. Percent differences are (mmbench - ncu) / ncu."""
+import csv
+import sys
+
+PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
+    ("duration us", "time_ms_median", "gpu__time_duration.sum", None),
+    ("DRAM read MB", "dram_read_bytes", "dram__bytes_read.sum", None),
+    ("DRAM write MB", "dram_write_bytes", "dram__bytes_write.sum", None),
+    ("DRAM %", "dram_util_pct", "dram__throughput.avg.pct_of_peak_sustained_elapsed", None),
+    ("SM %", "sm_util_pct", "sm__throughput.avg.pct_of_peak_sustained_elapsed", None),
+    ("FFMA", "ffma", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", None),
+    ("L2 hit %", "l2_hit_pct", "lts__t_sector_hit_rate.pct", None),
+]
+
+# ncu's units, scaled to what the label says.
+UNIT = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6,
+        "byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1.0, "Gbyte": 1e3,
+        "%": 1.0, "inst": 1.0, "": 1.0}
+
+
+def ncu_rows(path):
+    with open(path, newline="") as f:
+        lines = [l for l in f if l.startswith('"')]  # ncu prints its own notes first
+    reader = csv.reader(lines)
+    header = next(reader)
+    units = next(reader)
+    rows = []
+    for r in reader:
+        d = {}
+        for name, unit, value in zip(header, units, r):
+            d[name] = (value, unit)
+        rows.append(d)
+    return rows
+
+
+def ncu_value(row, metric, label):
+    value, unit = row[metric]
+    v = float(value.replace(",", ""))
+    if label.endswith(" us"):
+        return v * UNIT.get(unit, float("nan"))
+    if label.endswith(" MB"):
+        return v * UNIT.get(unit, float("nan"))
+    return v
+
+
+def ours(row, column, label):
+    v = float(row[column]) if row[column] else float("nan")
+    if label == "duration us":
+        return v * 1e3
+    if label.endswith(" MB"):
+        return v * 1e-6
+    return v
+
+
+def main():
+    with open(sys.argv[1], newline="") as f:
+        mine = [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    theirs = ncu_rows(sys.argv[2])
+    timed = theirs[1::2]
+    if len(timed) != len(mine):
+        sys.exit(f"ncu profiled {len(theirs)} launches, expected 2 x {len(mine)}")
+    worst = {}
+    print(f"{'kernel':<11} {'size':>5} {'metric':<14} {'mmbench':>14} {'ncu':>14} {'diff %':>7}")
+    for m, n in zip(mine, timed):
+        for label, column, metric, _ in PAIRS:
+            a, b = ours(m, column, label), ncu_value(n, metric, label)
+            diff = 100.0 * (a - b) / b if b else float("nan")
+            worst[label] = max(worst.get(label, 0.0), abs(diff)) if diff == diff else worst.get(label, 0.0)
+            print(f"{m['kernel']:<11} {m['m']:>5} {label:<14} {a:>14.3f} {b:>14.3f} {diff:>7.2f}")
+    print("\nlargest |difference| per metric:")
+    for label, w in worst.items():
+        print(f"  {label:<14} {w:6.2f} %")
+
+
+if __name__ == "__main__":
+    main()
