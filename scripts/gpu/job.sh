@@ -1,39 +1,52 @@
 #!/bin/bash
-# job.sh [PROFILE...] - runs on the GPU machine from the repository root, with the
-# build-gpu/ made by scripts/gpu/build.sh carried along: the GPU tests, then
-# `mmbench run` for each profile (default: profiles/course.ini). Everything lands in
-# $OUT/results.tar.gz (data/<gpu>/*.csv, logs); a short table is printed last.
+# job.sh [--tests] [--ncu] [PROFILE...] - runs on the GPU machine from the repository
+# root, with the build-gpu/ made by scripts/gpu/build.sh carried along: the GPU tests
+# (--tests), the mmbench-vs-ncu counter check (--ncu), then `mmbench run` for each
+# profile, resuming from the CSVs committed under data/. Each step gets what is left
+# of MMB_JOB_SECONDS (default 540), so a run cut short still returns its finished
+# rows. Everything lands in $OUT/results.tar.gz (data/, logs/); a table is printed last.
 set -u
 root=$PWD
 out=${OUT:-/tmp/mmb-out}
 work=/tmp/mmb-results
+budget=${MMB_JOB_SECONDS:-540}
+t0=$(date +%s)
 mkdir -p "$out" "$work/logs"
 export LD_LIBRARY_PATH="$root/build-gpu/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export MMB_SOURCE_ROOT="$root" MMB_CACHE_DIR=/tmp/mmb-cache
+export MMB_SOURCE_ROOT="$root" MMB_CACHE_DIR=/tmp/mmb-cache PATH="$PATH:/usr/local/cuda/bin"
 mmbench="$root/build-gpu/harness/mmbench"
-cp -r "$root/data" "$work/" 2>/dev/null || mkdir -p "$work/data"   # resume what is committed
+cp -r "$root/data" "$work/" 2>/dev/null || mkdir -p "$work/data"
+
+left() { echo $(( budget - ($(date +%s) - t0) - 15 )); }
+step() { # step NAME COMMAND...: runs with what is left of the budget, logs, records rc and time
+    local name=$1; shift
+    local s=$(date +%s) l=$(left)
+    if [ "$l" -le 5 ]; then echo "$name: no time left" | tee -a "$work/logs/steps.txt"; return; fi
+    timeout "$l" "$@" >"$work/logs/$name.log" 2>&1
+    printf '%-28s rc=%-3d %5ds\n' "$name" "$?" "$(( $(date +%s) - s ))" | tee -a "$work/logs/steps.txt"
+}
 
 { nvidia-smi; nvidia-smi -q -d CLOCK; } >"$work/logs/nvidia-smi.txt" 2>&1
 "$mmbench" devices 2>&1 | tee "$work/logs/devices.txt"
 
-for t in build-gpu/tests/test_*; do
-    [ -x "$t" ] || continue
-    start=$(date +%s%N)
-    "$t" >"$work/logs/$(basename "$t").log" 2>&1
-    rc=$?
-    printf '%-22s rc=%-3d %6ds\n' "$(basename "$t")" "$rc" "$(( ($(date +%s%N) - start) / 1000000000 ))" \
-        | tee -a "$work/logs/tests.txt"
+tests=0 ncu=0 profiles=()
+for a in "$@"; do
+    case $a in
+    --tests) tests=1 ;;
+    --ncu) ncu=1 ;;
+    *) profiles+=("$a") ;;
+    esac
 done
-
-profiles=("$@")
-[ ${#profiles[@]} -gt 0 ] || profiles=(profiles/course.ini)
+if [ $tests = 1 ]; then
+    for t in build-gpu/tests/test_*; do
+        [ -x "$t" ] && step "$(basename "$t")" "$t"
+    done
+fi
+[ $ncu = 1 ] && step ncu-compare scripts/ncu-compare.sh "$mmbench" "$work/logs/ncu"
 for p in "${profiles[@]}"; do
-    start=$(date +%s%N)
-    "$mmbench" run --data-dir "$work/data" "$p" >"$work/logs/run-$(basename "$p" .ini).log" 2>&1
-    rc=$?
-    printf 'run %-30s rc=%-3d %6ds\n' "$p" "$rc" "$(( ($(date +%s%N) - start) / 1000000000 ))" \
-        | tee -a "$work/logs/runs.txt"
-    tail -n 12 "$work/logs/run-$(basename "$p" .ini).log"
+    step "run-$(basename "$p" .ini)" "$mmbench" run --data-dir "$work/data" "$p"
+    tail -n 8 "$work/logs/run-$(basename "$p" .ini).log"
 done
+[ -f "$work/logs/ncu/compare.txt" ] && tail -n 12 "$work/logs/ncu/compare.txt"
 tar -C "$work" -czf "$out/results.tar.gz" data logs
-echo "results: $(du -h "$out/results.tar.gz" | cut -f1)"
+cat "$work/logs/steps.txt"
