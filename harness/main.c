@@ -8,6 +8,7 @@
 #include "profile.h"
 #include "report.h"
 #include "space.h"
+#include "util.h"
 
 #ifdef MMB_HAVE_CUDA
 #include "compile.h"
