@@ -1,0 +1,471 @@
+/* test_tuner.c - the tune loop with a fake evaluator in place of the GPU: counts
+ * against an independent count, restricted rows, max_fevals, the time limit, and
+ * resume (an interrupted tune continues through the results CSV without measuring
+ * a configuration twice, and a score-driven search continues on the same path). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "space.h"
+#include "tuner.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_tuner.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void add_param(struct mmb_kernel_spec *k, const char *name, const long long *values, int n)
+{
+    struct mmb_param *p = &k->params[k->nparams++];
+    snprintf(p->name, sizeof p->name, "%s", name);
+    memcpy(p->values, values, sizeof values[0] * (size_t)n);
+    p->nvalues = n;
+}
+
+/* Seed 002's space (see test_strategy.c). */
+static void seed002(struct mmb_kernel_spec *k)
+{
+    static const long long bx[] = {16, 32, 64}, by[] = {1, 2, 4, 8, 16, 32}, t[] = {1, 2, 4, 8};
+    char err[256];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "tunable");
+    add_param(k, "block_size_x", bx, 3);
+    add_param(k, "block_size_y", by, 6);
+    add_param(k, "tile_size_x", t, 4);
+    add_param(k, "tile_size_y", t, 4);
+    k->restrictions[0].expr = mmb_expr_parse("block_size_x == block_size_y * tile_size_y", err, sizeof err);
+    ck_assert_msg(k->restrictions[0].expr != NULL, "%s", err);
+    k->nrestrictions = 1;
+}
+
+static long long independent_allowed(void)
+{
+    static const long long bx[] = {16, 32, 64}, by[] = {1, 2, 4, 8, 16, 32}, t[] = {1, 2, 4, 8};
+    long long n = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 6; b++)
+            for (int c = 0; c < 4; c++)
+                for (int d = 0; d < 4; d++)
+                    n += bx[a] == by[b] * t[d];
+    return n;
+}
+
+/* ---- the fake GPU: a deterministic landscape, one CSV writer ---- */
+
+struct fake {
+    struct mmb_kernel_spec *kernel;
+    struct mmb_csv_writer *csv;
+    size_t evaluations, stop_after; /* stop_after 0: never fail */
+    size_t order[4096];
+    int measured[4096];             /* times each index was evaluated */
+    size_t prefetched;
+};
+
+static double fake_time(const struct mmb_config *cfg)
+{
+    /* Best at 64 x 8 x 4 x 8; everything else slower, with some structure. */
+    double t = 1.0;
+    t += fabs(log2((double)cfg->values[0]) - 6) * 0.5 + fabs(log2((double)cfg->values[1]) - 3) * 0.3;
+    t += fabs(log2((double)cfg->values[2]) - 2) * 0.2 + fabs(log2((double)cfg->values[3]) - 3) * 0.1;
+    return t;
+}
+
+static int fake_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, struct mmb_row *row,
+                         char *err, size_t errlen)
+{
+    struct fake *f = ctx;
+    if (f->stop_after && f->evaluations == f->stop_after) {
+        snprintf(err, errlen, "killed");
+        return -1;
+    }
+    ck_assert_uint_lt(index, 4096);
+    f->order[f->evaluations++] = index;
+    f->measured[index]++;
+    if (cfg->values[2] == 8 && cfg->values[0] == 64) { /* as too much shared memory would */
+        row->status = MMB_STATUS_COMPILE_ERROR;
+        snprintf(row->reason, sizeof row->reason, "ptxas: too much shared data");
+        return 0;
+    }
+    row->status = MMB_STATUS_OK;
+    row->repeats = 5;
+    row->time_ms_median = fake_time(cfg);
+    row->gflops = 2.0 * 4096.0 * 4096.0 * 4096.0 / (row->time_ms_median * 1e-3) / 1e9;
+    return 0;
+}
+
+static int fake_record(void *ctx, const struct mmb_row *row, char *err, size_t errlen)
+{
+    struct fake *f = ctx;
+    ck_assert(!mmb_csv_writer_has(f->csv, row)); /* never a configuration twice */
+    return mmb_csv_append_row(f->csv, row, err, errlen);
+}
+
+static void fake_prefetch(void *ctx, const size_t *indices, size_t n)
+{
+    struct fake *f = ctx;
+    ck_assert_uint_ge(n, 1);
+    f->prefetched += n;
+}
+
+static void identity(struct mmb_row *id)
+{
+    mmb_row_init(id);
+    snprintf(id->gpu, sizeof id->gpu, "Fake GPU");
+    snprintf(id->gpu_uuid, sizeof id->gpu_uuid, "GPU-fake");
+    snprintf(id->profile, sizeof id->profile, "tune-test");
+    snprintf(id->kernel, sizeof id->kernel, "tunable");
+    snprintf(id->dtype, sizeof id->dtype, "f32");
+    snprintf(id->cache, sizeof id->cache, "cold");
+    id->m = id->n = id->k = 4096;
+}
+
+struct tune {
+    struct mmb_kernel_spec kernel;
+    struct mmb_row id;
+    struct mmb_tuner_options o;
+    struct fake fake;
+    struct mmb_tuner_callbacks cb;
+    struct mmb_tuner_result res;
+    char csv[512];
+};
+
+static void tune_setup(struct tune *t, const char *strategy, uint64_t seed, size_t max_fevals, bool record_restricted)
+{
+    char err[512];
+    memset(t, 0, sizeof *t);
+    seed002(&t->kernel);
+    identity(&t->id);
+    t->o = (struct mmb_tuner_options){
+        .kernel = &t->kernel, .identity = &t->id, .size = {4096, 4096, 4096}, .elem_size = 4,
+        .strategy = mmb_strategy_find(strategy), .seed = seed, .max_fevals = max_fevals,
+        .record_restricted = record_restricted, .lookahead = 8,
+    };
+    ck_assert_ptr_nonnull(t->o.strategy);
+    ck_assert_msg(mmb_objective_parse("time", &t->o.objective, err, sizeof err) == 0, "%s", err);
+    t->fake.kernel = &t->kernel;
+    t->cb = (struct mmb_tuner_callbacks){.evaluate = fake_evaluate, .record = fake_record,
+                                         .prefetch = fake_prefetch, .ctx = &t->fake};
+    snprintf(t->csv, sizeof t->csv, "%s/tune-%s-%llu.csv", tmpdir, strategy, (unsigned long long)seed);
+}
+
+/* One invocation: load what the CSV holds, run, close. Returns the tuner's rc. */
+static int tune_once(struct tune *t, size_t stop_after, size_t *loaded)
+{
+    char err[512];
+    struct mmb_tune_history *h = mmb_tune_history_new();
+    ck_assert_ptr_nonnull(h);
+    size_t stale = 0;
+    ck_assert_msg(mmb_tune_history_load(h, t->csv, &t->kernel, &t->id, loaded, &stale, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_uint_eq(stale, 0);
+    t->fake.csv = mmb_csv_writer_open(t->csv, err, sizeof err);
+    ck_assert_msg(t->fake.csv != NULL, "%s", err);
+    t->fake.stop_after = stop_after;
+    t->fake.evaluations = 0;
+    int rc = mmb_tuner_run(&t->o, &t->cb, h, &t->res, err, sizeof err);
+    if (rc != 0)
+        ck_assert_str_eq(err, "killed");
+    mmb_csv_writer_close(t->fake.csv);
+    mmb_tune_history_free(h);
+    return rc;
+}
+
+static void tune_teardown(struct tune *t)
+{
+    mmb_expr_free(t->kernel.restrictions[0].expr);
+}
+
+struct collected {
+    size_t rows, by_status[MMB_STATUS_COUNT];
+};
+
+static int collect(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct collected *c = ctx;
+    c->rows++;
+    c->by_status[row->status]++;
+    return 0;
+}
+
+static struct collected read_back(const char *csv)
+{
+    struct collected c = {0};
+    char err[512];
+    ck_assert_msg(mmb_csv_read(csv, collect, &c, err, sizeof err) == 0, "%s", err);
+    return c;
+}
+
+/* ---- tests ---- */
+
+START_TEST(test_objective)
+{
+    struct mmb_objective o;
+    char err[2048];
+    ck_assert_int_eq(mmb_objective_parse("time", &o, err, sizeof err), 0);
+    ck_assert_str_eq(o.column->name, "time_ms_median");
+    ck_assert(!o.maximize);
+    ck_assert(!mmb_objective_needs_counters(&o));
+    ck_assert_int_eq(mmb_objective_parse("gflops", &o, err, sizeof err), 0);
+    ck_assert(o.maximize);
+    ck_assert_int_eq(mmb_objective_parse("dram_gbps:min", &o, err, sizeof err), 0);
+    ck_assert(!o.maximize);
+    ck_assert(mmb_objective_needs_counters(&o));
+    ck_assert_int_eq(mmb_objective_parse("smem_bank_conflicts", &o, err, sizeof err), 0);
+    ck_assert(!o.maximize);
+    ck_assert_int_eq(mmb_objective_parse("registers:max", &o, err, sizeof err), 0);
+    ck_assert(o.maximize);
+
+    ck_assert_int_eq(mmb_objective_parse("speed", &o, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one of time, max_rel_err"));
+    ck_assert_int_eq(mmb_objective_parse("m", &o, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_objective_parse("gpu", &o, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_objective_parse("time:fast", &o, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "':min' or ':max'"));
+
+    struct mmb_row row;
+    mmb_row_init(&row);
+    ck_assert_int_eq(mmb_objective_parse("gflops", &o, err, sizeof err), 0);
+    ck_assert(isinf(mmb_objective_score(&o, &row))); /* empty cell */
+    row.gflops = 100.0;
+    ck_assert(mmb_objective_score(&o, &row) == -100.0);
+    row.status = MMB_STATUS_WRONG_RESULT;
+    ck_assert(isinf(mmb_objective_score(&o, &row)));
+}
+END_TEST
+
+START_TEST(test_brute_force_counts)
+{
+    struct tune t;
+    size_t loaded;
+    tune_setup(&t, "brute_force", 1, 0, true);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_uint_eq(loaded, 0);
+    long long allowed = independent_allowed();
+    ck_assert_uint_eq(t.res.space, 288);
+    ck_assert_uint_eq(t.res.allowed, (size_t)allowed);
+    ck_assert_uint_eq(t.res.evaluated, (size_t)allowed);
+    ck_assert_uint_eq(t.res.fevals, (size_t)allowed);
+    ck_assert_uint_eq(t.res.restricted, 288 - (size_t)allowed);
+    ck_assert_uint_eq(t.res.recorded, 288);
+    ck_assert_uint_eq(t.res.proposals, 288);
+    ck_assert_int_eq(t.res.stop, MMB_TUNER_FINISHED);
+    ck_assert_uint_eq(t.res.by_status[MMB_STATUS_RESTRICTED], 288 - (size_t)allowed);
+    ck_assert_uint_eq(t.res.by_status[MMB_STATUS_COMPILE_ERROR], 3); /* 64x(8,8),(16,4),(32,2) at tile_size_x 8 */
+    ck_assert(t.res.have_best);
+    ck_assert_str_eq(t.res.best.params, "block_size_x=64;block_size_y=8;tile_size_x=4;tile_size_y=8");
+    ck_assert_uint_gt(t.fake.prefetched, 0);
+    for (int i = 0; i < 288; i++)
+        ck_assert_int_le(t.fake.measured[i], 1);
+
+    struct collected c = read_back(t.csv);
+    ck_assert_uint_eq(c.rows, 288);
+    ck_assert_uint_eq(c.by_status[MMB_STATUS_RESTRICTED], 288 - (size_t)allowed);
+
+    /* Run again: everything is known, nothing is measured or written. */
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_uint_eq(loaded, 288);
+    ck_assert_uint_eq(t.res.evaluated, 0);
+    ck_assert_uint_eq(t.res.resumed, (size_t)allowed);
+    ck_assert_uint_eq(t.res.recorded, 0);
+    ck_assert_str_eq(t.res.best.params, "block_size_x=64;block_size_y=8;tile_size_x=4;tile_size_y=8");
+    ck_assert_uint_eq(read_back(t.csv).rows, 288);
+    tune_teardown(&t);
+}
+END_TEST
+
+START_TEST(test_restricted_not_recorded_unless_asked)
+{
+    struct tune t;
+    size_t loaded;
+    tune_setup(&t, "brute_force", 1, 0, false);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_uint_eq(t.res.restricted, 288 - (size_t)independent_allowed()); /* counted all the same */
+    ck_assert_uint_eq(t.res.recorded, (size_t)independent_allowed());
+    ck_assert_uint_eq(read_back(t.csv).by_status[MMB_STATUS_RESTRICTED], 0);
+    tune_teardown(&t);
+}
+END_TEST
+
+START_TEST(test_random_max_fevals)
+{
+    struct tune t;
+    size_t loaded;
+    tune_setup(&t, "random", 3, 12, false);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_uint_eq(t.res.evaluated, 12);
+    ck_assert_int_eq(t.res.stop, MMB_TUNER_MAX_FEVALS);
+    for (size_t i = 0; i < 12; i++)
+        for (size_t j = 0; j < i; j++)
+            ck_assert_uint_ne(t.fake.order[i], t.fake.order[j]);
+    ck_assert_uint_eq(read_back(t.csv).rows, 12);
+    tune_teardown(&t);
+}
+END_TEST
+
+START_TEST(test_time_limit)
+{
+    struct tune t;
+    size_t loaded;
+    tune_setup(&t, "brute_force", 1, 0, false);
+    t.o.time_limit = 1e-9;
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_int_eq(t.res.stop, MMB_TUNER_TIME_LIMIT);
+    ck_assert_uint_le(t.res.evaluated, 1);
+    tune_teardown(&t);
+}
+END_TEST
+
+/* Brute force killed after k measurements, then resumed: the rest, once each. */
+START_TEST(test_resume_brute_force)
+{
+    enum { K = 10 };
+    struct tune t;
+    size_t loaded;
+    long long allowed = independent_allowed();
+    tune_setup(&t, "brute_force", 1, 0, true);
+    ck_assert_int_eq(tune_once(&t, K, &loaded), -1);
+    ck_assert_uint_eq(t.res.evaluated, K);
+    int first[4096];
+    memcpy(first, t.fake.measured, sizeof first);
+    memset(t.fake.measured, 0, sizeof t.fake.measured);
+
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_uint_eq(t.res.resumed, K);
+    ck_assert_uint_eq(t.res.evaluated, (size_t)allowed - K);
+    ck_assert_uint_eq(t.res.fevals, (size_t)allowed);
+    for (int i = 0; i < 288; i++)
+        ck_assert_int_le(first[i] + t.fake.measured[i], 1);
+    struct collected c = read_back(t.csv);
+    ck_assert_uint_eq(c.rows, 288); /* allowed rows and restricted rows, once each */
+    ck_assert_str_eq(t.res.best.params, "block_size_x=64;block_size_y=8;tile_size_x=4;tile_size_y=8");
+    tune_teardown(&t);
+}
+END_TEST
+
+/* A score-driven search interrupted and resumed measures exactly what the
+ * uninterrupted search measures, in the same order: the replayed results steer it
+ * along the same path. */
+static void check_resume_same_path(const char *strategy, size_t k)
+{
+    struct tune whole, part;
+    size_t loaded;
+    tune_setup(&whole, strategy, 11, 25, false);
+    ck_assert_int_eq(tune_once(&whole, 0, &loaded), 0);
+    ck_assert_uint_gt(whole.res.evaluated, k);
+
+    tune_setup(&part, strategy, 11, 25, false);
+    snprintf(part.csv, sizeof part.csv, "%s/part-%s.csv", tmpdir, strategy);
+    ck_assert_int_eq(tune_once(&part, k, &loaded), -1);
+    ck_assert_mem_eq(part.fake.order, whole.fake.order, k * sizeof(size_t));
+    ck_assert_int_eq(tune_once(&part, 0, &loaded), 0);
+    ck_assert_uint_eq(part.res.resumed, k);
+    ck_assert_uint_eq(part.res.evaluated, whole.res.evaluated - k);
+    ck_assert_mem_eq(part.fake.order, whole.fake.order + k, part.res.evaluated * sizeof(size_t));
+    ck_assert_str_eq(part.res.best.params, whole.res.best.params);
+    tune_teardown(&whole);
+    tune_teardown(&part);
+}
+
+START_TEST(test_resume_annealing_same_path)
+{
+    check_resume_same_path("annealing", 7);
+}
+END_TEST
+
+START_TEST(test_resume_genetic_same_path)
+{
+    check_resume_same_path("genetic", 9);
+}
+END_TEST
+
+START_TEST(test_resume_random_same_path)
+{
+    check_resume_same_path("random", 5);
+}
+END_TEST
+
+static int check_allowed(void *ctx, size_t index, const struct mmb_config *cfg, struct mmb_row *row,
+                         char *err, size_t errlen)
+{
+    ck_assert_int_eq(cfg->values[0], cfg->values[1] * cfg->values[3]);
+    return fake_evaluate(ctx, index, cfg, row, err, errlen);
+}
+
+START_TEST(test_annealing_measures_only_allowed)
+{
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        struct tune t;
+        size_t loaded;
+        tune_setup(&t, "annealing", seed, 0, false);
+        t.cb.evaluate = check_allowed;
+        ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+        /* Restricted neighbours it looked at are counted, never measured. */
+        ck_assert_uint_le(t.res.restricted, 288 - (size_t)independent_allowed());
+        ck_assert_uint_eq(t.res.by_status[MMB_STATUS_RESTRICTED], 0);
+        ck_assert_uint_le(t.res.evaluated, (size_t)independent_allowed());
+        tune_teardown(&t);
+    }
+}
+END_TEST
+
+START_TEST(test_history_rejects_other_gpu)
+{
+    struct tune t;
+    size_t loaded;
+    char err[512];
+    tune_setup(&t, "brute_force", 1, 4, false);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    snprintf(t.id.gpu_uuid, sizeof t.id.gpu_uuid, "GPU-other");
+    struct mmb_tune_history *h = mmb_tune_history_new();
+    ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, NULL, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":2: a row measured on Fake GPU (GPU-fake)"));
+    mmb_tune_history_free(h);
+
+    /* Rows of another problem are not this tune's: an empty history. */
+    snprintf(t.id.gpu_uuid, sizeof t.id.gpu_uuid, "GPU-fake");
+    t.id.k = 2048;
+    h = mmb_tune_history_new();
+    ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, NULL, err, sizeof err), 0);
+    ck_assert_uint_eq(loaded, 0);
+    mmb_tune_history_free(h);
+    tune_teardown(&t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("tuner");
+    TCase *tc = tcase_create("tuner");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_objective);
+    tcase_add_test(tc, test_brute_force_counts);
+    tcase_add_test(tc, test_restricted_not_recorded_unless_asked);
+    tcase_add_test(tc, test_random_max_fevals);
+    tcase_add_test(tc, test_time_limit);
+    tcase_add_test(tc, test_resume_brute_force);
+    tcase_add_test(tc, test_resume_annealing_same_path);
+    tcase_add_test(tc, test_resume_genetic_same_path);
+    tcase_add_test(tc, test_resume_random_same_path);
+    tcase_add_test(tc, test_annealing_measures_only_allowed);
+    tcase_add_test(tc, test_history_rejects_other_gpu);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
