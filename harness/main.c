@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "profile.h"
 #include "report.h"
@@ -176,6 +177,31 @@ static int cmd_devices(int argc, char **argv)
     return 0;
 }
 
+static char **program_argv;
+
+/* After a sticky GPU error the CUDA context is gone for this process: run the same
+ * command again in a fresh one, which resumes after the rows already written. Bounded
+ * by MMB_RESTARTS so that a GPU that faults on every start cannot loop forever. */
+static void restart_after_sticky_error(void)
+{
+    const char *env = getenv("MMB_RESTARTS");
+    int restarts = env ? atoi(env) : 0;
+    if (restarts >= 32) {
+        fprintf(stderr, "mmbench run: 32 restarts after sticky GPU errors; giving up\n");
+        return;
+    }
+    char value[16];
+    snprintf(value, sizeof value, "%d", restarts + 1);
+    if (setenv("MMB_RESTARTS", value, 1) != 0) {
+        perror("mmbench run: setenv");
+        return;
+    }
+    fprintf(stderr, "mmbench run: restarting in a fresh process to go on (restart %d)\n", restarts + 1);
+    fflush(NULL);
+    execv("/proc/self/exe", program_argv);
+    perror("mmbench run: execv /proc/self/exe");
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -282,6 +308,8 @@ static int cmd_run(int argc, char **argv)
         if (mmb_run_profile(p, &o, &sum, err, sizeof err) != 0) {
             fprintf(stderr, "mmbench run: %s\n", err);
             rc = 1;
+            if (sum.device_lost)
+                restart_after_sticky_error();
             goto out;
         }
         printf("%s: %zu rows written, %zu already there, %zu configurations removed by restrictions\n",
@@ -326,6 +354,9 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+#ifdef MMB_HAVE_CUDA
+    program_argv = argv;
+#endif
     if (argc < 2) {
         cmd_help(0, NULL);
         return EXIT_BAD_INPUT;

@@ -106,13 +106,44 @@ static int emit_problem_failure(struct sweep *sw, const struct mmb_size *size, e
     return 0;
 }
 
-/* One problem (size x dtype). Returns 1 when the device was lost and the problem
- * must be started again (finished rows are skipped through the CSV's keys). */
+/* Configurations of this problem still missing from the CSV and allowed. */
+static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_dtype dtype)
+{
+    const struct mmb_profile *p = sw->profile;
+    size_t left = 0;
+    for (int ki = 0; ki < p->nkernels; ki++) {
+        const struct mmb_kernel_spec *k = &p->kernels[ki];
+        if (!kernel_runs_dtype(p, k, dtype))
+            continue;
+        for (size_t i = 0; i < mmb_space_size(k); i++) {
+            struct mmb_config cfg;
+            struct mmb_row row;
+            int failed;
+            char why[256];
+            mmb_space_config_at(k, i, &cfg);
+            row_identity(sw, k, &cfg, size, dtype, &row);
+            if (mmb_csv_writer_has(sw->csv, &row)) {
+                sw->sum->rows_resumed++;
+                sw->done++;
+            } else if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 0 ||
+                       sw->opts->record_restricted) {
+                left++;
+            }
+        }
+    }
+    return left;
+}
+
+/* One problem (size x dtype). Returns 1 when the device was lost: the CUDA context
+ * is unusable, and the sweep must go on in a fresh process (finished rows are
+ * skipped through the CSV's keys). */
 static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_dtype dtype, char *err, size_t errlen)
 {
     const struct mmb_profile *p = sw->profile;
     char why[512] = "";
     struct mmb_problem *prob = NULL;
+    if (remaining(sw, size, dtype) == 0)
+        return 0; /* resumed: no buffers, no reference */
     enum mmb_status st = mmb_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
@@ -131,11 +162,8 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
             struct mmb_row row;
             mmb_space_config_at(k, i, &cfg);
             row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row)) {
-                sw->sum->rows_resumed++;
-                sw->done++;
-                continue;
-            }
+            if (mmb_csv_writer_has(sw->csv, &row))
+                continue; /* counted by remaining() */
             int failed = -1;
             int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
                                             row.reason, sizeof row.reason);
@@ -218,14 +246,17 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
             if (!(profile->dtypes & (1u << d)))
                 continue;
-            int rc, attempts = 0;
-            while ((rc = run_problem(&sw, &profile->sizes[si], (enum mmb_dtype)d, err, errlen)) == 1) {
-                fprintf(stderr, "mmbench: the device reported a sticky error; resetting it and going on\n");
-                if (mmb_session_reset(sw.session, err, errlen) != 0 || ++attempts > 8)
-                    goto fail;
-            }
+            int rc = run_problem(&sw, &profile->sizes[si], (enum mmb_dtype)d, err, errlen);
             if (rc < 0)
                 goto fail;
+            if (rc == 1) {
+                /* cudaDeviceReset does not bring the context back everywhere (seen on an
+                 * H200 VM: cudaSetDevice then fails with cudaErrorDevicesUnavailable);
+                 * a fresh process always does. */
+                summary->device_lost = true;
+                mmb_errorf(err, errlen, "the GPU reported a sticky error; a fresh process must go on");
+                goto fail;
+            }
         }
     if (sw.progress)
         fputs("\r\033[K", stderr);

@@ -24,10 +24,12 @@ struct mmb_run_summary {
     size_t rows_written, rows_resumed, restricted;
     size_t by_status[16];
     char csv_path[MMB_PATH_MAX];
+    bool device_lost;         /* stopped after a sticky error: run again to go on */
 };
 
 /* Returns 0 when the sweep completed (failed configurations are rows, not errors),
- * -1 with err on what stops a sweep (no GPU, unwritable CSV). */
+ * -1 with err on what stops a sweep (no GPU, unwritable CSV, and a sticky GPU error,
+ * after which summary->device_lost is set and a new process resumes the sweep). */
 int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
                     struct mmb_run_summary *summary, char *err, size_t errlen);
 

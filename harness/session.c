@@ -134,14 +134,6 @@ void mmb_session_close(struct mmb_session *s)
     free(s);
 }
 
-int mmb_session_reset(struct mmb_session *s, char *err, size_t errlen)
-{
-    close_resources(s);
-    cudaError_t e;
-    MMB_CHECK_CUDA(e = cudaDeviceReset(), return -1);
-    return open_resources(s, err, errlen) == MMB_STATUS_OK ? 0 : -1;
-}
-
 const struct mmb_device_info *mmb_session_device(const struct mmb_session *s)
 {
     return &s->dev;

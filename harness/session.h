@@ -51,14 +51,11 @@ struct mmb_eval_options {
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a
  * poisoned output, verify, time, read counters. The row's identity must be filled;
  * this fills outcome, time, counters, derived and static columns. Returns the row's
- * status. *device_lost is set when the context is unusable afterwards (then call
- * mmb_session_reset and reopen problems). */
+ * status. *device_lost is set when the context is unusable afterwards: a sticky
+ * error, after which only a new process gets a working GPU back (see run.c). */
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
                                      const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                                      const struct mmb_eval_options *eo, struct mmb_row *row,
                                      bool *device_lost);
-
-/* After a sticky error: resets the device and reopens the session's resources. */
-int mmb_session_reset(struct mmb_session *s, char *err, size_t errlen);
 
 #endif

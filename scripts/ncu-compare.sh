@@ -22,3 +22,10 @@ rm -f "$out/ncu-run.csv"
     "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \
     >"$out/ncu.csv" 2>"$out/ncu.log"
 python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench.csv" "$out/ncu.csv" | tee "$out/compare.txt"
+# The same with CUPTI's kernel replay instead of mmbench's user replay, to see what
+# the replay mode does to the cache-sensitive counters.
+rm -f "$out/mmbench-kernel-replay.csv"
+MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" profiles/ncu-check.ini \
+    >"$out/mmbench-kernel-replay.log" 2>&1
+python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench-kernel-replay.csv" "$out/ncu.csv" \
+    >"$out/compare-kernel-replay.txt"

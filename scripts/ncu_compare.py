@@ -19,9 +19,8 @@ PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
 ]
 
 # ncu's units, scaled to what the label says.
-UNIT = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6,
-        "byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1.0, "Gbyte": 1e3,
-        "%": 1.0, "inst": 1.0, "": 1.0}
+UNIT = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
+        "byte": 1e-6, "Kbyte": 1e-3, "KB": 1e-3, "Mbyte": 1.0, "MB": 1.0, "Gbyte": 1e3, "GB": 1e3}
 
 
 def ncu_rows(path):

@@ -15,6 +15,7 @@ mkdir -p "$out" "$work/logs"
 export LD_LIBRARY_PATH="$root/build-gpu/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export MMB_SOURCE_ROOT="$root" MMB_CACHE_DIR=/tmp/mmb-cache PATH="$PATH:/usr/local/cuda/bin"
 mmbench="$root/build-gpu/harness/mmbench"
+export MMBENCH="$mmbench"
 cp -r "$root/data" "$work/" 2>/dev/null || mkdir -p "$work/data"
 
 left() { echo $(( budget - ($(date +%s) - t0) - 15 )); }
@@ -39,7 +40,7 @@ for a in "$@"; do
 done
 if [ $tests = 1 ]; then
     for t in build-gpu/tests/test_*; do
-        [ -x "$t" ] && step "$(basename "$t")" "$t"
+        [ -f "$t" ] && [ -x "$t" ] && step "$(basename "$t")" "$t"
     done
 fi
 [ $ncu = 1 ] && step ncu-compare scripts/ncu-compare.sh "$mmbench" "$work/logs/ncu"
