@@ -16,6 +16,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "strategy.h"
+#include "tuner.h"
+
 #define MAX_KEYS 32
 
 struct loader;
@@ -577,11 +580,149 @@ static int end_kernel(struct loader *ld)
     return 0;
 }
 
+/* ---- [tune] ---- */
+
+static int key_strategy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    if (!mmb_strategy_find(value)) {
+        char names[128];
+        mmb_strategy_list(names, sizeof names);
+        return msgf(msg, msglen, "unknown strategy '%s'; expected one of %s", value, names);
+    }
+    return copy_text(ld->p->tune.strategy, sizeof ld->p->tune.strategy, value, msg, msglen);
+}
+
+static int key_objective(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    struct mmb_objective o;
+    if (mmb_objective_parse(value, &o, msg, msglen))
+        return -1;
+    return copy_text(ld->p->tune.objective, sizeof ld->p->tune.objective, value, msg, msglen);
+}
+
+static int key_max_fevals(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    return parse_int_range(value, 1, LLONG_MAX, &ld->p->tune.max_fevals);
+}
+
+static int key_time_limit(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (errno || end == value || *end || !isfinite(v) || v <= 0)
+        return -1;
+    ld->p->tune.time_limit = v;
+    return 0;
+}
+
+static int key_tune_seed(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    for (const char *s = value; *s; s++) /* as [profile] seed: no sign */
+        if (!isdigit((unsigned char)*s))
+            return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno || *end)
+        return -1;
+    ld->p->tune.seed = v;
+    return 0;
+}
+
+/* Names only here: whether they are source kernels is checked once all are read. */
+static int key_tune_kernels(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    struct mmb_tune_spec *t = &ld->p->tune;
+    for (const char *s = value;;) {
+        const char *comma = strchr(s, ',');
+        const char *e = comma ? comma : s + strlen(s);
+        while (s < e && isspace((unsigned char)*s))
+            s++;
+        while (e > s && isspace((unsigned char)e[-1]))
+            e--;
+        size_t len = (size_t)(e - s);
+        if (!len)
+            return msgf(msg, msglen, "empty item in the kernel list '%s'", value);
+        if (len >= sizeof t->kernels[0])
+            return msgf(msg, msglen, "kernel name '%.*s' is too long", (int)len, s);
+        for (int i = 0; i < t->nkernels; i++)
+            if (strlen(t->kernels[i]) == len && !memcmp(t->kernels[i], s, len))
+                return msgf(msg, msglen, "kernel '%.*s' is listed twice", (int)len, s);
+        if (t->nkernels == MMB_MAX_KERNELS)
+            return msgf(msg, msglen, "more than %d kernels", MMB_MAX_KERNELS);
+        memcpy(t->kernels[t->nkernels], s, len);
+        t->kernels[t->nkernels++][len] = '\0';
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    t->kernels_line = ld->line;
+    return 0;
+}
+
+static int key_tune_sizes(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    return mmb_sizes_parse(value, ld->p->tune.sizes, MMB_MAX_SIZES, &ld->p->tune.nsizes, msg, msglen);
+}
+
+static int key_record_restricted(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    static const char *const yes[] = {"yes", "true", "1"}, *const no[] = {"no", "false", "0"};
+    for (int i = 0; i < 3; i++) {
+        if (!strcmp(value, yes[i]) || !strcmp(value, no[i])) {
+            ld->p->tune.record_restricted = !strcmp(value, yes[i]);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static const struct key_def tune_keys[] = {
+    {"strategy", key_strategy, "a strategy such as 'brute_force' or 'annealing'", 0, NULL},
+    {"objective", key_objective, "'time', 'gflops' or a numeric column, optionally with ':min' or ':max'", 0, NULL},
+    {"max_fevals", key_max_fevals, "an integer >= 1", 0, NULL},
+    {"time_limit", key_time_limit, "seconds, a number > 0", 0, NULL},
+    {"seed", key_tune_seed, "an unsigned 64-bit integer", 0, NULL},
+    {"kernels", key_tune_kernels, "kernel names such as 'tunable, naive'", 0, NULL},
+    {"sizes", key_tune_sizes, "sizes such as '4096, 1024x4096x512'", 0, NULL},
+    {"record_restricted", key_record_restricted, "'yes' or 'no'", 0, NULL},
+    {NULL, NULL, NULL, 0, NULL},
+};
+
+static int begin_tune(struct loader *ld, const char *name)
+{
+    if (ld->p->tune.line)
+        return fail(ld, ld->line, "[tune] appears twice (first at line %d); expected one", ld->p->tune.line);
+    ld->p->tune.line = ld->line;
+    return 0;
+}
+
+/* Runs once every kernel is known: [tune] may come before the kernels it names. */
+static int check_tune_kernels(struct loader *ld)
+{
+    const struct mmb_tune_spec *t = &ld->p->tune;
+    for (int i = 0; i < t->nkernels; i++) {
+        const struct mmb_kernel_spec *k = NULL;
+        for (int j = 0; j < ld->p->nkernels && !k; j++)
+            if (!strcmp(ld->p->kernels[j].name, t->kernels[i]))
+                k = &ld->p->kernels[j];
+        if (!k)
+            return fail(ld, t->kernels_line, "[tune] names kernel '%s', which no [kernel NAME] section defines",
+                        t->kernels[i]);
+        if (k->kind != MMB_KERNEL_SOURCE)
+            return fail(ld, t->kernels_line, "[tune] names kernel '%s', a library kernel (line %d); expected "
+                        "source kernels (the library is measured at every tuned size anyway)", k->name, k->line);
+    }
+    return 0;
+}
+
 /* ---- dispatch ---- */
 
 static const struct section_def sections[] = {
     {"profile", "[profile]", false, begin_profile, NULL, profile_keys},
     {"kernel", "[kernel NAME]", true, begin_kernel, end_kernel, kernel_keys},
+    {"tune", "[tune]", false, begin_tune, NULL, tune_keys},
     {NULL, NULL, false, NULL, NULL, NULL},
 };
 
@@ -795,6 +936,8 @@ static int finish(struct loader *ld)
         return fail(ld, ld->profile_line, "[profile] has no 'sizes'; expected e.g. 'sizes = 256:8192:x2, 1000'");
     if (!p->nkernels)
         return fail(ld, ld->line ? ld->line : 1, "no kernel; expected at least one [kernel NAME] section");
+    if (check_tune_kernels(ld))
+        return -1;
     return set_default_name(ld);
 }
 
@@ -806,6 +949,9 @@ static void set_defaults(struct mmb_profile *p)
     p->cache = MMB_CACHE_COLD;
     strcpy(p->metrics, "default");
     p->seed = 1;
+    strcpy(p->tune.strategy, "brute_force");
+    strcpy(p->tune.objective, "time");
+    p->tune.seed = 1;
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
         p->tolerance[d->value] = d->default_tolerance;
 }

@@ -57,6 +57,22 @@ struct mmb_kernel_spec {
     char nvrtc_options[256];  /* extra options, space-separated */
 };
 
+/* [tune]: how `mmbench tune` searches (docs/profiles.md); its options override. */
+struct mmb_tune_spec {
+    int line;                 /* of [tune]; 0 when the profile has none */
+    char strategy[32];        /* a name from the strategy table; default brute_force */
+    char objective[64];       /* time, gflops, or a numeric column[:min|:max]; default time */
+    long long max_fevals;     /* 0: no limit */
+    double time_limit;        /* seconds per tune invocation; 0: none */
+    unsigned long long seed;  /* of the search (not of the inputs); default 1 */
+    char kernels[MMB_MAX_KERNELS][64]; /* source kernels to tune; none listed: all */
+    int nkernels;
+    int kernels_line;
+    struct mmb_size sizes[MMB_MAX_SIZES]; /* none listed: the profile's sizes */
+    int nsizes;
+    bool record_restricted;   /* rows with status restricted for removed configurations */
+};
+
 struct mmb_profile {
     char path[MMB_PATH_MAX];
     char name[64];            /* [profile] name, default: file name without .ini */
@@ -72,6 +88,7 @@ struct mmb_profile {
     unsigned long long seed;  /* input generator seed, default 1 */
     struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];
     int nkernels;
+    struct mmb_tune_spec tune;
 };
 
 /* Reads and validates path. Returns 0, or -1 with err "path:line: what was expected".

@@ -153,6 +153,12 @@ START_TEST(test_defaults)
     ck_assert_int_eq(p->cache, MMB_CACHE_COLD);
     ck_assert_str_eq(p->metrics, "default");
     ck_assert(p->seed == 1);
+    ck_assert_int_eq(p->tune.line, 0);
+    ck_assert_str_eq(p->tune.strategy, "brute_force");
+    ck_assert_str_eq(p->tune.objective, "time");
+    ck_assert(p->tune.seed == 1 && p->tune.max_fevals == 0 && p->tune.time_limit == 0);
+    ck_assert_int_eq(p->tune.nkernels + p->tune.nsizes, 0);
+    ck_assert(!p->tune.record_restricted);
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
         ck_assert_double_eq(p->tolerance[d->value], d->default_tolerance);
     const struct mmb_kernel_spec *k = kernel_named(p, "plain");
@@ -165,6 +171,30 @@ START_TEST(test_defaults)
     ck_assert_str_eq(mmb_expr_text(k->block_x), "block_size_x");
     ck_assert_str_eq(mmb_expr_text(k->grid_div_y), "block_size_y");
     ck_assert_str_eq(mmb_expr_text(k->block_z), "1");
+    unload(p);
+}
+END_TEST
+
+START_TEST(test_tune_section)
+{
+    struct mmb_profile *p = load_ok("good-tune.ini");
+    const struct mmb_tune_spec *t = &p->tune;
+    ck_assert_int_eq(t->line, 7);
+    ck_assert_str_eq(t->strategy, "annealing");
+    ck_assert_str_eq(t->objective, "gflops");
+    ck_assert(t->max_fevals == 50);
+    ck_assert_double_eq(t->time_limit, 90.5);
+    ck_assert(t->seed == 12345678901234567890ULL);
+    ck_assert(p->seed == 7); /* the inputs keep theirs */
+    ck_assert_int_eq(t->nkernels, 2);
+    ck_assert_str_eq(t->kernels[0], "tunable");
+    ck_assert_str_eq(t->kernels[1], "k");
+    ck_assert_int_eq(t->kernels_line, 13);
+    ck_assert_int_eq(t->nsizes, 2);
+    assert_size(&t->sizes[0], 4096, 4096, 4096);
+    assert_size(&t->sizes[1], 512, 1024, 256);
+    ck_assert_int_eq(p->nsizes, 2);
+    ck_assert(t->record_restricted);
     unload(p);
 }
 END_TEST
@@ -194,7 +224,7 @@ static const struct {
     int line;
     const char *fragment;
 } bad_profiles[] = {
-    {"bad-unknown-section.ini", 4, "unknown section [tune]; expected [profile] or [kernel NAME]"},
+    {"bad-unknown-section.ini", 4, "unknown section [tuning]; expected [profile] or [kernel NAME] or [tune]"},
     {"bad-unknown-key.ini", 3, "unknown key 'repeat' in [profile]; expected one of name, description, sizes"},
     {"bad-empty-value.ini", 3, "'warmup' has no value; expected an integer >= 0"},
     {"bad-bad-number.ini", 3, "bad value '2x' for 'repeats'; expected an integer >= 1"},
@@ -246,6 +276,14 @@ static const struct {
     {"bad-name-bad.ini", 3, "expected a name of letters, digits"},
     {"bad-function-bad.ini", 6, "expected a C function name, got 'f()'"},
     {"bad-too-long-value.ini", 6, "value is 70 characters long; expected at most 63"},
+    {"bad-tune-strategy.ini", 5, "unknown strategy 'bayes'; expected one of brute_force, random, annealing, genetic"},
+    {"bad-tune-objective.ini", 5, "objective 'speed' is not a numeric result column; expected one of time,"},
+    {"bad-tune-kernel.ini", 5, "[tune] names kernel 'nope', which no [kernel NAME] section defines"},
+    {"bad-tune-library.ini", 5, "[tune] names kernel 'cublas', a library kernel (line 12)"},
+    {"bad-tune-dup.ini", 7, "[tune] appears twice (first at line 4)"},
+    {"bad-tune-time-limit.ini", 5, "bad value '0' for 'time_limit'; expected seconds, a number > 0"},
+    {"bad-tune-record.ini", 5, "bad value 'maybe' for 'record_restricted'; expected 'yes' or 'no'"},
+    {"bad-tune-max-fevals.ini", 5, "bad value '0' for 'max_fevals'; expected an integer >= 1"},
 };
 
 START_TEST(test_bad_profile)
@@ -444,6 +482,7 @@ int main(void)
     TCase *tc = tcase_create("profile");
     tcase_add_test(tc, test_good_profile);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_tune_section);
     tcase_add_test(tc, test_crlf_bom_indent_long_comments);
     tcase_add_loop_test(tc, test_bad_profile, 0, (int)(sizeof bad_profiles / sizeof bad_profiles[0]));
     tcase_add_test(tc, test_missing_file);
