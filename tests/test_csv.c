@@ -245,7 +245,9 @@ START_TEST(test_partial_line_cut)
     }
     mmb_csv_writer_close(w);
     char before[1 << 16];
-    snprintf(before, sizeof before, "%s", file_get(path));
+    const char *got = file_get(path);
+    ck_assert_uint_lt(strlen(got), sizeof before);
+    memcpy(before, got, strlen(got) + 1);
 
     /* a run killed in the middle of a row */
     int fd = open(path, O_WRONLY | O_APPEND);
@@ -286,7 +288,9 @@ START_TEST(test_header_mismatch)
     ck_assert_msg(w != NULL, "%s", err);
     mmb_csv_writer_close(w);
     char text[8192];
-    snprintf(text, sizeof text, "%s", file_get(path));
+    const char *got = file_get(path);
+    ck_assert_uint_lt(strlen(got), sizeof text);
+    memcpy(text, got, strlen(got) + 1);
     char *p = strstr(text, ",driver,");
     ck_assert_ptr_nonnull(p);
     memcpy(p, ",DRIVER,", 8);
