@@ -16,6 +16,7 @@
 #include "gpu.h"
 #include "metrics.h"
 #include "run.h"
+#include "tune.h"
 #endif
 
 #define EXIT_BAD_INPUT 2
@@ -323,6 +324,14 @@ out:
     free(p);
     return rc;
 }
+
+static int cmd_tune(int argc, char **argv)
+{
+    int rc = mmb_tune_main(argc, argv);
+    if (rc == MMB_TUNE_DEVICE_LOST)
+        restart_after_sticky_error(); /* the tune resumes from its CSV; returns only on failure */
+    return rc;
+}
 #else
 static int no_cuda(const char *what)
 {
@@ -332,10 +341,12 @@ static int no_cuda(const char *what)
 }
 static int cmd_devices(int argc, char **argv) { return no_cuda("devices"); }
 static int cmd_run(int argc, char **argv) { return no_cuda("run"); }
+static int cmd_tune(int argc, char **argv) { return no_cuda("tune"); }
 #endif
 
 static const struct command commands[] = {
     {"run", cmd_run, "run every configuration of a profile on a GPU, one CSV row each"},
+    {"tune", cmd_tune, "search kernels' parameter spaces on a GPU (strategies, resume, T4 export)"},
     {"check", cmd_check, "validate profiles (and compile their kernels with --compile) without a GPU"},
     {"devices", cmd_devices, "list the GPUs with their peaks and data folders"},
     {"report", mmb_report_main, "draw the plots and write reports/ from CSVs (no GPU needed)"},

@@ -206,3 +206,41 @@ int mmb_t4_write(const struct mmb_t4 *t4, const char *path, char *err, size_t er
     cJSON_free(text);
     return rc;
 }
+
+struct export_ctx {
+    struct mmb_t4 *t4;
+    const struct mmb_row *id;
+    double (*compile_ms)(void *ctx, const struct mmb_row *row);
+    void *ctx;
+};
+
+static int export_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct export_ctx *e = ctx;
+    const struct mmb_row *id = e->id;
+    if (strcmp(row->kernel, id->kernel) || strcmp(row->dtype, id->dtype) || strcmp(row->cache, id->cache) ||
+        row->m != id->m || row->n != id->n || row->k != id->k)
+        return 0;
+    char why[256];
+    if (mmb_t4_add(e->t4, row, e->compile_ms ? e->compile_ms(e->ctx, row) : NAN, why, sizeof why) != 0) {
+        mmb_errorf(err, errlen, "%s:%ld: %s", path, line, why);
+        return -1;
+    }
+    return 0;
+}
+
+int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, const char *objective,
+                      double (*compile_ms)(void *ctx, const struct mmb_row *row), void *ctx,
+                      const char *t4_path, size_t *count, char *err, size_t errlen)
+{
+    struct export_ctx e = {.id = identity, .compile_ms = compile_ms, .ctx = ctx};
+    if (!(e.t4 = mmb_t4_new(objective, err, errlen)))
+        return -1;
+    int rc = mmb_csv_read(csv_path, export_row, &e, err, errlen);
+    if (rc == 0)
+        rc = mmb_t4_write(e.t4, t4_path, err, errlen);
+    if (count)
+        *count = mmb_t4_count(e.t4);
+    mmb_t4_free(e.t4);
+    return rc;
+}

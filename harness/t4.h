@@ -22,6 +22,13 @@ size_t mmb_t4_count(const struct mmb_t4 *t4);
 int mmb_t4_write(const struct mmb_t4 *t4, const char *path, char *err, size_t errlen);
 void mmb_t4_free(struct mmb_t4 *t4);
 
+/* Writes every row of csv_path that belongs to identity's (kernel, dtype, m, n, k,
+ * cache), in file order, to t4_path. compile_ms (may be NULL) gives a row's compile
+ * time or NaN. *count gets the number of results. */
+int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, const char *objective,
+                      double (*compile_ms)(void *ctx, const struct mmb_row *row), void *ctx,
+                      const char *t4_path, size_t *count, char *err, size_t errlen);
+
 /* The T4 "invalidity" of a status: correct, compile, runtime, correctness or
  * constraints. */
 const char *mmb_t4_invalidity(enum mmb_status status);
