@@ -313,12 +313,12 @@ static const struct line_kind {
     {"pct-cublas", "% of cuBLAS", "% of cuBLAS against matrix size", "% of cuBLAS (cuBLAS time / kernel time)",
      "Each kernel's speed relative to cuBLAS on the same GPU at the same size; 100% is as fast as cuBLAS.",
      "no cuBLAS row at the sizes its kernels ran", false, false, REF_100_CUBLAS, value_pct_cublas},
-    {"bandwidth", "DRAM bandwidth", "achieved DRAM bandwidth against matrix size", "DRAM bandwidth (GB/s)",
-     "DRAM bandwidth that each kernel's best configuration achieves (DRAM byte counters over kernel time), under the GPU's peak (dotted); a circled point wrote less than half its output to DRAM because it stayed in L2.",
-     "no DRAM counters (counter columns empty)", false, true, REF_PEAK_GBPS, value_gbps},
-    {"bandwidth-pct", "DRAM bandwidth %", "DRAM bandwidth utilisation against matrix size", "DRAM bandwidth (% of peak)",
-     "The same bandwidth as a percentage of the GPU's peak DRAM bandwidth, as the NvBench plots of seed 004 show it.",
-     "no DRAM counters (counter columns empty)", false, true, REF_100_PEAK, value_pct_peak},
+    {"bandwidth", "DRAM bandwidth", "achieved DRAM bandwidth against matrix size", "DRAM bandwidth (GB/s, log scale)",
+     "DRAM bandwidth that each kernel's best configuration achieves (DRAM byte counters over kernel time), under the GPU's peak (dotted), log scale; a circled point wrote less than half its output to DRAM because it stayed in L2.",
+     "no DRAM counters (counter columns empty)", true, true, REF_PEAK_GBPS, value_gbps},
+    {"bandwidth-pct", "DRAM bandwidth %", "DRAM bandwidth utilisation against matrix size", "DRAM bandwidth (% of peak, log scale)",
+     "The same bandwidth as a percentage of the GPU's peak DRAM bandwidth (log scale), as the NvBench plots of seed 004 show it.",
+     "no DRAM counters (counter columns empty)", true, true, REF_100_PEAK, value_pct_peak},
 };
 
 /* What one GPU's panel of a line kind has: the block of each kernel in its .dat. */
@@ -392,29 +392,30 @@ static double ref_value(const struct line_kind *lk, const struct mmb_report_gpu 
     }
 }
 
-static void ref_title(const struct line_kind *lk, const struct mmb_report_gpu *gpu, bool shared, char *out,
-                      size_t len)
+/* Short, so that the legend stays on one or two rows; the value is written on
+ * the line itself (ref_label). */
+static const char *ref_title(const struct line_kind *lk)
 {
     switch (lk->ref) {
     case REF_PEAK_GFLOPS:
-        if (shared)
-            snprintf(out, len, "FP32 peak of the GPU");
-        else
-            snprintf(out, len, "FP32 peak (%.1f TFLOP/s)", gpu->peak_gflops / 1000);
-        break;
+        return "FP32 peak";
     case REF_PEAK_GBPS:
-        if (shared)
-            snprintf(out, len, "DRAM peak of the GPU");
-        else
-            snprintf(out, len, "DRAM peak (%.0f GB/s)", gpu->peak_gbps);
-        break;
+        return "DRAM peak";
     case REF_100_CUBLAS:
-        snprintf(out, len, "cuBLAS (100%%)");
-        break;
-    case REF_100_PEAK:
-        snprintf(out, len, "peak (100%%)");
-        break;
+        return "cuBLAS = 100%";
+    default:
+        return "peak = 100%";
     }
+}
+
+static void ref_label(FILE *f, const struct line_kind *lk, const struct mmb_report_gpu *gpu)
+{
+    if (lk->ref == REF_PEAK_GFLOPS && isfinite(gpu->peak_gflops))
+        fprintf(f, "    set label \"%.1f TFLOP/s\" at graph 0.99, first %.9g right offset 0,0.8 tc rgb \"#404040\"\n",
+                gpu->peak_gflops / 1000, gpu->peak_gflops);
+    if (lk->ref == REF_PEAK_GBPS && isfinite(gpu->peak_gbps))
+        fprintf(f, "    set label \"%.0f GB/s\" at graph 0.99, first %.9g right offset 0,0.8 tc rgb \"#404040\"\n",
+                gpu->peak_gbps, gpu->peak_gbps);
 }
 
 static void line_panel_write(FILE *f, struct mmb_report *rep, const struct line_kind *lk, size_t g,
@@ -436,6 +437,7 @@ static void line_panel_write(FILE *f, struct mmb_report *rep, const struct line_
     ylabel_set(f, pos, lk->ylabel);
     shapes_xtics(f, d, pos);
     range_set(f, 'y', y);
+    ref_label(f, lk, &d->gpus[g]);
     if (!pos->shared)
         fputs("    set key outside below center horizontal samplen 3 spacing 1.1 width 1 height 1\n", f);
     int n = 0;
@@ -447,16 +449,14 @@ static void line_panel_write(FILE *f, struct mmb_report *rep, const struct line_
         gp_string(f, d->kernels[k]);
     }
     double ref = ref_value(lk, &d->gpus[g]);
-    char rt[128];
-    ref_title(lk, &d->gpus[g], false, rt, sizeof rt);
     if (isfinite(ref)) {
         plot_term(f, &n);
         fprintf(f, "%.9g with lines lc rgb \"#404040\" dt 3 lw 2.5 title ", ref);
-        gp_string(f, rt);
+        gp_string(f, ref_title(lk));
     }
     if (p->l2_block >= 0) {
         plot_term(f, &n);
-        fprintf(f, "\"%s.dat\" index %d using 1:2 with points pt 6 ps 4.5 lw 1.5 lc rgb \"#404040\" title \"DRAM writes stayed in L2\"",
+        fprintf(f, "\"%s.dat\" index %d using 1:2 with points pt 6 ps 4.5 lw 1.5 lc rgb \"#404040\" title \"output stayed in L2\"",
                 dat, p->l2_block);
     }
     fputc('\n', f);
@@ -479,14 +479,12 @@ static void line_legend_write(FILE *f, const struct mmb_report *rep, const struc
         fprintf(f, "NaN with linespoints ls %zu title ", k + 1);
         gp_string(f, d->kernels[k]);
     }
-    char rt[128];
-    ref_title(lk, &d->gpus[0], true, rt, sizeof rt);
     plot_term(f, &n);
     fputs("NaN with lines lc rgb \"#404040\" dt 3 lw 2.5 title ", f);
-    gp_string(f, rt);
+    gp_string(f, ref_title(lk));
     if (any_l2) {
         plot_term(f, &n);
-        fputs("NaN with points pt 6 ps 4.5 lw 1.5 lc rgb \"#404040\" title \"DRAM writes stayed in L2\"", f);
+        fputs("NaN with points pt 6 ps 4.5 lw 1.5 lc rgb \"#404040\" title \"output stayed in L2\"", f);
     }
     fputc('\n', f);
 }
@@ -540,7 +538,7 @@ static int line_kind_write(struct mmb_report *rep, const struct line_kind *lk, c
         mmb_report_selection(rep, (int)g, gsel, sizeof gsel);
         snprintf(fig->title, sizeof fig->title, "%s: %s (%s)", gpu, lk->title, gsel);
         snprintf(fig->caption, sizeof fig->caption, "%s", lk->caption);
-        script_begin(o.f, rep, name, fig->title, (struct canvas){1600, 900});
+        script_begin(o.f, rep, name, fig->title, (struct canvas){1600, 1000});
         line_panel_write(o.f, rep, lk, g, name, &panels[g], &y, &alone);
         script_end(o.f);
         rc = out_commit(rep, &o, name, "gp", err, errlen);
@@ -738,7 +736,7 @@ static void roofline_panel_write(FILE *f, struct mmb_report *rep, size_t g, cons
     /* %.1f: gnuplot divides integers as integers */
     fprintf(f, "    B = %.1f\n    P = %.1f\n    roof(x) = x * B < P ? x * B : P\n", gp->peak_gbps, gp->peak_gflops);
     fputs("    set arrow from P / B, graph 0 to P / B, P nohead dt 3 lw 1.5 lc rgb \"#707070\"\n", f);
-    fprintf(f, "    set label sprintf(\" ridge %%.3g FLOP/B\", P / B) at P / B, %.6g left tc rgb \"#404040\"\n", y->lo * 1.6);
+    fputs("    set label sprintf(\"ridge %.3g FLOP/B \", P / B) at P / B, P * 1.25 right tc rgb \"#404040\"\n", f);
     /* the ceilings named on the roof itself, so that the legend stays short */
     fputs("    set label sprintf(\"FP32 peak %.1f TFLOP/s\", P / 1000) at graph 0.98, first P * 1.25 right tc rgb \"#303030\"\n", f);
     /* right-aligned above the slope: the text runs left, where the roof is lower */
@@ -817,8 +815,11 @@ static int roofline_write(struct mmb_report *rep, char *err, size_t errlen)
         }
         has[g] = true;
         drawn++;
+        /* the whole roof, its slope included, even when every kernel sits right
+         * of the ridge: the memory-bound side is what the figure teaches */
         double ridge = d->gpus[g].peak_gflops / d->gpus[g].peak_gbps;
-        range_add(&x, ridge);
+        range_add(&x, ridge / 20);
+        range_add(&y, d->gpus[g].peak_gflops / 20);
         range_add(&y, d->gpus[g].peak_gflops);
         rc = out_commit(rep, &o, name, "dat", err, errlen);
     }
@@ -1021,6 +1022,8 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
                 lo = fmin(lo, grid->ms[iy][ix]);
                 hi = fmax(hi, grid->ms[iy][ix]);
             }
+    /* a slow corner (block_size_x=8, block_size_y=1) would wash the rest out */
+    bool logcb = lo > 0 && hi / lo > 3;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
@@ -1034,7 +1037,8 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
             char t[32];
             cell_text(ms, t, sizeof t);
             /* white text on the dark half of the palette */
-            bool dark = hi > lo ? (ms - lo) / (hi - lo) < 0.55 : true;
+            double at = logcb ? log(ms / lo) / log(hi / lo) : hi > lo ? (ms - lo) / (hi - lo) : 0;
+            bool dark = at < 0.55;
             fprintf(o.f, "%zu %zu %.9g \"%s\" %d\n", ix, iy, ms, t, dark);
         }
     if (grid->failed) {
@@ -1063,8 +1067,8 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
     panel_begin(o.f, rep);
     fputs("    set title ", o.f);
     char title[1024];
-    snprintf(title, sizeof title, "%s: %s at %s (%s)%s%s", gpu, d->kernels[k], ref, sel, grid->fixed[0] ? ", " : "",
-             grid->fixed);
+    snprintf(title, sizeof title, "%s: %s at %s (%s)%s%s, median time (ms), fastest boxed", gpu, d->kernels[k], ref,
+             sel, grid->fixed[0] ? ", " : "", grid->fixed);
     gp_string(o.f, title);
     fputs("\n    set xlabel ", o.f);
     gp_string(o.f, grid->xname);
@@ -1076,7 +1080,22 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
     /* viridis: monotone in lightness, so it reads in greyscale too */
     fputs("    set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n", o.f);
     fprintf(o.f, "    set cbrange [%.9g:%.9g]\n", lo, hi > lo ? hi : lo * 1.01 + 1e-9);
-    fputs("    set cblabel \"median time (ms)\"\n    set colorbox\n    unset key\n", o.f);
+    fprintf(o.f, "    set cblabel \"median time (ms%s)\"\n    set colorbox\n    unset key\n", logcb ? ", log scale" : "");
+    if (logcb) {
+        /* decades alone may leave a single tic: label a few steps of each,
+         * finer when the range is narrow */
+        static const double fine[] = {1, 1.5, 2, 3, 5, 7}, coarse[] = {1, 2, 5};
+        bool narrow = hi / lo < 30;
+        const double *steps = narrow ? fine : coarse;
+        size_t nsteps = narrow ? COUNT(fine) : COUNT(coarse);
+        fputs("    set logscale cb\n    set cbtics (", o.f);
+        int tics = 0;
+        for (double dec = pow(10, floor(log10(lo))); dec <= hi; dec *= 10)
+            for (size_t i = 0; i < nsteps; i++)
+                if (steps[i] * dec >= lo && steps[i] * dec <= hi)
+                    fprintf(o.f, "%s%.10g", tics++ ? ", " : "", steps[i] * dec);
+        fputs(")\n", o.f);
+    }
     fprintf(o.f, "    set object 1 rect from %zu - 0.5, %zu - 0.5 to %zu + 0.5, %zu + 0.5 front fillstyle empty border lc rgb \"#e4002b\" lw 4\n",
             grid->best_x, grid->best_y, grid->best_x, grid->best_y);
     int font = grid->nx > 6 ? FONT_PT - 6 : FONT_PT - 2;

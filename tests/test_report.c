@@ -1,0 +1,332 @@
+/* test_report.c - `mmbench report` end to end on the fixture CSVs: every expected
+ * file, scripts that gnuplot runs, a README that links only what exists, and the
+ * errors that bad input gives. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+static char tmpdir[256];
+static char root[1024];
+
+static void setup(void)
+{
+    const char *r = getenv("MMB_SOURCE_ROOT");
+    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_report.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static char *file_get(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static bool exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool exists(const char *fmt, ...)
+{
+    char path[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(path, sizeof path, fmt, ap);
+    va_end(ap);
+    struct stat st;
+    return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* Runs the report with stderr caught; returns its exit status. */
+static char report_err[16384];
+static int report_run(int argc, char **argv)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/stderr.txt", tmpdir);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(saved, 0);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_ge(dup2(fd, 2), 0);
+    close(fd);
+    int status = mmb_report_main(argc, argv);
+    fflush(stderr);
+    ck_assert_int_ge(dup2(saved, 2), 0);
+    close(saved);
+    const char *text = file_get(path);
+    size_t n = text ? strlen(text) : 0;
+    n = n < sizeof report_err ? n : sizeof report_err - 1;
+    memcpy(report_err, text ? text : "", n);
+    report_err[n] = '\0';
+    return status;
+}
+
+static bool gnuplot_on_path(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* What the fixtures allow: three GPUs (the V100 file has an older column set),
+ * counters on two of them, cuBLAS on all three, a block-size grid on two. */
+static const char *const per_gpu_figures[] = {
+    "gflops-tesla-v100-sxm2-16gb",       "gflops-h100-80gb-hbm3",        "gflops-h200",
+    "pct-cublas-tesla-v100-sxm2-16gb",   "pct-cublas-h100-80gb-hbm3",    "pct-cublas-h200",
+    "bandwidth-tesla-v100-sxm2-16gb",    "bandwidth-h100-80gb-hbm3",     "bandwidth-pct-tesla-v100-sxm2-16gb",
+    "bandwidth-pct-h100-80gb-hbm3",      "util-tesla-v100-sxm2-16gb",    "util-h100-80gb-hbm3",
+    "roofline-tesla-v100-sxm2-16gb",     "roofline-h100-80gb-hbm3",      "heatmap-h100-80gb-hbm3-naive",
+    "heatmap-h200-naive",                "gpus-per-kernel",
+};
+static const char *const side_by_side_figures[] = {
+    "gpus-gflops", "gpus-pct-cublas", "gpus-bandwidth", "gpus-bandwidth-pct", "gpus-util", "gpus-roofline",
+};
+/* the H200 fixture has no counters: these must be left out, not drawn empty */
+static const char *const absent_figures[] = {"bandwidth-h200", "bandwidth-pct-h200", "util-h200", "roofline-h200"};
+
+static int report_fixtures(const char *out, bool plots)
+{
+    char good[1200];
+    snprintf(good, sizeof good, "%s/tests/fixtures/csv/good", root);
+    char *argv[] = {"report", "-q", "-o", (char *)out, plots ? good : "--no-plots", plots ? NULL : good, NULL};
+    return report_run(plots ? 5 : 6, argv);
+}
+
+START_TEST(test_report_files)
+{
+    char out[512];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
+    ck_assert(exists("%s/README.md", out));
+    ck_assert(exists("%s/tables.tex", out));
+    bool drawn = gnuplot_on_path();
+    for (size_t i = 0; i < sizeof per_gpu_figures / sizeof per_gpu_figures[0]; i++) {
+        const char *n = per_gpu_figures[i];
+        ck_assert_msg(exists("%s/gnuplot/%s.gp", out, n), "%s.gp", n);
+        ck_assert_msg(exists("%s/gnuplot/%s.dat", out, n), "%s.dat", n);
+        for (const char *const *fmt = (const char *const[]){"png", "svg", "pdf", NULL}; drawn && *fmt; fmt++)
+            ck_assert_msg(exists("%s/figures/%s.%s", out, n, *fmt), "%s.%s", n, *fmt);
+    }
+    for (size_t i = 0; i < sizeof side_by_side_figures / sizeof side_by_side_figures[0]; i++) {
+        const char *n = side_by_side_figures[i];
+        ck_assert_msg(exists("%s/gnuplot/%s.gp", out, n), "%s.gp", n);
+        for (const char *const *fmt = (const char *const[]){"png", "svg", "pdf", NULL}; drawn && *fmt; fmt++)
+            ck_assert_msg(exists("%s/figures/%s.%s", out, n, *fmt), "%s.%s", n, *fmt);
+    }
+    for (size_t i = 0; i < sizeof absent_figures / sizeof absent_figures[0]; i++)
+        ck_assert_msg(!exists("%s/gnuplot/%s.gp", out, absent_figures[i]), "%s", absent_figures[i]);
+
+    char path[700];
+    snprintf(path, sizeof path, "%s/tables.tex", out);
+    const char *tex = file_get(path);
+    ck_assert_ptr_nonnull(tex);
+    ck_assert_ptr_nonnull(strstr(tex, "\\begin{tabular}"));
+    ck_assert_ptr_nonnull(strstr(tex, "tiled\\_rect"));
+    snprintf(path, sizeof path, "%s/README.md", out);
+    const char *md = file_get(path);
+    ck_assert_ptr_nonnull(md);
+    ck_assert_ptr_nonnull(strstr(md, "Tesla V100-SXM2-16GB")); /* the older column set was read */
+    ck_assert_ptr_nonnull(strstr(md, "**Figures left out** (NVIDIA H200)"));
+    ck_assert_ptr_nonnull(strstr(md, "**Rows not plotted** (NVIDIA H200)"));
+    ck_assert_ptr_nonnull(strstr(md, "1 wrong_result"));
+    ck_assert_ptr_nonnull(strstr(md, "**DRAM writes that stay in L2**"));
+    ck_assert_ptr_nonnull(strstr(md, "3 ok rows of the other cache mode"));
+}
+END_TEST
+
+START_TEST(test_report_scripts_run)
+{
+    if (!gnuplot_on_path()) {
+        fprintf(stderr, "test_report_scripts_run: no gnuplot on PATH, skipped\n");
+        return;
+    }
+    char out[512];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    ck_assert_msg(report_fixtures(out, false) == 0, "%s", report_err);
+    char cmd[1024];
+    /* every script on its own, as a reader redrawing one figure would */
+    snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && ls *.gp > list.txt", out);
+    ck_assert_int_eq(system(cmd), 0);
+    char list_path[600];
+    snprintf(list_path, sizeof list_path, "%s/gnuplot/list.txt", out);
+    char *list = strdup(file_get(list_path));
+    ck_assert_ptr_nonnull(list);
+    int scripts = 0;
+    for (char *name = strtok(list, "\n"); name; name = strtok(NULL, "\n"), scripts++) {
+        snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && gnuplot '%s' > '%s.out' 2>&1", out, name, name);
+        int rc = system(cmd);
+        char log[700];
+        snprintf(log, sizeof log, "%s/gnuplot/%s.out", out, name);
+        const char *text = file_get(log);
+        ck_assert_msg(rc == 0, "gnuplot %s: exit %d: %s", name, rc, text ? text : "");
+        ck_assert_msg(!text || !text[0], "gnuplot %s said: %s", name, text);
+    }
+    free(list);
+    ck_assert_int_eq(scripts, (int)(sizeof per_gpu_figures / sizeof per_gpu_figures[0] +
+                                    sizeof side_by_side_figures / sizeof side_by_side_figures[0]));
+}
+END_TEST
+
+/* Every relative link target of the README exists. */
+static void links_check(const char *out)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/README.md", out);
+    char *md = strdup(file_get(path));
+    ck_assert_ptr_nonnull(md);
+    int links = 0;
+    for (const char *p = strstr(md, "]("); p; p = strstr(p + 2, "](")) {
+        const char *end = strchr(p + 2, ')');
+        ck_assert_ptr_nonnull(end);
+        char target[512];
+        snprintf(target, sizeof target, "%.*s", (int)(end - p - 2), p + 2);
+        if (target[0] == '#' || strstr(target, "://"))
+            continue;
+        ck_assert_msg(exists("%s/%s", out, target), "README links %s, which does not exist", target);
+        links++;
+    }
+    ck_assert_int_gt(links, 10);
+    free(md);
+}
+
+START_TEST(test_report_links)
+{
+    char out[512];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
+    links_check(out);
+}
+END_TEST
+
+START_TEST(test_report_without_gnuplot)
+{
+    char out[512], empty[512], good[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(empty, sizeof empty, "%s/empty-path", tmpdir);
+    snprintf(good, sizeof good, "%s/tests/fixtures/csv/good", root);
+    ck_assert_int_eq(mkdir(empty, 0755), 0);
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    ck_assert_int_eq(setenv("PATH", empty, 1), 0);
+    char *argv[] = {"report", "-o", out, good, NULL};
+    int rc = report_run(4, argv);
+    ck_assert_int_eq(setenv("PATH", path, 1), 0);
+    free(path);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    ck_assert_msg(strstr(report_err, "gnuplot is not on PATH"), "%s", report_err);
+    ck_assert(exists("%s/gnuplot/gflops-h200.gp", out));
+    ck_assert(!exists("%s/figures/gflops-h200.png", out));
+    char readme[600];
+    snprintf(readme, sizeof readme, "%s/README.md", out);
+    const char *md = file_get(readme);
+    ck_assert_ptr_nonnull(strstr(md, "Not drawn"));
+    ck_assert_ptr_null(strstr(md, ".png)"));
+    links_check(out);
+}
+END_TEST
+
+START_TEST(test_report_malformed)
+{
+    char bad[1200], out[512];
+    snprintf(bad, sizeof bad, "%s/tests/fixtures/csv/bad/malformed.csv", root);
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    char *argv[] = {"report", "-o", out, bad, NULL};
+    ck_assert_int_eq(report_run(4, argv), 2);
+    char want[1300];
+    snprintf(want, sizeof want, "%s:4:", bad);
+    ck_assert_msg(strstr(report_err, want) != NULL, "expected '%s' in: %s", want, report_err);
+    ck_assert_ptr_nonnull(strstr(report_err, "quote"));
+    ck_assert(!exists("%s/README.md", out)); /* nothing written from bad input */
+
+    snprintf(bad, sizeof bad, "%s/tests/fixtures/csv/bad/no-kernel.csv", root);
+    char *argv2[] = {"report", "-o", out, bad, NULL};
+    ck_assert_int_eq(report_run(4, argv2), 2);
+    ck_assert_msg(strstr(report_err, "no-kernel.csv:1:") && strstr(report_err, "'kernel'"), "%s", report_err);
+}
+END_TEST
+
+START_TEST(test_report_bad_options)
+{
+    char good[1200], out[512];
+    snprintf(good, sizeof good, "%s/tests/fixtures/csv/good", root);
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    static const struct {
+        const char *opt, *value, *says;
+    } cases[] = {
+        {"--size", "12x", "--size: expected N or MxNxK"},
+        {"--size", "999", "no ok f32 row at that size; sizes in the data: 256, 1024, 2048x1024x4096, 4096"},
+        {"--formats", "png,jpg", "expected png, svg or pdf, found 'jpg'"},
+        {"--dtype", "f16", "expected f32, f64 or i32"},
+        {"--dtype", "f64", "no ok row of that element type"},
+        {"--cache", "warm", "expected cold or hot"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[] = {"report", "-o", out, (char *)cases[i].opt, (char *)cases[i].value, good, NULL};
+        ck_assert_int_eq(report_run(6, argv), 2);
+        ck_assert_msg(strstr(report_err, cases[i].says), "%s %s: %s", cases[i].opt, cases[i].value, report_err);
+    }
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/nothing-here", tmpdir);
+    char *argv[] = {"report", "-o", out, missing, NULL};
+    ck_assert_int_eq(report_run(4, argv), 2);
+    ck_assert_msg(strstr(report_err, "nothing-here"), "%s", report_err);
+}
+END_TEST
+
+/* The committed published figures: marked as such, with the note that travels with them. */
+START_TEST(test_report_published)
+{
+    char published[1200], out[512];
+    snprintf(published, sizeof published, "%s/data/published", root);
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, published, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    char readme[600];
+    snprintf(readme, sizeof readme, "%s/README.md", out);
+    const char *md = file_get(readme);
+    ck_assert_ptr_nonnull(strstr(md, "GeForce GTX TITAN X (published)"));
+    ck_assert_ptr_nonnull(strstr(md, "published figure, Kernel Tuner notebook (seed 000), not measured by mmbench"));
+    ck_assert_ptr_nonnull(strstr(md, "block_size_x=64, block_size_y=1")); /* the note on the cut-off row */
+    ck_assert_ptr_nonnull(strstr(md, "naive †"));
+    ck_assert_ptr_nonnull(strstr(md, "**502.0**")); /* best of the block-size table */
+    ck_assert(exists("%s/gnuplot/heatmap-geforce-gtx-titan-x-naive.gp", out));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("report");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_report_files);
+    tcase_add_test(tc, test_report_scripts_run);
+    tcase_add_test(tc, test_report_links);
+    tcase_add_test(tc, test_report_without_gnuplot);
+    tcase_add_test(tc, test_report_malformed);
+    tcase_add_test(tc, test_report_bad_options);
+    tcase_add_test(tc, test_report_published);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
