@@ -51,7 +51,12 @@ static void compile_profile(const char *path, size_t *compiled)
                     struct mmb_cubin cubin;
                     char params[256];
                     mmb_space_format_params(k, &cfg, params, sizeof params);
-                    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK,
+                    enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
+                    /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
+                     * static shared memory are compile_error rows there, on purpose. */
+                    if (st != MMB_STATUS_OK && p->tune.line && strstr(err, "uses too much shared data"))
+                        continue;
+                    ck_assert_msg(st == MMB_STATUS_OK,
                                   "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
                                   mmb_dtype_info((enum mmb_dtype)d)->text, archs[a], err);
                     ck_assert_uint_gt(cubin.size, 0);

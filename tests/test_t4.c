@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "t4.h"
 #include "util.h"
 
@@ -212,6 +213,55 @@ START_TEST(test_t4_empty_params_and_bad_params)
 }
 END_TEST
 
+static double compile_of(void *ctx, const struct mmb_row *row)
+{
+    int *calls = ctx;
+    (*calls)++;
+    return strstr(row->params, "block_size_x=32") ? 640.0 : NAN;
+}
+
+/* The export reads the results CSV and keeps the rows of one kernel at one problem. */
+START_TEST(test_t4_export_csv)
+{
+    char err[512], csv[512], path[512];
+    snprintf(csv, sizeof csv, "%s/tune.csv", tmpdir);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(csv, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row r;
+    for (int i = 0; i < 6; i++) {
+        row_ok(&r, 16 << (i % 3), 1.0 + i);
+        if (i == 4)
+            snprintf(r.kernel, sizeof r.kernel, "naive");
+        if (i == 5)
+            r.m = 1024;
+        snprintf(r.dtype, sizeof r.dtype, "f32");
+        snprintf(r.cache, sizeof r.cache, "cold");
+        ck_assert_msg(mmb_csv_append_row(w, &r, err, sizeof err) == 0, "%s", err);
+    }
+    mmb_csv_writer_close(w);
+    struct mmb_row id;
+    row_ok(&id, 16, 1.0);
+    snprintf(id.dtype, sizeof id.dtype, "f32");
+    snprintf(id.cache, sizeof id.cache, "cold");
+    snprintf(path, sizeof path, "%s/tune-tunable.t4.json", tmpdir);
+    size_t count = 0;
+    int calls = 0;
+    ck_assert_msg(mmb_t4_export_csv(csv, &id, "time", compile_of, &calls, path, &count, err, sizeof err) == 0,
+                  "%s", err);
+    ck_assert_uint_eq(count, 4); /* not naive's row, not the one at another size */
+    ck_assert_int_eq(calls, 4);
+    cJSON *doc = parse_file(path);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    ck_assert_int_eq(cJSON_GetArraySize(results), 4);
+    const cJSON *r1 = cJSON_GetArrayItem(results, 1); /* block_size_x=32, in file order */
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r1, "configuration"),
+                                                      "block_size_x")->valueint, 32);
+    ck_assert(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r1, "times"),
+                                               "compilation_time")->valuedouble == 640.0);
+    cJSON_Delete(doc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("t4");
@@ -220,6 +270,7 @@ int main(void)
     tcase_add_test(tc, test_t4_schema_required_fields);
     tcase_add_test(tc, test_t4_invalidity_table);
     tcase_add_test(tc, test_t4_empty_params_and_bad_params);
+    tcase_add_test(tc, test_t4_export_csv);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

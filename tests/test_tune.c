@@ -1,0 +1,195 @@
+/* test_tune.c - `mmbench tune` on a GPU, through the program: every configuration
+ * of a small profile once (allowed ones ok, restricted ones recorded), T4 files
+ * beside the CSV, a second run measures nothing, a random tune continued by brute
+ * force never repeats a configuration, annealing is reproducible with its seed, and
+ * bad options exit 2. Exits 77 (skipped) without a GPU. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "gpu.h"
+#include "util.h"
+
+#define EXIT_SKIP 77
+#define ROWS_PER_SIZE (1 + 4 + 24) /* cublas, naive, tunable with its restricted rows */
+
+static char tmpdir[] = "/tmp/mmb-test-tune-XXXXXX";
+
+struct collected {
+    struct mmb_row *rows;
+    size_t n, cap;
+};
+
+static int collect(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct collected *c = ctx;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->rows = realloc(c->rows, c->cap * sizeof *c->rows);
+        ck_assert_ptr_nonnull(c->rows);
+    }
+    c->rows[c->n++] = *row;
+    return 0;
+}
+
+static struct collected read_csv(const char *csv)
+{
+    struct collected c = {0};
+    char err[1024];
+    ck_assert_msg(mmb_csv_read(csv, collect, &c, err, sizeof err) == 0, "%s", err);
+    return c;
+}
+
+/* Runs mmbench tune with args on the fixture profile; returns its exit status. */
+static int tune(const char *args)
+{
+    const char *mmbench = getenv("MMBENCH"), *root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_msg(mmbench && root, "MMBENCH and MMB_SOURCE_ROOT must be set");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' tune --no-counters --jobs 2 --cache-dir '%s/cubins' %s '%s/tests/fixtures/tune/small.ini'",
+             mmbench, tmpdir, args, root);
+    int st = system(cmd);
+    ck_assert_int_ne(st, -1);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static void no_duplicates(const struct collected *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        for (size_t j = 0; j < i; j++) {
+            const struct mmb_row *a = &c->rows[i], *b = &c->rows[j];
+            ck_assert_msg(strcmp(a->kernel, b->kernel) || strcmp(a->params, b->params) || a->m != b->m ||
+                              a->n != b->n || a->k != b->k,
+                          "%s %s at %lld measured twice", a->kernel, a->params, a->m);
+        }
+}
+
+START_TEST(test_brute_force_every_row_once_then_nothing)
+{
+    char csv[512], args[1024];
+    snprintf(csv, sizeof csv, "%s/all.csv", tmpdir);
+    snprintf(args, sizeof args, "-o '%s'", csv);
+    ck_assert_int_eq(tune(args), 0);
+    struct collected c = read_csv(csv);
+    ck_assert_uint_eq(c.n, 2 * ROWS_PER_SIZE);
+    no_duplicates(&c);
+    size_t restricted = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        const struct mmb_row *r = &c.rows[i];
+        if (r->status == MMB_STATUS_RESTRICTED) {
+            ck_assert_str_eq(r->reason, "block_size_x == block_size_y * tile_size_y");
+            restricted++;
+            continue;
+        }
+        ck_assert_msg(r->status == MMB_STATUS_OK, "%s %s: %s: %s", r->kernel, r->params, mmb_status_text(r->status),
+                      r->reason);
+        ck_assert(r->time_ms_median > 0);
+        ck_assert_str_eq(r->profile, "tune-small");
+    }
+    ck_assert_uint_eq(restricted, 2 * 18);
+
+    /* One T4 file per kernel and size, with every row of that kernel and size. */
+    char t4[1024], err[256];
+    snprintf(t4, sizeof t4, "%s/all-tunable-300x300x300-f32.t4.json", tmpdir);
+    char *text = mmb_file_read(t4, NULL, err, sizeof err);
+    ck_assert_msg(text != NULL, "%s", err);
+    cJSON *doc = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "results")), 24);
+    cJSON_Delete(doc);
+    free(text);
+    snprintf(t4, sizeof t4, "%s/all-naive-256x128x200-f32.t4.json", tmpdir);
+    ck_assert_int_eq(access(t4, R_OK), 0);
+
+    /* Everything is there: nothing is measured or written again. */
+    ck_assert_int_eq(tune(args), 0);
+    struct collected again = read_csv(csv);
+    ck_assert_uint_eq(again.n, c.n);
+    free(c.rows);
+    free(again.rows);
+}
+END_TEST
+
+START_TEST(test_random_then_brute_force_resumes)
+{
+    char csv[512], args[1024];
+    snprintf(csv, sizeof csv, "%s/mixed.csv", tmpdir);
+    snprintf(args, sizeof args, "-o '%s' --kernel tunable --size 300 --strategy random --max-fevals 3 --seed 9", csv);
+    ck_assert_int_eq(tune(args), 0);
+    struct collected c = read_csv(csv);
+    size_t measured = 0;
+    for (size_t i = 0; i < c.n; i++)
+        measured += !strcmp(c.rows[i].kernel, "tunable") && c.rows[i].status == MMB_STATUS_OK;
+    ck_assert_uint_eq(measured, 3);
+    free(c.rows);
+    snprintf(args, sizeof args, "-o '%s' --kernel tunable --size 300 --strategy brute_force", csv);
+    ck_assert_int_eq(tune(args), 0);
+    c = read_csv(csv);
+    ck_assert_uint_eq(c.n, 1 + 24);
+    no_duplicates(&c);
+    free(c.rows);
+}
+END_TEST
+
+START_TEST(test_annealing_reproducible)
+{
+    char csv[2][512], args[1024];
+    struct collected c[2];
+    for (int i = 0; i < 2; i++) {
+        snprintf(csv[i], sizeof csv[i], "%s/anneal%d.csv", tmpdir, i);
+        snprintf(args, sizeof args, "-o '%s' --kernel tunable --size 300 --strategy annealing --seed 5 --max-fevals 4",
+                 csv[i]);
+        ck_assert_int_eq(tune(args), 0);
+        c[i] = read_csv(csv[i]);
+    }
+    ck_assert_uint_eq(c[0].n, c[1].n);
+    for (size_t i = 0; i < c[0].n; i++)
+        ck_assert_str_eq(c[0].rows[i].params, c[1].rows[i].params);
+    free(c[0].rows);
+    free(c[1].rows);
+}
+END_TEST
+
+START_TEST(test_bad_options)
+{
+    ck_assert_int_eq(tune("--strategy bayes"), 2);
+    ck_assert_int_eq(tune("--kernel cublas"), 2);
+    ck_assert_int_eq(tune("--objective dram_gbps"), 2); /* counters are off in these runs */
+    ck_assert_int_eq(tune("--t4 one.json"), 2);          /* two kernels at two sizes */
+}
+END_TEST
+
+int main(void)
+{
+    char err[512];
+    if (mmb_gpu_count(err, sizeof err) <= 0) {
+        fprintf(stderr, "test_tune: no GPU (%s): skipped\n", err);
+        return EXIT_SKIP;
+    }
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return EXIT_FAILURE;
+    }
+    Suite *s = suite_create("tune");
+    TCase *tc = tcase_create("tune");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_brute_force_every_row_once_then_nothing);
+    tcase_add_test(tc, test_random_then_brute_force_resumes);
+    tcase_add_test(tc, test_annealing_reproducible);
+    tcase_add_test(tc, test_bad_options);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "test_tune: could not remove %s\n", tmpdir);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
