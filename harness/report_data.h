@@ -108,7 +108,8 @@ struct mmb_report_grid {
     size_t failed;            /* cells of the slice that are not ok */
 };
 
-/* Returns true and fills g when the kernel has a grid of at least four ok cells. */
+/* Returns true and fills g when the kernel has a grid of at least four ok cells
+ * (report_grid.c). */
 bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t kernel, size_t shape,
                            struct mmb_report_grid *g);
 
