@@ -123,9 +123,11 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     int ver[2] = {major, minor};
     h = mmb_hash_bytes(h, ver, sizeof ver);
 
-    char cache_path[4096] = "";
+    char cache_path[4096] = "", log_path[4096] = "";
     if (req->cache_dir) {
         snprintf(cache_path, sizeof cache_path, "%s/%016llx-sm_%d.cubin", req->cache_dir,
+                 (unsigned long long)h, req->arch);
+        snprintf(log_path, sizeof log_path, "%s/%016llx-sm_%d.error", req->cache_dir,
                  (unsigned long long)h, req->arch);
         char ignored[256];
         size_t len = 0;
@@ -139,6 +141,17 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
             goto out;
         }
         free(data);
+        /* A configuration the compiler rejected is rejected again for the same inputs:
+         * remembering its message makes a second tune compile nothing at all. */
+        data = mmb_file_read(log_path, &len, ignored, sizeof ignored);
+        if (data && len > 0) {
+            mmb_errorf(err, errlen, "%s", data);
+            free(data);
+            out->from_cache = true;
+            out->compile_seconds = mmb_seconds_now() - t0;
+            goto out;
+        }
+        free(data);
     }
 
     MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, 0, NULL, NULL), goto out);
@@ -146,6 +159,9 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     if (r != NVRTC_SUCCESS) {
         mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
         copy_log(prog, err, errlen);
+        char ignored[256];
+        if (r == NVRTC_ERROR_COMPILATION && log_path[0] && mmb_mkdir_p(req->cache_dir, ignored, sizeof ignored) == 0)
+            (void)mmb_file_write_atomic(log_path, err, strlen(err), ignored, sizeof ignored);
         goto out;
     }
     size_t size = 0;

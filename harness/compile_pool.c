@@ -65,11 +65,11 @@ static void run_job(const struct mmb_compile_pool *p, struct job *j)
         .cache_dir = p->cache_dir,
     };
     struct mmb_cubin cubin;
-    char err[256];
+    char err[1024]; /* a compile error is remembered in the cache with this much of its log */
     double t0 = mmb_seconds_now();
     j->status = mmb_compile(&req, &cubin, err, sizeof err);
     j->seconds = mmb_seconds_now() - t0;
-    j->from_cache = j->status == MMB_STATUS_OK && cubin.from_cache;
+    j->from_cache = cubin.from_cache;
     if (j->status == MMB_STATUS_OK)
         mmb_cubin_free(&cubin);
 }
@@ -78,14 +78,13 @@ static void run_job(const struct mmb_compile_pool *p, struct job *j)
 static void finish_job(struct mmb_compile_pool *p, struct job *j)
 {
     j->state = JOB_DONE;
-    if (j->status != MMB_STATUS_OK)
-        p->stats.failed++;
-    else if (j->from_cache)
+    p->stats.failed += j->status != MMB_STATUS_OK;
+    if (j->from_cache) {
         p->stats.cache_hits++;
-    else
+    } else {
         p->stats.compiled++;
-    if (!j->from_cache)
         p->stats.nvrtc_seconds += j->seconds;
+    }
     pthread_cond_broadcast(&p->done);
 }
 

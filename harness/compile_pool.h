@@ -16,9 +16,9 @@ struct mmb_compile_pool;
 
 struct mmb_compile_pool_stats {
     size_t submitted;        /* distinct configurations handed over */
-    size_t compiled;         /* compiled by NVRTC */
-    size_t cache_hits;       /* already in the cubin cache */
-    size_t failed;           /* compile errors (recompiled by the session for its message) */
+    size_t compiled;         /* run through NVRTC */
+    size_t cache_hits;       /* answered by the cache: a cubin, or a remembered compile error */
+    size_t failed;           /* compile errors, of either */
     size_t inline_compiles;  /* taken from the queue by mmb_compile_pool_wait */
     double nvrtc_seconds;    /* summed over threads; cache reads excluded */
     double wait_seconds;     /* the caller blocked in mmb_compile_pool_wait */

@@ -109,6 +109,9 @@ void mmb_gp_shapes_xtics(FILE *f, const struct mmb_report_data *d, const struct 
     /* labels of rectangular shapes are long: slant them so that they do not collide */
     if (rect || d->nshapes > 8)
         fputs("    set xtics rotate by 30 right\n", f);
+    /* a panel is half as wide as a figure: smaller labels keep them apart */
+    if (pos->shared && d->nshapes > 6)
+        fprintf(f, "    set xtics font \",%d\"\n", MMB_GP_FONT_PT - 4);
     fprintf(f, "    set xrange [-0.5:%zu.5]\n", d->nshapes ? d->nshapes - 1 : 0);
     if (!mmb_gp_xlabel_here(pos))
         fputs("    unset xlabel\n", f);
@@ -149,7 +152,7 @@ void mmb_gp_range_finish(struct mmb_gp_range *r)
         r->hi = r->hi * 1.6;
     } else {
         r->lo = 0;
-        double step = pow(10, floor(log10(r->hi * 1.1))) / 2;
+        double step = pow(10, floor(log10(r->hi * 1.1))) / 5;
         r->hi = step > 0 ? ceil(r->hi * 1.1 / step) * step : 1;
     }
 }
@@ -252,6 +255,13 @@ void mmb_gp_kernels_xtics(FILE *f, const struct mmb_report_data *d, const struct
         fprintf(f, " %zu", k);
     }
     fprintf(f, ")\n    set xrange [-0.6:%zu.6]\n", d->nkernels ? d->nkernels - 1 : 0);
+    /* slant the names when they would touch (about 0.55 em a character) */
+    size_t longest = 0;
+    for (size_t k = 0; k < d->nkernels; k++)
+        longest = strlen(d->kernels[k]) > longest ? strlen(d->kernels[k]) : longest;
+    double slot = (pos->shared ? 700.0 : 1350.0) / (double)(d->nkernels ? d->nkernels : 1);
+    if ((double)longest * MMB_GP_FONT_PT * 0.55 > 0.85 * slot)
+        fputs("    set xtics rotate by 30 right\n", f);
     if (mmb_gp_xlabel_here(pos))
         fputs("    set xlabel \"Kernel (best configuration at this size)\"\n", f);
     else

@@ -21,9 +21,6 @@ static void roofline_panel_write(FILE *f, struct mmb_report *rep, size_t g, cons
     const struct mmb_report_gpu *gp = &d->gpus[g];
     mmb_gp_panel_begin(f, rep);
     mmb_gp_panel_box(f, pos);
-    fputs("    set title ", f);
-    mmb_gp_string(f, title);
-    fputc('\n', f);
     if (mmb_gp_xlabel_here(pos))
         fputs("    set xlabel \"Arithmetic intensity (FLOP per DRAM byte)\"\n", f);
     else
@@ -35,19 +32,37 @@ static void roofline_panel_write(FILE *f, struct mmb_report *rep, size_t g, cons
     /* %.1f: gnuplot divides integers as integers */
     fprintf(f, "    B = %.1f\n    P = %.1f\n    roof(x) = x * B < P ? x * B : P\n", gp->peak_gbps, gp->peak_gflops);
     fputs("    set arrow from P / B, graph 0 to P / B, P nohead dt 3 lw 1.5 lc rgb \"#707070\"\n", f);
-    fputs("    set label sprintf(\"ridge %.3g FLOP/B \", P / B) at P / B, P * 1.25 right tc rgb \"#404040\"\n", f);
-    /* the ceilings named on the roof itself, so that the legend stays short */
-    fputs("    set label sprintf(\"FP32 peak %.1f TFLOP/s\", P / 1000) at graph 0.98, first P * 1.25 right tc rgb \"#303030\"\n", f);
+    /* The ceilings are named on the roof itself, so that the legend stays short.
+     * The peak label ends at the right edge, the ridge label at the ridge, both
+     * above the roof: the ridge label goes only where the two cannot meet,
+     * judged from the label widths (about 0.55 em a character). */
+    double box_px = shared ? 700 : 1350, em = MMB_GP_FONT_PT * 0.55;
+    char peak[64], ridge[64];
+    snprintf(peak, sizeof peak, shared ? "%.1f TFLOP/s" : "FP32 peak %.1f TFLOP/s", gp->peak_gflops / 1000);
+    snprintf(ridge, sizeof ridge, "ridge %.3g FLOP/B ", gp->peak_gflops / gp->peak_gbps);
+    double at = log(gp->peak_gflops / gp->peak_gbps / x->lo) / log(x->hi / x->lo);
+    bool ridge_fits = at - strlen(ridge) * em / box_px > 0.02 && at < 0.96 - strlen(peak) * em / box_px;
+    char full[768];
+    snprintf(full, sizeof full, "%s%s%s", title, ridge_fits ? "" : ", ", ridge_fits ? "" : ridge);
+    fputs("    set title ", f);
+    mmb_gp_string(f, full);
+    fputs("\n    set label ", f);
+    mmb_gp_string(f, peak);
+    fputs(" at graph 0.98, first P * 1.25 right tc rgb \"#303030\"\n", f);
+    if (ridge_fits) {
+        fputs("    set label ", f);
+        mmb_gp_string(f, ridge);
+        fputs(" at P / B, P * 1.25 right tc rgb \"#404040\"\n", f);
+    }
     /* right-aligned above the slope: the text runs left, where the roof is lower */
     fputs("    xr = P / B / 2.5\n", f);
-    fprintf(f, "    if (xr > %.6g && xr * B * 1.9 < %.6g) { set label sprintf(\"DRAM %%.0f GB/s \", B) at xr, xr * B * 1.9 right tc rgb \"#303030\" }\n",
-            x->lo * 6, y->hi);
+    fprintf(f, "    if (xr > %.6g && xr * B * 1.9 < %.6g) { set label sprintf(\"%s%%.0f GB/s \", B) at xr, xr * B * 1.9 right tc rgb \"#303030\" }\n",
+            x->lo * 6, y->hi, shared ? "" : "DRAM ");
     if (!shared)
         fputs("    set key outside below center horizontal samplen 2 spacing 1.1 height 1\n", f);
     int n = 0;
     mmb_gp_term(f, &n);
     fputs("roof(x) with lines lw 3.5 lc rgb \"#303030\" title \"roof\"", f);
-    (void)shared;
     for (size_t k = 0; k < d->nkernels && k < 64; k++) {
         if (block[k] < 0)
             continue;

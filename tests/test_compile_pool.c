@@ -2,7 +2,7 @@
  * configuration compiles exactly once into the cubin cache, in the key the
  * session looks up; a second pool finds them all in the cache; waiting on a queued
  * job compiles it on the caller; a job never submitted returns at once; failures
- * are counted. */
+ * are counted, and remembered by the cache. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -162,9 +162,37 @@ START_TEST(test_pool_counts_failures)
     struct mmb_compile_pool_stats st;
     mmb_compile_pool_stats(pool, &st);
     ck_assert_uint_eq(st.failed, 1);
-    ck_assert_uint_eq(st.compiled, 0);
+    ck_assert_uint_eq(st.compiled, 1);
+    ck_assert(!cached);
     mmb_compile_pool_close(pool);
     ck_assert_int_eq(cubins_in_cache(), 0);
+
+    /* The cache remembers the rejection: a second tune runs no NVRTC for it, and the
+     * session (mmb_compile) gets the same message. */
+    ck_assert_int_eq(mmb_compile_pool_open(&pool, 2, 90, tmpdir, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &broken, source, &cfg, 1, MMB_F32), 0);
+    mmb_compile_pool_wait(pool, &broken, &cfg, MMB_F32, &ms, &cached);
+    ck_assert(cached);
+    mmb_compile_pool_stats(pool, &st);
+    ck_assert_uint_eq(st.failed, 1);
+    ck_assert_uint_eq(st.compiled, 0);
+    ck_assert_uint_eq(st.cache_hits, 1);
+    mmb_compile_pool_close(pool);
+    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
+    const char *defines[MMB_MAX_PARAMS + 2];
+    mmb_compile_defines(&broken, &cfg, MMB_F32, storage, defines);
+    struct mmb_compile_request req = {.source_path = broken.source, .source = source, .function = broken.function,
+                                      .defines = defines, .arch = 90, .extra_options = broken.nvrtc_options,
+                                      .cache_dir = tmpdir};
+    struct mmb_cubin cubin;
+    char log[1024];
+    ck_assert_int_eq(mmb_compile(&req, &cubin, log, sizeof log), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(cubin.from_cache);
+    ck_assert_ptr_nonnull(strstr(log, "NVRTC_ERROR_COMPILATION"));
+    /* Without a cache nothing is remembered: NVRTC runs and says the same. */
+    req.cache_dir = NULL;
+    ck_assert_int_eq(mmb_compile(&req, &cubin, log, sizeof log), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(!cubin.from_cache);
 }
 END_TEST
 
