@@ -1,8 +1,10 @@
 #!/bin/bash
-# job.sh [--tests] [--ncu] [PROFILE...] - runs on the GPU machine from the repository
-# root, with the build-gpu/ made by scripts/gpu/build.sh carried along: the GPU tests
-# (--tests), the mmbench-vs-ncu counter check (--ncu), then `mmbench run` for each
-# profile, resuming from the CSVs committed under data/. Each step gets what is left
+# job.sh [--tests] [--ncu] [--cost PROFILE] [PROFILE...] - runs on the GPU machine from
+# the repository root, with the build-gpu/ made by scripts/gpu/build.sh carried along:
+# the GPU tests (--tests), the mmbench-vs-ncu counter check (--ncu), the profile run
+# without counters into a scratch folder to time their cost (--cost), then `mmbench
+# run` (`mmbench tune` for profiles named tune*) for each profile, resuming from the
+# CSVs committed under data/. Each step gets what is left
 # of MMB_JOB_SECONDS (default 540), so a run cut short still returns its finished
 # rows. Everything lands in $OUT/results.tar.gz (data/, logs/); a table is printed last.
 set -u
@@ -30,13 +32,15 @@ step() { # step NAME COMMAND...: runs with what is left of the budget, logs, rec
 { nvidia-smi; nvidia-smi -q -d CLOCK; } >"$work/logs/nvidia-smi.txt" 2>&1
 "$mmbench" devices 2>&1 | tee "$work/logs/devices.txt"
 
-tests=0 ncu=0 profiles=()
-for a in "$@"; do
-    case $a in
+tests=0 ncu=0 cost=() profiles=()
+while [ $# -gt 0 ]; do
+    case $1 in
     --tests) tests=1 ;;
     --ncu) ncu=1 ;;
-    *) profiles+=("$a") ;;
+    --cost) cost+=("$2"); shift ;;
+    *) profiles+=("$1") ;;
     esac
+    shift
 done
 if [ $tests = 1 ]; then
     for t in build-gpu/tests/test_*; do
@@ -44,10 +48,18 @@ if [ $tests = 1 ]; then
     done
 fi
 [ $ncu = 1 ] && step ncu-compare scripts/ncu-compare.sh "$mmbench" "$work/logs/ncu"
-for p in "${profiles[@]}"; do
-    step "run-$(basename "$p" .ini)" "$mmbench" run --data-dir "$work/data" "$p"
-    tail -n 8 "$work/logs/run-$(basename "$p" .ini).log"
+for p in "${cost[@]}"; do
+    step "nocounters-$(basename "$p" .ini)" "$mmbench" run --no-counters --data-dir /tmp/mmb-scratch "$p"
 done
-[ -f "$work/logs/ncu/compare.txt" ] && tail -n 12 "$work/logs/ncu/compare.txt"
+for p in "${profiles[@]}"; do
+    name=$(basename "$p" .ini)
+    case $name in
+    tune*) step "tune-$name" "$mmbench" tune --data-dir "$work/data" "$p" ;;
+    *) step "run-$name" "$mmbench" run --data-dir "$work/data" "$p" ;;
+    esac
+    tail -n 8 "$work/logs/"*"-$name.log"
+done
+[ -f "$work/logs/ncu/compare.txt" ] && tail -n 9 "$work/logs/ncu/compare.txt"
+[ -f "$work/logs/ncu/compare-kernel-replay.txt" ] && tail -n 8 "$work/logs/ncu/compare-kernel-replay.txt"
 tar -C "$work" -czf "$out/results.tar.gz" data logs
 cat "$work/logs/steps.txt"
