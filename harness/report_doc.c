@@ -236,8 +236,23 @@ static void md_caveats(FILE *f, struct mmb_report *rep)
         if (gp->selected && gp->with_counters < gp->selected) {
             fputs("- **No counters** (", f);
             mmb_report_md_text(f, gp->name);
-            fprintf(f, "): %zu of %zu plotted rows have empty counter columns (not profiled, profiling denied, or published).\n",
+            fprintf(f, "): %zu of %zu plotted rows have empty counter columns; their counter_status:",
                     gp->selected - gp->with_counters, gp->selected);
+            /* why, as the run recorded it */
+            size_t why[MMB_STATUS_COUNT] = {0};
+            for (size_t i = 0; i < d->nrows; i++) {
+                const struct mmb_report_row *r = &d->rows[i];
+                if (r->gpu == g && r->selected && !mmb_report_has_bandwidth(r) && !mmb_report_has_util(r) &&
+                    (unsigned)r->r.counter_status < MMB_STATUS_COUNT)
+                    why[r->r.counter_status]++;
+            }
+            const char *sep = " ";
+            for (size_t st = 0; st < MMB_STATUS_COUNT; st++)
+                if (why[st]) {
+                    fprintf(f, "%s%zu %s", sep, why[st], mmb_status_text((enum mmb_status)st));
+                    sep = ", ";
+                }
+            fputs(why[MMB_STATUS_SKIPPED] ? " (skipped: no counters were asked for, or the rows are published).\n" : ".\n", f);
             n++;
         }
         if (gp->published) {
@@ -375,8 +390,12 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     char sel[64];
     mmb_report_selection(rep, -1, sel, sizeof sel);
     fputs("# mmbench report\n\n", f);
-    fprintf(f, "%zu GPUs, %zu CSV files, %zu rows (%zu ok, %zu not ok and not plotted). Figures and tables show %s",
-            d->ngpus, d->nfiles, d->nrows, ok, d->nrows - ok, sel);
+    fprintf(f, "%zu GPUs, %zu CSV files, %zu rows (", d->ngpus, d->nfiles, d->nrows);
+    if (ok == d->nrows)
+        fputs("all ok", f);
+    else
+        fprintf(f, "%zu ok; %zu not ok, counted under Caveats and not plotted", ok, d->nrows - ok);
+    fprintf(f, "). Figures and tables show %s", sel);
     if (d->ref >= 0) {
         char ref[96];
         mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
@@ -386,7 +405,10 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     fputs("Regenerate everything (runs the GPU sweep first when this machine has a GPU):\n\n    ninja -C build bench\n\n", f);
     fputs("or only this report, from the source root, with no GPU and no CUDA (the program is build/harness/mmbench in a build tree):\n\n    ", f);
     fprintf(f, "%s\n\n", rep->command);
-    fputs("Redraw one figure after editing its script: `cd reports/gnuplot && gnuplot NAME.gp`. ", f);
+    size_t rl = strlen(rep->root);
+    const char *out = strcmp(rep->root, ".") && !strncmp(rep->out, rep->root, rl) && rep->out[rl] == '/'
+                          ? rep->out + rl + 1 : rep->out;
+    fprintf(f, "Redraw one figure after editing its script: `cd %s/gnuplot && gnuplot NAME.gp`. ", out);
     fputs("Every figure is drawn as", f);
     for (size_t i = 0; i < rep->nformats; i++)
         fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
