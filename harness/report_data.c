@@ -387,7 +387,7 @@ static int selection_defaults(struct mmb_report_data *d, const char *dtype, cons
             continue;
         cold = cold || strcmp(r->cache, "cold") == 0;
         hot = hot || strcmp(r->cache, "hot") == 0;
-        named = named || (cache && cache_matches(cache, r->cache));
+        named = named || (cache && strcmp(cache, r->cache) == 0);
     }
     if (cache && !named) {
         mmb_errorf(err, errlen, "--cache %s: no ok %s row measured in that cache mode", cache, d->dtype);

@@ -134,7 +134,7 @@ static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t
         num_fixed(r->r.sm_util_pct, 1, row[7].text, sizeof row[7].text);
     }
     if (published)
-        snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data)");
+        snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data in reports/README.md)");
     return 0;
 }
 
@@ -177,7 +177,7 @@ static int table_sizes(const struct mmb_report *rep, size_t g, struct table *t)
             row[0].mark = row[0].mark || r->published;
             num_fixed(mmb_report_gflops(r), 0, row[shape_col[s]].text, sizeof row[shape_col[s]].text);
             if (r->published)
-                snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data)");
+                snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data in reports/README.md)");
         }
     }
     free(shape_col);
@@ -219,7 +219,7 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
         }
     }
     if (d->rows[grid->best_row].published)
-        snprintf(t->foot, sizeof t->foot, "published figures, not measured by mmbench (see Data)");
+        snprintf(t->foot, sizeof t->foot, "published figures, not measured by mmbench (see Data in reports/README.md)");
     return 0;
 }
 
