@@ -254,7 +254,7 @@ static void print_summary(const struct tune_run *r, const struct job *j, const s
     }
     double other = res->seconds - j->measure_s - pool->wait_seconds;
     printf("  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
-           "NVRTC %.1f s on %d thread%s (%zu compiled, %zu from the cubin cache, %zu failed)\n",
+           "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
            res->seconds, j->measure_s, pool->wait_seconds, other > 0 ? other : 0.0, pool->nvrtc_seconds,
            r->opt->jobs, r->opt->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
     /* One line for scripts (scripts/bench-tune.sh). */
