@@ -59,13 +59,17 @@ void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name
         fprintf(f, "%s%s", i ? " " : "", rep->formats[i]);
     fputs("\"\n", f);
     fputs("do for [i = 1:words(formats)] {\n    fmt = word(formats, i)\n    reset\n    set encoding utf8\n", f);
-    /* PS: the terminals draw the same point size at different scales */
-    fprintf(f, "    if (fmt eq \"png\") { set terminal pngcairo size %d,%d noenhanced font \"Sans,%d\" linewidth 2; PS = 1.0 }\n",
+    /* PS, FS: the terminals draw the same point and font sizes at different scales */
+    fprintf(f, "    if (fmt eq \"png\") { set terminal pngcairo size %d,%d noenhanced font \"Sans,%d\" linewidth 2; PS = 1.0; FS = 1.0 }\n",
             c.w, c.h, MMB_GP_FONT_PT);
-    fprintf(f, "    if (fmt eq \"svg\") { set terminal svg size %d,%d noenhanced font \"sans-serif,%d\" linewidth 2 background \"white\"; PS = 0.55 }\n",
+    fprintf(f, "    if (fmt eq \"svg\") { set terminal svg size %d,%d noenhanced font \"sans-serif,%d\" linewidth 2 background \"white\"; PS = 0.55; FS = 1.0 }\n",
             c.w, c.h, MMB_GP_FONT_PT);
-    fprintf(f, "    if (fmt eq \"pdf\") { set terminal pdfcairo size %.2fin,%.2fin noenhanced font \"Sans,%.1f\" fontscale 1.0 linewidth 1.5; PS = 0.45 }\n",
-            c.w / PX_PER_INCH, c.h / PX_PER_INCH, MMB_GP_FONT_PT * 72.0 / PX_PER_INCH);
+    fprintf(f, "    if (fmt eq \"pdf\") { set terminal pdfcairo size %.2fin,%.2fin noenhanced font \"Sans,%.1f\" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = %.3f }\n",
+            c.w / PX_PER_INCH, c.h / PX_PER_INCH, MMB_GP_FONT_PT * 72.0 / PX_PER_INCH, 72.0 / PX_PER_INCH);
+    /* explicit font sizes scale with the terminal like the default one;
+     * gnuplot takes a font from a string variable, not from an expression */
+    for (int pt = MMB_GP_FONT_PT - 8; pt <= MMB_GP_FONT_PT + 2; pt += 2)
+        fprintf(f, "    F%d = sprintf(\",%%g\", %d * FS)\n", pt, pt);
     fprintf(f, "    set output \"../figures/%s.\".fmt\n", name);
 }
 
@@ -111,7 +115,7 @@ void mmb_gp_shapes_xtics(FILE *f, const struct mmb_report_data *d, const struct 
         fputs("    set xtics rotate by 30 right\n", f);
     /* a panel is half as wide as a figure: smaller labels keep them apart */
     if (pos->shared && d->nshapes > 6)
-        fprintf(f, "    set xtics font \",%d\"\n", MMB_GP_FONT_PT - 4);
+        fprintf(f, "    set xtics font F%d\n", MMB_GP_FONT_PT - 4);
     fprintf(f, "    set xrange [-0.5:%zu.5]\n", d->nshapes ? d->nshapes - 1 : 0);
     if (!mmb_gp_xlabel_here(pos))
         fputs("    unset xlabel\n", f);
@@ -202,7 +206,7 @@ void mmb_gp_multiplot_begin(FILE *f, const char *title)
 {
     fputs("    set multiplot title ", f);
     mmb_gp_string(f, title);
-    fprintf(f, " font \",%d\"\n", MMB_GP_FONT_PT + 2);
+    fprintf(f, " font F%d\n", MMB_GP_FONT_PT + 2);
 }
 
 /* Fixes the plot box of a side-by-side panel, so that axes line up exactly. */

@@ -121,11 +121,11 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
             grid->best_x, grid->best_y, grid->best_x, grid->best_y);
     int font = grid->nx > 6 ? MMB_GP_FONT_PT - 6 : MMB_GP_FONT_PT - 2;
     fprintf(o.f, "    plot \"%s.dat\" index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \\\n", name);
-    fprintf(o.f, "         \"\" index 0 using 1:2:($5 > 0 ? stringcolumn(4) : \"\") with labels font \",%d\" tc rgb \"white\", \\\n", font);
-    fprintf(o.f, "         \"\" index 0 using 1:2:($5 > 0 ? \"\" : stringcolumn(4)) with labels font \",%d\" tc rgb \"black\"", font);
+    fprintf(o.f, "         \"\" index 0 using 1:2:($5 > 0 ? stringcolumn(4) : \"\") with labels font F%d tc rgb \"white\", \\\n", font);
+    fprintf(o.f, "         \"\" index 0 using 1:2:($5 > 0 ? \"\" : stringcolumn(4)) with labels font F%d tc rgb \"black\"", font);
     if (grid->failed) {
         fputs(", \\\n         \"\" index 1 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder lc rgb \"#e0e0e0\"", o.f);
-        fprintf(o.f, ", \\\n         \"\" index 1 using 1:2:3 with labels font \",%d\" tc rgb \"#505050\"", MMB_GP_FONT_PT - 8);
+        fprintf(o.f, ", \\\n         \"\" index 1 using 1:2:3 with labels font F%d tc rgb \"#505050\"", MMB_GP_FONT_PT - 8);
     }
     fputc('\n', o.f);
     mmb_gp_script_end(o.f);
