@@ -5,6 +5,7 @@
  * CSV (which is also the resume cache), a summary to stdout, a T4 file per kernel
  * and problem beside the CSV. */
 #include "tune.h"
+#include "tune_plan.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -35,35 +36,10 @@
  * of 288) need many to find enough allowed configurations for every worker. */
 #define LOOKAHEAD 256
 
-struct tune_options {
-    const char *kernels, *sizes, *strategy, *objective;
-    long long max_fevals;      /* -1: from the profile */
-    double time_limit;         /* < 0: from the profile */
-    unsigned long long seed;
-    bool seed_set, counters, record_restricted, verbose, no_t4;
-    int jobs;                  /* -1: one per CPU */
-    int device, repeats;
-    const char *output, *t4, *data_dir, *cache_dir;
-};
-
-struct plan {
-    const struct mmb_kernel_spec *kernels[MMB_MAX_KERNELS];
-    int nkernels;
-    struct mmb_size sizes[MMB_MAX_SIZES];
-    int nsizes;
-    const struct mmb_strategy_ops *strategy;
-    struct mmb_objective objective;
-    size_t max_fevals;
-    double time_limit;
-    uint64_t seed;
-    bool record_restricted;
-    const struct mmb_kernel_spec *cublas;
-};
-
 struct tune_run {
     const struct mmb_profile *profile;
-    const struct tune_options *opt;
-    const struct plan *plan;
+    const struct mmb_tune_options *opt;
+    const struct mmb_tune_plan *plan;
     struct mmb_session *session;
     const struct mmb_device_info *dev;
     struct mmb_csv_writer *csv;
@@ -226,7 +202,7 @@ static void t4_path_of(const struct tune_run *r, const struct mmb_row *id, char 
 static void print_summary(const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
                           const struct mmb_row *reference, const struct mmb_compile_pool_stats *pool)
 {
-    const struct plan *p = r->plan;
+    const struct mmb_tune_plan *p = r->plan;
     printf("%s @ %lldx%lldx%lld %s: %s, objective %s; %zu configurations", j->kernel->name, j->size.m, j->size.n,
            j->size.k, mmb_dtype_info(j->dtype)->text, p->strategy->name, p->objective.text, res->space);
     if (res->allowed)
@@ -287,7 +263,7 @@ static int tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, cons
                        struct mmb_problem *problem, const struct mmb_size *size, enum mmb_dtype dtype,
                        const struct mmb_row *reference, struct mmb_row *reference_out, char *err, size_t errlen)
 {
-    const struct plan *p = r->plan;
+    const struct mmb_tune_plan *p = r->plan;
     const struct mmb_profile *pr = r->profile;
     bool is_reference = reference_out != NULL;
     struct mmb_row id;
@@ -361,129 +337,11 @@ static int tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, cons
     return rc;
 }
 
-/* ---- the plan ---- */
-
-static bool kernel_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d)
-{
-    unsigned mask = k->dtypes ? k->dtypes : p->dtypes;
-    return (mask & (1u << d)) && (p->dtypes & (1u << d));
-}
-
-static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name, size_t len)
-{
-    for (int i = 0; i < p->nkernels; i++)
-        if (strlen(p->kernels[i].name) == len && !memcmp(p->kernels[i].name, name, len))
-            return &p->kernels[i];
-    return NULL;
-}
-
-static int add_kernel(struct plan *plan, const struct mmb_profile *p, const char *name, size_t len)
-{
-    const struct mmb_kernel_spec *k = kernel_named(p, name, len);
-    if (!k) {
-        fprintf(stderr, "mmbench tune: --kernel '%.*s': %s has no [kernel %.*s]; expected one of", (int)len, name,
-                p->path, (int)len, name);
-        for (int i = 0; i < p->nkernels; i++)
-            if (p->kernels[i].kind == MMB_KERNEL_SOURCE)
-                fprintf(stderr, " %s", p->kernels[i].name);
-        fprintf(stderr, "\n");
-        return -1;
-    }
-    if (k->kind != MMB_KERNEL_SOURCE) {
-        fprintf(stderr, "mmbench tune: --kernel '%s' is a library kernel (%s:%d); expected a source kernel\n",
-                k->name, p->path, k->line);
-        return -1;
-    }
-    for (int i = 0; i < plan->nkernels; i++)
-        if (plan->kernels[i] == k)
-            return 0;
-    plan->kernels[plan->nkernels++] = k;
-    return 0;
-}
-
-static const struct mmb_kernel_spec builtin_cublas = {.name = "cublas", .kind = MMB_KERNEL_CUBLAS};
-
-static int make_plan(const struct mmb_profile *p, const struct tune_options *opt, struct plan *plan)
-{
-    const struct mmb_tune_spec *t = &p->tune;
-    char err[2048];
-    memset(plan, 0, sizeof *plan);
-    if (opt->kernels) {
-        for (const char *s = opt->kernels;;) {
-            const char *comma = strchr(s, ',');
-            size_t len = comma ? (size_t)(comma - s) : strlen(s);
-            if (add_kernel(plan, p, s, len) != 0)
-                return -1;
-            if (!comma)
-                break;
-            s = comma + 1;
-        }
-    } else if (t->nkernels) {
-        for (int i = 0; i < t->nkernels; i++)
-            if (add_kernel(plan, p, t->kernels[i], strlen(t->kernels[i])) != 0)
-                return -1;
-    } else {
-        for (int i = 0; i < p->nkernels; i++)
-            if (p->kernels[i].kind == MMB_KERNEL_SOURCE)
-                plan->kernels[plan->nkernels++] = &p->kernels[i];
-    }
-    if (!plan->nkernels) {
-        fprintf(stderr, "mmbench tune: %s has no source kernel to tune; expected a [kernel NAME] with source = ...\n",
-                p->path);
-        return -1;
-    }
-    if (opt->sizes) {
-        if (mmb_sizes_parse(opt->sizes, plan->sizes, MMB_MAX_SIZES, &plan->nsizes, err, sizeof err) != 0) {
-            fprintf(stderr, "mmbench tune: --size '%s': %s\n", opt->sizes, err);
-            return -1;
-        }
-    } else {
-        const struct mmb_size *from = t->nsizes ? t->sizes : p->sizes;
-        plan->nsizes = t->nsizes ? t->nsizes : p->nsizes;
-        memcpy(plan->sizes, from, sizeof plan->sizes[0] * (size_t)plan->nsizes);
-    }
-    const char *strategy = opt->strategy ? opt->strategy : t->strategy;
-    if (!(plan->strategy = mmb_strategy_find(strategy))) {
-        char names[128];
-        mmb_strategy_list(names, sizeof names);
-        fprintf(stderr, "mmbench tune: --strategy '%s': expected one of %s\n", strategy, names);
-        return -1;
-    }
-    const char *objective = opt->objective ? opt->objective : t->objective;
-    if (mmb_objective_parse(objective, &plan->objective, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench tune: %s%s\n", opt->objective ? "--objective: " : "", err);
-        return -1;
-    }
-    if (!opt->counters && mmb_objective_needs_counters(&plan->objective)) {
-        fprintf(stderr, "mmbench tune: objective '%s' is a hardware counter; expected counters on (drop "
-                "--no-counters) or an objective such as time or gflops\n", objective);
-        return -1;
-    }
-    plan->max_fevals = (size_t)(opt->max_fevals >= 0 ? opt->max_fevals : t->max_fevals);
-    plan->time_limit = opt->time_limit >= 0 ? opt->time_limit : t->time_limit;
-    plan->seed = opt->seed_set ? opt->seed : t->seed;
-    plan->record_restricted = opt->record_restricted || t->record_restricted;
-    plan->cublas = &builtin_cublas;
-    for (int i = 0; i < p->nkernels; i++)
-        if (p->kernels[i].kind == MMB_KERNEL_CUBLAS)
-            plan->cublas = &p->kernels[i];
-    return 0;
-}
-
-static int count_problems(const struct mmb_profile *p, const struct plan *plan)
-{
-    int n = 0;
-    for (int d = 0; d < MMB_DTYPE_COUNT; d++)
-        for (int i = 0; i < plan->nkernels; i++)
-            n += kernel_runs_dtype(p, plan->kernels[i], (enum mmb_dtype)d) * plan->nsizes;
-    return n;
-}
-
 /* ---- the run ---- */
 
 static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 {
-    const struct tune_options *o = r->opt;
+    const struct mmb_tune_options *o = r->opt;
     if (o->output) {
         snprintf(r->csv_path, sizeof r->csv_path, "%s", o->output);
         return 0;
@@ -500,7 +358,7 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 
 static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
-    const struct tune_options *o = r->opt;
+    const struct mmb_tune_options *o = r->opt;
     struct mmb_session_options so = {.device = o->device, .cache_dir = o->cache_dir, .counters = o->counters,
                                      .metrics = r->profile->metrics, .verbose = o->verbose};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
@@ -532,10 +390,10 @@ static void close_run(struct tune_run *r)
 static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mmb_dtype dtype, char *err,
                         size_t errlen)
 {
-    const struct plan *plan = r->plan;
+    const struct mmb_tune_plan *plan = r->plan;
     bool any = false;
     for (int i = 0; i < plan->nkernels; i++)
-        any |= kernel_runs_dtype(r->profile, plan->kernels[i], dtype);
+        any |= mmb_tune_runs_dtype(r->profile, plan->kernels[i], dtype);
     if (!any)
         return 0;
     struct mmb_problem *problem = NULL;
@@ -549,155 +407,22 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
     struct mmb_row reference;
     int rc = tune_kernel(r, plan->cublas, NULL, problem, size, dtype, NULL, &reference, err, errlen);
     for (int i = 0; i < plan->nkernels && rc == 0 && !interrupted && !r->device_lost; i++)
-        if (kernel_runs_dtype(r->profile, plan->kernels[i], dtype))
+        if (mmb_tune_runs_dtype(r->profile, plan->kernels[i], dtype))
             rc = tune_kernel(r, plan->kernels[i], r->sources[i], problem, size, dtype, &reference, NULL, err,
                              errlen);
     mmb_problem_close(problem);
     return rc;
 }
 
-static void usage(FILE *f)
-{
-    char names[128];
-    mmb_strategy_list(names, sizeof names);
-    fprintf(f,
-            "usage: mmbench tune [--kernel NAME[,NAME...]] [--size SIZES] [--strategy S] [--max-fevals N]\n"
-            "                    [--time-limit SECONDS] [--seed S] [--objective O] [--record-restricted]\n"
-            "                    [--no-counters] [--jobs N] [-o CSV] [--t4 FILE | --no-t4] [--device N]\n"
-            "                    [--data-dir DIR] [--cache-dir DIR | --no-cache] [--repeats N] [-v] PROFILE.ini\n"
-            "strategies: %s. Options override the profile's [tune] section (docs/profiles.md).\n"
-            "Results: data/<gpu>/<profile>.csv (tune- prepended unless the name starts with 'tune'); an\n"
-            "interrupted tune continues from it. T4: beside it, one file per kernel, size and dtype.\n",
-            names);
-}
-
-static int parse_number(const char *opt, const char *text, double lo, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v) || v < lo) {
-        fprintf(stderr, "mmbench tune: %s expects a number >= %g, not '%s'\n", opt, lo, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_count(const char *opt, const char *text, long long lo, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || v < lo) {
-        fprintf(stderr, "mmbench tune: %s expects an integer >= %lld, not '%s'\n", opt, lo, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_options(int argc, char **argv, struct tune_options *o, char *cache, size_t cache_len)
-{
-    enum { O_KERNEL = 256, O_SIZE, O_STRATEGY, O_MAX_FEVALS, O_TIME_LIMIT, O_SEED, O_OBJECTIVE, O_NO_COUNTERS,
-           O_JOBS, O_T4, O_NO_T4, O_DEVICE, O_DATA_DIR, O_CACHE_DIR, O_NO_CACHE, O_REPEATS, O_RECORD };
-    static const struct option longopts[] = {
-        {"kernel", required_argument, NULL, O_KERNEL}, {"size", required_argument, NULL, O_SIZE},
-        {"strategy", required_argument, NULL, O_STRATEGY}, {"max-fevals", required_argument, NULL, O_MAX_FEVALS},
-        {"time-limit", required_argument, NULL, O_TIME_LIMIT}, {"seed", required_argument, NULL, O_SEED},
-        {"objective", required_argument, NULL, O_OBJECTIVE}, {"no-counters", no_argument, NULL, O_NO_COUNTERS},
-        {"jobs", required_argument, NULL, O_JOBS}, {"output", required_argument, NULL, 'o'},
-        {"t4", required_argument, NULL, O_T4}, {"no-t4", no_argument, NULL, O_NO_T4},
-        {"device", required_argument, NULL, O_DEVICE}, {"data-dir", required_argument, NULL, O_DATA_DIR},
-        {"cache-dir", required_argument, NULL, O_CACHE_DIR}, {"no-cache", no_argument, NULL, O_NO_CACHE},
-        {"repeats", required_argument, NULL, O_REPEATS}, {"record-restricted", no_argument, NULL, O_RECORD},
-        {"verbose", no_argument, NULL, 'v'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    mmb_compile_default_cache_dir(cache, cache_len);
-    *o = (struct tune_options){.max_fevals = -1, .time_limit = -1, .counters = true, .jobs = cpus > 0 ? (int)cpus : 1,
-                               .data_dir = "data", .cache_dir = cache};
-    int opt;
-    long long v = 0;
-    while ((opt = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
-        switch (opt) {
-        case O_KERNEL: o->kernels = optarg; break;
-        case O_SIZE: o->sizes = optarg; break;
-        case O_STRATEGY: o->strategy = optarg; break;
-        case O_OBJECTIVE: o->objective = optarg; break;
-        case O_MAX_FEVALS:
-            if (parse_count("--max-fevals", optarg, 1, &o->max_fevals))
-                return -1;
-            break;
-        case O_TIME_LIMIT:
-            if (parse_number("--time-limit", optarg, 0, &o->time_limit))
-                return -1;
-            if (o->time_limit == 0) {
-                fprintf(stderr, "mmbench tune: --time-limit expects seconds > 0, not '%s'\n", optarg);
-                return -1;
-            }
-            break;
-        case O_SEED:
-            if (parse_count("--seed", optarg, 0, &v))
-                return -1;
-            o->seed = (unsigned long long)v;
-            o->seed_set = true;
-            break;
-        case O_NO_COUNTERS: o->counters = false; break;
-        case O_JOBS:
-            if (parse_count("--jobs", optarg, 0, &v) || v > 1024) {
-                if (v > 1024)
-                    fprintf(stderr, "mmbench tune: --jobs expects at most 1024 threads, not '%s'\n", optarg);
-                return -1;
-            }
-            o->jobs = (int)v;
-            break;
-        case 'o': o->output = optarg; break;
-        case O_T4: o->t4 = optarg; break;
-        case O_NO_T4: o->no_t4 = true; break;
-        case O_DEVICE:
-            if (parse_count("--device", optarg, 0, &v) || v > 1024)
-                return -1;
-            o->device = (int)v;
-            break;
-        case O_DATA_DIR: o->data_dir = optarg; break;
-        case O_CACHE_DIR: o->cache_dir = optarg; break;
-        case O_NO_CACHE: o->cache_dir = NULL; break;
-        case O_REPEATS:
-            if (parse_count("--repeats", optarg, 1, &v) || v > 1000000)
-                return -1;
-            o->repeats = (int)v;
-            break;
-        case O_RECORD: o->record_restricted = true; break;
-        case 'v': o->verbose = true; break;
-        case 'h': usage(stdout); return 1;
-        default: return -1;
-        }
-    }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "mmbench tune: expected exactly one profile (see mmbench tune --help)\n");
-        return -1;
-    }
-    if (o->t4 && o->no_t4) {
-        fprintf(stderr, "mmbench tune: --t4 and --no-t4 contradict each other; expected one of them\n");
-        return -1;
-    }
-    if (!o->cache_dir && o->jobs > 0) {
-        fprintf(stderr, "mmbench tune: --no-cache: compiles cannot run ahead without the cubin cache; "
-                "compiling on the measuring thread\n");
-        o->jobs = 0;
-    }
-    return 0;
-}
-
 int mmb_tune_main(int argc, char **argv)
 {
-    struct tune_options opt;
+    struct mmb_tune_options opt;
     char cache[MMB_PATH_MAX], err[2048];
-    int rc = parse_options(argc, argv, &opt, cache, sizeof cache);
+    int rc = mmb_tune_options_parse(argc, argv, &opt, cache, sizeof cache);
     if (rc)
         return rc > 0 ? 0 : EXIT_BAD_INPUT;
     struct mmb_profile *profile = calloc(1, sizeof *profile);
-    struct plan *plan = calloc(1, sizeof *plan);
+    struct mmb_tune_plan *plan = calloc(1, sizeof *plan);
     struct tune_run r = {.opt = &opt, .plan = plan};
     if (!profile || !plan) {
         fprintf(stderr, "mmbench tune: out of host memory\n");
@@ -716,9 +441,9 @@ int mmb_tune_main(int argc, char **argv)
         fprintf(stderr, "mmbench tune: %s: metrics: %s\n", argv[optind], err);
         goto out;
     }
-    if (make_plan(profile, &opt, plan) != 0)
+    if (mmb_tune_plan_make(profile, &opt, plan) != 0)
         goto out;
-    r.problems = count_problems(profile, plan);
+    r.problems = mmb_tune_plan_problems(profile, plan);
     if (opt.t4 && r.problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "
                 "combinations; expected one (or drop --t4: one file each beside the CSV)\n", r.problems);
