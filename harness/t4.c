@@ -1,6 +1,6 @@
 /* t4.c - rows -> T4 results JSON (cJSON). The mapping, per result:
  *   configuration  the params cell as {name: integer}
- *   times          compilation_time (ms, when this run compiled it) and runtimes:
+ *   times          compilation_time (ms to get the cubin, when this run got it) and runtimes:
  *                  [median ms]; mmbench keeps the statistics, not every launch
  *   invalidity     from the status table (mmb_t4_invalidity)
  *   correctness    1 when the output matched the reference, else 0
