@@ -343,6 +343,8 @@ struct mmb_profiler {
     void *sweep_buf;
     unsigned long long sweep_words;
     long long sweep_grid;
+    size_t sweep_bytes;
+    bool sweep_write;
 };
 
 static enum mmb_status sweep_open(struct mmb_profiler *p, char *err, size_t errlen)
@@ -357,7 +359,22 @@ static enum mmb_status sweep_open(struct mmb_profiler *p, char *err, size_t errl
                    return mmb_gpu_status_of(e));
     MMB_CHECK_CUDA(e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, p->device),
                    return mmb_gpu_status_of(e));
-    size_t bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    /* MMB_L2_SWEEP=[write+]read:F (default read:2) sizes the sweep at F times L2 and
+     * optionally overwrites the buffer before reading it: a diagnostic for comparing
+     * cold counters with ncu (scripts/ncu-compare.sh). */
+    const char *how = getenv("MMB_L2_SWEEP");
+    unsigned factor = 2;
+    p->sweep_write = false;
+    if (how && *how) {
+        const char *f = strchr(how, ':');
+        p->sweep_write = strncmp(how, "write+", 6) == 0;
+        if (!f || sscanf(f + 1, "%u", &factor) != 1 || factor < 1 || factor > 64) {
+            mmb_errorf(err, errlen, "MMB_L2_SWEEP='%s': expected read:F or write+read:F with F in 1..64", how);
+            return MMB_STATUS_PROFILING_DENIED;
+        }
+    }
+    size_t bytes = factor * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    p->sweep_bytes = bytes;
     MMB_CHECK_CUDA(e = cudaMalloc(&p->sweep_buf, bytes), return mmb_gpu_status_of(e));
     MMB_CHECK_CUDA(e = cudaMemset(p->sweep_buf, 0, bytes), return mmb_gpu_status_of(e));
     p->sweep_words = bytes / sizeof(unsigned long long);
@@ -383,6 +400,8 @@ static enum mmb_status sweep_l2(struct mmb_profiler *p, char *err, size_t errlen
     cudaError_t e;
     const long long grid[3] = {p->sweep_grid, 1, 1}, block[3] = {256, 1, 1};
     void *args[] = {&p->sweep_buf, &p->sweep_words};
+    if (p->sweep_write)
+        MMB_CHECK_CUDA(e = cudaMemset(p->sweep_buf, 0, p->sweep_bytes), return mmb_gpu_status_of(e));
     enum mmb_status st = mmb_module_launch(p->sweep, grid, block, 0, args, NULL, err, errlen);
     if (st != MMB_STATUS_OK)
         return st;

@@ -22,6 +22,14 @@ rm -f "$out/ncu-run.csv"
     "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \
     >"$out/ncu.csv" 2>"$out/ncu.log"
 python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench.csv" "$out/ncu.csv" | tee "$out/compare.txt"
+# Other L2 sweeps before each cold pass (harness/cupti.c), to see which state matches
+# what ncu's --cache-control all leaves.
+for sweep in read:8 write+read:2; do
+    tag=${sweep//[:+]/-}
+    rm -f "$out/mmbench-$tag.csv"
+    MMB_L2_SWEEP=$sweep "$mmbench" run -o "$out/mmbench-$tag.csv" profiles/ncu-check.ini >"$out/mmbench-$tag.log" 2>&1
+    python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench-$tag.csv" "$out/ncu.csv" >"$out/compare-$tag.txt"
+done
 # The same with CUPTI's kernel replay instead of mmbench's user replay, to see what
 # the replay mode does to the cache-sensitive counters.
 rm -f "$out/mmbench-kernel-replay.csv"

@@ -60,6 +60,6 @@ for p in "${profiles[@]}"; do
     tail -n 8 "$work/logs/"*"-$name.log"
 done
 [ -f "$work/logs/ncu/compare.txt" ] && tail -n 9 "$work/logs/ncu/compare.txt"
-[ -f "$work/logs/ncu/compare-kernel-replay.txt" ] && tail -n 8 "$work/logs/ncu/compare-kernel-replay.txt"
+for f in "$work"/logs/ncu/compare-*.txt; do [ -f "$f" ] && { echo "$f"; tail -n 8 "$f"; }; done
 tar -C "$work" -czf "$out/results.tar.gz" data logs
 cat "$work/logs/steps.txt"
