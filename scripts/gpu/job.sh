@@ -1,10 +1,10 @@
 #!/bin/bash
-# job.sh [--tests] [--ncu] [--cost PROFILE] [PROFILE...] - runs on the GPU machine from
+# job.sh [--fresh] [--tests] [--ncu] [--cost PROFILE] [PROFILE...] - runs on the GPU machine from
 # the repository root, with the build-gpu/ made by scripts/gpu/build.sh carried along:
 # the GPU tests (--tests), the mmbench-vs-ncu counter check (--ncu), the profile run
 # without counters into a scratch folder to time their cost (--cost), then `mmbench
 # run` (`mmbench tune` for profiles named tune*) for each profile, resuming from the
-# CSVs committed under data/. Each step gets what is left
+# CSVs committed under data/ (or from nothing: --fresh). Each step gets what is left
 # of MMB_JOB_SECONDS (default 540), so a run cut short still returns its finished
 # rows. Everything lands in $OUT/results.tar.gz (data/, logs/); a table is printed last.
 set -u
@@ -18,7 +18,12 @@ export LD_LIBRARY_PATH="$root/build-gpu/lib:/usr/local/cuda/lib64${LD_LIBRARY_PA
 export MMB_SOURCE_ROOT="$root" MMB_CACHE_DIR=/tmp/mmb-cache PATH="$PATH:/usr/local/cuda/bin"
 mmbench="$root/build-gpu/harness/mmbench"
 export MMBENCH="$mmbench"
-cp -r "$root/data" "$work/" 2>/dev/null || mkdir -p "$work/data"
+if [ "${1:-}" = --fresh ]; then   # measure everything again instead of resuming
+    shift
+    mkdir -p "$work/data"
+else
+    cp -r "$root/data" "$work/" 2>/dev/null || mkdir -p "$work/data"
+fi
 
 left() { echo $(( budget - ($(date +%s) - t0) - 15 )); }
 step() { # step NAME COMMAND...: runs with what is left of the budget, logs, records rc and time
