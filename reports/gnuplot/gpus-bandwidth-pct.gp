@@ -1,0 +1,118 @@
+# gpus-bandwidth-pct.gp - Every GPU: DRAM bandwidth utilisation against matrix size (f32, cold L2, shared axes)
+# Written by `mmbench report`. Redraw from this folder: gnuplot gpus-bandwidth-pct.gp
+formats = "png svg pdf"
+do for [i = 1:words(formats)] {
+    fmt = word(formats, i)
+    reset
+    set encoding utf8
+    if (fmt eq "png") { set terminal pngcairo size 1780,990 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1780,990 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.90in,4.95in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F12 = sprintf(",%g", 12 * FS)
+    F14 = sprintf(",%g", 14 * FS)
+    F16 = sprintf(",%g", 16 * FS)
+    F18 = sprintf(",%g", 18 * FS)
+    F20 = sprintf(",%g", 20 * FS)
+    F22 = sprintf(",%g", 22 * FS)
+    set output "../figures/gpus-bandwidth-pct.".fmt
+    set multiplot title "Every GPU: DRAM bandwidth utilisation against matrix size (f32, cold L2, shared axes)" font F22
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set lmargin at screen 0.1124
+    set rmargin at screen 0.5056
+    set tmargin at screen 0.8788
+    set bmargin at screen 0.3131
+    unset key
+    set title "NVIDIA H100 80GB HBM3"
+    set ylabel "DRAM bandwidth (% of peak, log scale)"
+    set xtics ("256" 0, "512" 1, "1024" 2, "2048" 3, "2048x8192x1024" 4, "1024x4096x8192" 5, "4096" 6, "8192x2048x4096" 7, "8192" 8)
+    set xtics rotate by 30 right
+    set xtics font F16
+    set xrange [-0.5:8.5]
+    set xlabel "Matrix size (N, or M x N x K)"
+    set logscale y 10
+    set format y "%.10g"
+    set yrange [0.1:160]
+    plot "bandwidth-pct-h100-80gb-hbm3.dat" index 0 using 1:2 with linespoints ls 1 title "naive", \
+         "bandwidth-pct-h100-80gb-hbm3.dat" index 1 using 1:2 with linespoints ls 2 title "tiled", \
+         "bandwidth-pct-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 3 title "rect_tiles", \
+         "bandwidth-pct-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 4 title "tunable", \
+         "bandwidth-pct-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 5 title "cublas", \
+         100 with lines lc rgb "#404040" dt 3 lw 2.5 title "peak = 100%", \
+         "bandwidth-pct-h100-80gb-hbm3.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#404040" title "output stayed in L2"
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set lmargin at screen 0.5787
+    set rmargin at screen 0.9719
+    set tmargin at screen 0.8788
+    set bmargin at screen 0.3131
+    unset key
+    set title "NVIDIA H200"
+    unset ylabel
+    set xtics ("256" 0, "512" 1, "1024" 2, "2048" 3, "2048x8192x1024" 4, "1024x4096x8192" 5, "4096" 6, "8192x2048x4096" 7, "8192" 8)
+    set xtics rotate by 30 right
+    set xtics font F16
+    set xrange [-0.5:8.5]
+    set xlabel "Matrix size (N, or M x N x K)"
+    set logscale y 10
+    set format y "%.10g"
+    set yrange [0.1:160]
+    plot "bandwidth-pct-h200.dat" index 0 using 1:2 with linespoints ls 1 title "naive", \
+         "bandwidth-pct-h200.dat" index 1 using 1:2 with linespoints ls 2 title "tiled", \
+         "bandwidth-pct-h200.dat" index 2 using 1:2 with linespoints ls 3 title "rect_tiles", \
+         "bandwidth-pct-h200.dat" index 3 using 1:2 with linespoints ls 4 title "tunable", \
+         "bandwidth-pct-h200.dat" index 4 using 1:2 with linespoints ls 5 title "cublas", \
+         100 with lines lc rgb "#404040" dt 3 lw 2.5 title "peak = 100%", \
+         "bandwidth-pct-h200.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#404040" title "output stayed in L2"
+    set lmargin at screen 0.02
+    set rmargin at screen 0.98
+    set bmargin at screen 0.005
+    set tmargin at screen 0.1111
+    unset border
+    unset tics
+    unset xlabel
+    unset ylabel
+    unset title
+    unset grid
+    unset logscale
+    unset label
+    unset object
+    unset arrow
+    unset colorbox
+    set xrange [0:1]
+    set yrange [0:1]
+    set key center center horizontal maxrows 2 width 2 samplen 3 spacing 1.2
+    plot NaN with linespoints ls 1 title "naive", \
+         NaN with linespoints ls 2 title "tiled", \
+         NaN with linespoints ls 3 title "rect_tiles", \
+         NaN with linespoints ls 4 title "tunable", \
+         NaN with linespoints ls 5 title "cublas", \
+         NaN with lines lc rgb "#404040" dt 3 lw 2.5 title "peak = 100%", \
+         NaN with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#404040" title "output stayed in L2"
+    unset multiplot
+    unset output
+}

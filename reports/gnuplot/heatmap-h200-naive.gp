@@ -1,0 +1,55 @@
+# heatmap-h200-naive.gp - NVIDIA H200: naive at 4096 (f32, cold L2), median time over block_size_x x block_size_y
+# Written by `mmbench report`. Redraw from this folder: gnuplot heatmap-h200-naive.gp
+formats = "png svg pdf"
+do for [i = 1:words(formats)] {
+    fmt = word(formats, i)
+    reset
+    set encoding utf8
+    if (fmt eq "png") { set terminal pngcairo size 1600,900 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,900 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F12 = sprintf(",%g", 12 * FS)
+    F14 = sprintf(",%g", 14 * FS)
+    F16 = sprintf(",%g", 16 * FS)
+    F18 = sprintf(",%g", 18 * FS)
+    F20 = sprintf(",%g", 20 * FS)
+    F22 = sprintf(",%g", 22 * FS)
+    set output "../figures/heatmap-h200-naive.".fmt
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set title "NVIDIA H200: naive at 4096 (f32, cold L2), median time (ms), fastest boxed"
+    set xlabel "block_size_x"
+    set ylabel "block_size_y"
+    set grid noxtics noytics
+    set tics scale 0
+    set xtics ("8" 0, "16" 1, "32" 2, "64" 3)
+    set xrange [-0.5:3.5]
+    set ytics ("1" 0, "2" 1, "4" 2, "8" 3, "16" 4, "32" 5)
+    set yrange [-0.5:5.5]
+    set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
+    set cbrange [21.5402555:137.420929]
+    set cblabel "median time (ms, log scale)"
+    set colorbox
+    unset key
+    set logscale cb
+    set cbtics (30, 50, 70, 100)
+    set object 1 rect from 3 - 0.5, 4 - 0.5 to 3 + 0.5, 4 + 0.5 front fillstyle empty border lc rgb "#e4002b" lw 4
+    plot "heatmap-h200-naive.dat" index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \
+         "" index 0 using 1:2:($5 > 0 ? stringcolumn(4) : "") with labels font F18 tc rgb "white", \
+         "" index 0 using 1:2:($5 > 0 ? "" : stringcolumn(4)) with labels font F18 tc rgb "black", \
+         "" index 1 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder lc rgb "#e0e0e0", \
+         "" index 1 using 1:2:3 with labels font F12 tc rgb "#505050"
+    unset output
+}

@@ -1,0 +1,58 @@
+# roofline-h200.gp - NVIDIA H200: roofline (f32, cold L2)
+# Written by `mmbench report`. Redraw from this folder: gnuplot roofline-h200.gp
+formats = "png svg pdf"
+do for [i = 1:words(formats)] {
+    fmt = word(formats, i)
+    reset
+    set encoding utf8
+    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F12 = sprintf(",%g", 12 * FS)
+    F14 = sprintf(",%g", 14 * FS)
+    F16 = sprintf(",%g", 16 * FS)
+    F18 = sprintf(",%g", 18 * FS)
+    F20 = sprintf(",%g", 20 * FS)
+    F22 = sprintf(",%g", 22 * FS)
+    set output "../figures/roofline-h200.".fmt
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set xlabel "Arithmetic intensity (FLOP per DRAM byte)"
+    set ylabel "GFLOP/s"
+    set logscale x 10
+    set format x "%.10g"
+    set xrange [0.1:582.62]
+    set logscale y 10
+    set format y "%.10g"
+    set yrange [1000:107053]
+    set samples 800
+    B = 4814.3
+    P = 66908.2
+    roof(x) = x * B < P ? x * B : P
+    set arrow from P / B, graph 0 to P / B, P nohead dt 3 lw 1.5 lc rgb "#707070"
+    set title "NVIDIA H200: roofline (f32, cold L2)"
+    set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.25 right tc rgb "#303030"
+    set label "ridge 13.9 FLOP/B " at P / B, P * 1.25 right tc rgb "#404040"
+    xr = P / B / 2.5
+    if (xr > 0.6 && xr * B * 1.9 < 107053) { set label sprintf("DRAM %.0f GB/s ", B) at xr, xr * B * 1.9 right tc rgb "#303030" }
+    set key outside below center horizontal samplen 2 spacing 1.1 height 1
+    plot roof(x) with lines lw 3.5 lc rgb "#303030" title "roof", \
+         "roofline-h200.dat" index 0 using 1:2 with points ls 1 lw 2 title "naive", \
+         "roofline-h200.dat" index 1 using 1:2 with points ls 2 lw 2 title "tiled", \
+         "roofline-h200.dat" index 2 using 1:2 with points ls 3 lw 2 title "rect_tiles", \
+         "roofline-h200.dat" index 3 using 1:2 with points ls 4 lw 2 title "tunable", \
+         "roofline-h200.dat" index 4 using 1:2 with points ls 5 lw 2 title "cublas"
+    unset output
+}
