@@ -2,6 +2,7 @@
  * 1024x4096x512, 1000") and parameter values ("16, 32, 1:32:x2"). Both share one
  * range syntax, so it is parsed in one place. */
 #include "profile.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -12,19 +13,6 @@
 #define MAX_DIM INT_MAX
 
 typedef int (*emit_fn)(void *ctx, long long value, char *err, size_t errlen);
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* Strict decimal: optional '-', digits, nothing else (strtoll would accept
  * "12abc", " 12" and "0x10"). */
@@ -58,32 +46,32 @@ static int parse_item(const char *s, size_t len, emit_fn emit, void *ctx, char *
     if (!c1) {
         long long v;
         if (!parse_ll(s, len, &v))
-            return fail(err, errlen, "expected an integer or a range a:b:xF or a:b:+S, got '%.*s'",
+            return mmb_failf(err, errlen, "expected an integer or a range a:b:xF or a:b:+S, got '%.*s'",
                         (int)len, s);
         return emit(ctx, v, err, errlen);
     }
     const char *c2 = memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - s));
     if (!c2)
-        return fail(err, errlen, "range '%.*s' has no step; expected a:b:xF (multiply) or a:b:+S (add)",
+        return mmb_failf(err, errlen, "range '%.*s' has no step; expected a:b:xF (multiply) or a:b:+S (add)",
                     (int)len, s);
     long long a, b, step;
     const char *st = c2 + 1;
     size_t stlen = len - (size_t)(st - s);
     if (!parse_ll(s, (size_t)(c1 - s), &a) || !parse_ll(c1 + 1, (size_t)(c2 - c1 - 1), &b))
-        return fail(err, errlen, "range '%.*s': expected integers a:b before the step", (int)len, s);
+        return mmb_failf(err, errlen, "range '%.*s': expected integers a:b before the step", (int)len, s);
     bool mul = stlen > 0 && st[0] == 'x';
     bool add = stlen > 0 && st[0] == '+';
     if ((!mul && !add) || !parse_ll(st + 1, stlen - 1, &step))
-        return fail(err, errlen, "range '%.*s': expected the step as xF (multiply) or +S (add), got '%.*s'",
+        return mmb_failf(err, errlen, "range '%.*s': expected the step as xF (multiply) or +S (add), got '%.*s'",
                     (int)len, s, (int)stlen, st);
     if (a > b)
-        return fail(err, errlen, "range '%.*s' ends before it starts", (int)len, s);
+        return mmb_failf(err, errlen, "range '%.*s' ends before it starts", (int)len, s);
     if (mul && step < 2)
-        return fail(err, errlen, "range '%.*s': a multiplying step must be x2 or more", (int)len, s);
+        return mmb_failf(err, errlen, "range '%.*s': a multiplying step must be x2 or more", (int)len, s);
     if (mul && a < 1)
-        return fail(err, errlen, "range '%.*s': a multiplying range must start at 1 or more", (int)len, s);
+        return mmb_failf(err, errlen, "range '%.*s': a multiplying range must start at 1 or more", (int)len, s);
     if (add && step < 1)
-        return fail(err, errlen, "range '%.*s': an adding step must be +1 or more", (int)len, s);
+        return mmb_failf(err, errlen, "range '%.*s': an adding step must be +1 or more", (int)len, s);
     for (long long v = a; v <= b;) {
         if (emit(ctx, v, err, errlen))
             return -1;
@@ -106,7 +94,7 @@ static int each_item(const char *text, int (*item)(void *ctx, const char *s, siz
         while (e > b && isspace((unsigned char)e[-1]))
             e--;
         if (b == e)
-            return fail(err, errlen, "empty item in the list '%s'", text);
+            return mmb_failf(err, errlen, "empty item in the list '%s'", text);
         if (item(ctx, b, (size_t)(e - b), err, errlen))
             return -1;
         if (!comma)
@@ -125,10 +113,10 @@ static int add_size(struct size_list *l, long long m, long long n, long long k, 
     for (int i = 0; i < l->count; i++) {
         const struct mmb_size *o = &l->sizes[i];
         if (o->m == m && o->n == n && o->k == k)
-            return fail(err, errlen, "size %lldx%lldx%lld is listed twice", m, n, k);
+            return mmb_failf(err, errlen, "size %lldx%lldx%lld is listed twice", m, n, k);
     }
     if (l->count == l->max)
-        return fail(err, errlen, "more than %d sizes", l->max);
+        return mmb_failf(err, errlen, "more than %d sizes", l->max);
     l->sizes[l->count++] = (struct mmb_size){m, n, k};
     return 0;
 }
@@ -141,7 +129,7 @@ static bool dim_ok(long long v)
 static int emit_square(void *ctx, long long v, char *err, size_t errlen)
 {
     if (!dim_ok(v))
-        return fail(err, errlen, "size %lld is out of range; expected 1 to %d", v, MAX_DIM);
+        return mmb_failf(err, errlen, "size %lld is out of range; expected 1 to %d", v, MAX_DIM);
     return add_size(ctx, v, v, v, err, errlen);
 }
 
@@ -153,17 +141,17 @@ static int size_item(void *ctx, const char *s, size_t len, char *err, size_t err
     if (!x1) {
         long long v;
         if (!parse_ll(s, len, &v))
-            return fail(err, errlen, "expected a size: N, MxNxK, a:b:xF or a:b:+S, got '%.*s'", (int)len, s);
+            return mmb_failf(err, errlen, "expected a size: N, MxNxK, a:b:xF or a:b:+S, got '%.*s'", (int)len, s);
         return emit_square(ctx, v, err, errlen);
     }
     const char *x2 = memchr(x1 + 1, 'x', len - (size_t)(x1 + 1 - s));
     long long d[3];
     if (!x2 || !parse_ll(s, (size_t)(x1 - s), &d[0]) || !parse_ll(x1 + 1, (size_t)(x2 - x1 - 1), &d[1]) ||
         !parse_ll(x2 + 1, len - (size_t)(x2 + 1 - s), &d[2]))
-        return fail(err, errlen, "expected a shape MxNxK (three integers), got '%.*s'", (int)len, s);
+        return mmb_failf(err, errlen, "expected a shape MxNxK (three integers), got '%.*s'", (int)len, s);
     for (int i = 0; i < 3; i++)
         if (!dim_ok(d[i]))
-            return fail(err, errlen, "%c = %lld in '%.*s' is out of range; expected 1 to %d", "MNK"[i], d[i],
+            return mmb_failf(err, errlen, "%c = %lld in '%.*s' is out of range; expected 1 to %d", "MNK"[i], d[i],
                         (int)len, s, MAX_DIM);
     return add_size(ctx, d[0], d[1], d[2], err, errlen);
 }
@@ -188,9 +176,9 @@ static int emit_value(void *ctx, long long v, char *err, size_t errlen)
     struct value_list *l = ctx;
     for (int i = 0; i < l->count; i++)
         if (l->values[i] == v)
-            return fail(err, errlen, "value %lld is listed twice", v);
+            return mmb_failf(err, errlen, "value %lld is listed twice", v);
     if (l->count == l->max)
-        return fail(err, errlen, "more than %d values", l->max);
+        return mmb_failf(err, errlen, "more than %d values", l->max);
     l->values[l->count++] = v;
     return 0;
 }

@@ -2,6 +2,7 @@
  * launch geometry, and the "name=value;..." text that identifies a configuration in
  * CSV rows and tune caches. */
 #include "space.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,19 +43,6 @@ static bool scope_lookup(void *ctx, const char *name, size_t len, long long *val
     return false;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 size_t mmb_space_size(const struct mmb_kernel_spec *kernel)
 {
     size_t n = 1;
@@ -83,7 +71,7 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
         long long v;
         char eerr[512];
         if (mmb_expr_eval(kernel->restrictions[i].expr, scope_lookup, &s, &v, eerr, sizeof eerr))
-            return fail(err, errlen, "kernel '%s', restriction at line %d: %s", kernel->name,
+            return mmb_failf(err, errlen, "kernel '%s', restriction at line %d: %s", kernel->name,
                         kernel->restrictions[i].line, eerr);
         if (!v) {
             if (failed)
@@ -105,7 +93,7 @@ static int eval_or(const struct mmb_expr *e, const char *what, long long fallbac
     }
     char eerr[512];
     if (mmb_expr_eval(e, scope_lookup, s, out, eerr, sizeof eerr))
-        return fail(err, errlen, "kernel '%s', %s: %s", s->kernel->name, what, eerr);
+        return mmb_failf(err, errlen, "kernel '%s', %s: %s", s->kernel->name, what, eerr);
     return 0;
 }
 
@@ -131,7 +119,7 @@ int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_co
                     err, errlen))
             return -1;
         if (geo->block[i] < 1)
-            return fail(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
                         block_names[i], geo->block[i]);
     }
     const struct mmb_expr *divs[2] = {kernel->grid_div_x, kernel->grid_div_y};
@@ -142,7 +130,7 @@ int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_co
         if (eval_or(divs[i], div_names[i], geo->block[i], &s, &div, err, errlen))
             return -1;
         if (div < 1)
-            return fail(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name, div_names[i],
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name, div_names[i],
                         div);
         geo->grid[i] = extent[i] / div + (extent[i] % div != 0);
     }
@@ -150,7 +138,7 @@ int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_co
     if (eval_or(kernel->smem, "smem", 0, &s, &geo->smem_bytes, err, errlen))
         return -1;
     if (geo->smem_bytes < 0)
-        return fail(err, errlen, "kernel '%s': smem is %lld bytes; expected 0 or more", kernel->name,
+        return mmb_failf(err, errlen, "kernel '%s': smem is %lld bytes; expected 0 or more", kernel->name,
                     geo->smem_bytes);
     return 0;
 }

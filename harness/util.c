@@ -32,6 +32,17 @@ void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+int mmb_failf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
 uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len)
 {
     const unsigned char *p = data;

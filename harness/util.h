@@ -10,6 +10,9 @@
 void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* mmb_errorf, then returns -1: `return mmb_failf(err, errlen, "...", ...);` */
+int mmb_failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* 64-bit FNV-1a, chainable through seed (start with MMB_FNV_SEED). */
 #define MMB_FNV_SEED 0xcbf29ce484222325ULL
 uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
