@@ -24,7 +24,7 @@ rm -f "$out/ncu-run.csv"
 python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench.csv" "$out/ncu.csv" | tee "$out/compare.txt"
 # Other L2 sweeps before each cold pass (harness/cupti.c), to see which state matches
 # what ncu's --cache-control all leaves.
-for sweep in read:2 write+read:8; do
+for sweep in read:8:keep read:2; do
     tag=${sweep//[:+]/-}
     rm -f "$out/mmbench-$tag.csv"
     MMB_L2_SWEEP=$sweep "$mmbench" run -o "$out/mmbench-$tag.csv" profiles/ncu-check.ini >"$out/mmbench-$tag.log" 2>&1
