@@ -18,8 +18,9 @@
  * (it writes back and invalidates L2 before each pass). Hot mode launches once
  * unprofiled, then runs the passes back to back: every pass follows a launch of the
  * same kernel, the timing loop's steady state and what `ncu --cache-control none`
- * sees. User replay needs the launch to be idempotent, which C = A*B is. MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel
- * replay instead (to compare; cold then holds for the first pass only).
+ * sees. User replay needs the launch to be idempotent, which C = A*B is.
+ * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare; cold
+ * then holds for the first pass only).
  *
  * <cupti.h> is not included: this module's own cupti.h shadows it on the include
  * path, and the headers below declare everything used. libcuda is not linked:
