@@ -216,8 +216,10 @@ int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
                 gp->all_published ? "#404040" : mmb_gp_gpu_color(j));
         mmb_gp_string(o.f, gpu);
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"\" using ($1%+.4f):%zu:(sprintf(\"%%.0f\", column(%zu))) with labels offset 0,0.6 font F%d notitle",
-                off, j + 2, j + 2, ng > 3 ? MMB_GP_FONT_PT - 6 : MMB_GP_FONT_PT - 4);
+        /* 51.7k, not 51706: five digits over each of three adjacent bars run together. */
+        fprintf(o.f, "\"\" using ($1%+.4f):%zu:(column(%zu) >= 10000 ? sprintf(\"%%.1fk\", column(%zu) / 1000) : "
+                     "sprintf(\"%%.0f\", column(%zu))) with labels offset 0,0.6 font F%d notitle",
+                off, j + 2, j + 2, j + 2, j + 2, ng > 3 ? MMB_GP_FONT_PT - 6 : MMB_GP_FONT_PT - 4);
     }
     fputc('\n', o.f);
     mmb_gp_script_end(o.f);
