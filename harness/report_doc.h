@@ -4,10 +4,14 @@
 #define MMB_REPORT_DOC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "report_out.h"
 
 /* Call after the figures were drawn (or not): links only files that exist. */
 int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen);
+
+/* One figure's heading, caption, picture and links, in Markdown. */
+void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig);
 
 #endif

@@ -185,6 +185,32 @@ static pid_t script_start(const struct mmb_report *rep, const char *dir, const c
     _exit(127);
 }
 
+/* cairo stamps each PDF with the time it was drawn (Debian 12's cairo ignores
+ * SOURCE_DATE_EPOCH), so every regeneration would change every PDF in git. The
+ * same data must give the same files: the date becomes the epoch, in place, with
+ * the same length, so no offset in the file moves. */
+static int pdf_date_fix(const struct mmb_report *rep, const char *name, char *err, size_t errlen)
+{
+    char file[256], path[4400];
+    snprintf(file, sizeof file, "%s.pdf", name);
+    if (mmb_report_path(rep, path, sizeof path, "figures", file, err, errlen) != 0)
+        return -1;
+    size_t len = 0;
+    char ignored[256];
+    char *pdf = mmb_file_read(path, &len, ignored, sizeof ignored);
+    if (!pdf)
+        return 0; /* no PDF drawn: nothing to fix */
+    static const char key[] = "/CreationDate (D:";
+    int rc = 0;
+    char *at = memmem(pdf, len, key, sizeof key - 1);
+    if (at && (size_t)(at - pdf) + sizeof key - 1 + 14 <= len) {
+        memcpy(at + sizeof key - 1, "19700101000000", 14);
+        rc = mmb_file_write_atomic(path, pdf, len, err, errlen);
+    }
+    free(pdf);
+    return rc;
+}
+
 /* The first line of the log, for the error message. */
 static void log_first_line(const char *path, char *out, size_t len)
 {
@@ -256,6 +282,8 @@ int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
         if (mmb_report_path(rep, log, sizeof log, "gnuplot", file, NULL, 0) != 0)
             continue;
         bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (ok && pdf_date_fix(rep, name, err, errlen) != 0)
+            rc = -1;
         struct stat st;
         if (ok && stat(log, &st) == 0 && st.st_size > 0) {
             warned++; /* drawn, but gnuplot had something to say: keep it */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report_gp.h"
+#include "report_tune.h"
 #include "util.h"
 
 /* ---- lines against size ---------------------------------------------------------------- */
@@ -344,7 +345,7 @@ int mmb_report_plot_write(struct mmb_report *rep, char *err, size_t errlen)
         if (line_kind_write(rep, &line_kinds[i], err, errlen) != 0)
             return -1;
     if (mmb_report_plot_util(rep, err, errlen) != 0 || mmb_report_plot_roofline(rep, err, errlen) != 0 ||
-        mmb_report_plot_heatmaps(rep, err, errlen) != 0)
+        mmb_report_plot_heatmaps(rep, err, errlen) != 0 || mmb_report_plot_tune(rep, err, errlen) != 0)
         return -1;
     return 0;
 }

@@ -310,6 +310,40 @@ START_TEST(test_report_published)
 }
 END_TEST
 
+/* Tuned rows (profile tune*) get a section: best configurations, the spread of
+ * times over the whole space, and seed 000's table beside the published times.
+ * Reads the committed H200 data; the fixtures, which have no tuned rows, get none. */
+START_TEST(test_report_tuning)
+{
+    char h200[1200], published[1200], out[512], readme[600];
+    snprintf(h200, sizeof h200, "%s/data/h200", root);
+    snprintf(published, sizeof published, "%s/data/published", root);
+    snprintf(out, sizeof out, "%s/tuned", tmpdir);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, h200, published, NULL};
+    ck_assert_msg(report_run(7, argv) == 0, "%s", report_err);
+    snprintf(readme, sizeof readme, "%s/README.md", out);
+    const char *md = file_get(readme);
+    ck_assert_ptr_nonnull(md);
+    const char *tuning = strstr(md, "## Tuning");
+    ck_assert_ptr_nonnull(tuning);
+    ck_assert_ptr_nonnull(strstr(tuning, "| NVIDIA H200 | tunable | 4096 | `block_size_x="));
+    ck_assert_ptr_nonnull(strstr(tuning, "244 restricted"));
+    ck_assert_ptr_nonnull(strstr(tuning, "#### naive at 4096: median time (ms) of every configuration"));
+    ck_assert_ptr_nonnull(strstr(tuning, "| `block_size_x=64;block_size_y=32` | invalid_config | - |"));
+    ck_assert_ptr_nonnull(strstr(tuning, "**502.0**")); /* the published best, beside the measured */
+    ck_assert(exists("%s/gnuplot/tune-spread-tunable.gp", out));
+    ck_assert(exists("%s/gnuplot/tune-spread-naive.dat", out));
+    ck_assert_ptr_nonnull(strstr(md, "restrictions removed"));
+
+    char plain[512];
+    snprintf(plain, sizeof plain, "%s/plain", tmpdir);
+    ck_assert_int_eq(report_fixtures(plain, false), 0);
+    snprintf(readme, sizeof readme, "%s/README.md", plain);
+    ck_assert_ptr_null(strstr(file_get(readme), "## Tuning"));
+    ck_assert(!exists("%s/gnuplot/tune-spread-naive.gp", plain));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report");
@@ -323,6 +357,7 @@ int main(void)
     tcase_add_test(tc, test_report_malformed);
     tcase_add_test(tc, test_report_bad_options);
     tcase_add_test(tc, test_report_published);
+    tcase_add_test(tc, test_report_tuning);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -38,14 +38,14 @@ do for [i = 1:words(formats)] {
     set grid noxtics
     set logscale y 10
     set format y "%.10g"
-    set yrange [100:82728.8]
+    set yrange [100:82684]
     set key outside below center horizontal samplen 2 spacing 1.1 height 1
     set boxwidth 0.2533
     plot "gpus-per-kernel.dat" using ($1-0.2667):2 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#404040" title "GeForce GTX TITAN X (published)", \
-         "" using ($1-0.2667):2:(sprintf("%.0f", column(2))) with labels offset 0,0.6 font F16 notitle, \
+         "" using ($1-0.2667):2:(column(2) >= 10000 ? sprintf("%.1fk", column(2) / 1000) : sprintf("%.0f", column(2))) with labels offset 0,0.6 font F16 notitle, \
          "gpus-per-kernel.dat" using ($1+0.0000):3 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3", \
-         "" using ($1+0.0000):3:(sprintf("%.0f", column(3))) with labels offset 0,0.6 font F16 notitle, \
+         "" using ($1+0.0000):3:(column(3) >= 10000 ? sprintf("%.1fk", column(3) / 1000) : sprintf("%.0f", column(3))) with labels offset 0,0.6 font F16 notitle, \
          "gpus-per-kernel.dat" using ($1+0.2667):4 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#009E73" title "NVIDIA H200", \
-         "" using ($1+0.2667):4:(sprintf("%.0f", column(4))) with labels offset 0,0.6 font F16 notitle
+         "" using ($1+0.2667):4:(column(4) >= 10000 ? sprintf("%.1fk", column(4) / 1000) : sprintf("%.0f", column(4))) with labels offset 0,0.6 font F16 notitle
     unset output
 }
