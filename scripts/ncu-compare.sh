@@ -1,11 +1,12 @@
 #!/bin/bash
-# ncu-compare.sh MMBENCH OUTDIR - runs profiles/ncu-check.ini twice: through mmbench
+# ncu-compare.sh MMBENCH OUTDIR [--app-replay] - runs profiles/ncu-check.ini twice: through mmbench
 # with its CUPTI counters, and through `ncu --clock-control none --cache-control all`
 # (cold L2, as the profile's cache mode) with mmbench's counters off, then prints the
 # two side by side (scripts/ncu_compare.py). Needs a GPU and ncu on the PATH.
 set -euo pipefail
 mmbench=$1
 out=$2
+app_replay=${3:-}
 mkdir -p "$out"
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__bytes.sum.per_second
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
@@ -22,6 +23,18 @@ rm -f "$out/ncu-run.csv"
     "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \
     >"$out/ncu.csv" 2>"$out/ncu.log"
 python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench.csv" "$out/ncu.csv" | tee "$out/compare.txt"
+if [ "$app_replay" = --app-replay ]; then
+    # ncu's application replay: the whole program once per pass, no memory save and
+    # restore around the kernel. Each run writes a fresh CSV, or the second would
+    # resume the first and launch nothing.
+    "$ncu" --replay-mode application --clock-control none --cache-control all --kernel-name regex:'^matmul_' \
+        --metrics "$metrics" --csv --page raw \
+        sh -c "exec '$mmbench' run --no-counters --repeats 1 --warmup 0 -o \$(mktemp -u /tmp/ncu-app.XXXXXX.csv) profiles/ncu-check.ini" \
+        >"$out/ncu-app.csv" 2>"$out/ncu-app.log"
+    python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench.csv" "$out/ncu-app.csv" >"$out/compare-ncu-app-replay.txt"
+    tail -n 9 "$out/compare-ncu-app-replay.txt"
+    exit 0
+fi
 # Other L2 sweeps before each cold pass (harness/cupti.c), to see which state matches
 # what ncu's --cache-control all leaves.
 for sweep in read:8:keep read:2; do
