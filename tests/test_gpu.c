@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "csv_rows.h"
 #include "gpu.h"
 #include "profile.h"
 #include "run.h"
@@ -18,23 +18,6 @@
 #define EXIT_SKIP 77
 
 static char tmpdir[] = "/tmp/mmb-test-gpu-XXXXXX";
-
-struct collected {
-    struct mmb_row *rows;
-    size_t n, cap;
-};
-
-static int collect(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
-{
-    struct collected *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        c->rows = realloc(c->rows, c->cap * sizeof *c->rows);
-        ck_assert_ptr_nonnull(c->rows);
-    }
-    c->rows[c->n++] = *row;
-    return 0;
-}
 
 static void fixture(const char *name, char *out, size_t len)
 {

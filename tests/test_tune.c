@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "csv_rows.h"
 #include "gpu.h"
 #include "util.h"
 
@@ -19,31 +20,6 @@
 #define ROWS_PER_SIZE (1 + 4 + 24) /* cublas, naive, tunable with its restricted rows */
 
 static char tmpdir[] = "/tmp/mmb-test-tune-XXXXXX";
-
-struct collected {
-    struct mmb_row *rows;
-    size_t n, cap;
-};
-
-static int collect(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
-{
-    struct collected *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        c->rows = realloc(c->rows, c->cap * sizeof *c->rows);
-        ck_assert_ptr_nonnull(c->rows);
-    }
-    c->rows[c->n++] = *row;
-    return 0;
-}
-
-static struct collected read_csv(const char *csv)
-{
-    struct collected c = {0};
-    char err[1024];
-    ck_assert_msg(mmb_csv_read(csv, collect, &c, err, sizeof err) == 0, "%s", err);
-    return c;
-}
 
 /* Runs mmbench tune with args on the fixture profile; returns its exit status. */
 static int tune(const char *args)
