@@ -28,8 +28,15 @@ static void util_panel_write(FILE *f, struct mmb_report *rep, size_t g, const ch
     fputs("    set boxwidth 0.36\n", f);
     fprintf(f, "    plot \"%s.dat\" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb \"#202020\" lc rgb \"#0072B2\" title \"Compute (SM %%)\", \\\n", dat);
     fputs("         \"\" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb \"#202020\" lc rgb \"#D55E00\" title \"Memory (DRAM %)\", \\\n", f);
-    fputs("         \"\" using ($1-0.19):2:(sprintf(\"%.0f\", $2)) with labels offset 0,0.7 notitle, \\\n", f);
-    fputs("         \"\" using ($1+0.19):3:(sprintf(\"%.0f\", $3)) with labels offset 0,0.7 notitle\n", f);
+    /* labels of up to three digits over bars 0.38 kernel slots apart: smaller type
+     * when many kernels share a panel, so that "100" and "98" never touch */
+    size_t nk = rep->data.nkernels ? rep->data.nkernels : 1;
+    double apart = (pos->shared ? 700.0 : 1350.0) / (double)nk * 0.38;
+    int pt = MMB_GP_FONT_PT;
+    while (pt > MMB_GP_FONT_PT - 8 && 3 * 0.6 * pt > 0.9 * apart)
+        pt -= 2;
+    fprintf(f, "         \"\" using ($1-0.19):2:(sprintf(\"%%.0f\", $2)) with labels offset 0,0.7 font F%d notitle, \\\n", pt);
+    fprintf(f, "         \"\" using ($1+0.19):3:(sprintf(\"%%.0f\", $3)) with labels offset 0,0.7 font F%d notitle\n", pt);
     (void)g;
 }
 
@@ -181,6 +188,16 @@ int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
         fprintf(o.f, "  # %s\n", d->kernels[k]);
     }
     mmb_gp_range_finish(&y);
+    /* bar labels ("51.7k", at most five characters) over bars 0.8 / ng kernel slots
+     * apart: smaller type when bars are narrow, standing on end when even that
+     * would touch (room above the tallest bar for them then) */
+    double apart = 1350.0 / (double)(d->nkernels ? d->nkernels : 1) * 0.8 / (double)ng;
+    int label_pt = MMB_GP_FONT_PT - 4;
+    while (label_pt > MMB_GP_FONT_PT - 8 && 5 * 0.6 * label_pt > 0.9 * apart)
+        label_pt -= 2;
+    bool upright = 5 * 0.6 * label_pt > 0.9 * apart;
+    if (upright)
+        y.hi *= 3;
     int rc = mmb_gp_commit(rep, &o, "gpus-per-kernel", "dat", err, errlen);
     struct mmb_report_figure *fig = rc == 0 ? mmb_report_figure_add(rep, "gpus-per-kernel", MMB_REPORT_GROUP_GPUS, -1) : NULL;
     if (rc == 0 && (!fig || mmb_report_out_open(&o, err, errlen) != 0))
@@ -218,8 +235,8 @@ int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
         mmb_gp_term(o.f, &n);
         /* 51.7k, not 51706: five digits over each of three adjacent bars run together. */
         fprintf(o.f, "\"\" using ($1%+.4f):%zu:(column(%zu) >= 10000 ? sprintf(\"%%.1fk\", column(%zu) / 1000) : "
-                     "sprintf(\"%%.0f\", column(%zu))) with labels offset 0,0.6 font F%d notitle",
-                off, j + 2, j + 2, j + 2, j + 2, ng > 3 ? MMB_GP_FONT_PT - 6 : MMB_GP_FONT_PT - 4);
+                     "sprintf(\"%%.0f\", column(%zu))) with labels %s font F%d notitle",
+                off, j + 2, j + 2, j + 2, j + 2, upright ? "rotate by 90 left offset 0,0.4" : "offset 0,0.6", label_pt);
     }
     fputc('\n', o.f);
     mmb_gp_script_end(o.f);
