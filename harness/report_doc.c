@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report_ncu.h"
 #include "report_table.h"
 #include "report_tune.h"
 #include "util.h"
@@ -109,7 +110,7 @@ static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
     size_t groups = 0, shown = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || r->r.status == MMB_STATUS_OK)
+        if (r->gpu != g || r->r.status == MMB_STATUS_OK || r->r.status == MMB_STATUS_RESTRICTED)
             continue;
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++) {
@@ -142,6 +143,31 @@ static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
     }
     if (groups > shown)
         fprintf(f, "  - and %zu more configurations\n", groups - shown);
+}
+
+/* Restricted rows of one GPU, counted per kernel and restriction. */
+static void md_restricted(FILE *f, const struct mmb_report_data *d, size_t g)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status != MMB_STATUS_RESTRICTED)
+            continue;
+        bool seen = false;
+        size_t count = 0;
+        for (size_t j = 0; j < d->nrows && !seen; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            bool same = q->gpu == g && q->r.status == MMB_STATUS_RESTRICTED && !strcmp(q->r.kernel, r->r.kernel) &&
+                        !strcmp(q->r.reason, r->r.reason);
+            seen = same && j < i;
+            count += same;
+        }
+        if (seen)
+            continue;
+        fprintf(f, "%s%zu of %s's configurations, excluded by ", sep, count, r->r.kernel);
+        md_code(f, r->r.reason[0] ? r->r.reason : "its restrictions");
+        sep = "; ";
+    }
 }
 
 /* Figures left out, one line per GPU, grouped by reason. */
@@ -182,66 +208,34 @@ static size_t md_omits(FILE *f, const struct mmb_report *rep, int gpu)
     return lines;
 }
 
-/* The output of scripts/ncu-compare.sh for this GPU, when data/<gpu>/bench/ has it:
- * how far the counters are from Nsight Compute's, as measured. Returns 1 when written. */
-static size_t md_ncu_check(FILE *f, const struct mmb_report *rep, size_t g)
+/* The report links files of the source tree only when it is written to
+ * <root>/reports, where "../" reaches them; elsewhere it names them. */
+static bool in_root_reports(const struct mmb_report *rep)
 {
-    const struct mmb_report_data *d = &rep->data;
-    char rel[256], path[4400];
-    snprintf(rel, sizeof rel, "data/%s/bench/ncu-compare.txt", d->gpus[g].slug);
-    snprintf(path, sizeof path, "%s/%s", rep->root, rel);
-    char ignored[128];
-    char *text = mmb_file_read(path, NULL, ignored, sizeof ignored);
-    const char *worst = text ? strstr(text, "largest |difference| per metric:") : NULL;
-    if (!worst) {
-        free(text);
-        return 0;
-    }
-    fputs("- **Counters against Nsight Compute** (", f);
-    mmb_report_md_text(f, d->gpus[g].name);
-    fputs("): the largest differences between mmbench's counters and `ncu --clock-control none --cache-control all` "
-          "for the seed kernels at 1024 and 4096 (",
-          f);
-    /* a link only where it resolves: from <root>/reports, up to the data folder */
     char out_real[4096], reports_real[4096], reports[4200];
     snprintf(reports, sizeof reports, "%s/reports", rep->root);
-    bool linked = realpath(rep->out, out_real) && realpath(reports, reports_real) && !strcmp(out_real, reports_real);
-    if (linked)
-        fprintf(f, "[%s](../%s), `scripts/ncu-compare.sh`):", rel, rel);
-    else
-        fprintf(f, "`%s`, `scripts/ncu-compare.sh`):", rel);
-    const char *sep = " ";
-    for (const char *line = strchr(worst, '\n'); line && line[1] == ' '; line = strchr(line + 1, '\n')) {
-        const char *end = strchr(line + 1, '\n');
-        int len = (int)(end ? end - line - 1 : (long)strlen(line + 1));
-        char item[128];
-        snprintf(item, sizeof item, "%.*s", len, line + 1);
-        char *t = item;
-        while (*t == ' ')
-            t++;
-        for (char *q = t + strlen(t); q > t && q[-1] == ' '; *--q = '\0')
-            ;
-        /* "L2 hit %         2.54 %": the value is the last word before the final '%' */
-        char *pct = strrchr(t, '%');
-        if (!pct || pct == t)
-            continue;
-        *pct = '\0';
-        for (char *q = pct; q > t && q[-1] == ' '; *--q = '\0')
-            ;
-        char *value = strrchr(t, ' ');
-        if (!value)
-            continue;
-        *value++ = '\0';
-        for (char *q = value - 1; q > t && q[-1] == ' '; *--q = '\0')
-            ;
-        fprintf(f, "%s%s %s %%", sep, t, value);
-        sep = ", ";
+    return realpath(rep->out, out_real) && realpath(reports, reports_real) && !strcmp(out_real, reports_real);
+}
+
+char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
+{
+    char path[4400], ignored[128];
+    snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
+    return mmb_file_read(path, NULL, ignored, sizeof ignored);
+}
+
+void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text)
+{
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", rep->root, rel);
+    if (rel[0] != '/' && in_root_reports(rep) && stat(path, &st) == 0) {
+        fputc('[', f);
+        mmb_report_md_text(f, text ? text : rel);
+        fprintf(f, "](../%s)", rel);
+    } else {
+        md_code(f, rel);
     }
-    fputs(". Duration, DRAM bytes read and FFMA counts agree; DRAM write bytes run above ncu's for a reason not "
-          "found yet, and so does the DRAM % of kernels that move little data (docs/counters.md).\n",
-          f);
-    free(text);
-    return 1;
 }
 
 static void md_caveats(FILE *f, struct mmb_report *rep)
@@ -282,16 +276,28 @@ static void md_caveats(FILE *f, struct mmb_report *rep)
         size_t bad = gp->rows - gp->by_status[MMB_STATUS_OK];
         if (bad == 0)
             continue;
+        size_t restricted = gp->by_status[MMB_STATUS_RESTRICTED];
         fputs("- **Rows not plotted** (", f);
         mmb_report_md_text(f, gp->name);
-        fprintf(f, "): %zu of %zu rows have a status other than ok:", bad, gp->rows);
-        const char *sep = " ";
-        for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
-            if (gp->by_status[s]) {
-                fprintf(f, "%s%zu %s", sep, gp->by_status[s], mmb_status_text((enum mmb_status)s));
-                sep = ", ";
-            }
-        fputs(".\n", f);
+        fprintf(f, "): %zu of %zu rows are not ok.", bad, gp->rows);
+        if (restricted) {
+            fprintf(f, " %zu are restricted, recorded on purpose: configurations that a profile's restriction excludes "
+                       "before anything is compiled or run, as Kernel Tuner does (",
+                    restricted);
+            md_restricted(f, d, g);
+            fputs(").", f);
+        }
+        if (bad > restricted) {
+            fprintf(f, " %zu did not run or failed:", bad - restricted);
+            const char *sep = " ";
+            for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
+                if (s != MMB_STATUS_RESTRICTED && gp->by_status[s]) {
+                    fprintf(f, "%s%zu %s", sep, gp->by_status[s], mmb_status_text((enum mmb_status)s));
+                    sep = ", ";
+                }
+            fputs(".", f);
+        }
+        fputs("\n", f);
         md_failed(f, d, g);
         n++;
     }
@@ -330,7 +336,7 @@ static void md_caveats(FILE *f, struct mmb_report *rep)
     }
     n += md_omits(f, rep, -1);
     for (size_t g = 0; g < d->ngpus; g++)
-        n += md_ncu_check(f, rep, g);
+        n += mmb_report_ncu_caveat(f, rep, g);
     if (d->other_dtype || d->other_cache) {
         fprintf(f, "- **Left out by the selection** (%s", d->dtype);
         if (d->cache[0])
@@ -456,23 +462,34 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     char sel[64];
     mmb_report_selection(rep, -1, sel, sizeof sel);
     fputs("# mmbench report\n\n", f);
-    fprintf(f, "%zu GPUs, %zu CSV files, %zu rows (", d->ngpus, d->nfiles, d->nrows);
-    if (ok == d->nrows)
-        fputs("all ok", f);
-    else
-    {
-        size_t restricted = 0;
-        for (size_t i = 0; i < d->nrows; i++)
-            restricted += d->rows[i].r.status == MMB_STATUS_RESTRICTED;
-        fprintf(f, "%zu ok", ok);
+    fprintf(f, "%zu GPUs, %zu CSV files, %zu rows", d->ngpus, d->nfiles, d->nrows);
+    size_t by[MMB_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < d->nrows; i++)
+        if ((unsigned)d->rows[i].r.status < MMB_STATUS_COUNT)
+            by[d->rows[i].r.status]++;
+    size_t restricted = by[MMB_STATUS_RESTRICTED], failed = d->nrows - ok - restricted;
+    if (ok == d->nrows) {
+        fputs(", all ok", f);
+    } else {
+        fprintf(f, ": %zu ok and plotted", ok);
+        /* restricted rows are the tuner's bookkeeping, not trouble: say so before
+         * the count can alarm anyone */
         if (restricted)
-            fprintf(f, "; %zu configurations a tuning profile's restrictions removed, recorded as Kernel Tuner does",
-                    restricted);
-        if (d->nrows - ok - restricted)
-            fprintf(f, "; %zu that failed or were skipped, counted by status under Caveats", d->nrows - ok - restricted);
-        fputs("; only ok rows are plotted", f);
+            fprintf(f, "; %zu restricted, configurations that a tuning profile's restrictions exclude from the search, "
+                       "recorded on purpose and never run (Kernel Tuner's restricted configurations%s)",
+                    restricted, mmb_report_tune_has(rep) ? "; see [Tuning](#tuning)" : "");
+        if (failed) {
+            fprintf(f, "; %zu that did not run or failed:", failed);
+            const char *sep = " ";
+            for (size_t st = 1; st < MMB_STATUS_COUNT; st++)
+                if (st != MMB_STATUS_RESTRICTED && by[st]) {
+                    fprintf(f, "%s%zu %s", sep, by[st], mmb_status_text((enum mmb_status)st));
+                    sep = ", ";
+                }
+            fputs(" (each listed under [Caveats](#caveats))", f);
+        }
     }
-    fprintf(f, "). Figures and tables show %s", sel);
+    fprintf(f, ". Figures and tables show %s", sel);
     if (d->ref >= 0) {
         char ref[96];
         mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
@@ -491,7 +508,8 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
                 !strcmp(rep->formats[i], "png") ? "PNG (screens)" : !strcmp(rep->formats[i], "svg") ? "SVG" : "PDF (print)");
     fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
-    fputs("Contents: [Figures](#figures) · [Tables](#tables) · [Tuning](#tuning) · [Caveats](#caveats) · [Data](#data)\n\n", f);
+    fprintf(f, "Contents: [Figures](#figures) · [Tables](#tables) · %s[Caveats](#caveats) · [Data](#data)\n\n",
+            mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");
 }
 
 int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)

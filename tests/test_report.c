@@ -186,7 +186,7 @@ START_TEST(test_report_scripts_run)
 END_TEST
 
 /* Every relative link target of the README exists. */
-static void links_check(const char *out)
+static void links_check(const char *out, int at_least)
 {
     char path[700];
     snprintf(path, sizeof path, "%s/README.md", out);
@@ -203,7 +203,7 @@ static void links_check(const char *out)
         ck_assert_msg(exists("%s/%s", out, target), "README links %s, which does not exist", target);
         links++;
     }
-    ck_assert_int_gt(links, 10);
+    ck_assert_int_ge(links, at_least);
     free(md);
 }
 
@@ -212,7 +212,7 @@ START_TEST(test_report_links)
     char out[512];
     snprintf(out, sizeof out, "%s/out", tmpdir);
     ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
-    links_check(out);
+    links_check(out, 11);
 }
 END_TEST
 
@@ -238,7 +238,7 @@ START_TEST(test_report_without_gnuplot)
     const char *md = file_get(readme);
     ck_assert_ptr_nonnull(strstr(md, "Not drawn"));
     ck_assert_ptr_null(strstr(md, ".png)"));
-    links_check(out);
+    links_check(out, 11);
 }
 END_TEST
 
@@ -310,37 +310,138 @@ START_TEST(test_report_published)
 }
 END_TEST
 
-/* Tuned rows (profile tune*) get a section: best configurations, the spread of
- * times over the whole space, and seed 000's table beside the published times.
- * Reads the committed H200 data; the fixtures, which have no tuned rows, get none. */
+/* Tuned rows (profile tune*) get a section: best configurations with their status
+ * counts, the T4 files, the comparison with the seed's published best, the spread
+ * of times over the whole space, seed 000's table beside the published times and
+ * links to the heatmaps. Reads the committed H200 data; the fixtures, which have no
+ * tuned rows, get none. */
 START_TEST(test_report_tuning)
 {
     char h200[1200], published[1200], out[512], readme[600];
     snprintf(h200, sizeof h200, "%s/data/h200", root);
     snprintf(published, sizeof published, "%s/data/published", root);
     snprintf(out, sizeof out, "%s/tuned", tmpdir);
-    char *argv[] = {"report", "-q", "--no-plots", "-o", out, h200, published, NULL};
-    ck_assert_msg(report_run(7, argv) == 0, "%s", report_err);
+    bool drawn = gnuplot_on_path();
+    /* PNG alone keeps the drawn run short; --no-plots when there is no gnuplot */
+    char *argv[] = {"report", "-q", "-f", "png", "-o", out, h200, published, NULL};
+    char *argv_np[] = {"report", "-q", "--no-plots", "-o", out, h200, published, NULL};
+    ck_assert_msg((drawn ? report_run(8, argv) : report_run(7, argv_np)) == 0, "%s", report_err);
     snprintf(readme, sizeof readme, "%s/README.md", out);
     const char *md = file_get(readme);
     ck_assert_ptr_nonnull(md);
+
+    /* the headline counts restricted rows apart from failures, failures by status */
+    ck_assert_ptr_nonnull(strstr(md, "244 restricted, configurations that a tuning profile's restrictions exclude"));
+    ck_assert_ptr_nonnull(strstr(md, "that did not run or failed: 5 invalid_config, 4 compile_error, 3 skipped"));
+    ck_assert_ptr_nonnull(strstr(md, "[Tuning](#tuning)"));
+
     const char *tuning = strstr(md, "## Tuning");
     ck_assert_ptr_nonnull(tuning);
+    const char *caveats = strstr(tuning, "## Caveats");
+    ck_assert_ptr_nonnull(caveats);
     ck_assert_ptr_nonnull(strstr(tuning, "| NVIDIA H200 | tunable | 4096 | `block_size_x="));
-    ck_assert_ptr_nonnull(strstr(tuning, "244 restricted"));
+    ck_assert_ptr_nonnull(strstr(tuning, "36 ok, 244 restricted, 4 invalid_config, 4 compile_error (288)"));
+    ck_assert_ptr_nonnull(strstr(tuning, "`data/h200/tune-seed-tunable-4096x4096x4096-f32.t4.json`"));
+    ck_assert_ptr_nonnull(strstr(tuning, "**Against the seed's published best.**"));
+    ck_assert_ptr_nonnull(strstr(tuning, "tiled `block_size_x=32;block_size_y=32`: 183.3 ms, 750 GFLOP/s"));
     ck_assert_ptr_nonnull(strstr(tuning, "#### naive at 4096: median time (ms) of every configuration"));
     ck_assert_ptr_nonnull(strstr(tuning, "| `block_size_x=64;block_size_y=32` | invalid_config | - |"));
     ck_assert_ptr_nonnull(strstr(tuning, "**502.0**")); /* the published best, beside the measured */
+    ck_assert_ptr_nonnull(strstr(tuning, "(figures/heatmap-h200-naive.png)") ? strstr(tuning, "heatmap-h200-naive")
+                                                                               : strstr(tuning, "(gnuplot/heatmap-h200-naive.gp)"));
+    ck_assert_ptr_nonnull(strstr(tuning, "heatmap-geforce-gtx-titan-x-naive"));
+    ck_assert_ptr_nonnull(strstr(tuning, "tune-spread-tunable"));
     ck_assert(exists("%s/gnuplot/tune-spread-tunable.gp", out));
     ck_assert(exists("%s/gnuplot/tune-spread-naive.dat", out));
-    ck_assert_ptr_nonnull(strstr(md, "restrictions removed"));
+    if (drawn) {
+        ck_assert(exists("%s/figures/tune-spread-tunable.png", out));
+        ck_assert(exists("%s/figures/tune-spread-naive.png", out));
+        ck_assert_ptr_nonnull(strstr(tuning, "](figures/tune-spread-tunable.png)"));
+        ck_assert_ptr_nonnull(strstr(tuning, "[NVIDIA H200](figures/heatmap-h200-tunable.png)"));
+    }
+    /* the spread figure marks the fastest and draws cuBLAS */
+    char gp[700];
+    snprintf(gp, sizeof gp, "%s/gnuplot/tune-spread-tunable.gp", out);
+    const char *script = file_get(gp);
+    ck_assert_ptr_nonnull(strstr(script, "every ::0::0"));
+    ck_assert_ptr_nonnull(strstr(script, "cuBLAS"));
+    ck_assert_ptr_nonnull(strstr(script, "set logscale y"));
+    md = file_get(readme); /* file_get's buffer was reused */
+
+    /* the caveats list what failed, and the restricted rows in one line, not one by one */
+    caveats = strstr(md, "## Caveats");
+    ck_assert_ptr_nonnull(strstr(caveats, "244 of tunable's configurations, excluded by `block_size_x == block_size_y * tile_size_y`"));
+    ck_assert_ptr_nonnull(strstr(caveats, ": compile_error ("));
+    ck_assert_ptr_null(strstr(caveats, ": restricted ("));
+    ck_assert_ptr_nonnull(strstr(caveats, "**DRAM writes against Nsight Compute** (NVIDIA H200)"));
+    links_check(out, 11);
 
     char plain[512];
     snprintf(plain, sizeof plain, "%s/plain", tmpdir);
     ck_assert_int_eq(report_fixtures(plain, false), 0);
     snprintf(readme, sizeof readme, "%s/README.md", plain);
-    ck_assert_ptr_null(strstr(file_get(readme), "## Tuning"));
+    md = file_get(readme);
+    ck_assert_ptr_null(strstr(md, "## Tuning"));
+    ck_assert_ptr_null(strstr(md, "(#tuning)"));
     ck_assert(!exists("%s/gnuplot/tune-spread-naive.gp", plain));
+}
+END_TEST
+
+static void file_put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs(text, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The Nsight Compute caveat quotes the numbers of data/<gpu>/bench/ncu-compare.txt
+ * and links it, from a source root of its own. */
+START_TEST(test_report_ncu_caveat)
+{
+    char dir[800], path[900], cmd[2600];
+    snprintf(dir, sizeof dir, "%s/root/data/h200/bench", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s/root/reports' && cp '%s/tests/fixtures/csv/good/h200.csv' '%s/root/data/h200/'",
+             dir, tmpdir, root, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/ncu-compare.txt", dir);
+    file_put(path, "kernel       size metric                mmbench            ncu  diff %\n"
+                   "naive        1024 duration us           347.760        349.216   -0.42\n"
+                   "naive        1024 DRAM read MB            8.395          8.394    0.01\n"
+                   "naive        1024 DRAM write MB           0.348          0.000     nan\n"
+                   "tiled        1024 DRAM write MB           1.900          0.000     nan\n"
+                   "naive        4096 duration us         22464.736      22437.536    1.50\n"
+                   "naive        4096 DRAM read MB         7258.642       7343.213   -1.15\n"
+                   "naive        4096 DRAM write MB          87.772         69.446   26.39\n"
+                   "tiled        4096 DRAM write MB          87.637         69.484   27.78\n"
+                   "naive        4096 FFMA           68719476736.000 68719476736.000    0.00\n"
+                   "\nlargest |difference| per metric:\n  duration us      1.50 %\n");
+    snprintf(path, sizeof path, "%s/devices.txt", dir);
+    file_put(path, "#   name  cc SMs SM MHz mem MHz bus mem GiB L2 MiB peak GB/s peak GFLOP/s data folder\n"
+                   "0   NVIDIA H200  9.0 132 1980 3201 6016 139.8 60.0 4814.3 66908.2 data/h200\n");
+    snprintf(path, sizeof path, "%s/ncu-compare-read-2.txt", dir);
+    file_put(path, "naive        4096 DRAM write MB          87.000         69.000   26.09\n");
+
+    char troot[600], out[700];
+    snprintf(troot, sizeof troot, "%s/root", tmpdir);
+    snprintf(out, sizeof out, "%s/reports", troot);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", troot, 1), 0);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, NULL};
+    int rc = report_run(5, argv);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", root, 1), 0);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/README.md", out);
+    const char *md = file_get(path);
+    const char *c = strstr(md, "**DRAM writes against Nsight Compute** (NVIDIA H200)");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_nonnull(strstr(c, "[data/h200/bench/ncu-compare.txt](../data/h200/bench/ncu-compare.txt)"));
+    ck_assert_ptr_nonnull(strstr(c, "At 1024 (C is 4 MiB, inside the 60 MiB L2) mmbench counts 0.35–1.90 MB of write-backs"));
+    ck_assert_ptr_nonnull(strstr(c, "At 4096 (C is 64 MiB, larger than the 60 MiB L2) mmbench's DRAM write bytes are "
+                                    "26.4–27.8% above ncu's (87.6–87.8 MB against 69.4–69.5 MB)"));
+    ck_assert_ptr_nonnull(strstr(c, "DRAM read bytes agree within 1.15% and kernel duration within 1.50%"));
+    ck_assert_ptr_nonnull(strstr(c, "FFMA counts are equal"));
+    ck_assert_ptr_nonnull(strstr(c, "a sweep of 2x L2 instead of 8x ([ncu-compare-read-2.txt](../data/h200/bench/ncu-compare-read-2.txt): 26.1% above ncu at 4096)"));
+    links_check(out, 5); /* the comparison files, the tables, the scripts */
 }
 END_TEST
 
@@ -358,6 +459,7 @@ int main(void)
     tcase_add_test(tc, test_report_bad_options);
     tcase_add_test(tc, test_report_published);
     tcase_add_test(tc, test_report_tuning);
+    tcase_add_test(tc, test_report_ncu_caveat);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
