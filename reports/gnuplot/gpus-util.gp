@@ -46,8 +46,8 @@ do for [i = 1:words(formats)] {
     set boxwidth 0.36
     plot "util-h100-80gb-hbm3.dat" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
          "" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)", \
-         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 notitle, \
-         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 notitle
+         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 font F20 notitle, \
+         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 font F20 notitle
     unset label
     unset object
     unset arrow
@@ -78,8 +78,8 @@ do for [i = 1:words(formats)] {
     set boxwidth 0.36
     plot "util-h200.dat" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
          "" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)", \
-         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 notitle, \
-         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 notitle
+         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 font F20 notitle, \
+         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 font F20 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005

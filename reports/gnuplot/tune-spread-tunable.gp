@@ -5,9 +5,9 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,900 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,900 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -30,18 +30,21 @@ do for [i = 1:words(formats)] {
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
     set title "Tuning tunable at 4096 (f32, cold L2): every configuration's time, fastest first"
-    set xlabel "Configuration, fastest first (rank)"
+    set xlabel "Configuration, fastest first (rank by median time)"
     set ylabel "Median time (ms, log scale)"
-    set logscale y
-    set format y "%g"
-    set xrange [0.5:36.5]
+    set xrange [0:36.5]
     set logscale y 10
     set format y "%.10g"
     set yrange [1:27.0379]
-    set key outside below center horizontal samplen 3 spacing 1.1 height 1
-    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints pt 4 ps 1.2 lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3", \
-         2.65955198 with lines dt 2 lw 2 lc rgb "#0072B2" title "cuBLAS, NVIDIA H100 80GB HBM3", \
-         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints pt 6 ps 1.2 lw 2.5 lc rgb "#009E73" title "NVIDIA H200", \
-         2.68345594 with lines dt 2 lw 2 lc rgb "#009E73" title "cuBLAS, NVIDIA H200"
+    set format y "%g"
+    set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
+    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 4.052 ms, cuBLAS 2.660 ms", \
+         "tune-spread-tunable.dat" index 0 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#0072B2" notitle, \
+         2.65955198 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
+         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 4.052 ms, cuBLAS 2.683 ms", \
+         "tune-spread-tunable.dat" index 1 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#009E73" notitle, \
+         2.68345594 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+         NaN with points pt 6 ps 4.5 * PS lw 3 lc rgb "#404040" title "fastest configuration", \
+         NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS (dashed, colour of its GPU)"
     unset output
 }

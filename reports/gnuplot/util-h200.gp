@@ -41,7 +41,7 @@ do for [i = 1:words(formats)] {
     set boxwidth 0.36
     plot "util-h200.dat" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
          "" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)", \
-         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 notitle, \
-         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 notitle
+         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 font F20 notitle, \
+         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 font F20 notitle
     unset output
 }
