@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "compile.h"
 #include "profile.h"
 #include "space.h"
@@ -146,9 +147,5 @@ int main(void)
     tcase_add_test(tc, test_compile_error_reports_the_log);
     tcase_add_test(tc, test_cache_hit_returns_same_cubin);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "compile.h"
 #include "compile_pool.h"
 #include "util.h"
@@ -206,9 +207,5 @@ int main(void)
     tcase_add_test(tc, test_pool_wait_unknown_and_inline);
     tcase_add_test(tc, test_pool_counts_failures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

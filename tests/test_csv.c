@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "csv.h"
 
 static char tmpdir[256];
@@ -383,9 +384,5 @@ int main(void)
     tcase_add_test(tc, test_malformed);
     tcase_add_test(tc, test_old_column_set);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "compile.h"
 #include "cupti.h"
 #include "gpu.h"
@@ -275,9 +276,5 @@ int main(void)
     tcase_add_test(device, test_gpu_ffma_exact);
     tcase_add_test(device, test_gpu_dram_bytes_cold);
     suite_add_tcase(s, device);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "expr.h"
 
 /* Names for the tests: x = 6, y = 3, z = 0, big = LLONG_MAX; anything else is
@@ -370,9 +371,5 @@ int main(void)
     tcase_add_test(tc, test_each_name);
     tcase_add_test(tc, test_format_caret);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

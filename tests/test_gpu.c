@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "csv_rows.h"
 #include "gpu.h"
 #include "profile.h"
@@ -172,10 +173,5 @@ int main(void)
     tcase_add_test(tc, test_each_failure_has_its_status);
     tcase_add_test(tc, test_counters_count_every_ffma);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK); /* one CUDA context for the whole run */
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "inputs.h"
 #include "stats.h"
 
@@ -103,9 +104,5 @@ int main(void)
     tcase_add_test(tc, test_tolerance_is_relative_to_largest_reference);
     tcase_add_test(tc, test_stats);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "space.h"
 #include "strategy.h"
 #include "strategy_impl.h"
@@ -404,9 +405,5 @@ int main(void)
     tcase_add_test(tc, test_genetic_allowed_and_reproducible);
     tcase_add_test(tc, test_peek_changes_nothing);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "csv.h"
 #include "csv_rows.h"
 #include "gpu.h"
@@ -159,10 +160,7 @@ int main(void)
     tcase_add_test(tc, test_annealing_reproducible);
     tcase_add_test(tc, test_bad_options);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = mmb_test_failures(s, false);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

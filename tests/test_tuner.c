@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "csv.h"
 #include "space.h"
 #include "tuner.h"
@@ -463,9 +464,5 @@ int main(void)
     tcase_add_test(tc, test_annealing_measures_only_allowed);
     tcase_add_test(tc, test_history_rejects_other_gpu);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
