@@ -12,6 +12,8 @@
 #include "gpu.h"
 #include "util.h"
 
+static double nvml_sm_clock_mhz(const char *gpu_uuid);
+
 struct mmb_timer {
     void *stream;
     void *flush;
@@ -45,7 +47,8 @@ void mmb_timer_close(struct mmb_timer *t)
     free(t);
 }
 
-enum mmb_status mmb_timer_flush_l2(struct mmb_timer *t, char *err, size_t errlen)
+/* Overwrites a buffer twice the L2 size, so the next launch finds none of its data in L2. */
+static enum mmb_status timer_flush_l2(struct mmb_timer *t, char *err, size_t errlen)
 {
     cudaError_t e;
     /* A changing value, so no layer can skip a write of what is already there. */
@@ -74,20 +77,20 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, voi
     for (; created < 2 * repeats; created++)
         MMB_CHECK_CUDA(e = cudaEventCreate(&events[created]), st = mmb_gpu_status_of(e); goto out);
     for (int i = 0; i < warmup; i++) {
-        if (cold && (st = mmb_timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+        if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
             goto out;
         if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
             goto out;
     }
     for (int i = 0; i < repeats; i++) {
-        if (cold && (st = mmb_timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+        if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
             goto out;
         MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i], stream), st = mmb_gpu_status_of(e); goto out);
         if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
             goto out;
         MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i + 1], stream), st = mmb_gpu_status_of(e); goto out);
         if (i == repeats / 2)
-            *sm_clock_mhz = mmb_nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
+            *sm_clock_mhz = nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
     }
     MMB_CHECK_CUDA(e = cudaStreamSynchronize(stream), st = mmb_gpu_status_of(e); goto out);
     for (int i = 0; i < repeats; i++) {
@@ -105,12 +108,13 @@ out:
     return st;
 }
 
-/* NVML, opened once; its absence is not an error (the column stays empty). */
+/* The SM clock now, through NVML loaded at run time (no link to the driver): NaN
+ * when NVML or the device is not available, which is no error (the column stays empty). */
 typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_by_uuid_fn)(const char *, void **);
 typedef int (*nvml_clock_fn)(void *, int, unsigned *);
 
-double mmb_nvml_sm_clock_mhz(const char *gpu_uuid)
+static double nvml_sm_clock_mhz(const char *gpu_uuid)
 {
     static int tried;
     static nvml_by_uuid_fn by_uuid;

@@ -19,17 +19,10 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, siz
                                void *stream, char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
 
-/* Overwrites a buffer twice the L2 size, so the next launch finds none of its data in L2. */
-enum mmb_status mmb_timer_flush_l2(struct mmb_timer *t, char *err, size_t errlen);
-
 /* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats).
  * *sm_clock_mhz is read through NVML during the timed launches (NaN without NVML). */
 enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, void *ctx,
                                   int warmup, int repeats, bool cold, struct mmb_stats *stats,
                                   double *sm_clock_mhz, char *err, size_t errlen);
-
-/* The SM clock now, through NVML loaded at run time (no link to the driver). NaN
- * when NVML or the device is not available. */
-double mmb_nvml_sm_clock_mhz(const char *gpu_uuid);
 
 #endif

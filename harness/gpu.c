@@ -26,7 +26,8 @@ int mmb_gpu_count(char *err, size_t errlen)
     return n;
 }
 
-int mmb_gpu_fp32_lanes(int major, int minor)
+/* FP32 lanes per SM by compute capability (0 when unknown). */
+static int fp32_lanes(int major, int minor)
 {
     /* FP32 units per SM, from the CUDA C programming guide's throughput table. */
     static const struct { int major, minor, lanes; } table[] = {
@@ -71,7 +72,7 @@ int mmb_gpu_query(int device, struct mmb_device_info *info, char *err, size_t er
     info->l2_bytes = (size_t)prop.l2CacheSize;
     info->max_threads_per_block = prop.maxThreadsPerBlock;
     info->smem_per_block_optin = prop.sharedMemPerBlockOptin;
-    info->fp32_lanes_per_sm = mmb_gpu_fp32_lanes(prop.major, prop.minor);
+    info->fp32_lanes_per_sm = fp32_lanes(prop.major, prop.minor);
     info->peak_gbps = 2.0 * info->mem_clock_mhz * 1e6 * (info->mem_bus_bits / 8.0) / 1e9;
     info->peak_gflops = 2.0 * info->fp32_lanes_per_sm * info->sm_count * info->sm_clock_mhz * 1e6 / 1e9;
     int drv = 0, rt = 0;

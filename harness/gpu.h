@@ -31,8 +31,6 @@ struct mmb_device_info {
 /* Number of usable devices; 0 with err set when there is no driver or no GPU. */
 int mmb_gpu_count(char *err, size_t errlen);
 int mmb_gpu_query(int device, struct mmb_device_info *info, char *err, size_t errlen);
-/* FP32 lanes per SM by compute capability (0 when unknown). */
-int mmb_gpu_fp32_lanes(int cc_major, int cc_minor);
 
 /* Maps a CUDA error to the status a result row gets. */
 enum mmb_status mmb_gpu_status_of(int cuda_error);

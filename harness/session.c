@@ -212,11 +212,6 @@ void mmb_problem_close(struct mmb_problem *p)
     free(p);
 }
 
-double mmb_problem_reference_error(const struct mmb_problem *p)
-{
-    return p->ref_err;
-}
-
 enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
                                  unsigned long long seed, struct mmb_problem **out,
                                  char *err, size_t errlen)

@@ -38,8 +38,6 @@ enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *s
                                  unsigned long long seed, struct mmb_problem **out,
                                  char *err, size_t errlen);
 void mmb_problem_close(struct mmb_problem *p);
-/* Largest relative error of the reference on the sampled elements. */
-double mmb_problem_reference_error(const struct mmb_problem *p);
 
 struct mmb_eval_options {
     int warmup, repeats;

@@ -59,11 +59,6 @@ const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, si
     return mmb_imap_get(&h->rows, index, &v) ? (const struct mmb_row *)v : NULL;
 }
 
-size_t mmb_tune_history_count(const struct mmb_tune_history *h)
-{
-    return h->rows.count;
-}
-
 struct each_ctx {
     void (*fn)(void *ctx, size_t index, const struct mmb_row *row);
     void *ctx;

@@ -42,7 +42,6 @@ void mmb_tune_history_free(struct mmb_tune_history *h);
 int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct mmb_row *row);
 /* NULL when index has no row. */
 const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, size_t index);
-size_t mmb_tune_history_count(const struct mmb_tune_history *h);
 /* Calls fn for every remembered row, in no particular order. */
 void mmb_tune_history_each(const struct mmb_tune_history *h,
                            void (*fn)(void *ctx, size_t index, const struct mmb_row *row), void *ctx);
