@@ -1,4 +1,4 @@
-/* bench.c - CUDA-event timing with optional L2 flush, and the SM clock through NVML. */
+/* bench.c - CUDA-event timing with optional L2 flush (l2flush.c), and the SM clock through NVML. */
 #include "bench.h"
 
 #include <cuda_runtime_api.h>
@@ -10,31 +10,32 @@
 
 #include "errcheck.h"
 #include "gpu.h"
+#include "l2flush.h"
 #include "util.h"
 
 static double nvml_sm_clock_mhz(const char *gpu_uuid);
 
 struct mmb_timer {
     void *stream;
-    void *flush;
-    size_t flush_bytes;
-    int flush_value;
+    struct mmb_l2_flush *flush;
     char uuid[48];
 };
 
-enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, size_t l2_bytes,
-                               void *stream, char *err, size_t errlen)
+enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int device, void *stream,
+                               char *err, size_t errlen)
 {
-    cudaError_t e;
     struct mmb_timer *t = calloc(1, sizeof *t);
     if (!t) {
         mmb_errorf(err, errlen, "out of host memory");
         return MMB_STATUS_OUT_OF_MEMORY;
     }
     t->stream = stream;
-    t->flush_bytes = 2 * (l2_bytes ? l2_bytes : (64u << 20));
     snprintf(t->uuid, sizeof t->uuid, "%s", gpu_uuid ? gpu_uuid : "");
-    MMB_CHECK_CUDA(e = cudaMalloc(&t->flush, t->flush_bytes), free(t); return mmb_gpu_status_of(e));
+    enum mmb_status st = mmb_l2_flush_open(&t->flush, device, err, errlen);
+    if (st != MMB_STATUS_OK) {
+        free(t);
+        return st;
+    }
     *out = t;
     return MMB_STATUS_OK;
 }
@@ -43,19 +44,13 @@ void mmb_timer_close(struct mmb_timer *t)
 {
     if (!t)
         return;
-    cudaFree(t->flush);
+    mmb_l2_flush_close(t->flush);
     free(t);
 }
 
-/* Overwrites a buffer twice the L2 size, so the next launch finds none of its data in L2. */
 static enum mmb_status timer_flush_l2(struct mmb_timer *t, char *err, size_t errlen)
 {
-    cudaError_t e;
-    /* A changing value, so no layer can skip a write of what is already there. */
-    t->flush_value = (t->flush_value + 1) & 0xFF;
-    MMB_CHECK_CUDA(e = cudaMemsetAsync(t->flush, t->flush_value, t->flush_bytes, (cudaStream_t)t->stream),
-                   return mmb_gpu_status_of(e));
-    return MMB_STATUS_OK;
+    return mmb_l2_flush_enqueue(t->flush, t->stream, err, errlen);
 }
 
 enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, void *ctx,

@@ -15,8 +15,9 @@ typedef enum mmb_status (*mmb_launch_cb)(void *ctx, char *err, size_t errlen);
 
 struct mmb_timer;
 
-enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, size_t l2_bytes,
-                               void *stream, char *err, size_t errlen);
+/* The timer flushes L2 on device (made current) as l2flush.h describes. */
+enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int device, void *stream,
+                               char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
 
 /* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats).

@@ -42,12 +42,12 @@
 #include <string.h>
 
 #include "errcheck.h"
-#include "compile.h"
 #include "gpu.h"
+#include "l2flush.h"
 #include "util.h"
 
 /* Kernels one launch may run (cuBLAS may run two); more is an error, not a drop. */
-#define MAX_RANGES 16
+#define MAX_RANGES 32
 /* A pass loop that runs this much past the config image's passes is a CUPTI bug. */
 #define EXTRA_PASSES 4
 #define NO_COUNTERS "; --no-counters skips counters"
@@ -315,32 +315,6 @@ int mmb_metrics_validate_offline(const char *chip, const struct mmb_metric_set *
     return 0;
 }
 
-/* mmb_l2_sweep reads the buffer, so that every dirty line of earlier work is written
- * back and L2 holds only clean lines of this buffer; the impossible store keeps the
- * loads. mmb_l2_discard then invalidates those lines without writing them back
- * (PTX discard.global.L2, sm_80 and later), leaving L2 empty: the state ncu's
- * --cache-control all gives a pass. With L2 full of clean lines instead, the
- * measured kernel evicts some of its own output early (seen: 0.3-2 MB of extra
- * DRAM writes at 1024 on H200 and H100). */
-static const char sweep_source[] =
-    "extern \"C\" __global__ void mmb_l2_sweep(unsigned long long *p, unsigned long long n)\n"
-    "{\n"
-    "    unsigned long long acc = 0;\n"
-    "    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;\n"
-    "         i += (unsigned long long)gridDim.x * blockDim.x)\n"
-    "        acc ^= p[i];\n"
-    "    if (acc == 0x9e3779b97f4a7c15ULL)\n"
-    "        p[0] = acc;\n"
-    "}\n"
-    "extern \"C\" __global__ void mmb_l2_discard(unsigned long long *p, unsigned long long n)\n"
-    "{\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "    for (unsigned long long i = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) * 16; i < n;\n"
-    "         i += (unsigned long long)gridDim.x * blockDim.x * 16)\n"
-    "        asm volatile(\"discard.global.L2 [%0], 128;\" :: \"l\"(p + i) : \"memory\");\n"
-    "#endif\n"
-    "}\n";
-
 struct mmb_profiler {
     int device;
     CUcontext ctx;
@@ -353,84 +327,8 @@ struct mmb_profiler {
     size_t passes;
     bool kernel_replay;
     bool initialized;
-    struct mmb_module *sweep;
-    void *sweep_buf;
-    unsigned long long sweep_words;
-    long long sweep_grid;
-    size_t sweep_bytes;
-    bool sweep_write;
-    struct mmb_module *discard; /* NULL: leave the clean lines (MMB_L2_SWEEP=...:keep) */
+    struct mmb_l2_flush *flush;
 };
-
-static enum mmb_status sweep_open(struct mmb_profiler *p, char *err, size_t errlen)
-{
-    cudaError_t e;
-    int major = 0, minor = 0, sms = 0, l2 = 0;
-    MMB_CHECK_CUDA(e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, p->device),
-                   return mmb_gpu_status_of(e));
-    MMB_CHECK_CUDA(e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, p->device),
-                   return mmb_gpu_status_of(e));
-    MMB_CHECK_CUDA(e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, p->device),
-                   return mmb_gpu_status_of(e));
-    MMB_CHECK_CUDA(e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, p->device),
-                   return mmb_gpu_status_of(e));
-    /* Eight times L2: on an H200, a sweep of twice L2 left ~0.7 MB of earlier dirty
-     * lines that the measured kernel then wrote back (DRAM % of a 1024 kernel 8% over
-     * ncu's); eight times halved that (within 3.5%), and costs ~0.15 ms a pass.
-     * MMB_L2_SWEEP=[write+]read:F sets F and optionally overwrites the buffer before
-     * reading it, to compare with ncu (scripts/ncu-compare.sh). */
-    const char *how = getenv("MMB_L2_SWEEP");
-    unsigned factor = 8;
-    bool keep = false;
-    p->sweep_write = false;
-    if (how && *how) {
-        const char *f = strchr(how, ':');
-        p->sweep_write = strncmp(how, "write+", 6) == 0;
-        if (!f || sscanf(f + 1, "%u", &factor) != 1 || factor < 1 || factor > 64) {
-            mmb_errorf(err, errlen, "MMB_L2_SWEEP='%s': expected [write+]read:F[:keep] with F in 1..64", how);
-            return MMB_STATUS_PROFILING_DENIED;
-        }
-        keep = strstr(f, ":keep") != NULL;
-    }
-    size_t bytes = factor * (size_t)(l2 > 0 ? l2 : 64 << 20);
-    p->sweep_bytes = bytes;
-    MMB_CHECK_CUDA(e = cudaMalloc(&p->sweep_buf, bytes), return mmb_gpu_status_of(e));
-    MMB_CHECK_CUDA(e = cudaMemset(p->sweep_buf, 0, bytes), return mmb_gpu_status_of(e));
-    p->sweep_words = bytes / sizeof(unsigned long long);
-    p->sweep_grid = 8LL * (sms > 0 ? sms : 1);
-
-    const char *const no_defines[] = {NULL};
-    struct mmb_compile_request req = {.source_path = "cupti.c (L2 sweep)", .source = sweep_source,
-                                      .function = "mmb_l2_sweep", .defines = no_defines,
-                                      .arch = major * 10 + minor};
-    struct mmb_cubin cubin;
-    enum mmb_status st = mmb_compile(&req, &cubin, err, errlen);
-    if (st != MMB_STATUS_OK)
-        return st;
-    struct mmb_kernel_attrs attrs;
-    st = mmb_module_load(cubin.data, cubin.size, "mmb_l2_sweep", &p->sweep, &attrs, err, errlen);
-    if (st == MMB_STATUS_OK && !keep && major >= 8)
-        st = mmb_module_load(cubin.data, cubin.size, "mmb_l2_discard", &p->discard, &attrs, err, errlen);
-    mmb_cubin_free(&cubin);
-    return st;
-}
-
-/* Outside Start..Stop, and finished before Start: never a range, never overlapping. */
-static enum mmb_status sweep_l2(struct mmb_profiler *p, char *err, size_t errlen)
-{
-    cudaError_t e;
-    const long long grid[3] = {p->sweep_grid, 1, 1}, block[3] = {256, 1, 1};
-    void *args[] = {&p->sweep_buf, &p->sweep_words};
-    if (p->sweep_write)
-        MMB_CHECK_CUDA(e = cudaMemset(p->sweep_buf, 0, p->sweep_bytes), return mmb_gpu_status_of(e));
-    enum mmb_status st = mmb_module_launch(p->sweep, grid, block, 0, args, NULL, err, errlen);
-    if (st != MMB_STATUS_OK)
-        return st;
-    if (p->discard && (st = mmb_module_launch(p->discard, grid, block, 0, args, NULL, err, errlen)) != MMB_STATUS_OK)
-        return st;
-    MMB_CHECK_CUDA(e = cudaDeviceSynchronize(), return mmb_gpu_status_of(e));
-    return MMB_STATUS_OK;
-}
 
 static const char *support_text(CUpti_Profiler_Support_Level level)
 {
@@ -543,7 +441,7 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
 
     const char *replay = getenv("MMB_CUPTI_REPLAY");
     p->kernel_replay = replay && strcmp(replay, "kernel") == 0;
-    return sweep_open(p, err, errlen);
+    return mmb_l2_flush_open(&p->flush, p->device, err, errlen);
 }
 
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
@@ -573,10 +471,7 @@ void mmb_profiler_close(struct mmb_profiler *p)
 {
     if (!p)
         return;
-    mmb_module_unload(p->sweep);
-    mmb_module_unload(p->discard);
-    if (p->sweep_buf)
-        cudaFree(p->sweep_buf); /* nothing to do on failure: the context may be gone */
+    mmb_l2_flush_close(p->flush);
     host_free(p->host);
     if (p->initialized)
         profiler_deinit();
@@ -660,20 +555,34 @@ static void session_end(struct session *s)
 
 /* Start, launch, Stop: Stop runs even when the launch failed, so that the profiler
  * is never left started. */
+/* One pass: Start, [flush L2], [warm-up launch (hot)], the launch, Stop. The flush
+ * runs inside Start..Stop because Start itself leaves dirty lines in L2 (measured:
+ * ~20 MB on H100 and H200, scripts/dram-probe.sh) that a kernel after it would write
+ * back; its kernels are ranges of their own, which evaluate() leaves out. */
 static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_launch_fn launch, void *ctx,
                                 bool cold, int pass, bool *all_submitted, char *err, size_t errlen)
 {
     cudaError_t e;
-    enum mmb_status st;
-    if (cold && (st = sweep_l2(p, err, errlen)) != MMB_STATUS_OK)
-        return st;
+    enum mmb_status st = MMB_STATUS_OK;
     CUpti_RangeProfiler_Start_Params sp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = s->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerStart(&sp), return MMB_STATUS_PROFILING_DENIED);
-    int rc = launch(ctx);
+    int rc = 0;
+    st = mmb_l2_flush_enqueue(p->flush, NULL, err, errlen);
+    /* The launch may use another stream, which the legacy stream does not order. */
+    if (st == MMB_STATUS_OK && (e = cudaDeviceSynchronize()) != cudaSuccess) {
+        mmb_errorf(err, errlen, "cudaDeviceSynchronize after the L2 flush: %s", cudaGetErrorString(e));
+        st = mmb_gpu_status_of(e);
+    }
+    if (st == MMB_STATUS_OK && !cold)
+        rc = launch(ctx);
+    if (st == MMB_STATUS_OK && rc == 0)
+        rc = launch(ctx);
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = s->rp;
     CUptiResult r = cuptiRangeProfilerStop(&stop);
+    if (st != MMB_STATUS_OK)
+        return st;
     if (rc != 0) {
         mmb_errorf(err, errlen, "the launch failed in profiling pass %d", pass + 1);
         return MMB_STATUS_LAUNCH_ERROR;
@@ -684,9 +593,29 @@ static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_l
     return MMB_STATUS_OK;
 }
 
-/* Evaluates every range and merges them into values (list order). */
-static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, double *values, char *err,
-                                size_t errlen)
+/* The first range of the measured launch: after the flush's kernels and, hot, after
+ * the warm-up launch, which ran as many kernels as the measured one. The ranges are
+ * told apart by count, as auto ranges do not carry kernel names (on the H100 none of
+ * the flush's ranges was named mmb_l2_*): the flush's are the first
+ * mmb_l2_flush_kernels() (a memset step the driver runs as a kernel shows up as an
+ * uneven count and is refused). */
+static enum mmb_status measured_ranges(const struct mmb_profiler *p, size_t total, bool cold, size_t *first,
+                                       char *err, size_t errlen)
+{
+    size_t flush_ranges = (size_t)mmb_l2_flush_kernels(p->flush);
+    size_t launches = cold ? 1 : 2, rest = total > flush_ranges ? total - flush_ranges : 0;
+    if (rest == 0 || rest % launches != 0) {
+        mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flush's %zu, then %zu "
+                   "launch%s of the same kernels", total, flush_ranges, launches, launches > 1 ? "es" : "");
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    *first = total - rest / launches;
+    return MMB_STATUS_OK;
+}
+
+/* Evaluates the measured launch's ranges and merges them into values (list order). */
+static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, bool cold, double *values,
+                                char *err, size_t errlen)
 {
     CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dd.pRangeProfilerObject = s->rp;
@@ -706,10 +635,14 @@ static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, doubl
         return MMB_STATUS_PROFILING_DENIED;
     }
 
+    size_t first = 0;
+    enum mmb_status st = measured_ranges(p, gi.numTotalRanges, cold, &first, err, errlen);
+    if (st != MMB_STATUS_OK)
+        return st;
     size_t n = p->list.count;
     double sum[MMB_METRIC_MAX + 1] = {0}, weighted[MMB_METRIC_MAX + 1] = {0};
     double range_values[MMB_METRIC_MAX + 1], total_ns = 0.0;
-    for (size_t r = 0; r < gi.numTotalRanges; r++) {
+    for (size_t r = first; r < gi.numTotalRanges; r++) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         ev.pHostObject = p->host;
@@ -733,7 +666,7 @@ static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, doubl
         else if (total_ns > 0.0)
             values[i] = weighted[i] / total_ns;
         else
-            values[i] = sum[i] / (double)gi.numTotalRanges;
+            values[i] = sum[i] / (double)(gi.numTotalRanges - first);
     }
     return MMB_STATUS_OK;
 }
@@ -760,13 +693,6 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
     row->counter_status = MMB_STATUS_PROFILING_DENIED;
 
     MMB_CHECK_CUDA(e = cudaSetDevice(p->device), return mmb_gpu_status_of(e));
-    if (!cold) {
-        if (launch(ctx) != 0) {
-            mmb_errorf(err, errlen, "the launch failed (warm-up before profiling)");
-            return MMB_STATUS_LAUNCH_ERROR;
-        }
-        MMB_CHECK_CUDA(e = cudaDeviceSynchronize(), return mmb_gpu_status_of(e));
-    }
     if ((st = session_begin(p, &s, err, errlen)) != MMB_STATUS_OK)
         goto done;
     for (bool all = false; !all; pass++) {
@@ -779,7 +705,7 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
         if ((st = run_pass(p, &s, launch, ctx, cold, pass, &all, err, errlen)) != MMB_STATUS_OK)
             goto done;
     }
-    if ((st = evaluate(p, &s, values, err, errlen)) != MMB_STATUS_OK)
+    if ((st = evaluate(p, &s, cold, values, err, errlen)) != MMB_STATUS_OK)
         goto done;
 
     for (size_t i = 0; i < p->list.count; i++) {

@@ -14,6 +14,7 @@
 #ifdef MMB_HAVE_CUDA
 #include "compile.h"
 #include "gpu.h"
+#include "l2flush.h"
 #include "metrics.h"
 #include "run.h"
 #include "tune.h"
@@ -203,6 +204,17 @@ static void restart_after_sticky_error(void)
     perror("mmbench run: execv /proc/self/exe");
 }
 
+/* A bad MMB_L2_SWEEP is bad input, named before any GPU work. */
+static bool l2_sweep_env_ok(const char *command)
+{
+    const char *how = getenv("MMB_L2_SWEEP");
+    char canon[MMB_L2_FLUSH_METHOD_LEN], err[256];
+    if (!how || !*how || mmb_l2_flush_check_method(how, canon, sizeof canon, err, sizeof err) == 0)
+        return true;
+    fprintf(stderr, "mmbench %s: %s\n", command, err);
+    return false;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -212,6 +224,8 @@ static int cmd_run(int argc, char **argv)
         {"repeats", required_argument, NULL, 'r'}, {"warmup", required_argument, NULL, 'w'}, {"record-restricted", no_argument, NULL, 'R'},
         {"cache-dir", required_argument, NULL, 'C'}, {"no-cache", no_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    if (!l2_sweep_env_ok("run"))
+        return EXIT_BAD_INPUT;
     char cache[1024];
     mmb_compile_default_cache_dir(cache, sizeof cache);
     struct mmb_run_options o = {.device = 0, .data_dir = "data", .cache_dir = cache, .counters = true,
@@ -327,6 +341,8 @@ out:
 
 static int cmd_tune(int argc, char **argv)
 {
+    if (!l2_sweep_env_ok("tune"))
+        return EXIT_BAD_INPUT;
     int rc = mmb_tune_main(argc, argv);
     if (rc == MMB_TUNE_DEVICE_LOST)
         restart_after_sticky_error(); /* the tune resumes from its CSV; returns only on failure */

@@ -68,7 +68,7 @@ static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t e
     enum mmb_status st;
     MMB_CHECK_CUDA(e = cudaSetDevice(s->opts.device), return mmb_gpu_status_of(e));
     MMB_CHECK_CUDA(e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), return mmb_gpu_status_of(e));
-    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->dev.l2_bytes, s->stream, err, errlen)) != MMB_STATUS_OK)
+    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->opts.device, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;

@@ -35,9 +35,9 @@ if [ "$app_replay" = --app-replay ]; then
     tail -n 9 "$out/compare-ncu-app-replay.txt"
     exit 0
 fi
-# Other L2 sweeps before each cold pass (harness/cupti.c), to see which state matches
-# what ncu's --cache-control all leaves.
-for sweep in read:8:keep read:2; do
+# Other ways to empty L2 before each cold pass (MMB_L2_SWEEP, harness/cupti.c), to see
+# which state matches what ncu's --cache-control all leaves.
+for sweep in ${MMB_SWEEPS:-read:8 read:8:keep store:2 store:8:keep write+read:8 none}; do
     tag=${sweep//[:+]/-}
     rm -f "$out/mmbench-$tag.csv"
     MMB_L2_SWEEP=$sweep "$mmbench" run -o "$out/mmbench-$tag.csv" profiles/ncu-check.ini >"$out/mmbench-$tag.log" 2>&1
@@ -50,3 +50,14 @@ MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" profi
     >"$out/mmbench-kernel-replay.log" 2>&1
 python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench-kernel-replay.csv" "$out/ncu.csv" \
     >"$out/compare-kernel-replay.txt"
+# Hot L2: mmbench's hot passes (each after a launch of the same kernel) against
+# `ncu --cache-control none` on the timed launch, which follows the verifying one.
+sed 's/^cache = cold/cache = hot/' profiles/ncu-check.ini >"$out/ncu-check-hot.ini"
+sed -i "s|\.\./kernels/|$PWD/kernels/|" "$out/ncu-check-hot.ini"
+rm -f "$out/mmbench-hot.csv" "$out/ncu-run-hot.csv"
+"$mmbench" run -o "$out/mmbench-hot.csv" "$out/ncu-check-hot.ini" >"$out/mmbench-hot.log" 2>&1
+"$ncu" --clock-control none --cache-control none --kernel-name regex:'^matmul_' \
+    --metrics "$metrics" --csv --page raw \
+    "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run-hot.csv" "$out/ncu-check-hot.ini" \
+    >"$out/ncu-hot.csv" 2>"$out/ncu-hot.log"
+python3 "$(dirname "$0")/ncu_compare.py" "$out/mmbench-hot.csv" "$out/ncu-hot.csv" >"$out/compare-hot.txt"
