@@ -8,19 +8,17 @@
  * passes; what L2 holds at the start of passes 2..n is then CUPTI's undocumented
  * business, and a counter scheduled in a later pass (DRAM bytes, hit rates) would
  * see a warm L2 where the first saw a cold one. With user replay each pass is
- *     [cold: sweep L2, synchronise]  Start  launch  Stop  synchronise
- * so every pass starts from the same state, and the sweep, being outside
- * Start..Stop, is never a range of its own. The sweep reads a buffer eight times the
- * L2 size, which writes back every line earlier work dirtied (a memset flush would
- * instead leave dirty lines that the measured kernel writes back, inflating
- * dram__bytes_write by up to the L2 size), then discards the buffer's lines, leaving
- * L2 empty (see sweep_source): the state `ncu --cache-control all` gives each pass
- * (it writes back and invalidates L2 before each pass). Hot mode launches once
- * unprofiled, then runs the passes back to back: every pass follows a launch of the
- * same kernel, the timing loop's steady state and what `ncu --cache-control none`
- * sees. User replay needs the launch to be idempotent, which C = A*B is.
- * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare; cold
- * then holds for the first pass only).
+ *     Start  flush L2  [hot: the launch]  the launch  Stop
+ * The flush (l2flush.h, the same as the timed launches get) writes back every dirty
+ * line and leaves L2 empty: the state `ncu --cache-control all` gives each pass. It
+ * runs after Start because Start itself leaves ~20 MB of dirty lines in L2 on an H100
+ * or H200, which the measured kernel then wrote back: dram__bytes_write of a kernel
+ * that writes nothing came out as 21 MB, and the 4096 matmuls' as C + 20 MB
+ * (scripts/dram-probe.sh). The flush's kernels are ranges of their own, left out by
+ * measured_ranges(). Hot passes launch once more before the measured launch, which
+ * thus follows a launch of the same kernel: the timing loop's steady state. User
+ * replay needs the launch to be idempotent, which C = A*B is.
+ * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare).
  *
  * <cupti.h> is not included: this module's own cupti.h shadows it on the include
  * path, and the headers below declare everything used. libcuda is not linked:

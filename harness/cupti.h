@@ -33,11 +33,10 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
 /* Replays launch(ctx) under the profiler until every pass is collected, evaluates
  * the metrics and writes them (scaled) into row's counter columns, then sets
  * row->counter_status. row->cache chooses the cache state every pass starts from:
- *   "cold": L2 swept clean before each pass (a read of twice the L2 size, so that
- *           no dirty line of earlier work is written back during the kernel), as
+ *   "cold": L2 flushed (l2flush.h) before the launch in each pass, as
  *           `ncu --cache-control all` flushes before each pass;
- *   else (hot): one unprofiled launch first, then pass after pass, as the timing
- *           loop's steady state and `ncu --cache-control none`.
+ *   else (hot): L2 flushed, then the launch once, then the measured launch: the
+ *           timing loop's steady state, where a launch follows the same kernel.
  * When the launch runs several kernels, counts are summed and rates averaged over
  * the kernels' durations. *duration_ns: gpu__time_duration.sum (all kernels);
  * *passes: the times the launch ran under the profiler.

@@ -126,6 +126,12 @@ static const char kernels[] =
     "    for (int t = 0; t < iters; t++) b = fmaf(a, b, 1.0f);\n"
     "    y[i] = b;\n"
     "}\n"
+    "extern \"C\" __global__ void read_only(const float *a, float *out, int n)\n"
+    "{\n"
+    "    float s = 0.0f;\n"
+    "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s += a[i];\n"
+    "    if (s == -1.0f) out[0] = s;\n"
+    "}\n"
     "extern \"C\" __global__ void vec_add(const float *a, const float *b, float *c, int n)\n"
     "{\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -254,10 +260,50 @@ START_TEST(test_gpu_dram_bytes_cold)
     double gbps = (row.dram_read_bytes + row.dram_write_bytes) / ns;
     ck_assert(fabs(row.dram_gbps - gbps) < 0.03 * gbps);
     ck_assert(isnan(row.ffma)); /* not in the memory set */
+    ck_assert_msg(row.dram_write_bytes <= 1.01 * (double)bytes, "wrote %.0f B of %zu", row.dram_write_bytes, bytes);
     mmb_module_unload(l.mod);
     cudaFree(a);
     cudaFree(b);
     cudaFree(c);
+    mmb_profiler_close(p);
+}
+END_TEST
+
+/* A kernel that writes nothing writes nothing to DRAM: nothing left dirty in L2 by
+ * earlier work or by the profiler itself (cuptiRangeProfilerStart left ~20 MB, which
+ * a large kernel wrote back; harness/cupti.c run_pass) is counted against it. */
+START_TEST(test_gpu_read_only_writes_nothing)
+{
+    struct mmb_profiler *p = open_or_skip("memory");
+    if (!p)
+        return;
+    int n = 1 << 26; /* 256 MiB: evicts everything an L2 holds */
+    size_t bytes = (size_t)n * 4;
+    float *a = NULL, *out = NULL;
+    ck_assert_int_eq(cudaMalloc((void **)&a, bytes), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&out, 4), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(a, 0, bytes), cudaSuccess);
+    int sms = 0;
+    ck_assert_int_eq(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+    void *args[] = {&a, &out, &n};
+    struct launch l = {load("read_only"), {8LL * sms, 1, 1}, {256, 1, 1}, args};
+    const char *modes[] = {"cold", "hot"};
+    for (int m = 0; m < 2; m++) {
+        struct mmb_row row;
+        row_empty(&row, modes[m]);
+        double ns = NAN;
+        int passes = 0;
+        char err[512] = "";
+        enum mmb_status st = mmb_profiler_measure(p, launch_cb, &l, &row, &ns, &passes, err, sizeof err);
+        printf("read_only %s: %s %s; dram r/w %.0f/%.0f B (read %zu)\n", modes[m], mmb_status_text(st), err,
+               row.dram_read_bytes, row.dram_write_bytes, bytes);
+        ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
+        ck_assert_msg(row.dram_write_bytes < 1e6, "%s: %.0f B written", modes[m], row.dram_write_bytes);
+        ck_assert(fabs(row.dram_read_bytes - (double)bytes) < 0.03 * (double)bytes);
+    }
+    mmb_module_unload(l.mod);
+    cudaFree(a);
+    cudaFree(out);
     mmb_profiler_close(p);
 }
 END_TEST
@@ -275,6 +321,7 @@ int main(void)
     tcase_add_test(device, test_open_denied_or_ok);
     tcase_add_test(device, test_gpu_ffma_exact);
     tcase_add_test(device, test_gpu_dram_bytes_cold);
+    tcase_add_test(device, test_gpu_read_only_writes_nothing);
     suite_add_tcase(s, device);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -374,7 +374,7 @@ START_TEST(test_report_tuning)
     ck_assert_ptr_nonnull(strstr(caveats, "244 of tunable's configurations, excluded by `block_size_x == block_size_y * tile_size_y`"));
     ck_assert_ptr_nonnull(strstr(caveats, ": compile_error ("));
     ck_assert_ptr_null(strstr(caveats, ": restricted ("));
-    ck_assert_ptr_nonnull(strstr(caveats, "**DRAM writes against Nsight Compute** (NVIDIA H200)"));
+    ck_assert_ptr_nonnull(strstr(caveats, "**Counters against Nsight Compute** (NVIDIA H200)"));
     links_check(out, 11);
 
     char plain[512];
@@ -409,19 +409,23 @@ START_TEST(test_report_ncu_caveat)
     file_put(path, "kernel       size metric                mmbench            ncu  diff %\n"
                    "naive        1024 duration us           347.760        349.216   -0.42\n"
                    "naive        1024 DRAM read MB            8.395          8.394    0.01\n"
-                   "naive        1024 DRAM write MB           0.348          0.000     nan\n"
-                   "tiled        1024 DRAM write MB           1.900          0.000     nan\n"
-                   "naive        4096 duration us         22464.736      22437.536    1.50\n"
+                   "naive        1024 DRAM write MB           0.002          0.000     nan\n"
+                   "tiled        1024 DRAM write MB           0.000          0.000     nan\n"
+                   "naive        1024 DRAM %                  0.720          0.720    0.00\n"
+                   "naive        4096 duration us         22464.736      22437.536    0.12\n"
                    "naive        4096 DRAM read MB         7258.642       7343.213   -1.15\n"
-                   "naive        4096 DRAM write MB          87.772         69.446   26.39\n"
-                   "tiled        4096 DRAM write MB          87.637         69.484   27.78\n"
+                   "naive        4096 DRAM write MB          67.255         67.048    0.31\n"
+                   "tiled        4096 DRAM write MB          66.900         67.100   -0.30\n"
+                   "naive        4096 DRAM %                 12.196         12.270   -0.60\n"
                    "naive        4096 FFMA           68719476736.000 68719476736.000    0.00\n"
-                   "\nlargest |difference| per metric:\n  duration us      1.50 %\n");
+                   "\nlargest |difference| per metric:\n  duration us      0.42 %\n");
+    snprintf(path, sizeof path, "%s/ncu-compare-hot.txt", dir);
+    file_put(path, "naive        1024 duration us           300.000        290.000    3.45\n"
+                   "naive        1024 DRAM %                  0.250          0.260   -3.85\n"
+                   "naive        1024 SM %                   74.000         74.100   -0.13\n");
     snprintf(path, sizeof path, "%s/devices.txt", dir);
     file_put(path, "#   name  cc SMs SM MHz mem MHz bus mem GiB L2 MiB peak GB/s peak GFLOP/s data folder\n"
                    "0   NVIDIA H200  9.0 132 1980 3201 6016 139.8 60.0 4814.3 66908.2 data/h200\n");
-    snprintf(path, sizeof path, "%s/ncu-compare-read-2.txt", dir);
-    file_put(path, "naive        4096 DRAM write MB          87.000         69.000   26.09\n");
 
     char troot[600], out[700];
     snprintf(troot, sizeof troot, "%s/root", tmpdir);
@@ -433,15 +437,25 @@ START_TEST(test_report_ncu_caveat)
     ck_assert_msg(rc == 0, "%s", report_err);
     snprintf(path, sizeof path, "%s/README.md", out);
     const char *md = file_get(path);
-    const char *c = strstr(md, "**DRAM writes against Nsight Compute** (NVIDIA H200)");
+    const char *c = strstr(md, "**Counters against Nsight Compute** (NVIDIA H200)");
     ck_assert_ptr_nonnull(c);
+    const char *end = strchr(c, '\n');
+    ck_assert_ptr_nonnull(end);
     ck_assert_ptr_nonnull(strstr(c, "[data/h200/bench/ncu-compare.txt](../data/h200/bench/ncu-compare.txt)"));
-    ck_assert_ptr_nonnull(strstr(c, "At 1024 (C is 4 MiB, inside the 60 MiB L2) mmbench counts 0.35–1.90 MB of write-backs"));
-    ck_assert_ptr_nonnull(strstr(c, "At 4096 (C is 64 MiB, larger than the 60 MiB L2) mmbench's DRAM write bytes are "
-                                    "26.4–27.8% above ncu's (87.6–87.8 MB against 69.4–69.5 MB)"));
-    ck_assert_ptr_nonnull(strstr(c, "DRAM read bytes agree within 1.15% and kernel duration within 1.50%"));
-    ck_assert_ptr_nonnull(strstr(c, "FFMA counts are equal"));
-    ck_assert_ptr_nonnull(strstr(c, "a sweep of 2x L2 instead of 8x ([ncu-compare-read-2.txt](../data/h200/bench/ncu-compare-read-2.txt): 26.1% above ncu at 4096)"));
+    ck_assert_ptr_nonnull(strstr(c, "Cold L2 (`--cache-control all`): kernel duration within 0.42%, DRAM read bytes "
+                                    "within 1.15%, DRAM throughput % within 0.60%, FFMA counts equal."));
+    ck_assert_ptr_nonnull(strstr(c, "At 1024 (C is 4 MiB, inside the 60 MiB L2) DRAM write bytes are 0.000–0.002 MB "
+                                    "against ncu's 0."));
+    ck_assert_ptr_nonnull(strstr(c, "At 4096 (C is 64 MiB, larger than the 60 MiB L2) DRAM write bytes are within "
+                                    "0.31% (66.9–67.3 MB against 67.0–67.1 MB)."));
+    /* only the hot comparison misses 3%, and says so */
+    const char *hot = strstr(c, " Hot L2 (`--cache-control none`, application replay; "
+                                "[ncu-compare-hot.txt](../data/h200/bench/ncu-compare-hot.txt)): kernel duration within "
+                                "3.45%, DRAM throughput % within 3.85%, SM throughput % within 0.13%.");
+    ck_assert_ptr_nonnull(hot);
+    ck_assert(strstr(c, "Beyond 3%") > hot);
+    ck_assert_ptr_nonnull(strstr(hot, "**Beyond 3%:** duration us (3.45%), DRAM % (3.85%)."));
+    ck_assert(strstr(hot, "Beyond") < end);
     links_check(out, 5); /* the comparison files, the tables, the scripts */
 }
 END_TEST

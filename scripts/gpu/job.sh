@@ -1,7 +1,8 @@
 #!/bin/bash
 # job.sh [--fresh] [--tests] [--ncu] [--cost PROFILE] [PROFILE...] - runs on the GPU machine from
 # the repository root, with the build-gpu/ made by scripts/gpu/build.sh carried along:
-# the GPU tests (--tests), the mmbench-vs-ncu counter check (--ncu), the profile run
+# the GPU tests (--tests), the mmbench-vs-ncu counter checks (--ncu: ncu-compare.sh,
+# dram-probe.sh, l2-state.sh), the profile run
 # without counters into a scratch folder to time their cost (--cost), then `mmbench
 # run` (`mmbench tune` for profiles named tune*) for each profile, resuming from the
 # CSVs committed under data/ (or from nothing: --fresh). Each step gets what is left
@@ -52,7 +53,11 @@ if [ $tests = 1 ]; then
         [ -f "$t" ] && [ -x "$t" ] && step "$(basename "$t")" "$t"
     done
 fi
-[ $ncu = 1 ] && step ncu-compare scripts/ncu-compare.sh "$mmbench" "$work/logs/ncu"
+if [ $ncu = 1 ]; then
+    step ncu-compare scripts/ncu-compare.sh "$mmbench" "$work/logs/ncu"
+    step dram-probe scripts/dram-probe.sh "$root/build-gpu" "$work/logs/probe"
+    step l2-state scripts/l2-state.sh "$mmbench" "$work/logs/l2" read:8 memset:2:keep none
+fi
 for p in "${cost[@]}"; do
     step "nocounters-$(basename "$p" .ini)" "$mmbench" run --no-counters --data-dir /tmp/mmb-scratch "$p"
 done
@@ -64,7 +69,7 @@ for p in "${profiles[@]}"; do
     esac
     tail -n 8 "$work/logs/"*"-$name.log"
 done
-[ -f "$work/logs/ncu/compare.txt" ] && tail -n 9 "$work/logs/ncu/compare.txt"
-for f in "$work"/logs/ncu/compare-*.txt; do [ -f "$f" ] && { echo "$f"; tail -n 8 "$f"; }; done
+[ -f "$work/logs/ncu-compare.log" ] && cat "$work/logs/ncu-compare.log"
+[ -f "$work/logs/l2-state.log" ] && cat "$work/logs/l2-state.log"
 tar -C "$work" -czf "$out/results.tar.gz" data logs
 cat "$work/logs/steps.txt"
