@@ -71,11 +71,32 @@ struct span {
     size_t n;
 };
 
+/* Below these on both sides a relative difference means nothing (0.001 MB against
+ * 0.002 MB is 50%): such rows count for no difference (scripts/ncu_compare.py's FLOOR). */
+static double floor_of(const char *metric)
+{
+    static const struct {
+        const char *metric;
+        double floor;
+    } floors[] = {{"DRAM read MB", 1.0}, {"DRAM write MB", 1.0}, {"DRAM %", 0.1}};
+    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+        if (strcmp(metric, floors[i].metric) == 0)
+            return floors[i].floor;
+    return 0.0;
+}
+
+static bool below_floor(const struct ncu_row *r)
+{
+    return fmax(fabs(r->mine), fabs(r->ncu)) < floor_of(r->metric);
+}
+
 static struct span span_of(const struct ncu_row *rows, size_t n, const char *metric, long long size, int field)
 {
     struct span s = {INFINITY, -INFINITY, 0, 0};
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].metric, metric) || (size && rows[i].size != size))
+            continue;
+        if (field == 2 && below_floor(&rows[i]))
             continue;
         double v = field == 0 ? rows[i].mine : field == 1 ? rows[i].ncu : rows[i].diff;
         if (!isfinite(v))
@@ -161,10 +182,22 @@ static void agreement_write(FILE *f, const struct ncu_row *rows, size_t n)
     const char *sep = "";
     for (size_t i = 0; i < sizeof agreed / sizeof agreed[0]; i++) {
         struct span s = span_of(rows, n, agreed[i].metric, 0, 2);
-        if (s.n) {
-            fprintf(f, "%s%s within %.2f%%", sep, agreed[i].what, s.worst);
-            sep = ", ";
-        }
+        size_t small = 0;
+        double top = 0.0;
+        for (size_t r = 0; r < n; r++)
+            if (strcmp(rows[r].metric, agreed[i].metric) == 0 && below_floor(&rows[r])) {
+                small++;
+                top = fmax(top, fmax(fabs(rows[r].mine), fabs(rows[r].ncu)));
+            }
+        if (!s.n && !small)
+            continue;
+        fprintf(f, "%s%s", sep, agreed[i].what);
+        sep = ", ";
+        if (s.n)
+            fprintf(f, " within %.2f%%", s.worst);
+        if (small)
+            fprintf(f, "%s%.3f%s or less on both sides in %zu row%s%s", s.n ? " (" : " ", top,
+                    strstr(agreed[i].metric, "MB") ? " MB" : "", small, small == 1 ? "" : "s", s.n ? ")" : "");
     }
     struct span ffma = span_of(rows, n, "FFMA", 0, 2);
     if (ffma.n && ffma.worst == 0)
@@ -192,7 +225,7 @@ static void writes_write(FILE *f, const struct ncu_row *rows, size_t n, double l
         if (isfinite(l2))
             fprintf(f, ", %s the %.0f MiB L2", out_mib > l2 ? "larger than" : "inside", l2);
         fputs(") DRAM write bytes are ", f);
-        if (pct.n) {
+        if (pct.n == mine.n) {
             fprintf(f, "within %.2f%% (", pct.worst);
             range_text(f, mine.lo, mine.hi, "%.1f");
             fputs(" MB against ", f);
@@ -200,7 +233,9 @@ static void writes_write(FILE *f, const struct ncu_row *rows, size_t n, double l
             fputs(" MB).", f);
         } else {
             range_text(f, mine.lo, mine.hi, "%.3f");
-            fputs(" MB against ncu's 0.", f);
+            fputs(" MB against ncu's ", f);
+            range_text(f, ncu.lo, ncu.hi, "%.3f");
+            fputs(" MB: the output stays in L2.", f);
         }
     }
 }

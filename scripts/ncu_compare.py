@@ -18,6 +18,11 @@ PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
     ("L2 hit %", "l2_hit_pct", "lts__t_sector_hit_rate.pct", None),
 ]
 
+# Below these, on both sides, a relative difference says nothing (0.001 MB against
+# 0.002 MB is 50%): such rows are shown but left out of the largest differences and
+# counted apart, with the largest value either side had.
+FLOOR = {"DRAM read MB": 1.0, "DRAM write MB": 1.0, "DRAM %": 0.1}
+
 # ncu's units, scaled to what the label says.
 UNIT = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
         "byte": 1e-6, "Kbyte": 1e-3, "KB": 1e-3, "Mbyte": 1.0, "MB": 1.0, "Gbyte": 1e3, "GB": 1e3}
@@ -64,7 +69,7 @@ def main():
     timed = theirs[1::2]
     if len(timed) != len(mine):
         sys.exit(f"ncu profiled {len(theirs)} launches, expected 2 x {len(mine)}")
-    worst = {}
+    worst, small = {}, {}
     print(f"{'kernel':<11} {'size':>5} {'metric':<14} {'mmbench':>14} {'ncu':>14} {'diff %':>7}")
     for m, n in zip(mine, timed):
         for label, column, metric, _ in PAIRS:
@@ -72,11 +77,18 @@ def main():
                 continue
             a, b = ours(m, column, label), ncu_value(n, metric, label)
             diff = 100.0 * (a - b) / b if b else float("nan")
-            worst[label] = max(worst.get(label, 0.0), abs(diff)) if diff == diff else worst.get(label, 0.0)
+            if max(abs(a), abs(b)) < FLOOR.get(label, 0.0):
+                count, top = small.get(label, (0, 0.0))
+                small[label] = (count + 1, max(top, abs(a), abs(b)))
+            elif diff == diff:
+                worst[label] = max(worst.get(label, 0.0), abs(diff))
             print(f"{m['kernel']:<11} {m['m']:>5} {label:<14} {a:>14.3f} {b:>14.3f} {diff:>7.2f}")
     print("\nlargest |difference| per metric:")
-    for label, w in worst.items():
-        print(f"  {label:<14} {w:6.2f} %")
+    for label, _, _, _ in PAIRS:
+        if label in worst:
+            print(f"  {label:<14} {worst[label]:6.2f} %")
+    for label, (count, top) in small.items():
+        print(f"  {label:<14} {count} rows below {FLOOR[label]:g} on both sides (largest {top:.3f}), not compared")
 
 
 if __name__ == "__main__":

@@ -422,7 +422,8 @@ START_TEST(test_report_ncu_caveat)
     snprintf(path, sizeof path, "%s/ncu-compare-hot.txt", dir);
     file_put(path, "naive        1024 duration us           300.000        290.000    3.45\n"
                    "naive        1024 DRAM %                  0.250          0.260   -3.85\n"
-                   "naive        1024 SM %                   74.000         74.100   -0.13\n");
+                   "naive        1024 SM %                   74.000         74.100   -0.13\n"
+                   "naive        1024 DRAM read MB            0.000          0.016 -100.00\n");
     snprintf(path, sizeof path, "%s/devices.txt", dir);
     file_put(path, "#   name  cc SMs SM MHz mem MHz bus mem GiB L2 MiB peak GB/s peak GFLOP/s data folder\n"
                    "0   NVIDIA H200  9.0 132 1980 3201 6016 139.8 60.0 4814.3 66908.2 data/h200\n");
@@ -445,13 +446,14 @@ START_TEST(test_report_ncu_caveat)
     ck_assert_ptr_nonnull(strstr(c, "Cold L2 (`--cache-control all`): kernel duration within 0.42%, DRAM read bytes "
                                     "within 1.15%, DRAM throughput % within 0.60%, FFMA counts equal."));
     ck_assert_ptr_nonnull(strstr(c, "At 1024 (C is 4 MiB, inside the 60 MiB L2) DRAM write bytes are 0.000–0.002 MB "
-                                    "against ncu's 0."));
+                                    "against ncu's 0.000 MB: the output stays in L2."));
     ck_assert_ptr_nonnull(strstr(c, "At 4096 (C is 64 MiB, larger than the 60 MiB L2) DRAM write bytes are within "
                                     "0.31% (66.9–67.3 MB against 67.0–67.1 MB)."));
     /* only the hot comparison misses 3%, and says so */
     const char *hot = strstr(c, " Hot L2 (`--cache-control none`, application replay; "
                                 "[ncu-compare-hot.txt](../data/h200/bench/ncu-compare-hot.txt)): kernel duration within "
-                                "3.45%, DRAM throughput % within 3.85%, SM throughput % within 0.13%.");
+                                "3.45%, DRAM read bytes 0.016 MB or less on both sides in 1 row, DRAM throughput % within "
+                                "3.85%, SM throughput % within 0.13%.");
     ck_assert_ptr_nonnull(hot);
     ck_assert(strstr(c, "Beyond 3%") > hot);
     ck_assert_ptr_nonnull(strstr(hot, "**Beyond 3%:** duration us (3.45%), DRAM % (3.85%)."));
