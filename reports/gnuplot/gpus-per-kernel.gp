@@ -38,7 +38,7 @@ do for [i = 1:words(formats)] {
     set grid noxtics
     set logscale y 10
     set format y "%.10g"
-    set yrange [100:82684]
+    set yrange [100:82671]
     set key outside below center horizontal samplen 2 spacing 1.1 height 1
     set boxwidth 0.2533
     plot "gpus-per-kernel.dat" using ($1-0.2667):2 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#404040" title "GeForce GTX TITAN X (published)", \

@@ -39,7 +39,7 @@ do for [i = 1:words(formats)] {
     set ytics ("1" 0, "2" 1, "4" 2, "8" 3, "16" 4, "32" 5)
     set yrange [-0.5:5.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [21.4991045:137.69902]
+    set cbrange [21.4079361:136.589264]
     set cblabel "median time (ms, log scale)"
     set colorbox
     unset key

@@ -39,7 +39,7 @@ do for [i = 1:words(formats)] {
     set ytics ("1" 0, "2" 1, "4" 2, "8" 3)
     set yrange [-0.5:3.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [4.04995203:6.617136]
+    set cbrange [4.05436802:6.60943985]
     set cblabel "median time (ms)"
     set colorbox
     unset key

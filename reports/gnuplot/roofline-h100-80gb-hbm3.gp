@@ -33,7 +33,7 @@ do for [i = 1:words(formats)] {
     set ylabel "GFLOP/s"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:583.643]
+    set xrange [0.1:816.863]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:107053]

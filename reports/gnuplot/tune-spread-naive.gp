@@ -38,12 +38,12 @@ do for [i = 1:words(formats)] {
     set yrange [1:5359.26]
     set format y "%g"
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
-    plot "tune-spread-naive.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 21.50 ms, cuBLAS 2.660 ms", \
+    plot "tune-spread-naive.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 21.41 ms, cuBLAS 2.660 ms", \
          "tune-spread-naive.dat" index 0 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#0072B2" notitle, \
-         2.65955198 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-naive.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 21.98 ms, cuBLAS 2.683 ms", \
+         2.65996802 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
+         "tune-spread-naive.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 21.94 ms, cuBLAS 2.682 ms", \
          "tune-spread-naive.dat" index 1 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#009E73" notitle, \
-         2.68345594 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+         2.68200004 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
          "tune-spread-naive.dat" index 2 using 1:2 with linespoints dt 3 pt 9 ps 1.6 * PS lw 2.5 lc rgb "#606060" title "GeForce GTX TITAN X (published): best 502.0 ms", \
          "tune-spread-naive.dat" index 2 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#606060" notitle, \
          NaN with points pt 6 ps 4.5 * PS lw 3 lc rgb "#404040" title "fastest configuration", \

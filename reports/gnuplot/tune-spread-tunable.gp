@@ -35,15 +35,15 @@ do for [i = 1:words(formats)] {
     set xrange [0:36.5]
     set logscale y 10
     set format y "%.10g"
-    set yrange [1:27.0379]
+    set yrange [1:27.0783]
     set format y "%g"
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
-    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 4.052 ms, cuBLAS 2.660 ms", \
+    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 4.054 ms, cuBLAS 2.660 ms", \
          "tune-spread-tunable.dat" index 0 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#0072B2" notitle, \
-         2.65955198 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 4.052 ms, cuBLAS 2.683 ms", \
+         2.65996802 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
+         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 4.048 ms, cuBLAS 2.682 ms", \
          "tune-spread-tunable.dat" index 1 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#009E73" notitle, \
-         2.68345594 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+         2.68200004 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
          NaN with points pt 6 ps 4.5 * PS lw 3 lc rgb "#404040" title "fastest configuration", \
          NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS (dashed, colour of its GPU)"
     unset output
