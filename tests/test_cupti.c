@@ -190,6 +190,17 @@ static struct mmb_profiler *open_or_skip(const char *set_text)
     return p;
 }
 
+/* One measurement of l in cache mode (cold or hot) into a fresh row. */
+static enum mmb_status measure(struct mmb_profiler *p, struct launch *l, const char *mode, struct mmb_row *row,
+                               double *ns, int *passes, char *err, size_t errlen)
+{
+    row_empty(row, mode);
+    *ns = NAN;
+    *passes = 0;
+    err[0] = '\0';
+    return mmb_profiler_measure(p, launch_cb, l, row, ns, passes, err, errlen);
+}
+
 START_TEST(test_gpu_ffma_exact)
 {
     struct mmb_profiler *p = open_or_skip("default");
@@ -205,11 +216,10 @@ START_TEST(test_gpu_ffma_exact)
     const char *modes[] = {"cold", "hot"};
     for (int m = 0; m < 2; m++) {
         struct mmb_row row;
-        row_empty(&row, modes[m]);
-        double ns = NAN;
-        int passes = 0;
-        char err[512] = "";
-        enum mmb_status st = mmb_profiler_measure(p, launch_cb, &l, &row, &ns, &passes, err, sizeof err);
+        double ns;
+        int passes;
+        char err[512];
+        enum mmb_status st = measure(p, &l, modes[m], &row, &ns, &passes, err, sizeof err);
         printf("fma_chain %s: %s %s; %d passes, %.0f ns, ffma %.0f fadd %.0f fmul %.0f, sm %.1f%%, occ %.1f%%, "
                "dram r/w %.0f/%.0f B, %.1f GB/s, L2 hit %.1f%%\n", modes[m], mmb_status_text(st), err, passes, ns,
                row.ffma, row.fadd, row.fmul, row.sm_util_pct, row.occupancy_pct, row.dram_read_bytes,
@@ -245,11 +255,10 @@ START_TEST(test_gpu_dram_bytes_cold)
     void *args[] = {&a, &b, &c, &n};
     struct launch l = {load("vec_add"), {n / 256, 1, 1}, {256, 1, 1}, args};
     struct mmb_row row;
-    row_empty(&row, "cold");
-    double ns = NAN;
-    int passes = 0;
-    char err[512] = "";
-    enum mmb_status st = mmb_profiler_measure(p, launch_cb, &l, &row, &ns, &passes, err, sizeof err);
+    double ns;
+    int passes;
+    char err[512];
+    enum mmb_status st = measure(p, &l, "cold", &row, &ns, &passes, err, sizeof err);
     printf("vec_add cold: %s %s; %d passes, %.0f ns, dram r/w %.0f/%.0f B (reads expected %zu), %.1f GB/s, "
            "dram %.1f%%, L1 hit %.1f%%, L2 hit %.1f%%\n", mmb_status_text(st), err, passes, ns,
            row.dram_read_bytes, row.dram_write_bytes, 2 * bytes, row.dram_gbps, row.dram_util_pct,
@@ -290,11 +299,10 @@ START_TEST(test_gpu_read_only_writes_nothing)
     const char *modes[] = {"cold", "hot"};
     for (int m = 0; m < 2; m++) {
         struct mmb_row row;
-        row_empty(&row, modes[m]);
-        double ns = NAN;
-        int passes = 0;
-        char err[512] = "";
-        enum mmb_status st = mmb_profiler_measure(p, launch_cb, &l, &row, &ns, &passes, err, sizeof err);
+        double ns;
+        int passes;
+        char err[512];
+        enum mmb_status st = measure(p, &l, modes[m], &row, &ns, &passes, err, sizeof err);
         printf("read_only %s: %s %s; dram r/w %.0f/%.0f B (read %zu)\n", modes[m], mmb_status_text(st), err,
                row.dram_read_bytes, row.dram_write_bytes, bytes);
         ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
