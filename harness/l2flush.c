@@ -48,7 +48,9 @@ const char mmb_l2_flush_source[] =
     "#endif\n"
     "}\n";
 
-enum flush_step { STEP_MEMSET = 1, STEP_STORE = 2, STEP_READ = 4, STEP_REREAD = 8, STEP_COUNT = 4 };
+/* Step s is bit s; each but the memset is a kernel of flush_source. */
+enum flush_step { STEP_MEMSET = 1, STEP_STORE = 2, STEP_READ = 4, STEP_REREAD = 8 };
+#define STEP_COUNT 4
 static const char *const step_kernels[STEP_COUNT] = {NULL, "mmb_l2_store", "mmb_l2_read", "mmb_l2_reread"};
 
 /* Steps run in bit order, then the discard unless `keep`. */
