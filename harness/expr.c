@@ -365,6 +365,24 @@ static int parse_primary(struct parser *p)
     return -1;
 }
 
+/* A prefix operator at the current token, then its operand (parsed by operand),
+ * bounded in depth like every recursion of the parser. */
+static int parse_prefix(struct parser *p, enum node_op op, int (*operand)(struct parser *))
+{
+    struct token t = p->tok;
+    if (++p->depth > MAX_DEPTH) {
+        parse_fail(p, t.pos, "expression nested too deeply");
+        return -1;
+    }
+    if (!next(p))
+        return -1;
+    int a = operand(p);
+    p->depth--;
+    if (a < 0)
+        return -1;
+    return add_node(p, op, &t, a, -1, -1);
+}
+
 static int parse_unary(struct parser *p)
 {
     static const struct {
@@ -372,20 +390,8 @@ static int parse_unary(struct parser *p)
         enum node_op node;
     } unary[] = {{"-", N_NEG}, {"+", N_POS}, {"!", N_NOT}};
     for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++) {
-        if (tok_is(p, unary[i].op)) {
-            struct token t = p->tok;
-            if (++p->depth > MAX_DEPTH) {
-                parse_fail(p, t.pos, "expression nested too deeply");
-                return -1;
-            }
-            if (!next(p))
-                return -1;
-            int a = parse_unary(p);
-            p->depth--;
-            if (a < 0)
-                return -1;
-            return add_node(p, unary[i].node, &t, a, -1, -1);
-        }
+        if (tok_is(p, unary[i].op))
+            return parse_prefix(p, unary[i].node, parse_unary);
     }
     return parse_primary(p);
 }
@@ -471,18 +477,7 @@ static int parse_not(struct parser *p)
 {
     if (!tok_is(p, "not"))
         return parse_compare(p);
-    struct token t = p->tok;
-    if (++p->depth > MAX_DEPTH) {
-        parse_fail(p, t.pos, "expression nested too deeply");
-        return -1;
-    }
-    if (!next(p))
-        return -1;
-    int a = parse_not(p);
-    p->depth--;
-    if (a < 0)
-        return -1;
-    return add_node(p, N_NOT, &t, a, -1, -1);
+    return parse_prefix(p, N_NOT, parse_not);
 }
 
 static int parse_and(struct parser *p)

@@ -143,6 +143,42 @@ static int parse_int_range(const char *value, long long lo, long long hi, long l
     return 0;
 }
 
+static int parse_int(const char *value, int lo, int *out)
+{
+    long long v;
+    if (parse_int_range(value, lo, INT_MAX, &v))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Digits only: strtoull alone would accept "-1" as 2^64 - 1. */
+static int parse_u64(const char *value, unsigned long long *out)
+{
+    for (const char *s = value; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno || end == value || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A finite number; the caller checks its bounds. */
+static int parse_number(const char *value, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (errno || end == value || *end || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static void dtype_names(char *buf, size_t len)
 {
     size_t n = 0;
@@ -211,20 +247,12 @@ static int key_profile_dtypes(struct loader *ld, const char *key, const char *va
 
 static int key_repeats(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    long long v;
-    if (parse_int_range(value, 1, INT_MAX, &v))
-        return -1;
-    ld->p->repeats = (int)v;
-    return 0;
+    return parse_int(value, 1, &ld->p->repeats);
 }
 
 static int key_warmup(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    long long v;
-    if (parse_int_range(value, 0, INT_MAX, &v))
-        return -1;
-    ld->p->warmup = (int)v;
-    return 0;
+    return parse_int(value, 0, &ld->p->warmup);
 }
 
 static int key_cache(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
@@ -245,17 +273,7 @@ static int key_metrics(struct loader *ld, const char *key, const char *value, ch
 
 static int key_seed(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    /* strtoull alone would accept "-1" as 2^64 - 1. */
-    for (const char *s = value; *s; s++)
-        if (!isdigit((unsigned char)*s))
-            return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(value, &end, 10);
-    if (errno || *end)
-        return -1;
-    ld->p->seed = v;
-    return 0;
+    return parse_u64(value, &ld->p->seed);
 }
 
 static int key_tolerance(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
@@ -270,10 +288,8 @@ static int key_tolerance(struct loader *ld, const char *key, const char *value, 
     }
     if (ld->tolerance_lines[d])
         return msgf(msg, msglen, "'%s' is already set at line %d", key, ld->tolerance_lines[d]);
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (errno || end == value || *end || !isfinite(v) || v < 0)
+    double v;
+    if (parse_number(value, &v) || v < 0)
         return -1;
     ld->p->tolerance[d] = v;
     ld->tolerance_lines[d] = ld->line;
@@ -607,10 +623,8 @@ static int key_max_fevals(struct loader *ld, const char *key, const char *value,
 
 static int key_time_limit(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (errno || end == value || *end || !isfinite(v) || v <= 0)
+    double v;
+    if (parse_number(value, &v) || v <= 0)
         return -1;
     ld->p->tune.time_limit = v;
     return 0;
@@ -618,16 +632,7 @@ static int key_time_limit(struct loader *ld, const char *key, const char *value,
 
 static int key_tune_seed(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    for (const char *s = value; *s; s++) /* as [profile] seed: no sign */
-        if (!isdigit((unsigned char)*s))
-            return -1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(value, &end, 10);
-    if (errno || *end)
-        return -1;
-    ld->p->tune.seed = v;
-    return 0;
+    return parse_u64(value, &ld->p->tune.seed);
 }
 
 /* Names only here: whether they are source kernels is checked once all are read. */

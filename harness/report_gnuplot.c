@@ -68,32 +68,15 @@ static char *terminals_list(const char *gnuplot)
         _exit(127);
     }
     close(fds[1]);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        ssize_t r = read(fds[0], buf + n, cap - n - 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    close(fds[0]);
+    FILE *in = fdopen(fds[0], "r");
+    char *buf = in ? mmb_stream_read(in, NULL) : NULL;
+    if (in)
+        fclose(in);
+    else
+        close(fds[0]);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (buf)
-        buf[n] = '\0';
     return buf;
 }
 

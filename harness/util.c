@@ -53,13 +53,8 @@ uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len)
     return seed;
 }
 
-char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
+char *mmb_stream_read(FILE *f, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
@@ -79,15 +74,26 @@ char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
         }
     }
     if (!buf || ferror(f)) {
-        mmb_errorf(err, errlen, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
         free(buf);
-        fclose(f);
         return NULL;
     }
-    fclose(f);
     buf[n] = '\0';
     if (len)
         *len = n;
+    return buf;
+}
+
+char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = mmb_stream_read(f, len);
+    if (!buf)
+        mmb_errorf(err, errlen, "%s: cannot read: %s", path, ferror(f) ? strerror(errno) : "out of memory");
+    fclose(f);
     return buf;
 }
 

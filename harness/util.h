@@ -3,6 +3,7 @@
 #define MMB_UTIL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,9 @@ int mmb_failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((for
 /* 64-bit FNV-1a, chainable through seed (start with MMB_FNV_SEED). */
 #define MMB_FNV_SEED 0xcbf29ce484222325ULL
 uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
+
+/* Reads f to its end (NUL-terminated); NULL on a read error (ferror) or without memory. */
+char *mmb_stream_read(FILE *f, size_t *len);
 
 /* Reads a whole file (NUL-terminated). Returns NULL with err set. */
 char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen);

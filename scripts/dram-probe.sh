@@ -17,17 +17,13 @@ ncu_table() { # ncu_table CACHE_CONTROL PROBE_ARGS...: ncu's values for the prob
     shift
     "$ncu" --clock-control none --cache-control "$cc" --kernel-name regex:'^probe_' --metrics "$metrics" \
         --csv --page raw "$probe" --no-counters "$@" >"$out/ncu-$cc.csv" 2>"$out/ncu-$cc.log"
-    python3 - "$out/ncu-$cc.csv" "$cc" "$*" <<'PY'
-import csv, sys
-rows = list(csv.reader(l for l in open(sys.argv[1]) if l.startswith('"')))
-head, units = rows[0], rows[1]
-scale = {"byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1.0, "Gbyte": 1e3}
+    PYTHONPATH=$(dirname "$0") python3 - "$out/ncu-$cc.csv" "$cc" "$*" <<'PY'
+import sys
+from ncu_compare import ncu_rows, ncu_value
 print(f"ncu --cache-control {sys.argv[2]}, probe --no-counters {sys.argv[3]}")
-for r in rows[2:]:
-    d = dict(zip(head, r))
-    u = dict(zip(head, units))
-    v = [float(d[m].replace(",", "")) * scale[u[m]] for m in ("dram__bytes_read.sum", "dram__bytes_write.sum")]
-    print(f"{d['Kernel Name']:<12} {v[0]:12.3f} {v[1]:12.3f}")
+for row in ncu_rows(sys.argv[1]):
+    r, w = (ncu_value(row, m, " MB") for m in ("dram__bytes_read.sum", "dram__bytes_write.sum"))
+    print(f"{row['Kernel Name'][0]:<12} {r:12.3f} {w:12.3f}")
 PY
 }
 ncu_table all --stream | tee "$out/ncu-all.txt"

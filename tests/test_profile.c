@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "profile_fixture.h"
 #include "profile.h"
 
 static char fixture[1024];
@@ -29,21 +30,6 @@ static struct mmb_profile *load_ok(const char *name)
     int rc = mmb_profile_load(fixture_path(name), p, err, sizeof err);
     ck_assert_msg(rc == 0, "%s", err);
     return p;
-}
-
-static void unload(struct mmb_profile *p)
-{
-    mmb_profile_free(p);
-    free(p);
-}
-
-static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name)
-{
-    for (int i = 0; i < p->nkernels; i++)
-        if (!strcmp(p->kernels[i].name, name))
-            return &p->kernels[i];
-    ck_abort_msg("no kernel '%s'", name);
-    return NULL;
 }
 
 static void assert_values(const struct mmb_param *p, const char *name, const long long *want, int n)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "profile_fixture.h"
 #include "space.h"
 
 static struct mmb_profile *load_good(void)
@@ -17,21 +18,6 @@ static struct mmb_profile *load_good(void)
     snprintf(path, sizeof path, "%s/tests/fixtures/profiles/good.ini", getenv("MMB_SOURCE_ROOT"));
     ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
     return p;
-}
-
-static void unload(struct mmb_profile *p)
-{
-    mmb_profile_free(p);
-    free(p);
-}
-
-static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name)
-{
-    for (int i = 0; i < p->nkernels; i++)
-        if (!strcmp(p->kernels[i].name, name))
-            return &p->kernels[i];
-    ck_abort_msg("no kernel %s", name);
-    return NULL;
 }
 
 /* A hand-built kernel: params "a" = {1, 2, 3}, "b" = {10, 20}, "c" = {-1, 5, 7, 9}. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "hand_space.h"
 #include "csv.h"
 #include "space.h"
 #include "tuner.h"
@@ -29,29 +30,6 @@ static void teardown(void)
     ck_assert_int_eq(system(cmd), 0);
 }
 
-static void add_param(struct mmb_kernel_spec *k, const char *name, const long long *values, int n)
-{
-    struct mmb_param *p = &k->params[k->nparams++];
-    snprintf(p->name, sizeof p->name, "%s", name);
-    memcpy(p->values, values, sizeof values[0] * (size_t)n);
-    p->nvalues = n;
-}
-
-/* Seed 002's space (see test_strategy.c). */
-static void seed002(struct mmb_kernel_spec *k)
-{
-    static const long long bx[] = {16, 32, 64}, by[] = {1, 2, 4, 8, 16, 32}, t[] = {1, 2, 4, 8};
-    char err[256];
-    memset(k, 0, sizeof *k);
-    snprintf(k->name, sizeof k->name, "tunable");
-    add_param(k, "block_size_x", bx, 3);
-    add_param(k, "block_size_y", by, 6);
-    add_param(k, "tile_size_x", t, 4);
-    add_param(k, "tile_size_y", t, 4);
-    k->restrictions[0].expr = mmb_expr_parse("block_size_x == block_size_y * tile_size_y", err, sizeof err);
-    ck_assert_msg(k->restrictions[0].expr != NULL, "%s", err);
-    k->nrestrictions = 1;
-}
 
 static long long independent_allowed(void)
 {
@@ -187,7 +165,7 @@ static int tune_once(struct tune *t, size_t stop_after, size_t *loaded)
 
 static void tune_teardown(struct tune *t)
 {
-    mmb_expr_free(t->kernel.restrictions[0].expr);
+    free_kernel(&t->kernel);
 }
 
 struct collected {
