@@ -5,7 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "csv.h"
+#include "results/csv.h"
 
 struct collected {
     struct mmb_row *rows;

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "expr.h"
-#include "space.h"
+#include "core/expr.h"
+#include "model/space.h"
 
 static inline void add_param(struct mmb_kernel_spec *k, const char *name, const long long *values, int n)
 {

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "compile.h"
-#include "profile.h"
-#include "space.h"
-#include "util.h"
+#include "cuda/compile.h"
+#include "model/profile.h"
+#include "model/space.h"
+#include "core/util.h"
 
 static const int archs[] = {80, 90};
 

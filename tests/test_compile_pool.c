@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "compile.h"
-#include "compile_pool.h"
-#include "util.h"
+#include "cuda/compile.h"
+#include "cuda/compile_pool.h"
+#include "core/util.h"
 
 static char tmpdir[256];
 static char *source;

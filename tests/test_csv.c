@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "csv.h"
+#include "results/csv.h"
 
 static char tmpdir[256];
 

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "compile.h"
-#include "cupti.h"
-#include "gpu.h"
-#include "metrics.h"
+#include "cuda/compile.h"
+#include "cuda/cupti.h"
+#include "cuda/gpu.h"
+#include "results/metrics.h"
 
 static const char *const chips[] = {"GH100", "GA100"};
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "expr.h"
+#include "core/expr.h"
 
 /* Names for the tests: x = 6, y = 3, z = 0, big = LLONG_MAX; anything else is
  * unknown. Counts lookups so that short-circuit evaluation is observable. */

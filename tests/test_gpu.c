@@ -11,10 +11,10 @@
 
 #include "check_run.h"
 #include "csv_rows.h"
-#include "gpu.h"
-#include "profile.h"
-#include "run.h"
-#include "space.h"
+#include "cuda/gpu.h"
+#include "model/profile.h"
+#include "cmd/run.h"
+#include "model/space.h"
 
 #define EXIT_SKIP 77
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "inputs.h"
-#include "stats.h"
+#include "model/inputs.h"
+#include "core/stats.h"
 
 START_TEST(test_fill_is_reproducible_and_in_range)
 {

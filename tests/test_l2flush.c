@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "compile.h"
-#include "l2flush.h"
+#include "cuda/compile.h"
+#include "cuda/l2flush.h"
 
 START_TEST(test_methods_canonical)
 {

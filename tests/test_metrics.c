@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "metrics.h"
+#include "results/metrics.h"
 
 static bool real_close(double a, double b)
 {

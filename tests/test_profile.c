@@ -9,7 +9,7 @@
 
 #include "check_run.h"
 #include "profile_fixture.h"
-#include "profile.h"
+#include "model/profile.h"
 
 static char fixture[1024];
 

@@ -8,7 +8,7 @@
 
 #include "check_run.h"
 #include "profile_fixture.h"
-#include "space.h"
+#include "model/space.h"
 
 static struct mmb_profile *load_good(void)
 {

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "status.h"
-#include "dtype.h"
+#include "core/status.h"
+#include "core/dtype.h"
 
 START_TEST(test_status_round_trip)
 {

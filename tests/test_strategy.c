@@ -9,9 +9,9 @@
 
 #include "check_run.h"
 #include "hand_space.h"
-#include "space.h"
-#include "strategy.h"
-#include "strategy_impl.h"
+#include "model/space.h"
+#include "search/strategy.h"
+#include "search/strategy_impl.h"
 
 /* ---- spaces built by hand (hand_space.h) ---- */
 

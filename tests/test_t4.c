@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "csv.h"
-#include "t4.h"
-#include "util.h"
+#include "results/csv.h"
+#include "results/t4.h"
+#include "core/util.h"
 
 static char tmpdir[256];
 

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "csv.h"
+#include "results/csv.h"
 #include "csv_rows.h"
-#include "gpu.h"
-#include "util.h"
+#include "cuda/gpu.h"
+#include "core/util.h"
 
 #define EXIT_SKIP 77
 #define ROWS_PER_SIZE (1 + 4 + 24) /* cublas, naive, tunable with its restricted rows */

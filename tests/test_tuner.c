@@ -11,9 +11,9 @@
 
 #include "check_run.h"
 #include "hand_space.h"
-#include "csv.h"
-#include "space.h"
-#include "tuner.h"
+#include "results/csv.h"
+#include "model/space.h"
+#include "search/tuner.h"
 
 static char tmpdir[256];
 

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "cupti.h"
-#include "gpu.h"
-#include "l2flush.h"
-#include "metrics.h"
+#include "cuda/compile.h"
+#include "cuda/cupti.h"
+#include "cuda/gpu.h"
+#include "cuda/l2flush.h"
+#include "results/metrics.h"
 
 static const char probe_source[] =
     "#define GRID_STRIDE(i, n) \\\n"

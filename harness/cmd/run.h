@@ -1,0 +1,36 @@
+/* run.h - `mmbench run`: every configuration of every kernel of a profile at every
+ * size and dtype, one CSV row each, resumable. */
+#ifndef MMB_RUN_H
+#define MMB_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/profile.h"
+
+struct mmb_run_options {
+    int device;
+    const char *output;       /* CSV path; NULL: <data_dir>/<gpu>/<profile>.csv */
+    const char *data_dir;     /* default "data" */
+    const char *cache_dir;    /* cubin cache; NULL: none */
+    bool counters;
+    bool verbose;
+    bool record_restricted;   /* write rows with status restricted too */
+    int repeats;              /* > 0 overrides the profile */
+    int warmup;               /* >= 0 overrides the profile; -1 keeps it */
+};
+
+struct mmb_run_summary {
+    size_t rows_written, rows_resumed, restricted;
+    size_t by_status[16];
+    char csv_path[MMB_PATH_MAX];
+    bool device_lost;         /* stopped after a sticky error: run again to go on */
+};
+
+/* Returns 0 when the sweep completed (failed configurations are rows, not errors),
+ * -1 with err on what stops a sweep (no GPU, unwritable CSV, and a sticky GPU error,
+ * after which summary->device_lost is set and a new process resumes the sweep). */
+int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
+                    struct mmb_run_summary *summary, char *err, size_t errlen);
+
+#endif

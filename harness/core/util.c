@@ -1,0 +1,195 @@
+/* util.c - small helpers shared by modules. */
+#include "core/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/errcheck.h"
+
+void mmb_error_set(char *err, size_t errlen, const char *file, int line, const char *call,
+                   const char *name, const char *text)
+{
+    const char *base = strrchr(file, '/');
+    mmb_errorf(err, errlen, "%s:%d: %s: %s: %s", base ? base + 1 : file, line, call,
+               name ? name : "?", text ? text : "?");
+}
+
+void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+int mmb_failf(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        seed ^= p[i];
+        seed *= 0x100000001b3ULL;
+    }
+    return seed;
+}
+
+char *mmb_stream_read(FILE *f, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (cap - n - 1 == 0) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    if (!buf || ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = mmb_stream_read(f, len);
+    if (!buf)
+        mmb_errorf(err, errlen, "%s: cannot read: %s", path, ferror(f) ? strerror(errno) : "out of memory");
+    fclose(f);
+    return buf;
+}
+
+int mmb_file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+        mmb_errorf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        mmb_errorf(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+        return -1;
+    }
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            mmb_errorf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        mmb_errorf(err, errlen, "%s: cannot finish writing: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int mmb_mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char buf[4096];
+    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf) {
+        mmb_errorf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    for (char *p = buf + 1; ; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+                mmb_errorf(err, errlen, "%s: cannot create folder: %s", buf, strerror(errno));
+                return -1;
+            }
+            *p = saved;
+            if (saved == '\0')
+                break;
+        }
+    }
+    return 0;
+}
+
+void mmb_gpu_slug(const char *name, char *out, size_t len)
+{
+    if (len == 0)
+        return;
+    if (strncasecmp(name, "NVIDIA ", 7) == 0)
+        name += 7;
+    size_t o = 0;
+    bool dash = false;
+    for (const char *p = name; *p && o + 1 < len; p++) {
+        if (isalnum((unsigned char)*p)) {
+            if (dash && o > 0 && o + 2 < len)
+                out[o++] = '-';
+            dash = false;
+            out[o++] = (char)tolower((unsigned char)*p);
+        } else {
+            dash = true;
+        }
+    }
+    out[o] = '\0';
+    if (o == 0)
+        snprintf(out, len, "unknown-gpu");
+}
+
+void mmb_timestamp_utc(char *out, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    if (now == (time_t)-1 || !gmtime_r(&now, &tm) || strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(out, len, "unknown");
+}
+
+double mmb_seconds_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,261 @@
+/* compile_pool.c - worker threads around mmb_compile. A job is one configuration
+ * (kernel x defines); it is queued, run by a worker or by a caller that cannot wait,
+ * and then done for good: jobs are never compiled twice, so two threads never write
+ * the same cache file. Only the cache is the product: the cubin itself is freed. */
+#include "cuda/compile_pool.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/compile.h"
+#include "core/imap.h"
+#include "core/util.h"
+
+enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+
+struct job {
+    uint64_t key;
+    enum job_state state;
+    unsigned long batch;  /* last batch that named it */
+    const struct mmb_kernel_spec *kernel;
+    const char *source;
+    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
+    const char *defines[MMB_MAX_PARAMS + 2];
+    enum mmb_status status;
+    double seconds;
+    bool from_cache;
+};
+
+struct mmb_compile_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t work, done;
+    pthread_t *threads;
+    int nthreads;
+    int arch;
+    char cache_dir[MMB_PATH_MAX];
+    struct mmb_imap jobs;     /* key -> struct job * */
+    struct job **queue;       /* front first */
+    size_t qlen;
+    unsigned long batch;
+    bool stop;
+    struct mmb_compile_pool_stats stats;
+};
+
+/* The same identity the session gives a module: kernel file, function, options, defines. */
+static uint64_t job_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
+{
+    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source) + 1);
+    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
+    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
+    for (const char *const *d = defines; *d; d++)
+        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    return key;
+}
+
+/* Runs without the lock. */
+static void run_job(const struct mmb_compile_pool *p, struct job *j)
+{
+    struct mmb_compile_request req = {
+        .source_path = j->kernel->source, .source = j->source, .function = j->kernel->function,
+        .defines = j->defines, .arch = p->arch, .extra_options = j->kernel->nvrtc_options,
+        .cache_dir = p->cache_dir,
+    };
+    struct mmb_cubin cubin;
+    char err[1024]; /* a compile error is remembered in the cache with this much of its log */
+    double t0 = mmb_seconds_now();
+    j->status = mmb_compile(&req, &cubin, err, sizeof err);
+    j->seconds = mmb_seconds_now() - t0;
+    j->from_cache = cubin.from_cache;
+    if (j->status == MMB_STATUS_OK)
+        mmb_cubin_free(&cubin);
+}
+
+/* With the lock held. */
+static void finish_job(struct mmb_compile_pool *p, struct job *j)
+{
+    j->state = JOB_DONE;
+    p->stats.failed += j->status != MMB_STATUS_OK;
+    if (j->from_cache) {
+        p->stats.cache_hits++;
+    } else {
+        p->stats.compiled++;
+        p->stats.nvrtc_seconds += j->seconds;
+    }
+    pthread_cond_broadcast(&p->done);
+}
+
+static void *worker(void *arg)
+{
+    struct mmb_compile_pool *p = arg;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->stop && p->qlen == 0)
+            pthread_cond_wait(&p->work, &p->lock);
+        if (p->stop)
+            break;
+        struct job *j = p->queue[0];
+        memmove(p->queue, p->queue + 1, (p->qlen - 1) * sizeof *p->queue);
+        p->qlen--;
+        if (j->state != JOB_QUEUED)
+            continue; /* a caller took it */
+        j->state = JOB_RUNNING;
+        pthread_mutex_unlock(&p->lock);
+        run_job(p, j);
+        pthread_mutex_lock(&p->lock);
+        finish_job(p, j);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+int mmb_compile_pool_open(struct mmb_compile_pool **out, int threads, int arch, const char *cache_dir,
+                          char *err, size_t errlen)
+{
+    struct mmb_compile_pool *p = calloc(1, sizeof *p);
+    int e;
+    *out = NULL;
+    if (!p || !(p->threads = calloc((size_t)threads, sizeof *p->threads))) {
+        free(p);
+        mmb_errorf(err, errlen, "out of host memory");
+        return -1;
+    }
+    p->arch = arch;
+    snprintf(p->cache_dir, sizeof p->cache_dir, "%s", cache_dir);
+    if ((e = pthread_mutex_init(&p->lock, NULL)) || (e = pthread_cond_init(&p->work, NULL)) ||
+        (e = pthread_cond_init(&p->done, NULL))) {
+        mmb_errorf(err, errlen, "%s:%d: pthread init: %s", __FILE__, __LINE__, strerror(e));
+        free(p->threads);
+        free(p);
+        return -1;
+    }
+    for (; p->nthreads < threads; p->nthreads++) {
+        if ((e = pthread_create(&p->threads[p->nthreads], NULL, worker, p))) {
+            mmb_errorf(err, errlen, "%s:%d: pthread_create (thread %d of %d): %s", __FILE__, __LINE__,
+                       p->nthreads + 1, threads, strerror(e));
+            mmb_compile_pool_close(p);
+            return -1;
+        }
+    }
+    *out = p;
+    return 0;
+}
+
+static struct job *find_job(const struct mmb_compile_pool *p, uint64_t key)
+{
+    uintptr_t v;
+    return mmb_imap_get(&p->jobs, (size_t)key, &v) ? (struct job *)v : NULL;
+}
+
+int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel, const char *source,
+                            const struct mmb_config *cfgs, size_t n, enum mmb_dtype dtype)
+{
+    int rc = 0;
+    pthread_mutex_lock(&p->lock);
+    unsigned long batch = ++p->batch;
+    struct job **front = malloc((n + p->qlen) * sizeof *front);
+    size_t nfront = 0;
+    if (!front) {
+        pthread_mutex_unlock(&p->lock);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct job probe;
+        mmb_compile_defines(kernel, &cfgs[i], dtype, probe.storage, probe.defines);
+        uint64_t key = job_key(kernel, probe.defines);
+        struct job *j = find_job(p, key);
+        if (!j) {
+            if (!(j = malloc(sizeof *j)) || mmb_imap_put(&p->jobs, (size_t)key, (uintptr_t)j) != 0) {
+                free(j);
+                rc = -1;
+                break;
+            }
+            memset(j, 0, sizeof *j);
+            j->key = key;
+            j->kernel = kernel;
+            j->source = source;
+            mmb_compile_defines(kernel, &cfgs[i], dtype, j->storage, j->defines);
+            p->stats.submitted++;
+        } else if (j->state != JOB_QUEUED || j->batch == batch) {
+            continue;
+        }
+        j->batch = batch;
+        front[nfront++] = j;
+    }
+    /* This batch first, in its order; the rest as they were. */
+    for (size_t i = 0; i < p->qlen; i++)
+        if (p->queue[i]->state == JOB_QUEUED && p->queue[i]->batch != batch)
+            front[nfront++] = p->queue[i];
+    free(p->queue);
+    p->queue = front;
+    p->qlen = nfront;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    return rc;
+}
+
+void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
+                           const struct mmb_config *cfg, enum mmb_dtype dtype, double *ms, bool *from_cache)
+{
+    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
+    const char *defines[MMB_MAX_PARAMS + 2];
+    mmb_compile_defines(kernel, cfg, dtype, storage, defines);
+    uint64_t key = job_key(kernel, defines);
+    double t0 = mmb_seconds_now();
+    *ms = NAN;
+    *from_cache = false;
+    pthread_mutex_lock(&p->lock);
+    struct job *j = find_job(p, key);
+    if (j && j->state == JOB_QUEUED) {
+        /* No worker has started it: the caller would only wait for one to free up. */
+        j->state = JOB_RUNNING;
+        p->stats.inline_compiles++;
+        pthread_mutex_unlock(&p->lock);
+        run_job(p, j);
+        pthread_mutex_lock(&p->lock);
+        finish_job(p, j);
+    }
+    while (j && j->state != JOB_DONE)
+        pthread_cond_wait(&p->done, &p->lock);
+    if (j) {
+        *ms = j->seconds * 1e3;
+        *from_cache = j->from_cache;
+    }
+    p->stats.wait_seconds += mmb_seconds_now() - t0;
+    pthread_mutex_unlock(&p->lock);
+}
+
+void mmb_compile_pool_stats(struct mmb_compile_pool *p, struct mmb_compile_pool_stats *out)
+{
+    pthread_mutex_lock(&p->lock);
+    *out = p->stats;
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void free_job(void *ctx, size_t key, uintptr_t value)
+{
+    free((void *)value);
+}
+
+void mmb_compile_pool_close(struct mmb_compile_pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->stop = true;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->nthreads; i++)
+        pthread_join(p->threads[i], NULL);
+    mmb_imap_each(&p->jobs, free_job, NULL);
+    mmb_imap_free(&p->jobs);
+    free(p->queue);
+    free(p->threads);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    free(p);
+}

@@ -1,0 +1,54 @@
+/* gpu.h - the devices: what they are and what they can do (peaks), and loading and
+ * launching NVRTC-compiled kernels through the runtime's library API. */
+#ifndef MMB_GPU_H
+#define MMB_GPU_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+
+struct mmb_device_info {
+    int index;
+    char name[64];
+    char slug[64];       /* folder name under data/ */
+    char uuid[48];
+    int cc_major, cc_minor;
+    int sm_count;
+    double sm_clock_mhz;  /* peak (boost) clock */
+    double mem_clock_mhz;
+    int mem_bus_bits;
+    size_t mem_bytes;
+    size_t l2_bytes;
+    int max_threads_per_block;
+    size_t smem_per_block_optin;
+    int fp32_lanes_per_sm;
+    double peak_gbps;     /* 2 (DDR) * memory clock * bus width / 8 */
+    double peak_gflops;   /* FP32: 2 * lanes per SM * SMs * peak clock */
+    char driver[16];      /* "13.0" */
+    char runtime[16];
+};
+
+/* Number of usable devices; 0 with err set when there is no driver or no GPU. */
+int mmb_gpu_count(char *err, size_t errlen);
+int mmb_gpu_query(int device, struct mmb_device_info *info, char *err, size_t errlen);
+
+/* Maps a CUDA error to the status a result row gets. */
+enum mmb_status mmb_gpu_status_of(int cuda_error);
+
+struct mmb_module;      /* a loaded cubin and its kernel */
+
+struct mmb_kernel_attrs {
+    int registers;
+    size_t static_smem;
+    int max_threads_per_block; /* for this kernel, given its registers */
+};
+
+enum mmb_status mmb_module_load(const void *cubin, size_t size, const char *function,
+                                struct mmb_module **out, struct mmb_kernel_attrs *attrs,
+                                char *err, size_t errlen);
+/* Raises the kernel's dynamic shared-memory limit when needed, then launches. */
+enum mmb_status mmb_module_launch(struct mmb_module *mod, const long long grid[3], const long long block[3],
+                                  size_t dyn_smem, void **args, void *stream, char *err, size_t errlen);
+void mmb_module_unload(struct mmb_module *mod);
+
+#endif

@@ -1,0 +1,488 @@
+/* session.c - measuring one configuration on one problem: compile (cached), check
+ * the device's limits, launch on a poisoned output, verify against the reference,
+ * time, read counters. Every failure becomes the row's status and reason. */
+#include "cuda/session.h"
+
+#include <cuda_runtime_api.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/timer.h"
+#include "core/errcheck.h"
+#include "cuda/compile.h"
+#include "cuda/cupti.h"
+#include "model/inputs.h"
+#include "results/metrics.h"
+#include "cuda/reference.h"
+#include "core/util.h"
+
+#define MODULE_CACHE 64
+#define REFERENCE_SAMPLES 256
+
+struct cached_module {
+    uint64_t key;
+    struct mmb_module *module;
+    struct mmb_kernel_attrs attrs;
+    enum mmb_status status; /* a failed compile is remembered too */
+    char reason[256];
+};
+
+struct cached_source {
+    char path[MMB_PATH_MAX];
+    char *text;
+};
+
+struct mmb_session {
+    struct mmb_session_options opts;
+    struct mmb_device_info dev;
+    int arch;
+    cudaStream_t stream;
+    struct mmb_timer *timer;
+    struct mmb_reference *ref;
+    struct mmb_profiler *profiler;
+    struct mmb_metric_set metrics;
+    char counter_note[256];
+    struct cached_module modules[MODULE_CACHE];
+    int nmodules, next_evict;
+    struct cached_source sources[MMB_MAX_KERNELS];
+    int nsources;
+};
+
+struct mmb_problem {
+    struct mmb_session *s;
+    struct mmb_size size;
+    enum mmb_dtype dtype;
+    size_t esize;
+    void *dA, *dB, *dC;
+    void *hA, *hB, *hRef, *hOut;
+    double ref_err;
+};
+
+static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t errlen)
+{
+    cudaError_t e;
+    enum mmb_status st;
+    MMB_CHECK_CUDA(e = cudaSetDevice(s->opts.device), return mmb_gpu_status_of(e));
+    MMB_CHECK_CUDA(e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), return mmb_gpu_status_of(e));
+    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->opts.device, s->stream, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    s->counter_note[0] = '\0';
+    if (s->opts.counters && mmb_metric_set_size(&s->metrics) > 0) {
+        char why[512] = "";
+        st = mmb_profiler_open(&s->profiler, s->opts.device, &s->metrics, why, sizeof why);
+        if (st != MMB_STATUS_OK) {
+            s->profiler = NULL;
+            snprintf(s->counter_note, sizeof s->counter_note, "%s", why);
+        }
+    }
+    return MMB_STATUS_OK;
+}
+
+static void close_resources(struct mmb_session *s)
+{
+    for (int i = 0; i < s->nmodules; i++)
+        mmb_module_unload(s->modules[i].module);
+    s->nmodules = s->next_evict = 0;
+    mmb_profiler_close(s->profiler);
+    s->profiler = NULL;
+    mmb_reference_close(s->ref);
+    s->ref = NULL;
+    mmb_timer_close(s->timer);
+    s->timer = NULL;
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    s->stream = NULL;
+}
+
+int mmb_session_open(struct mmb_session **out, const struct mmb_session_options *opts,
+                     char *err, size_t errlen)
+{
+    struct mmb_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        mmb_errorf(err, errlen, "out of host memory");
+        return -1;
+    }
+    s->opts = *opts;
+    if (mmb_gpu_query(opts->device, &s->dev, err, errlen) != 0)
+        goto fail;
+    s->arch = s->dev.cc_major * 10 + s->dev.cc_minor;
+    if (opts->counters && mmb_metric_set_parse(opts->metrics ? opts->metrics : "default", &s->metrics,
+                                               err, errlen) != 0)
+        goto fail;
+    if (open_resources(s, err, errlen) != MMB_STATUS_OK)
+        goto fail;
+    *out = s;
+    return 0;
+fail:
+    mmb_session_close(s);
+    return -1;
+}
+
+void mmb_session_close(struct mmb_session *s)
+{
+    if (!s)
+        return;
+    close_resources(s);
+    for (int i = 0; i < s->nsources; i++)
+        free(s->sources[i].text);
+    free(s);
+}
+
+const struct mmb_device_info *mmb_session_device(const struct mmb_session *s)
+{
+    return &s->dev;
+}
+
+const char *mmb_session_counter_note(const struct mmb_session *s)
+{
+    if (!s->opts.counters)
+        return "counters off (--no-counters)";
+    return s->counter_note;
+}
+
+void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
+{
+    snprintf(row->gpu, sizeof row->gpu, "%s", s->dev.name);
+    snprintf(row->gpu_uuid, sizeof row->gpu_uuid, "%s", s->dev.uuid);
+    snprintf(row->cc, sizeof row->cc, "%d.%d", s->dev.cc_major, s->dev.cc_minor);
+    row->sm_count = s->dev.sm_count;
+    snprintf(row->driver, sizeof row->driver, "%s", s->dev.driver);
+    snprintf(row->cuda, sizeof row->cuda, "%s", s->dev.runtime);
+    row->peak_gbps = s->dev.peak_gbps;
+    row->peak_gflops = s->dev.peak_gflops;
+}
+
+/* ---- problems ---- */
+
+static double host_element(const void *p, size_t i, enum mmb_dtype dtype)
+{
+    switch (dtype) {
+    case MMB_F32: return ((const float *)p)[i];
+    case MMB_F64: return ((const double *)p)[i];
+    default: return ((const int32_t *)p)[i];
+    }
+}
+
+/* The reference on sampled elements against float64 (exact for the small ints). */
+static double check_reference(const struct mmb_problem *p, uint64_t seed)
+{
+    long long M = p->size.m, N = p->size.n, K = p->size.k;
+    double worst = 0.0, scale = 0.0;
+    double got[REFERENCE_SAMPLES], want[REFERENCE_SAMPLES];
+    uint64_t state = seed ^ 0x5eedULL;
+    int n = REFERENCE_SAMPLES;
+    for (int i = 0; i < n; i++) {
+        long long r = (long long)(mmb_splitmix64(&state) % (uint64_t)M);
+        long long c = (long long)(mmb_splitmix64(&state) % (uint64_t)N);
+        double sum = 0.0;
+        for (long long k = 0; k < K; k++)
+            sum += host_element(p->hA, (size_t)(r * K + k), p->dtype) * host_element(p->hB, (size_t)(k * N + c), p->dtype);
+        want[i] = sum;
+        got[i] = host_element(p->hRef, (size_t)(r * N + c), p->dtype);
+        if (fabs(sum) > scale)
+            scale = fabs(sum);
+    }
+    if (scale == 0.0)
+        scale = 1.0;
+    for (int i = 0; i < n; i++) {
+        double e = fabs(got[i] - want[i]) / scale;
+        if (!(e <= worst))
+            worst = isnan(e) ? INFINITY : e;
+    }
+    return worst;
+}
+
+void mmb_problem_close(struct mmb_problem *p)
+{
+    if (!p)
+        return;
+    cudaFree(p->dA);
+    cudaFree(p->dB);
+    cudaFree(p->dC);
+    free(p->hA);
+    free(p->hB);
+    free(p->hRef);
+    free(p->hOut);
+    free(p);
+}
+
+enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
+                                 unsigned long long seed, struct mmb_problem **out,
+                                 char *err, size_t errlen)
+{
+    cudaError_t e;
+    enum mmb_status st = MMB_STATUS_OUT_OF_MEMORY;
+    struct mmb_problem *p = calloc(1, sizeof *p);
+    if (!p) {
+        mmb_errorf(err, errlen, "out of host memory");
+        return MMB_STATUS_OUT_OF_MEMORY;
+    }
+    p->s = s;
+    p->size = *size;
+    p->dtype = dtype;
+    p->esize = mmb_dtype_info(dtype)->size;
+    size_t a = (size_t)size->m * (size_t)size->k, b = (size_t)size->k * (size_t)size->n;
+    size_t c = (size_t)size->m * (size_t)size->n;
+    p->hA = malloc(a * p->esize);
+    p->hB = malloc(b * p->esize);
+    p->hRef = malloc(c * p->esize);
+    p->hOut = malloc(c * p->esize);
+    if (!p->hA || !p->hB || !p->hRef || !p->hOut) {
+        mmb_errorf(err, errlen, "out of host memory for %lldx%lldx%lld", size->m, size->n, size->k);
+        goto fail;
+    }
+    MMB_CHECK_CUDA(e = cudaMalloc(&p->dA, a * p->esize), st = mmb_gpu_status_of(e); goto fail);
+    MMB_CHECK_CUDA(e = cudaMalloc(&p->dB, b * p->esize), st = mmb_gpu_status_of(e); goto fail);
+    MMB_CHECK_CUDA(e = cudaMalloc(&p->dC, c * p->esize), st = mmb_gpu_status_of(e); goto fail);
+    uint64_t base = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(size->m * 131 + size->n * 17 + size->k) * 31 + dtype;
+    mmb_inputs_fill(p->hA, a, dtype, base);
+    mmb_inputs_fill(p->hB, b, dtype, base + 1);
+    MMB_CHECK_CUDA(e = cudaMemcpy(p->dA, p->hA, a * p->esize, cudaMemcpyHostToDevice), st = mmb_gpu_status_of(e); goto fail);
+    MMB_CHECK_CUDA(e = cudaMemcpy(p->dB, p->hB, b * p->esize, cudaMemcpyHostToDevice), st = mmb_gpu_status_of(e); goto fail);
+    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(dtype), c * p->esize, s->stream),
+                   st = mmb_gpu_status_of(e); goto fail);
+    st = mmb_reference_gemm(s->ref, dtype, size->m, size->n, size->k, p->dA, p->dB, p->dC, err, errlen);
+    if (st != MMB_STATUS_OK)
+        goto fail;
+    MMB_CHECK_CUDA(e = cudaStreamSynchronize(s->stream), st = mmb_gpu_status_of(e); goto fail);
+    MMB_CHECK_CUDA(e = cudaMemcpy(p->hRef, p->dC, c * p->esize, cudaMemcpyDeviceToHost), st = mmb_gpu_status_of(e); goto fail);
+    p->ref_err = check_reference(p, base);
+    double tol = mmb_dtype_info(dtype)->default_tolerance;
+    if (!(p->ref_err <= tol)) {
+        mmb_errorf(err, errlen, "the reference itself differs from a float64 host computation by %.3g "
+                   "(tolerance %.3g) on sampled elements", p->ref_err, tol);
+        st = MMB_STATUS_WRONG_RESULT;
+        goto fail;
+    }
+    *out = p;
+    return MMB_STATUS_OK;
+fail:
+    mmb_problem_close(p);
+    return st;
+}
+
+/* ---- configurations ---- */
+
+static const char *source_text(struct mmb_session *s, const char *path, char *err, size_t errlen)
+{
+    for (int i = 0; i < s->nsources; i++)
+        if (strcmp(s->sources[i].path, path) == 0)
+            return s->sources[i].text;
+    char *text = mmb_file_read(path, NULL, err, errlen);
+    if (!text)
+        return NULL;
+    if (s->nsources == MMB_MAX_KERNELS) {
+        free(s->sources[0].text);
+        memmove(&s->sources[0], &s->sources[1], sizeof s->sources[0] * (MMB_MAX_KERNELS - 1));
+        s->nsources--;
+    }
+    snprintf(s->sources[s->nsources].path, MMB_PATH_MAX, "%s", path);
+    s->sources[s->nsources++].text = text;
+    return text;
+}
+
+/* Compiles (through the disk cache) and loads cfg; remembers failures too. */
+static struct cached_module *module_for(struct mmb_session *s, const struct mmb_kernel_spec *kernel,
+                                        const struct mmb_config *cfg, enum mmb_dtype dtype)
+{
+    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
+    const char *defines[MMB_MAX_PARAMS + 2];
+    mmb_compile_defines(kernel, cfg, dtype, storage, defines);
+    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source));
+    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
+    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
+    for (const char **d = defines; *d; d++)
+        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    for (int i = 0; i < s->nmodules; i++)
+        if (s->modules[i].key == key)
+            return &s->modules[i];
+
+    struct cached_module *cm;
+    if (s->nmodules < MODULE_CACHE) {
+        cm = &s->modules[s->nmodules++];
+    } else {
+        cm = &s->modules[s->next_evict];
+        s->next_evict = (s->next_evict + 1) % MODULE_CACHE;
+        mmb_module_unload(cm->module);
+    }
+    memset(cm, 0, sizeof *cm);
+    cm->key = key;
+    char *err = cm->reason;
+    size_t errlen = sizeof cm->reason;
+    const char *text = source_text(s, kernel->source, err, errlen);
+    if (!text) {
+        cm->status = MMB_STATUS_COMPILE_ERROR;
+        return cm;
+    }
+    struct mmb_compile_request req = {
+        .source_path = kernel->source, .source = text, .function = kernel->function,
+        .defines = defines, .arch = s->arch, .extra_options = kernel->nvrtc_options,
+        .cache_dir = s->opts.cache_dir,
+    };
+    struct mmb_cubin cubin;
+    cm->status = mmb_compile(&req, &cubin, err, errlen);
+    if (cm->status != MMB_STATUS_OK)
+        return cm;
+    cm->status = mmb_module_load(cubin.data, cubin.size, kernel->function, &cm->module, &cm->attrs, err, errlen);
+    mmb_cubin_free(&cubin);
+    return cm;
+}
+
+struct launch_ctx {
+    struct mmb_session *s;
+    struct mmb_problem *p;
+    const struct mmb_kernel_spec *kernel;
+    struct mmb_module *module;
+    struct mmb_geometry geo;
+    int M, N, K;
+};
+
+static enum mmb_status launch_one(void *opaque, char *err, size_t errlen)
+{
+    struct launch_ctx *c = opaque;
+    if (c->kernel->kind == MMB_KERNEL_CUBLAS)
+        return mmb_reference_cublas(c->s->ref, c->p->dtype, c->p->size.m, c->p->size.n, c->p->size.k,
+                                    c->p->dA, c->p->dB, c->p->dC, err, errlen);
+    void *args[] = {&c->p->dC, &c->p->dA, &c->p->dB, &c->M, &c->N, &c->K};
+    return mmb_module_launch(c->module, c->geo.grid, c->geo.block, (size_t)c->geo.smem_bytes, args,
+                             c->s->stream, err, errlen);
+}
+
+static int launch_for_profiler(void *opaque)
+{
+    char ignored[256];
+    return launch_one(opaque, ignored, sizeof ignored) == MMB_STATUS_OK ? 0 : 1;
+}
+
+static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
+                                    const struct mmb_kernel_attrs *attrs, char *err, size_t errlen)
+{
+    const struct mmb_geometry *g = &c->geo;
+    long long threads = g->block[0] * g->block[1] * g->block[2];
+    if (threads > s->dev.max_threads_per_block) {
+        mmb_errorf(err, errlen, "%lld threads per block; the device allows %d", threads, s->dev.max_threads_per_block);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    if (attrs && threads > attrs->max_threads_per_block) {
+        mmb_errorf(err, errlen, "%lld threads per block; with %d registers per thread this kernel allows %d",
+                   threads, attrs->registers, attrs->max_threads_per_block);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    if (attrs && attrs->static_smem + (size_t)g->smem_bytes > s->dev.smem_per_block_optin) {
+        mmb_errorf(err, errlen, "%zu bytes of shared memory per block; the device allows %zu",
+                   attrs->static_smem + (size_t)g->smem_bytes, s->dev.smem_per_block_optin);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    if (g->grid[0] > 2147483647LL || g->grid[1] > 65535 || g->grid[2] > 65535) {
+        mmb_errorf(err, errlen, "grid %lldx%lldx%lld exceeds the device's limits", g->grid[0], g->grid[1], g->grid[2]);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    return MMB_STATUS_OK;
+}
+
+static void read_counters(struct mmb_session *s, struct launch_ctx *c,
+                          struct mmb_row *row)
+{
+    if (!s->opts.counters || mmb_metric_set_size(&s->metrics) == 0) {
+        row->counter_status = MMB_STATUS_SKIPPED;
+        return;
+    }
+    if (!s->profiler) {
+        row->counter_status = MMB_STATUS_PROFILING_DENIED;
+        return;
+    }
+    char err[512] = "";
+    double duration_ns = NAN;
+    int passes = 0;
+    /* The profiler reads row->cache: for cold rows it sweeps L2 before every pass itself. */
+    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_for_profiler, c, row, &duration_ns,
+                                              &passes, err, sizeof err);
+    row->counter_status = st;
+    if (s->opts.verbose)
+        fprintf(stderr, "  counters: %s, %d passes, %.0f ns%s%s\n", mmb_status_text(st), passes, duration_ns,
+                err[0] ? ": " : "", err);
+}
+
+enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
+                                     const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                     const struct mmb_eval_options *eo, struct mmb_row *row,
+                                     bool *device_lost)
+{
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
+    cudaError_t e;
+    struct launch_ctx c = {.s = s, .p = p, .kernel = kernel,
+                           .M = (int)p->size.m, .N = (int)p->size.n, .K = (int)p->size.k};
+    size_t count = (size_t)p->size.m * (size_t)p->size.n;
+    *device_lost = false;
+    row->reason[0] = '\0';
+
+    if (kernel->kind == MMB_KERNEL_CUBLAS && !mmb_reference_has_cublas(p->dtype)) {
+        mmb_errorf(err, errlen, "cuBLAS has no %s GEMM", mmb_dtype_info(p->dtype)->text);
+        return row->status = MMB_STATUS_SKIPPED;
+    }
+    if (p->size.m * p->size.k > INT32_MAX || p->size.k * p->size.n > INT32_MAX || (long long)count > INT32_MAX) {
+        mmb_errorf(err, errlen, "a matrix of more than 2^31 elements: the kernel ABI indexes with int");
+        return row->status = MMB_STATUS_SKIPPED;
+    }
+    if (kernel->kind == MMB_KERNEL_SOURCE) {
+        if (mmb_space_geometry(kernel, cfg, &p->size, p->esize, &c.geo, err, errlen) != 0)
+            return row->status = MMB_STATUS_INVALID_CONFIG;
+        if ((row->status = check_limits(s, &c, NULL, err, errlen)) != MMB_STATUS_OK)
+            return row->status;
+        struct cached_module *cm = module_for(s, kernel, cfg, p->dtype);
+        if (cm->status != MMB_STATUS_OK) {
+            snprintf(row->reason, sizeof row->reason, "%s", cm->reason);
+            return row->status = cm->status;
+        }
+        c.module = cm->module;
+        row->registers = cm->attrs.registers;
+        row->smem_bytes = (long long)cm->attrs.static_smem + c.geo.smem_bytes;
+        if ((row->status = check_limits(s, &c, &cm->attrs, err, errlen)) != MMB_STATUS_OK)
+            return row->status;
+    }
+
+    /* Correct first: one launch on a poisoned output, compared with the reference. */
+    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->esize, s->stream),
+                   *device_lost = true; return row->status = mmb_gpu_status_of(e));
+    if ((row->status = launch_one(&c, err, errlen)) != MMB_STATUS_OK) {
+        *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+        return row->status;
+    }
+    MMB_CHECK_CUDA(e = cudaStreamSynchronize(s->stream), *device_lost = true; return row->status = mmb_gpu_status_of(e));
+    MMB_CHECK_CUDA(e = cudaMemcpy(p->hOut, p->dC, count * p->esize, cudaMemcpyDeviceToHost),
+                   *device_lost = true; return row->status = mmb_gpu_status_of(e));
+    struct mmb_compare cmp;
+    mmb_inputs_compare(p->hOut, p->hRef, count, p->dtype, eo->tolerance, &cmp);
+    row->max_rel_err = kernel->kind == MMB_KERNEL_CUBLAS ? p->ref_err : cmp.max_rel_err;
+    if (!cmp.ok) {
+        mmb_errorf(err, errlen, "%zu of %zu elements beyond tolerance %.3g; first at row %lld column %lld",
+                   cmp.mismatches, count, eo->tolerance, (long long)(cmp.first_bad / (size_t)p->size.n),
+                   (long long)(cmp.first_bad % (size_t)p->size.n));
+        return row->status = MMB_STATUS_WRONG_RESULT;
+    }
+
+    struct mmb_stats stats;
+    double clock = NAN;
+    row->status = mmb_timer_measure(s->timer, launch_one, &c, eo->warmup, eo->repeats, eo->cache == MMB_CACHE_COLD,
+                                    &stats, &clock, err, errlen);
+    if (row->status != MMB_STATUS_OK) {
+        *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+        return row->status;
+    }
+    row->repeats = eo->repeats;
+    row->time_ms_median = stats.median;
+    row->time_ms_min = stats.min;
+    row->time_ms_max = stats.max;
+    row->time_ms_stddev = stats.stddev;
+    row->sm_clock_mhz = clock;
+    read_counters(s, &c, row);
+    mmb_row_derive(row);
+    return row->status;
+}

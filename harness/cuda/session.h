@@ -1,0 +1,59 @@
+/* session.h - one GPU opened for measuring: its stream, timer, reference, counters
+ * and loaded kernels; the buffers of one problem (size x dtype); and the evaluation
+ * of one configuration on one problem into one result row. `run` and `tune` share it. */
+#ifndef MMB_SESSION_H
+#define MMB_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cuda/gpu.h"
+#include "model/profile.h"
+#include "results/row.h"
+#include "model/space.h"
+
+struct mmb_session_options {
+    int device;
+    const char *cache_dir;   /* cubin cache; NULL: none */
+    bool counters;           /* read CUPTI counters for ok rows */
+    const char *metrics;     /* metric set text */
+    bool verbose;
+};
+
+struct mmb_session;
+struct mmb_problem;
+
+int mmb_session_open(struct mmb_session **out, const struct mmb_session_options *opts,
+                     char *err, size_t errlen);
+void mmb_session_close(struct mmb_session *s);
+const struct mmb_device_info *mmb_session_device(const struct mmb_session *s);
+/* Fills the identity columns that come from the device (gpu ... cuda, peaks). */
+void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row);
+/* Why counters are off for this session ("" when they are on). */
+const char *mmb_session_counter_note(const struct mmb_session *s);
+
+/* Allocates and fills A and B with random values (seeded), computes the reference
+ * and checks it on sampled elements against a float64 host computation. */
+enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
+                                 unsigned long long seed, struct mmb_problem **out,
+                                 char *err, size_t errlen);
+void mmb_problem_close(struct mmb_problem *p);
+
+struct mmb_eval_options {
+    int warmup, repeats;
+    enum mmb_cache_mode cache;
+    double tolerance;
+    const char *profile_dir; /* unused by evaluation; kept for messages */
+};
+
+/* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a
+ * poisoned output, verify, time, read counters. The row's identity must be filled;
+ * this fills outcome, time, counters, derived and static columns. Returns the row's
+ * status. *device_lost is set when the context is unusable afterwards: a sticky
+ * error, after which only a new process gets a working GPU back (see run.c). */
+enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
+                                     const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                     const struct mmb_eval_options *eo, struct mmb_row *row,
+                                     bool *device_lost);
+
+#endif

@@ -1,0 +1,111 @@
+/* profile.h - a sweep or tuning profile (INI, read with libinih): sizes, dtypes,
+ * timing, metrics and one section per kernel. The grammar is in docs/profiles.md. */
+#ifndef MMB_PROFILE_H
+#define MMB_PROFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "core/dtype.h"
+#include "core/expr.h"
+
+#define MMB_MAX_PARAMS 16
+#define MMB_MAX_VALUES 64
+#define MMB_MAX_RESTRICTIONS 16
+#define MMB_MAX_SIZES 256
+#define MMB_MAX_KERNELS 32
+#define MMB_PATH_MAX 1024
+
+enum mmb_cache_mode { MMB_CACHE_COLD, MMB_CACHE_HOT };
+
+struct mmb_size {
+    long long m, n, k; /* C (m x n) = A (m x k) * B (k x n), row-major */
+};
+
+struct mmb_param {
+    char name[32];
+    long long values[MMB_MAX_VALUES];
+    int nvalues;
+    int line;
+};
+
+struct mmb_restriction {
+    struct mmb_expr *expr; /* non-zero means allowed */
+    int line;
+};
+
+enum mmb_kernel_kind { MMB_KERNEL_SOURCE, MMB_KERNEL_CUBLAS };
+
+struct mmb_kernel_spec {
+    char name[64];            /* from the section header [kernel NAME] */
+    int line;                 /* of the section header */
+    enum mmb_kernel_kind kind;
+    char source[MMB_PATH_MAX];/* resolved against the profile's folder */
+    char function[64];        /* extern "C" __global__ name */
+    unsigned dtypes;          /* bit (1u << enum mmb_dtype); 0 = all of the profile's */
+    struct mmb_param params[MMB_MAX_PARAMS];
+    int nparams;
+    struct mmb_restriction restrictions[MMB_MAX_RESTRICTIONS];
+    int nrestrictions;
+    /* Launch geometry; names: the parameters, M, N, K, elem_size. Defaults:
+     * block_x = block_size_x (or 1 when not a parameter), likewise y and z;
+     * grid_div_x = block_x, grid_div_y = block_y. grid = ceil(N / div_x) x ceil(M / div_y). */
+    struct mmb_expr *block_x, *block_y, *block_z;
+    struct mmb_expr *grid_div_x, *grid_div_y;
+    struct mmb_expr *smem;    /* dynamic shared memory bytes; default 0 */
+    /* After a successful mmb_profile_load none of the six expressions is NULL. */
+    char nvrtc_options[256];  /* extra options, space-separated */
+};
+
+/* [tune]: how `mmbench tune` searches (docs/profiles.md); its options override. */
+struct mmb_tune_spec {
+    int line;                 /* of [tune]; 0 when the profile has none */
+    char strategy[32];        /* a name from the strategy table; default brute_force */
+    char objective[64];       /* time, gflops, or a numeric column[:min|:max]; default time */
+    long long max_fevals;     /* 0: no limit */
+    double time_limit;        /* seconds per tune invocation; 0: none */
+    unsigned long long seed;  /* of the search (not of the inputs); default 1 */
+    char kernels[MMB_MAX_KERNELS][64]; /* source kernels to tune; none listed: all */
+    int nkernels;
+    int kernels_line;
+    struct mmb_size sizes[MMB_MAX_SIZES]; /* none listed: the profile's sizes */
+    int nsizes;
+    bool record_restricted;   /* rows with status restricted for removed configurations */
+};
+
+struct mmb_profile {
+    char path[MMB_PATH_MAX];
+    char name[64];            /* [profile] name, default: file name without .ini */
+    char description[256];
+    struct mmb_size sizes[MMB_MAX_SIZES];
+    int nsizes;
+    unsigned dtypes;          /* bit (1u << enum mmb_dtype); default f32 */
+    int repeats;              /* timed launches per configuration, default 20 */
+    int warmup;               /* untimed launches first, default 2 */
+    enum mmb_cache_mode cache;/* default cold */
+    char metrics[256];        /* metric set text, default "default" */
+    double tolerance[MMB_DTYPE_COUNT]; /* default from the dtype table */
+    unsigned long long seed;  /* input generator seed, default 1 */
+    struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];
+    int nkernels;
+    struct mmb_tune_spec tune;
+};
+
+/* Reads and validates path. Returns 0, or -1 with err "path:line: what was expected".
+ * Validation covers unknown sections and keys, values, sizes, duplicate parameters,
+ * restrictions and geometry expressions that name something unknown. On failure
+ * nothing is left to free; mmb_profile_free is safe either way. */
+int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
+void mmb_profile_free(struct mmb_profile *profile);
+
+/* "256:8192:x2, 1024x512x2048, 1000" -> sizes. Square N means N x N x N.
+ * Ranges: a:b:xF (multiply) or a:b:+S (add), inclusive of b when reached. */
+int mmb_sizes_parse(const char *text, struct mmb_size *sizes, int max, int *count,
+                    char *err, size_t errlen);
+
+/* "16, 32, 1:32:x2, -1" -> values (parameter value lists): integers and the ranges
+ * above; a value listed twice is an error. */
+int mmb_values_parse(const char *text, long long *values, int max, int *count,
+                     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,223 @@
+/* space.c - a kernel's parameter space: configurations by index, restrictions,
+ * launch geometry, and the "name=value;..." text that identifies a configuration in
+ * CSV rows and tune caches. */
+#include "model/space.h"
+#include "core/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct scope {
+    const struct mmb_kernel_spec *kernel;
+    const struct mmb_config *cfg;
+    const struct mmb_size *size;
+    long long elem_size;
+};
+
+static bool name_is(const char *name, size_t len, const char *want)
+{
+    return strlen(want) == len && !memcmp(name, want, len);
+}
+
+static bool scope_lookup(void *ctx, const char *name, size_t len, long long *value)
+{
+    const struct scope *s = ctx;
+    for (int i = 0; i < s->kernel->nparams; i++) {
+        if (name_is(name, len, s->kernel->params[i].name)) {
+            *value = s->cfg->values[i];
+            return true;
+        }
+    }
+    const long long vars[] = {s->size->m, s->size->n, s->size->k, s->elem_size};
+    const char *const names[] = {"M", "N", "K", "elem_size"};
+    for (int i = 0; i < 4; i++) {
+        if (name_is(name, len, names[i])) {
+            *value = vars[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+size_t mmb_space_size(const struct mmb_kernel_spec *kernel)
+{
+    size_t n = 1;
+    for (int i = 0; i < kernel->nparams; i++)
+        n *= (size_t)kernel->params[i].nvalues;
+    return n;
+}
+
+void mmb_space_config_at(const struct mmb_kernel_spec *kernel, size_t index, struct mmb_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    /* Mixed radix with the last parameter as the fastest digit. */
+    for (int i = kernel->nparams - 1; i >= 0; i--) {
+        size_t n = (size_t)kernel->params[i].nvalues;
+        cfg->values[i] = kernel->params[i].values[index % n];
+        index /= n;
+    }
+}
+
+int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                      const struct mmb_size *size, size_t elem_size, int *failed,
+                      char *err, size_t errlen)
+{
+    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    for (int i = 0; i < kernel->nrestrictions; i++) {
+        long long v;
+        char eerr[512];
+        if (mmb_expr_eval(kernel->restrictions[i].expr, scope_lookup, &s, &v, eerr, sizeof eerr))
+            return mmb_failf(err, errlen, "kernel '%s', restriction at line %d: %s", kernel->name,
+                        kernel->restrictions[i].line, eerr);
+        if (!v) {
+            if (failed)
+                *failed = i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A missing expression (a kernel built without mmb_profile_load) takes the
+ * profile's default; so does every field of a loaded profile that was not set. */
+static int eval_or(const struct mmb_expr *e, const char *what, long long fallback, struct scope *s,
+                   long long *out, char *err, size_t errlen)
+{
+    if (!e) {
+        *out = fallback;
+        return 0;
+    }
+    char eerr[512];
+    if (mmb_expr_eval(e, scope_lookup, s, out, eerr, sizeof eerr))
+        return mmb_failf(err, errlen, "kernel '%s', %s: %s", s->kernel->name, what, eerr);
+    return 0;
+}
+
+static long long param_or_one(const struct mmb_kernel_spec *k, const struct mmb_config *cfg, const char *name)
+{
+    for (int i = 0; i < k->nparams; i++)
+        if (!strcmp(k->params[i].name, name))
+            return cfg->values[i];
+    return 1;
+}
+
+int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                       const struct mmb_size *size, size_t elem_size,
+                       struct mmb_geometry *geo, char *err, size_t errlen)
+{
+    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    const struct mmb_expr *blocks[3] = {kernel->block_x, kernel->block_y, kernel->block_z};
+    static const char *const block_names[3] = {"block_x", "block_y", "block_z"};
+    static const char *const block_params[3] = {"block_size_x", "block_size_y", "block_size_z"};
+    memset(geo, 0, sizeof *geo);
+    for (int i = 0; i < 3; i++) {
+        if (eval_or(blocks[i], block_names[i], param_or_one(kernel, cfg, block_params[i]), &s, &geo->block[i],
+                    err, errlen))
+            return -1;
+        if (geo->block[i] < 1)
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
+                        block_names[i], geo->block[i]);
+    }
+    const struct mmb_expr *divs[2] = {kernel->grid_div_x, kernel->grid_div_y};
+    static const char *const div_names[2] = {"grid_div_x", "grid_div_y"};
+    const long long extent[2] = {size->n, size->m}; /* x runs along the columns of C */
+    for (int i = 0; i < 2; i++) {
+        long long div;
+        if (eval_or(divs[i], div_names[i], geo->block[i], &s, &div, err, errlen))
+            return -1;
+        if (div < 1)
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name, div_names[i],
+                        div);
+        geo->grid[i] = extent[i] / div + (extent[i] % div != 0);
+    }
+    geo->grid[2] = 1;
+    if (eval_or(kernel->smem, "smem", 0, &s, &geo->smem_bytes, err, errlen))
+        return -1;
+    if (geo->smem_bytes < 0)
+        return mmb_failf(err, errlen, "kernel '%s': smem is %lld bytes; expected 0 or more", kernel->name,
+                    geo->smem_bytes);
+    return 0;
+}
+
+void mmb_space_format_params(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                             char *buf, size_t len)
+{
+    if (!len)
+        return;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < kernel->nparams && n < len; i++) {
+        int w = snprintf(buf + n, len - n, "%s%s=%lld", i ? ";" : "", kernel->params[i].name, cfg->values[i]);
+        n += w < 0 ? 0 : (size_t)w;
+    }
+}
+
+static bool parse_value(const char *s, size_t len, long long *out)
+{
+    char tmp[32];
+    if (!len || len >= sizeof tmp)
+        return false;
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    if (!isdigit((unsigned char)tmp[0]) && tmp[0] != '-')
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(tmp, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *text,
+                           struct mmb_config *cfg, size_t *index)
+{
+    int digit[MMB_MAX_PARAMS];
+    bool seen[MMB_MAX_PARAMS] = {false};
+    int nseen = 0;
+    memset(cfg, 0, sizeof *cfg);
+    for (const char *s = text; *s;) {
+        const char *semi = strchr(s, ';');
+        const char *e = semi ? semi : s + strlen(s);
+        const char *eq = memchr(s, '=', (size_t)(e - s));
+        if (!eq)
+            return -1;
+        int i = 0;
+        while (i < kernel->nparams && !name_is(s, (size_t)(eq - s), kernel->params[i].name))
+            i++;
+        if (i == kernel->nparams || seen[i])
+            return -1;
+        long long v;
+        if (!parse_value(eq + 1, (size_t)(e - eq - 1), &v))
+            return -1;
+        const struct mmb_param *p = &kernel->params[i];
+        int j = 0;
+        while (j < p->nvalues && p->values[j] != v)
+            j++;
+        if (j == p->nvalues)
+            return -1;
+        seen[i] = true;
+        nseen++;
+        digit[i] = j;
+        cfg->values[i] = v;
+        if (!semi)
+            break;
+        s = semi + 1;
+        if (!*s)
+            return -1; /* trailing ';' */
+    }
+    if (nseen != kernel->nparams)
+        return -1;
+    if (index) {
+        size_t idx = 0;
+        for (int i = 0; i < kernel->nparams; i++)
+            idx = idx * (size_t)kernel->params[i].nvalues + (size_t)digit[i];
+        *index = idx;
+    }
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* space.h - a kernel's parameter space: the cartesian product of its parameter
+ * values, addressed by index (mixed radix, first parameter slowest), and the
+ * restrictions and launch geometry evaluated for one configuration and size. */
+#ifndef MMB_SPACE_H
+#define MMB_SPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/profile.h"
+
+struct mmb_config {
+    long long values[MMB_MAX_PARAMS]; /* in the kernel's parameter order */
+};
+
+struct mmb_geometry {
+    long long block[3];
+    long long grid[3];
+    long long smem_bytes; /* dynamic */
+};
+
+/* Product of the value counts (1 for a kernel without parameters). */
+size_t mmb_space_size(const struct mmb_kernel_spec *kernel);
+void mmb_space_config_at(const struct mmb_kernel_spec *kernel, size_t index, struct mmb_config *cfg);
+
+/* Returns 1 when every restriction holds, 0 when one fails (*failed = its index),
+ * -1 when evaluation fails (err set). */
+int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                      const struct mmb_size *size, size_t elem_size, int *failed,
+                      char *err, size_t errlen);
+
+/* Launch geometry for cfg at size. Returns 0 or -1 with err (e.g. a zero divisor). */
+int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                       const struct mmb_size *size, size_t elem_size,
+                       struct mmb_geometry *geo, char *err, size_t errlen);
+
+/* "block_size_x=16;block_size_y=16"; "" without parameters. */
+void mmb_space_format_params(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                             char *buf, size_t len);
+
+/* Parses the params text back into cfg; returns -1 when a name or value is not in
+ * the space (resume and tune caches use this). */
+int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *text,
+                           struct mmb_config *cfg, size_t *index);
+
+#endif

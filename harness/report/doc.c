@@ -1,0 +1,574 @@
+/* doc.c - writes reports/README.md (how to regenerate, the figures, the
+ * tables, the caveats the data carries, where the data came from) and
+ * reports/tables.tex (the same tables, from report_table.c). */
+#include "report/doc.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/ncu.h"
+#include "report/table.h"
+#include "report/tune_groups.h"
+#include "core/util.h"
+
+/* ---- README sections ----------------------------------------------------------------------- */
+
+static bool dat_exists(const struct mmb_report *rep, const char *name)
+{
+    char file[256], path[4400];
+    snprintf(file, sizeof file, "%s.dat", name);
+    FILE *f = mmb_report_path(rep, path, sizeof path, "gnuplot", file, NULL, 0) == 0 ? fopen(path, "r") : NULL;
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig)
+{
+    fputs("#### ", f);
+    mmb_report_md_text(f, fig->title);
+    fputs("\n\n", f);
+    mmb_report_md_text(f, fig->caption);
+    fputs("\n\n", f);
+    if (!fig->drawn) {
+        fprintf(f, "Not drawn (%s); script: [gnuplot/%s.gp](gnuplot/%s.gp).\n\n",
+                rep->plot_state[0] ? rep->plot_state : "gnuplot did not produce it", fig->name, fig->name);
+        return;
+    }
+    const char *shown = rep->formats[0];
+    for (size_t i = 0; i < rep->nformats; i++)
+        if (strcmp(rep->formats[i], "png") == 0 || (strcmp(rep->formats[i], "svg") == 0 && strcmp(shown, "png") != 0))
+            shown = rep->formats[i];
+    if (strcmp(shown, "pdf") != 0) {
+        fputs("![", f);
+        mmb_report_md_text(f, fig->title);
+        fprintf(f, "](figures/%s.%s)\n\n", fig->name, shown);
+    }
+    for (size_t i = 0; i < rep->nformats; i++)
+        fprintf(f, "%s[%s](figures/%s.%s)", i ? " · " : "", rep->formats[i], fig->name, rep->formats[i]);
+    fprintf(f, " · [script](gnuplot/%s.gp)", fig->name);
+    /* side-by-side figures draw from the data of each GPU's figure */
+    if (dat_exists(rep, fig->name))
+        fprintf(f, " · [data](gnuplot/%s.dat)", fig->name);
+    fputs("\n\n", f);
+}
+
+static void md_figures(FILE *f, struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    fputs("## Figures\n\n", f);
+    if (rep->nfigs == 0) {
+        fputs("No figure: no ok row in the selection.\n\n", f);
+        return;
+    }
+    if (rep->plot_state[0])
+        fprintf(f, "**Figures not drawn:** %s.\n\n", rep->plot_state);
+    bool any = false;
+    for (size_t i = 0; i < rep->nfigs; i++)
+        any = any || rep->figs[i].group == MMB_REPORT_GROUP_GPUS;
+    if (any) {
+        fputs("### GPU generations side by side\n\n", f);
+        for (size_t i = 0; i < rep->nfigs; i++)
+            if (rep->figs[i].group == MMB_REPORT_GROUP_GPUS)
+                mmb_report_md_figure(f, rep, &rep->figs[i]);
+    }
+    for (size_t g = 0; g < d->ngpus; g++) {
+        bool head = false;
+        for (size_t i = 0; i < rep->nfigs; i++) {
+            const struct mmb_report_figure *fig = &rep->figs[i];
+            if (fig->gpu != (int)g)
+                continue;
+            if (!head) {
+                char gpu[128];
+                mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+                fputs("### ", f);
+                mmb_report_md_text(f, gpu);
+                fputs("\n\n", f);
+                head = true;
+            }
+            mmb_report_md_figure(f, rep, fig);
+        }
+    }
+}
+
+/* A code span: backticks inside would end it early. */
+static void md_code(FILE *f, const char *s)
+{
+    fputc('`', f);
+    for (; *s; s++)
+        fputc(*s == '`' ? '\'' : *s, f);
+    fputc('`', f);
+}
+
+/* Failed rows of one GPU, one line per (kernel, params, status, reason) with the
+ * sizes it failed at: a configuration that cannot launch fails at every size. */
+static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
+{
+    size_t groups = 0, shown = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status == MMB_STATUS_OK || r->r.status == MMB_STATUS_RESTRICTED)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            seen = q->gpu == g && q->r.status == r->r.status && !strcmp(q->r.kernel, r->r.kernel) &&
+                   !strcmp(q->r.params, r->r.params) && !strcmp(q->r.reason, r->r.reason);
+        }
+        if (seen)
+            continue;
+        if (groups++ >= 8)
+            continue;
+        fprintf(f, "  - %s ", r->r.kernel);
+        md_code(f, r->r.params[0] ? r->r.params : "-");
+        fprintf(f, ": %s", mmb_status_text(r->r.status));
+        if (r->r.reason[0]) {
+            fputs(" (", f);
+            mmb_report_md_text(f, r->r.reason);
+            fputs(")", f);
+        }
+        fputs(" at", f);
+        size_t sizes = 0;
+        for (size_t j = i; j < d->nrows; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            if (q->gpu == g && q->r.status == r->r.status && !strcmp(q->r.kernel, r->r.kernel) &&
+                !strcmp(q->r.params, r->r.params) && !strcmp(q->r.reason, r->r.reason) && sizes++ < 6)
+                fprintf(f, "%s %lldx%lldx%lld %s", sizes > 1 ? "," : "", q->r.m, q->r.n, q->r.k, q->r.dtype);
+        }
+        fputs(sizes > 6 ? ", ...\n" : "\n", f);
+        shown++;
+    }
+    if (groups > shown)
+        fprintf(f, "  - and %zu more configurations\n", groups - shown);
+}
+
+/* Restricted rows of one GPU, counted per kernel and restriction. */
+static void md_restricted(FILE *f, const struct mmb_report_data *d, size_t g)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status != MMB_STATUS_RESTRICTED)
+            continue;
+        bool seen = false;
+        size_t count = 0;
+        for (size_t j = 0; j < d->nrows && !seen; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            bool same = q->gpu == g && q->r.status == MMB_STATUS_RESTRICTED && !strcmp(q->r.kernel, r->r.kernel) &&
+                        !strcmp(q->r.reason, r->r.reason);
+            seen = same && j < i;
+            count += same;
+        }
+        if (seen)
+            continue;
+        fprintf(f, "%s%zu of %s's configurations, excluded by ", sep, count, r->r.kernel);
+        md_code(f, r->r.reason[0] ? r->r.reason : "its restrictions");
+        sep = "; ";
+    }
+}
+
+/* Figures left out, one line per GPU, grouped by reason. */
+static size_t md_omits(FILE *f, const struct mmb_report *rep, int gpu)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t lines = 0;
+    bool head = false;
+    for (size_t i = 0; i < rep->nomits; i++) {
+        const struct mmb_report_omit *o = &rep->omits[i];
+        if (o->gpu != gpu)
+            continue;
+        bool earlier = false;
+        for (size_t j = 0; j < i && !earlier; j++)
+            earlier = rep->omits[j].gpu == gpu && strcmp(rep->omits[j].why, o->why) == 0;
+        if (earlier)
+            continue;
+        if (!head) {
+            fputs("- **Figures left out** (", f);
+            mmb_report_md_text(f, gpu >= 0 ? d->gpus[gpu].name : "every GPU");
+            fputs("):", f);
+            head = true;
+        }
+        const char *sep = " ";
+        for (size_t j = i; j < rep->nomits; j++)
+            if (rep->omits[j].gpu == gpu && strcmp(rep->omits[j].why, o->why) == 0) {
+                fputs(sep, f);
+                mmb_report_md_text(f, rep->omits[j].what);
+                sep = ", ";
+            }
+        fputs(": ", f);
+        mmb_report_md_text(f, o->why);
+        fputs(";", f);
+        lines++;
+    }
+    if (head)
+        fputs(" the other figures are drawn.\n", f);
+    return lines;
+}
+
+/* The report links files of the source tree only when it is written to
+ * <root>/reports, where "../" reaches them; elsewhere it names them. */
+static bool in_root_reports(const struct mmb_report *rep)
+{
+    char out_real[4096], reports_real[4096], reports[4200];
+    snprintf(reports, sizeof reports, "%s/reports", rep->root);
+    return realpath(rep->out, out_real) && realpath(reports, reports_real) && !strcmp(out_real, reports_real);
+}
+
+char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
+{
+    char path[4400], ignored[128];
+    snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
+    return mmb_file_read(path, NULL, ignored, sizeof ignored);
+}
+
+void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text)
+{
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", rep->root, rel);
+    if (rel[0] != '/' && in_root_reports(rep) && stat(path, &st) == 0) {
+        fputc('[', f);
+        mmb_report_md_text(f, text ? text : rel);
+        fprintf(f, "](../%s)", rel);
+    } else {
+        md_code(f, rel);
+    }
+}
+
+static void md_caveats(FILE *f, struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    fputs("## Caveats\n\n", f);
+    size_t n = 0;
+    /* DRAM writes that stayed in L2, among the plotted (best) rows */
+    for (size_t g = 0; g < d->ngpus; g++) {
+        size_t low = 0, plotted = 0;
+        char sizes[512] = "";
+        for (size_t s = 0; s < d->nshapes; s++) {
+            bool here = false;
+            for (size_t k = 0; k < d->nkernels; k++) {
+                const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+                if (!r || !isfinite(r->r.dram_write_bytes))
+                    continue;
+                plotted++;
+                low += r->l2_low;
+                here = here || r->l2_low;
+            }
+            if (here && strlen(sizes) < sizeof sizes - 100) {
+                char label[96];
+                mmb_report_shape_label(&d->shapes[s], label, sizeof label);
+                snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s", sizes[0] ? ", " : "", label);
+            }
+        }
+        if (low) {
+            fputs("- **DRAM writes that stay in L2** (", f);
+            mmb_report_md_text(f, d->gpus[g].name);
+            fprintf(f, "): %zu of the %zu plotted rows with DRAM counters wrote less than half of their output (M x N x element size) to DRAM, at %s. The output fits in L2 and is still there when the kernel ends, so its writes are not counted: DRAM bandwidth, bandwidth %% and intensity undercount those points (circled in the bandwidth figures).\n",
+                    low, plotted, sizes);
+            n++;
+        }
+    }
+    for (size_t g = 0; g < d->ngpus; g++) {
+        const struct mmb_report_gpu *gp = &d->gpus[g];
+        size_t bad = gp->rows - gp->by_status[MMB_STATUS_OK];
+        if (bad == 0)
+            continue;
+        size_t restricted = gp->by_status[MMB_STATUS_RESTRICTED];
+        fputs("- **Rows not plotted** (", f);
+        mmb_report_md_text(f, gp->name);
+        fprintf(f, "): %zu of %zu rows are not ok.", bad, gp->rows);
+        if (restricted) {
+            fprintf(f, " %zu are restricted, recorded on purpose: configurations that a profile's restriction excludes "
+                       "before anything is compiled or run, as Kernel Tuner does (",
+                    restricted);
+            md_restricted(f, d, g);
+            fputs(").", f);
+        }
+        if (bad > restricted) {
+            fprintf(f, " %zu did not run or failed:", bad - restricted);
+            const char *sep = " ";
+            for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
+                if (s != MMB_STATUS_RESTRICTED && gp->by_status[s]) {
+                    fprintf(f, "%s%zu %s", sep, gp->by_status[s], mmb_status_text((enum mmb_status)s));
+                    sep = ", ";
+                }
+            fputs(".", f);
+        }
+        fputs("\n", f);
+        md_failed(f, d, g);
+        n++;
+    }
+    for (size_t g = 0; g < d->ngpus; g++) {
+        const struct mmb_report_gpu *gp = &d->gpus[g];
+        if (gp->selected && gp->with_counters < gp->selected) {
+            fputs("- **No counters** (", f);
+            mmb_report_md_text(f, gp->name);
+            fprintf(f, "): %zu of %zu plotted rows have empty counter columns; their counter_status:",
+                    gp->selected - gp->with_counters, gp->selected);
+            /* why, as the run recorded it */
+            size_t why[MMB_STATUS_COUNT] = {0};
+            for (size_t i = 0; i < d->nrows; i++) {
+                const struct mmb_report_row *r = &d->rows[i];
+                if (r->gpu == g && r->selected && !mmb_report_has_bandwidth(r) && !mmb_report_has_util(r) &&
+                    (unsigned)r->r.counter_status < MMB_STATUS_COUNT)
+                    why[r->r.counter_status]++;
+            }
+            const char *sep = " ";
+            for (size_t st = 0; st < MMB_STATUS_COUNT; st++)
+                if (why[st]) {
+                    fprintf(f, "%s%zu %s", sep, why[st], mmb_status_text((enum mmb_status)st));
+                    sep = ", ";
+                }
+            fputs(why[MMB_STATUS_SKIPPED] ? " (skipped: no counters were asked for, or the rows are published).\n" : ".\n", f);
+            n++;
+        }
+        if (gp->published) {
+            fputs("- **Published figures** (", f);
+            mmb_report_md_text(f, gp->name);
+            fprintf(f, "): %zu rows are figures published elsewhere, not measured by mmbench (the source is named in Data); they carry no counters, repeats or spread, and are marked † in tables, \"(published)\" in figures and hatched in bars.\n",
+                    gp->published);
+            n++;
+        }
+        n += md_omits(f, rep, (int)g);
+    }
+    n += md_omits(f, rep, -1);
+    for (size_t g = 0; g < d->ngpus; g++)
+        n += mmb_report_ncu_caveat(f, rep, g);
+    if (d->other_dtype || d->other_cache) {
+        fprintf(f, "- **Left out by the selection** (%s", d->dtype);
+        if (d->cache[0])
+            fprintf(f, ", %s L2", d->cache);
+        fputs("): ", f);
+        if (d->other_dtype)
+            fprintf(f, "%zu ok rows of other element types (choose with --dtype)%s", d->other_dtype,
+                    d->other_cache ? "; " : "");
+        if (d->other_cache)
+            fprintf(f, "%zu ok rows of the other cache mode (choose with --cache)", d->other_cache);
+        fputs(".\n", f);
+        n++;
+    }
+    for (size_t i = 0; i < rep->nnotes; i++, n++) {
+        fputs("- ", f);
+        mmb_report_md_text(f, rep->notes[i]);
+        fputs(".\n", f);
+    }
+    if (n == 0)
+        fputs("None.\n", f);
+    fputc('\n', f);
+}
+
+/* Where a file's rows came from: profile, when, which driver. */
+static void md_provenance(FILE *f, const struct mmb_report *rep, size_t file)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const struct mmb_row *first = NULL;
+    const char *t0 = NULL, *t1 = NULL;
+    for (size_t r = 0; r < d->nrows; r++) {
+        const struct mmb_row *row = &d->rows[r].r;
+        if (d->rows[r].file != file)
+            continue;
+        if (!first)
+            first = row;
+        if (row->timestamp[0] && (!t0 || strcmp(row->timestamp, t0) < 0))
+            t0 = row->timestamp;
+        if (row->timestamp[0] && (!t1 || strcmp(row->timestamp, t1) > 0))
+            t1 = row->timestamp;
+    }
+    if (!first)
+        return;
+    if (first->profile[0]) {
+        char ini[4400];
+        struct stat st;
+        fputs("; profile ", f);
+        md_code(f, first->profile);
+        snprintf(ini, sizeof ini, "%s/profiles/%s.ini", rep->root, first->profile);
+        if (stat(ini, &st) == 0) {
+            char cmd[256];
+            snprintf(cmd, sizeof cmd, "mmbench run profiles/%s.ini", first->profile);
+            fputs(" (", f);
+            md_code(f, cmd);
+            fputs(")", f);
+        }
+    }
+    if (t0)
+        fprintf(f, strcmp(t0, t1) ? "; measured %s to %s" : "; measured %s", t0, t1);
+    if (first->driver[0] || first->cuda[0]) {
+        fputs("; driver ", f);
+        mmb_report_md_text(f, first->driver[0] ? first->driver : "?");
+        fputs(", CUDA ", f);
+        mmb_report_md_text(f, first->cuda[0] ? first->cuda : "?");
+    }
+}
+
+static void md_data(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    fputs("## Data\n\n", f);
+    for (size_t i = 0; i < d->nfiles; i++) {
+        const struct mmb_report_file *file = &d->files[i];
+        fputs("- ", f);
+        md_code(f, file->shown);
+        fputs(" (", f);
+        const char *sep = "";
+        for (size_t g = 0; g < d->ngpus; g++) {
+            bool here = false;
+            for (size_t r = 0; r < d->nrows && !here; r++)
+                here = d->rows[r].file == i && d->rows[r].gpu == g;
+            if (here) {
+                fputs(sep, f);
+                mmb_report_md_text(f, d->gpus[g].name);
+                sep = ", ";
+            }
+        }
+        fprintf(f, "): %zu rows, %zu ok", file->rows, file->by_status[MMB_STATUS_OK]);
+        for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
+            if (file->by_status[s])
+                fprintf(f, ", %zu %s", file->by_status[s], mmb_status_text((enum mmb_status)s));
+        md_provenance(f, rep, i);
+        if (file->published) {
+            const char *reason = "";
+            for (size_t r = 0; r < d->nrows; r++)
+                if (d->rows[r].file == i && d->rows[r].published) {
+                    reason = d->rows[r].r.reason;
+                    break;
+                }
+            fprintf(f, "; %zu published rows: ", file->published);
+            mmb_report_md_text(f, reason);
+        }
+        fputs(".\n", f);
+        if (file->note) {
+            /* the note that travels with the CSV (x.md beside x.csv), quoted */
+            fputs("\n", f);
+            for (const char *p = file->note; *p;) {
+                size_t len = strcspn(p, "\n");
+                fprintf(f, "  > %.*s\n", (int)len, p);
+                p += len + (p[len] == '\n');
+            }
+            fputs("\n", f);
+        }
+    }
+    fputs("\nEach kernel's line, bar, point or table row is its fastest ok configuration (lowest median time) at that size, on that GPU; rows are told apart by the `gpu` column, and cuBLAS is the kernel `cublas`.\n", f);
+}
+
+static void md_head(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t ok = 0;
+    for (size_t i = 0; i < d->nrows; i++)
+        ok += d->rows[i].r.status == MMB_STATUS_OK;
+    char sel[64];
+    mmb_report_selection(rep, -1, sel, sizeof sel);
+    fputs("# mmbench report\n\n", f);
+    fprintf(f, "%zu GPUs, %zu CSV files, %zu rows", d->ngpus, d->nfiles, d->nrows);
+    size_t by[MMB_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < d->nrows; i++)
+        if ((unsigned)d->rows[i].r.status < MMB_STATUS_COUNT)
+            by[d->rows[i].r.status]++;
+    size_t restricted = by[MMB_STATUS_RESTRICTED], failed = d->nrows - ok - restricted;
+    if (ok == d->nrows) {
+        fputs(", all ok", f);
+    } else {
+        fprintf(f, ": %zu ok and plotted", ok);
+        /* restricted rows are the tuner's bookkeeping, not trouble: say so before
+         * the count can alarm anyone */
+        if (restricted)
+            fprintf(f, "; %zu restricted, configurations that a tuning profile's restrictions exclude from the search, "
+                       "recorded on purpose and never run (Kernel Tuner's restricted configurations%s)",
+                    restricted, mmb_report_tune_has(rep) ? "; see [Tuning](#tuning)" : "");
+        if (failed) {
+            fprintf(f, "; %zu that did not run or failed:", failed);
+            const char *sep = " ";
+            for (size_t st = 1; st < MMB_STATUS_COUNT; st++)
+                if (st != MMB_STATUS_RESTRICTED && by[st]) {
+                    fprintf(f, "%s%zu %s", sep, by[st], mmb_status_text((enum mmb_status)st));
+                    sep = ", ";
+                }
+            fputs(" (each listed under [Caveats](#caveats))", f);
+        }
+    }
+    fprintf(f, ". Figures and tables show %s", sel);
+    if (d->ref >= 0) {
+        char ref[96];
+        mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
+        fprintf(f, "; bars, heatmaps and the first table of each GPU are at %s", ref);
+    }
+    fputs(".\n\n", f);
+    fputs("Regenerate everything (runs the GPU sweep first when this machine has a GPU):\n\n    ninja -C build bench\n\n", f);
+    fputs("or only this report, from the source root, with no GPU and no CUDA (the program is build/harness/mmbench in a build tree):\n\n    ", f);
+    fprintf(f, "%s\n\n", rep->command);
+    size_t rl = strlen(rep->root);
+    const char *out = strcmp(rep->root, ".") && !strncmp(rep->out, rep->root, rl) && rep->out[rl] == '/'
+                          ? rep->out + rl + 1 : rep->out;
+    fprintf(f, "Redraw one figure after editing its script: `cd %s/gnuplot && gnuplot NAME.gp`. ", out);
+    fputs("Every figure is drawn as", f);
+    for (size_t i = 0; i < rep->nformats; i++)
+        fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
+                !strcmp(rep->formats[i], "png") ? "PNG (screens)" : !strcmp(rep->formats[i], "svg") ? "SVG" : "PDF (print)");
+    fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
+    fprintf(f, "Contents: [Figures](#figures) · [Tables](#tables) · %s[Caveats](#caveats) · [Data](#data)\n\n",
+            mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");
+}
+
+int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_out md, tex;
+    if (mmb_report_out_open(&md, err, errlen) != 0)
+        return -1;
+    if (mmb_report_out_open(&tex, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        return -1;
+    }
+    mmb_report_figures_check(rep);
+    md_head(md.f, rep);
+    md_figures(md.f, rep);
+
+    fputs("% tables.tex - the tables of reports/README.md for LaTeX slides and notes.\n"
+          "% Written by `mmbench report`; needs \\usepackage{booktabs}.\n\n",
+          tex.f);
+    fputs("## Tables\n\n", md.f);
+    int rc = 0;
+    for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
+        if (!d->gpus[g].selected)
+            continue;
+        char gpu[128];
+        mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+        fputs("### ", md.f);
+        mmb_report_md_text(md.f, gpu);
+        fputs("\n\n", md.f);
+        fputs("% ", tex.f);
+        mmb_report_tex_text(tex.f, gpu);
+        fputs("\n", tex.f);
+        rc = mmb_report_tables_write(rep, g, md.f, tex.f);
+    }
+    if (rc != 0) {
+        mmb_errorf(err, errlen, "out of memory");
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    if (mmb_report_tune_section(rep, md.f, tex.f) != 0) {
+        mmb_errorf(err, errlen, "out of memory");
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    md_caveats(md.f, rep);
+    md_data(md.f, rep);
+
+    char path[4400];
+    if (mmb_report_path(rep, path, sizeof path, NULL, "tables.tex", err, errlen) != 0 ||
+        mmb_report_out_commit(&tex, path, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        return -1;
+    }
+    if (mmb_report_path(rep, path, sizeof path, NULL, "README.md", err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        return -1;
+    }
+    return mmb_report_out_commit(&md, path, err, errlen);
+}
+

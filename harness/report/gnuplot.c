@@ -1,0 +1,300 @@
+/* gnuplot.c - finds gnuplot and runs the report's scripts, several at once:
+ * one process per script keeps a failure attributable to its figure, and running
+ * them in parallel keeps the whole report within seconds on a small machine. */
+#include "report/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+static const struct {
+    const char *format;
+    const char *terminal;
+} format_terminals[] = {
+    {"png", "pngcairo"},
+    {"svg", "svg"},
+    {"pdf", "pdfcairo"},
+};
+
+static bool executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static bool path_search(const char *prog, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        const char *end = strchr(path, ':');
+        size_t n = end ? (size_t)(end - path) : strlen(path);
+        int w = snprintf(out, len, "%.*s/%s", (int)n, n ? path : ".", prog);
+        if (w > 0 && (size_t)w < len && executable(out))
+            return true;
+        path += n;
+        if (*path == ':')
+            path++;
+    }
+    out[0] = '\0';
+    return false;
+}
+
+/* The output of `gnuplot -e "set terminal"` (it lists them on stderr). */
+static char *terminals_list(const char *gnuplot)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY);
+        if (null < 0 || dup2(null, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0)
+            _exit(127);
+        close(fds[0]);
+        execl(gnuplot, "gnuplot", "-e", "set terminal", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *in = fdopen(fds[0], "r");
+    char *buf = in ? mmb_stream_read(in, NULL) : NULL;
+    if (in)
+        fclose(in);
+    else
+        close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return buf;
+}
+
+static bool terminal_listed(const char *list, const char *terminal)
+{
+    size_t n = strlen(terminal);
+    for (const char *p = strstr(list, terminal); p; p = strstr(p + 1, terminal)) {
+        bool start = p == list || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\t';
+        bool end = p[n] == ' ' || p[n] == '\t' || p[n] == '\n';
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
+bool mmb_report_gnuplot_find(struct mmb_report *rep)
+{
+    char found[4096];
+    if (rep->gnuplot[0]) {
+        if (!executable(rep->gnuplot)) {
+            snprintf(rep->plot_state, sizeof rep->plot_state, "%s is not an executable file", rep->gnuplot);
+            rep->gnuplot[0] = '\0';
+            return false;
+        }
+    } else if (path_search("gnuplot", found, sizeof found)) {
+        snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", found);
+    } else {
+        snprintf(rep->plot_state, sizeof rep->plot_state,
+                 "gnuplot is not on PATH: the scripts are written, the figures are not drawn (install gnuplot, e.g. apt-get install gnuplot-nox, and run the report again)");
+        return false;
+    }
+    char *list = terminals_list(rep->gnuplot);
+    if (!list) {
+        snprintf(rep->plot_state, sizeof rep->plot_state, "%s -e 'set terminal' could not be run", rep->gnuplot);
+        rep->gnuplot[0] = '\0';
+        return false;
+    }
+    char missing[64] = "";
+    size_t kept = 0;
+    for (size_t i = 0; i < rep->nformats; i++) {
+        const char *term = NULL;
+        for (size_t t = 0; t < sizeof format_terminals / sizeof format_terminals[0]; t++)
+            if (strcmp(format_terminals[t].format, rep->formats[i]) == 0)
+                term = format_terminals[t].terminal;
+        if (term && terminal_listed(list, term))
+            memmove(rep->formats[kept++], rep->formats[i], sizeof rep->formats[i]);
+        else
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s", missing[0] ? ", " : "",
+                     term ? term : rep->formats[i]);
+    }
+    free(list);
+    rep->nformats = kept;
+    if (missing[0])
+        mmb_report_note_add(rep, "This gnuplot (%s) lacks the %s terminal: those formats are not drawn", rep->gnuplot,
+                            missing);
+    if (kept == 0) {
+        snprintf(rep->plot_state, sizeof rep->plot_state, "%s has none of the terminals asked for (%s)", rep->gnuplot,
+                 missing);
+        rep->gnuplot[0] = '\0';
+        return false;
+    }
+    return true;
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+struct job {
+    pid_t pid;
+    size_t fig;
+};
+
+static pid_t script_start(const struct mmb_report *rep, const char *dir, const char *name)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    /* child: gnuplot reads its data and writes ../figures relative to dir */
+    char script[256], log[256];
+    snprintf(script, sizeof script, "%s.gp", name);
+    snprintf(log, sizeof log, "%s.log", name);
+    if (chdir(dir) != 0)
+        _exit(126);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int null = open("/dev/null", O_RDONLY);
+    if (fd < 0 || null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+        _exit(126);
+    execl(rep->gnuplot, "gnuplot", script, (char *)NULL);
+    dprintf(2, "exec %s: %s\n", rep->gnuplot, strerror(errno));
+    _exit(127);
+}
+
+/* cairo stamps each PDF with the time it was drawn (Debian 12's cairo ignores
+ * SOURCE_DATE_EPOCH), so every regeneration would change every PDF in git. The
+ * same data must give the same files: the date becomes the epoch, in place, with
+ * the same length, so no offset in the file moves. */
+static int pdf_date_fix(const struct mmb_report *rep, const char *name, char *err, size_t errlen)
+{
+    char file[256], path[4400];
+    snprintf(file, sizeof file, "%s.pdf", name);
+    if (mmb_report_path(rep, path, sizeof path, "figures", file, err, errlen) != 0)
+        return -1;
+    size_t len = 0;
+    char ignored[256];
+    char *pdf = mmb_file_read(path, &len, ignored, sizeof ignored);
+    if (!pdf)
+        return 0; /* no PDF drawn: nothing to fix */
+    static const char key[] = "/CreationDate (D:";
+    int rc = 0;
+    char *at = memmem(pdf, len, key, sizeof key - 1);
+    if (at && (size_t)(at - pdf) + sizeof key - 1 + 14 <= len) {
+        memcpy(at + sizeof key - 1, "19700101000000", 14);
+        rc = mmb_file_write_atomic(path, pdf, len, err, errlen);
+    }
+    free(pdf);
+    return rc;
+}
+
+/* The first line of the log, for the error message. */
+static void log_first_line(const char *path, char *out, size_t len)
+{
+    char *text = mmb_file_read(path, NULL, NULL, 0);
+    out[0] = '\0';
+    if (!text)
+        return;
+    char *p = text;
+    while (*p == '\n' || *p == ' ')
+        p++;
+    snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
+    free(text);
+}
+
+int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
+{
+    char dir[4400];
+    if (mmb_report_path(rep, dir, sizeof dir, NULL, "gnuplot", err, errlen) != 0)
+        return -1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t slots = cpus > 0 ? (size_t)cpus : 1;
+    if (slots > 16)
+        slots = 16;
+    struct job *jobs = calloc(slots, sizeof *jobs);
+    if (!jobs) {
+        mmb_errorf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t next = 0, running = 0, failed = 0, warned = 0;
+    char first[8192] = "";
+    int rc = 0;
+    while (next < rep->nfigs || running > 0) {
+        while (running < slots && next < rep->nfigs && rc == 0) {
+            pid_t pid = script_start(rep, dir, rep->figs[next].name);
+            if (pid < 0) {
+                mmb_errorf(err, errlen, "fork: %s", strerror(errno));
+                rc = -1;
+                break;
+            }
+            for (size_t j = 0; j < slots; j++)
+                if (jobs[j].pid == 0) {
+                    jobs[j] = (struct job){pid, next};
+                    break;
+                }
+            running++;
+            next++;
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            mmb_errorf(err, errlen, "waitpid: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        size_t j = 0;
+        while (j < slots && jobs[j].pid != pid)
+            j++;
+        if (j == slots)
+            continue; /* not one of ours */
+        const char *name = rep->figs[jobs[j].fig].name;
+        jobs[j].pid = 0;
+        running--;
+        char log[4608], file[256];
+        snprintf(file, sizeof file, "%s.log", name);
+        if (mmb_report_path(rep, log, sizeof log, "gnuplot", file, NULL, 0) != 0)
+            continue;
+        bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (ok && pdf_date_fix(rep, name, err, errlen) != 0)
+            rc = -1;
+        struct stat st;
+        if (ok && stat(log, &st) == 0 && st.st_size > 0) {
+            warned++; /* drawn, but gnuplot had something to say: keep it */
+        } else if (ok && unlink(log) != 0 && errno != ENOENT) {
+            mmb_errorf(err, errlen, "%s: unlink: %s", log, strerror(errno));
+            rc = -1;
+        }
+        if (!ok && failed++ == 0) {
+            char line[512];
+            log_first_line(log, line, sizeof line);
+            snprintf(first, sizeof first, "%s.gp (%s %d): %s; its log is %s", name,
+                     WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                     line[0] ? line : "no output", log);
+        }
+    }
+    /* let no child outlive an error */
+    for (size_t j = 0; j < slots; j++)
+        if (jobs[j].pid > 0) {
+            int status;
+            while (waitpid(jobs[j].pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        }
+    free(jobs);
+    if (warned)
+        mmb_report_note_add(rep, "gnuplot drew %zu figures with warnings: see gnuplot/*.log", warned);
+    if (rc == 0 && failed) {
+        mmb_errorf(err, errlen, "gnuplot failed on %zu of %zu scripts; the first: %s", failed, rep->nfigs, first);
+        rc = -1;
+    }
+    return rc;
+}

@@ -1,0 +1,274 @@
+/* gp.c - the pieces every gnuplot script of the report is made of: the
+ * terminal loop over formats, styles fixed per kernel, axes over sizes and kernels,
+ * ranges shared across GPUs, and the layout of side-by-side figures. Every line
+ * differs in dash and point type as well as colour, so that it reads in greyscale. */
+#include "report/gp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* Okabe-Ito, without its yellow (invisible on white). */
+static const char *const kernel_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                            "#E69F00", "#56B4E9", "#882255", "#44AA99"};
+static const int kernel_dashes[] = {1, 2, 4, 5, 3};
+static const int kernel_points[] = {5, 7, 9, 11, 13, 4, 6, 8, 10, 12};
+/* light to dark, so that bars of neighbouring GPUs differ in grey too */
+static const char *const gpu_colors[] = {"#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255"};
+
+const char *mmb_gp_gpu_color(size_t i)
+{
+    return gpu_colors[i % MMB_COUNT(gpu_colors)];
+}
+
+/* PNG and SVG are drawn in pixels; the PDF has the same proportions at 200 px an
+ * inch, with the font scaled to match. */
+#define PX_PER_INCH 200.0
+
+const struct mmb_gp_pos mmb_gp_alone = {false, 0, 1, 1, 1, {0, 0}};
+
+/* ---- gnuplot text ---------------------------------------------------------------- */
+
+void mmb_gp_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+    fputc('"', f);
+}
+
+/* "plot " before the first term, a continued line before the others */
+void mmb_gp_term(FILE *f, int *n)
+{
+    fputs(*n ? ", \\\n         " : "    plot ", f);
+    (*n)++;
+}
+
+void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name, const char *title,
+                         struct mmb_gp_canvas c)
+{
+    fprintf(f, "# %s.gp - %s\n", name, title);
+    fprintf(f, "# Written by `mmbench report`. Redraw from this folder: gnuplot %s.gp\n", name);
+    fputs("formats = \"", f);
+    for (size_t i = 0; i < rep->nformats; i++)
+        fprintf(f, "%s%s", i ? " " : "", rep->formats[i]);
+    fputs("\"\n", f);
+    fputs("do for [i = 1:words(formats)] {\n    fmt = word(formats, i)\n    reset\n    set encoding utf8\n", f);
+    /* PS, FS: the terminals draw the same point and font sizes at different scales */
+    fprintf(f, "    if (fmt eq \"png\") { set terminal pngcairo size %d,%d noenhanced font \"Sans,%d\" linewidth 2; PS = 1.0; FS = 1.0 }\n",
+            c.w, c.h, MMB_GP_FONT_PT);
+    fprintf(f, "    if (fmt eq \"svg\") { set terminal svg size %d,%d noenhanced font \"sans-serif,%d\" linewidth 2 background \"white\"; PS = 0.55; FS = 1.0 }\n",
+            c.w, c.h, MMB_GP_FONT_PT);
+    fprintf(f, "    if (fmt eq \"pdf\") { set terminal pdfcairo size %.2fin,%.2fin noenhanced font \"Sans,%.1f\" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = %.3f }\n",
+            c.w / PX_PER_INCH, c.h / PX_PER_INCH, MMB_GP_FONT_PT * 72.0 / PX_PER_INCH, 72.0 / PX_PER_INCH);
+    /* explicit font sizes scale with the terminal like the default one;
+     * gnuplot takes a font from a string variable, not from an expression */
+    for (int pt = MMB_GP_FONT_PT - 8; pt <= MMB_GP_FONT_PT + 2; pt += 2)
+        fprintf(f, "    F%d = sprintf(\",%%g\", %d * FS)\n", pt, pt);
+    fprintf(f, "    set output \"../figures/%s.\".fmt\n", name);
+}
+
+void mmb_gp_script_end(FILE *f)
+{
+    fputs("    unset output\n}\n", f);
+}
+
+/* A panel starts from a clean slate inside a multiplot too. */
+void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep)
+{
+    fputs("    unset label\n    unset object\n    unset arrow\n    unset logscale\n    unset title\n", f);
+    fputs("    set border lw 1.5\n    set grid xtics ytics lc rgb \"#c4c4c4\" lw 1 dt 1\n", f);
+    fputs("    set tics nomirror out\n    set xtics norotate\n", f);
+    for (size_t k = 0; k < rep->data.nkernels; k++) {
+        bool cublas = (int)k == rep->data.cublas;
+        fprintf(f, "    set style line %zu lc rgb \"%s\" dt %d pt %d ps 2 * PS lw 2.5\n", k + 1,
+                cublas ? "#000000" : kernel_colors[k % MMB_COUNT(kernel_colors)],
+                cublas ? 1 : kernel_dashes[k % MMB_COUNT(kernel_dashes)],
+                cublas ? 6 : kernel_points[k % MMB_COUNT(kernel_points)]);
+    }
+}
+
+/* Side by side, only the bottom panel of a column labels the shared x axis. */
+bool mmb_gp_xlabel_here(const struct mmb_gp_pos *p)
+{
+    return !p->shared || p->idx + p->cols >= p->n;
+}
+
+void mmb_gp_shapes_xtics(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos)
+{
+    bool rect = false;
+    fputs("    set xtics (", f);
+    for (size_t s = 0; s < d->nshapes; s++) {
+        char label[96];
+        mmb_report_shape_label(&d->shapes[s], label, sizeof label);
+        rect = rect || strchr(label, 'x');
+        fprintf(f, "%s\"%s\" %zu", s ? ", " : "", label, s);
+    }
+    fputs(")\n", f);
+    /* labels of rectangular shapes are long: slant them so that they do not collide */
+    if (rect || d->nshapes > 8)
+        fputs("    set xtics rotate by 30 right\n", f);
+    /* a panel is half as wide as a figure: smaller labels keep them apart */
+    if (pos->shared && d->nshapes > 6)
+        fprintf(f, "    set xtics font F%d\n", MMB_GP_FONT_PT - 4);
+    fprintf(f, "    set xrange [-0.5:%zu.5]\n", d->nshapes ? d->nshapes - 1 : 0);
+    if (!mmb_gp_xlabel_here(pos))
+        fputs("    unset xlabel\n", f);
+    else if (pos->shared)
+        fputs("    set xlabel \"Matrix size (N, or M x N x K)\"\n", f);
+    else
+        fputs("    set xlabel \"Matrix size: N for N x N x N, else M x N x K (by FLOP count)\"\n", f);
+}
+
+void mmb_gp_range_set(FILE *f, char axis, const struct mmb_gp_range *r)
+{
+    if (r->log)
+        fprintf(f, "    set logscale %c 10\n    set format %c \"%%.10g\"\n", axis, axis);
+    fprintf(f, "    set %crange [%.6g:%.6g]\n", axis, r->lo, r->hi);
+}
+
+void mmb_gp_range_add(struct mmb_gp_range *r, double v)
+{
+    if (!isfinite(v) || (r->log && v <= 0))
+        return;
+    if (!(r->lo <= v))
+        r->lo = v;
+    if (!(r->hi >= v))
+        r->hi = v;
+}
+
+/* Whole decades on log axes; a little headroom on linear ones. */
+void mmb_gp_range_finish(struct mmb_gp_range *r)
+{
+    if (isnan(r->lo)) {
+        r->lo = r->log ? 1 : 0;
+        r->hi = r->log ? 10 : 1;
+        return;
+    }
+    if (r->log) {
+        /* from a whole decade, so that the lowest tic is labelled, to just above the top */
+        r->lo = pow(10, floor(log10(r->lo)));
+        r->hi = r->hi * 1.6;
+    } else {
+        r->lo = 0;
+        double step = pow(10, floor(log10(r->hi * 1.1))) / 5;
+        r->hi = step > 0 ? ceil(r->hi * 1.1 / step) * step : 1;
+    }
+}
+
+struct mmb_gp_range mmb_gp_range_new(bool log)
+{
+    return (struct mmb_gp_range){NAN, NAN, log};
+}
+
+int mmb_gp_commit(const struct mmb_report *rep, struct mmb_report_out *o, const char *name, const char *ext,
+                      char *err, size_t errlen)
+{
+    char file[256], path[4400];
+    snprintf(file, sizeof file, "%s.%s", name, ext);
+    if (mmb_report_path(rep, path, sizeof path, "gnuplot", file, err, errlen) != 0) {
+        mmb_report_out_discard(o);
+        return -1;
+    }
+    return mmb_report_out_commit(o, path, err, errlen);
+}
+
+/* Side by side: pixels around and between the plot boxes. Tic labels, axis
+ * labels and titles live outside the boxes, so the gaps hold them: slanted size
+ * labels under a box, the next row's title above it, the legend at the bottom. */
+#define MP_LEFT 200
+#define MP_RIGHT 50
+#define MP_TOP 120
+#define MP_GAP_X 130
+#define MP_GAP_Y 250
+#define MP_BOTTOM 200
+#define MP_LEGEND 110
+#define MP_BOX_W 700
+#define MP_BOX_H 560
+
+/* Up to three GPUs a row (four make a square). */
+struct mmb_gp_pos mmb_gp_multi_pos(size_t panels)
+{
+    struct mmb_gp_pos p = {true, 0, panels, 0, 0, {0, 0}};
+    p.cols = panels <= 3 ? panels : panels == 4 ? 2 : 3;
+    p.rows = (panels + p.cols - 1) / p.cols;
+    p.c.w = (int)(MP_LEFT + MP_RIGHT + p.cols * MP_BOX_W + (p.cols - 1) * MP_GAP_X);
+    p.c.h = (int)(MP_TOP + MP_BOTTOM + MP_LEGEND + p.rows * MP_BOX_H + (p.rows - 1) * MP_GAP_Y);
+    return p;
+}
+
+void mmb_gp_multiplot_begin(FILE *f, const char *title)
+{
+    fputs("    set multiplot title ", f);
+    mmb_gp_string(f, title);
+    fprintf(f, " font F%d\n", MMB_GP_FONT_PT + 2);
+}
+
+/* Fixes the plot box of a side-by-side panel, so that axes line up exactly. */
+void mmb_gp_panel_box(FILE *f, const struct mmb_gp_pos *p)
+{
+    if (!p->shared)
+        return;
+    size_t col = p->idx % p->cols, row = p->idx / p->cols;
+    double x0 = MP_LEFT + (double)col * (MP_BOX_W + MP_GAP_X);
+    double y0 = MP_TOP + (double)row * (MP_BOX_H + MP_GAP_Y);
+    fprintf(f, "    set lmargin at screen %.4f\n    set rmargin at screen %.4f\n", x0 / p->c.w,
+            (x0 + MP_BOX_W) / p->c.w);
+    fprintf(f, "    set tmargin at screen %.4f\n    set bmargin at screen %.4f\n    unset key\n", 1.0 - y0 / p->c.h,
+            1.0 - (y0 + MP_BOX_H) / p->c.h);
+}
+
+/* The legend of a side-by-side figure: an empty plot across the bottom strip
+ * whose key lists what every panel draws; the caller adds NaN terms. */
+void mmb_gp_legend_begin(FILE *f, const struct mmb_gp_pos *p, size_t entries)
+{
+    /* about 270 px an entry: as few rows as the width allows */
+    size_t per_row = (size_t)(p->c.w * 0.96 / 270);
+    size_t rows = per_row ? (entries + per_row - 1) / per_row : 1;
+    fprintf(f, "    set lmargin at screen 0.02\n    set rmargin at screen 0.98\n");
+    fprintf(f, "    set bmargin at screen 0.005\n    set tmargin at screen %.4f\n", (double)MP_LEGEND / p->c.h);
+    fputs("    unset border\n    unset tics\n    unset xlabel\n    unset ylabel\n    unset title\n    unset grid\n", f);
+    fputs("    unset logscale\n    unset label\n    unset object\n    unset arrow\n    unset colorbox\n", f);
+    fputs("    set xrange [0:1]\n    set yrange [0:1]\n", f);
+    fprintf(f, "    set key center center horizontal maxrows %zu width 2 samplen 3 spacing 1.2\n", rows ? rows : 1);
+}
+
+/* Side by side, only the first column names the shared y axis. */
+void mmb_gp_ylabel(FILE *f, const struct mmb_gp_pos *pos, const char *label)
+{
+    if (pos->shared && pos->idx % pos->cols != 0) {
+        fputs("    unset ylabel\n", f);
+        return;
+    }
+    fputs("    set ylabel ", f);
+    mmb_gp_string(f, label);
+    fputc('\n', f);
+}
+
+void mmb_gp_kernels_xtics(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos)
+{
+    fputs("    set xtics (", f);
+    for (size_t k = 0; k < d->nkernels; k++) {
+        fprintf(f, "%s", k ? ", " : "");
+        mmb_gp_string(f, d->kernels[k]);
+        fprintf(f, " %zu", k);
+    }
+    fprintf(f, ")\n    set xrange [-0.6:%zu.6]\n", d->nkernels ? d->nkernels - 1 : 0);
+    /* slant the names when they would touch (about 0.55 em a character) */
+    size_t longest = 0;
+    for (size_t k = 0; k < d->nkernels; k++)
+        longest = strlen(d->kernels[k]) > longest ? strlen(d->kernels[k]) : longest;
+    double slot = (pos->shared ? 700.0 : 1350.0) / (double)(d->nkernels ? d->nkernels : 1);
+    if ((double)longest * MMB_GP_FONT_PT * 0.55 > 0.85 * slot)
+        fputs("    set xtics rotate by 30 right\n", f);
+    if (mmb_gp_xlabel_here(pos))
+        fputs("    set xlabel \"Kernel (best configuration at this size)\"\n", f);
+    else
+        fputs("    unset xlabel\n", f);
+}
+

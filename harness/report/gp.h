@@ -1,0 +1,74 @@
+/* gp.h - gnuplot script pieces shared by the report's figure writers
+ * (report_plot*.c): strings, the terminal loop, styles, axes, shared ranges and
+ * the layout of side-by-side figures. */
+#ifndef MMB_REPORT_GP_H
+#define MMB_REPORT_GP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/out.h"
+
+#define MMB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* 20 pt on a 1600 px figure stays readable when the figure fills a slide and when
+ * it is half a page. */
+#define MMB_GP_FONT_PT 20
+
+struct mmb_gp_range {
+    double lo, hi;
+    bool log;
+};
+
+struct mmb_gp_canvas {
+    int w, h; /* pixels of the PNG and SVG; the PDF has the same proportions */
+};
+
+/* Where a panel sits: alone, or at idx of a side-by-side figure of n panels. */
+struct mmb_gp_pos {
+    bool shared;
+    size_t idx, n, cols, rows;
+    struct mmb_gp_canvas c;
+};
+
+extern const struct mmb_gp_pos mmb_gp_alone;
+
+/* A double-quoted gnuplot string. */
+void mmb_gp_string(FILE *f, const char *s);
+/* "plot " before the first term (*n == 0), a continued line before the others. */
+void mmb_gp_term(FILE *f, int *n);
+
+/* The loop over the report's formats that every script is: terminal, output. */
+void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name, const char *title,
+                         struct mmb_gp_canvas c);
+void mmb_gp_script_end(FILE *f);
+
+/* Clean slate, grid and the line style of every kernel (style k + 1). */
+void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep);
+const char *mmb_gp_gpu_color(size_t i);
+
+/* Axes: matrix sizes or kernels as categories, labels where they belong. */
+void mmb_gp_shapes_xtics(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos);
+void mmb_gp_kernels_xtics(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos);
+bool mmb_gp_xlabel_here(const struct mmb_gp_pos *pos);
+void mmb_gp_ylabel(FILE *f, const struct mmb_gp_pos *pos, const char *label);
+
+/* Ranges grown over every GPU's values, then rounded for the axis. */
+struct mmb_gp_range mmb_gp_range_new(bool log);
+void mmb_gp_range_add(struct mmb_gp_range *r, double v);
+void mmb_gp_range_finish(struct mmb_gp_range *r);
+void mmb_gp_range_set(FILE *f, char axis, const struct mmb_gp_range *r);
+
+/* Side-by-side figures: layout, the plot box of each panel, one shared legend
+ * (an empty plot under the panels; the caller adds NaN terms). */
+struct mmb_gp_pos mmb_gp_multi_pos(size_t panels);
+void mmb_gp_multiplot_begin(FILE *f, const char *title);
+void mmb_gp_panel_box(FILE *f, const struct mmb_gp_pos *pos);
+void mmb_gp_legend_begin(FILE *f, const struct mmb_gp_pos *pos, size_t entries);
+
+/* Writes out/gnuplot/<name>.<ext> from the stream and frees it. */
+int mmb_gp_commit(const struct mmb_report *rep, struct mmb_report_out *o, const char *name, const char *ext,
+                  char *err, size_t errlen);
+
+#endif

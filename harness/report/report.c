@@ -1,0 +1,408 @@
+/* report.c - `mmbench report`: the command line, the inputs (CSV files and folders
+ * searched recursively), and the order of the work: read and select, write the
+ * gnuplot files, draw, then write the README from what was actually drawn. */
+#include "report/report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/dtype.h"
+#include "report/doc.h"
+#include "report/out.h"
+#include "report/plot.h"
+#include "core/util.h"
+
+#define EXIT_BAD_INPUT 2
+
+static void usage(FILE *f)
+{
+    fputs("usage: mmbench report [options] [CSV or folder ...]\n"
+          "\n"
+          "Reads mmbench CSVs (default: every *.csv under <root>/data, recursively), writes\n"
+          "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
+          "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.\n"
+          "\n"
+          "  -o, --output DIR     output folder (default <root>/reports)\n"
+          "  -s, --size SIZE      size of the bars, tables and heatmaps: N or MxNxK\n"
+          "                       (default 4096 when present, else the best covered size)\n"
+          "  -f, --formats LIST   figure formats, comma-separated: png,svg,pdf (default all)\n"
+          "  -t, --dtype TYPE     element type to show: f32, f64, i32 (default f32)\n"
+          "  -c, --cache MODE     cold or hot rows (default cold when present)\n"
+          "  -g, --gnuplot PROG   gnuplot program (default: gnuplot on PATH)\n"
+          "  -n, --no-plots       write the scripts, do not run gnuplot\n"
+          "  -q, --quiet          no summary line\n"
+          "  -h, --help           this text\n",
+          f);
+}
+
+/* ---- inputs ------------------------------------------------------------------------ */
+
+struct paths {
+    char **v;
+    size_t n, cap;
+};
+
+static int paths_add(struct paths *p, const char *path)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        char **v = realloc(p->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->v = v;
+        p->cap = cap;
+    }
+    if (!(p->v[p->n] = strdup(path)))
+        return -1;
+    p->n++;
+    return 0;
+}
+
+static void paths_free(struct paths *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i]);
+    free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Every *.csv below dir; hidden entries skipped. */
+static int folder_scan(const char *dir, struct paths *out, int depth, char *err, size_t errlen)
+{
+    if (depth > 32) {
+        mmb_errorf(err, errlen, "%s: folders nested too deep (a link loop?)", dir);
+        return -1;
+    }
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        mmb_errorf(err, errlen, "%s: cannot open folder: %s", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    errno = 0;
+    while (rc == 0 && (e = readdir(dp))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path) {
+            mmb_errorf(err, errlen, "%s/%s: path too long", dir, e->d_name);
+            rc = -1;
+            break;
+        }
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = folder_scan(path, out, depth + 1, err, errlen);
+        } else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".csv") && paths_add(out, path) != 0) {
+            mmb_errorf(err, errlen, "out of memory");
+            rc = -1;
+        }
+        errno = 0;
+    }
+    if (rc == 0 && errno != 0) {
+        mmb_errorf(err, errlen, "%s: readdir: %s", dir, strerror(errno));
+        rc = -1;
+    }
+    closedir(dp);
+    return rc;
+}
+
+static int inputs_collect(char **args, int nargs, const char *root, struct paths *out, char *err, size_t errlen)
+{
+    char data[4200];
+    const char *deflt = data;
+    snprintf(data, sizeof data, "%s/data", root);
+    if (strcmp(root, ".") == 0)
+        deflt = "data";
+    for (int i = 0; i < (nargs ? nargs : 1); i++) {
+        const char *arg = nargs ? args[i] : deflt;
+        struct stat st;
+        if (stat(arg, &st) != 0) {
+            mmb_errorf(err, errlen, "%s: %s%s", arg, strerror(errno),
+                       nargs ? "" : " (the default input; name CSV files or folders, or set MMB_SOURCE_ROOT)");
+            return -1;
+        }
+        size_t before = out->n;
+        if (S_ISDIR(st.st_mode)) {
+            if (folder_scan(arg, out, 0, err, errlen) != 0)
+                return -1;
+            /* the same order on every machine, whatever readdir returns */
+            qsort(out->v + before, out->n - before, sizeof *out->v, path_cmp);
+            if (out->n == before) {
+                mmb_errorf(err, errlen, "%s: no *.csv file in this folder", arg);
+                return -1;
+            }
+        } else if (paths_add(out, arg) != 0) {
+            mmb_errorf(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The path the README shows: relative to the source root when under it. */
+static const char *path_shown(const char *path, const char *root)
+{
+    size_t n = strlen(root);
+    if (strcmp(root, ".") != 0 && strncmp(path, root, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    if (strncmp(path, "./", 2) == 0)
+        return path + 2;
+    return path;
+}
+
+/* ---- options ------------------------------------------------------------------------- */
+
+static int formats_parse(struct mmb_report *rep, const char *list)
+{
+    rep->nformats = 0;
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        bool known = (n == 3 && (!strncmp(p, "png", 3) || !strncmp(p, "svg", 3) || !strncmp(p, "pdf", 3)));
+        if (!known) {
+            fprintf(stderr, "report: --formats: expected png, svg or pdf, found '%.*s'\n", (int)n, p);
+            return -1;
+        }
+        bool dup = false;
+        for (size_t i = 0; i < rep->nformats; i++)
+            dup = dup || strncmp(rep->formats[i], p, 3) == 0;
+        if (!dup)
+            snprintf(rep->formats[rep->nformats++], sizeof rep->formats[0], "%.3s", p);
+        p += n + (p[n] == ',');
+    }
+    if (rep->nformats == 0) {
+        fprintf(stderr, "report: --formats: expected at least one of png, svg, pdf\n");
+        return -1;
+    }
+    return 0;
+}
+
+static void command_record(struct mmb_report *rep, int argc, char **argv)
+{
+    size_t o = (size_t)snprintf(rep->command, sizeof rep->command, "mmbench report");
+    for (int i = 1; i < argc && o < sizeof rep->command; i++) {
+        bool quote = strpbrk(argv[i], " \t'\"$\\") != NULL;
+        int w = snprintf(rep->command + o, sizeof rep->command - o, quote ? " '%s'" : " %s", argv[i]);
+        o += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* Only what an earlier report wrote: the folder may hold other files. */
+static int stale_remove(const struct mmb_report *rep, const char *sub, const char *const *exts, char *err,
+                        size_t errlen)
+{
+    char dir[4400];
+    if (mmb_report_path(rep, dir, sizeof dir, NULL, sub, err, errlen) != 0)
+        return -1;
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        if (errno == ENOENT)
+            return 0;
+        mmb_errorf(err, errlen, "%s: cannot open folder: %s", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(dp))) {
+        bool ours = false;
+        for (const char *const *x = exts; *x; x++)
+            ours = ours || ends_with(e->d_name, *x);
+        char path[4700];
+        if (!ours || e->d_name[0] == '.' || (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
+            continue;
+        if (unlink(path) != 0 && errno != ENOENT) {
+            mmb_errorf(err, errlen, "%s: unlink: %s", path, strerror(errno));
+            rc = -1;
+        }
+    }
+    closedir(dp);
+    return rc;
+}
+
+struct cli {
+    const char *size, *dtype, *cache;
+    bool no_plots;
+};
+
+static int options_parse(struct mmb_report *rep, struct cli *cli, int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"output", required_argument, NULL, 'o'}, {"size", required_argument, NULL, 's'},
+        {"formats", required_argument, NULL, 'f'}, {"dtype", required_argument, NULL, 't'},
+        {"cache", required_argument, NULL, 'c'},  {"gnuplot", required_argument, NULL, 'g'},
+        {"no-plots", no_argument, NULL, 'n'},     {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    /* glibc: 0 re-initialises getopt, so that the command can run more than once
+     * in one process (the tests do) */
+    optind = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:s:f:t:c:g:nqh", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            snprintf(rep->out, sizeof rep->out, "%s", optarg);
+            break;
+        case 's':
+            cli->size = optarg;
+            break;
+        case 'f':
+            if (formats_parse(rep, optarg) != 0)
+                return EXIT_BAD_INPUT;
+            break;
+        case 't': {
+            enum mmb_dtype t;
+            if (!mmb_dtype_parse(optarg, &t)) {
+                fprintf(stderr, "report: --dtype: expected f32, f64 or i32, found '%s'\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            cli->dtype = optarg;
+            break;
+        }
+        case 'c':
+            if (strcmp(optarg, "cold") != 0 && strcmp(optarg, "hot") != 0) {
+                fprintf(stderr, "report: --cache: expected cold or hot, found '%s'\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            cli->cache = optarg;
+            break;
+        case 'g':
+            snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", optarg);
+            break;
+        case 'n':
+            cli->no_plots = true;
+            break;
+        case 'q':
+            rep->quiet = true;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case ':':
+            fprintf(stderr, "report: option '%s' expects a value\n", argv[optind - 1]);
+            return EXIT_BAD_INPUT;
+        default:
+            fprintf(stderr, "report: unknown option '%s'\n", argv[optind - 1]);
+            usage(stderr);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    return -1; /* go on */
+}
+
+/* ---- the command ---------------------------------------------------------------------- */
+
+static int report_run(struct mmb_report *rep, const struct cli *cli, char **args, int nargs)
+{
+    char err[2048] = "";
+    double t0 = mmb_seconds_now();
+    struct mmb_report_shape ref;
+    if (cli->size && !mmb_report_shape_parse(cli->size, &ref)) {
+        fprintf(stderr, "report: --size: expected N or MxNxK (positive integers), found '%s'\n", cli->size);
+        return EXIT_BAD_INPUT;
+    }
+    struct paths in = {0};
+    if (inputs_collect(args, nargs, rep->root, &in, err, sizeof err) != 0) {
+        fprintf(stderr, "report: %s\n", err);
+        paths_free(&in);
+        return EXIT_BAD_INPUT;
+    }
+    for (size_t i = 0; i < in.n; i++) {
+        if (mmb_report_data_add_csv(&rep->data, in.v[i], path_shown(in.v[i], rep->root), err, sizeof err) != 0) {
+            fprintf(stderr, "report: %s\n", err);
+            paths_free(&in);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    paths_free(&in);
+    if (mmb_report_data_select(&rep->data, cli->dtype, cli->cache, cli->size ? &ref : NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "report: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+
+    static const char *const fig_exts[] = {".png", ".svg", ".pdf", NULL};
+    static const char *const gp_exts[] = {".dat", ".gp", ".log", NULL};
+    if (mmb_mkdir_p(rep->out, err, sizeof err) != 0 || stale_remove(rep, "figures", fig_exts, err, sizeof err) != 0 ||
+        stale_remove(rep, "gnuplot", gp_exts, err, sizeof err) != 0 ||
+        mmb_report_plot_write(rep, err, sizeof err) != 0) {
+        fprintf(stderr, "report: %s\n", err);
+        return 1;
+    }
+    int status = 0;
+    if (cli->no_plots) {
+        snprintf(rep->plot_state, sizeof rep->plot_state, "--no-plots: the scripts are written, the figures are not drawn");
+    } else if (mmb_report_gnuplot_find(rep)) {
+        if (mmb_report_gnuplot_run(rep, err, sizeof err) != 0) {
+            fprintf(stderr, "report: %s\n", err);
+            status = 1; /* still write the README: it says which figures are missing */
+        }
+    } else {
+        fprintf(stderr, "report: %s\n", rep->plot_state);
+    }
+    if (mmb_report_doc_write(rep, err, sizeof err) != 0) {
+        fprintf(stderr, "report: %s\n", err);
+        return 1;
+    }
+    size_t drawn = 0;
+    for (size_t i = 0; i < rep->nfigs; i++)
+        drawn += rep->figs[i].drawn;
+    if (!rep->quiet)
+        fprintf(stderr, "report: %zu rows of %zu GPUs from %zu CSV files -> %s/README.md, %zu of %zu figures drawn (%.1f s)\n",
+                rep->data.nrows, rep->data.ngpus, rep->data.nfiles, rep->out, drawn, rep->nfigs,
+                mmb_seconds_now() - t0);
+    return status;
+}
+
+int mmb_report_main(int argc, char **argv)
+{
+    struct mmb_report *rep = calloc(1, sizeof *rep);
+    if (!rep) {
+        fprintf(stderr, "report: out of memory\n");
+        return 1;
+    }
+    const char *root = getenv("MMB_SOURCE_ROOT");
+    snprintf(rep->root, sizeof rep->root, "%s", root && root[0] ? root : ".");
+    if ((size_t)snprintf(rep->out, sizeof rep->out, "%s/reports", rep->root) >= sizeof rep->out) {
+        fprintf(stderr, "report: MMB_SOURCE_ROOT is too long a path\n");
+        free(rep);
+        return EXIT_BAD_INPUT;
+    }
+    if (strcmp(rep->root, ".") == 0)
+        snprintf(rep->out, sizeof rep->out, "reports");
+    static const char *const all[] = {"png", "svg", "pdf"};
+    for (size_t i = 0; i < 3; i++)
+        snprintf(rep->formats[rep->nformats++], sizeof rep->formats[0], "%s", all[i]);
+    command_record(rep, argc, argv);
+
+    struct cli cli = {0};
+    int status = options_parse(rep, &cli, argc, argv);
+    if (status < 0)
+        status = report_run(rep, &cli, argv + optind, argc - optind);
+    mmb_report_data_free(&rep->data);
+    free(rep->figs);
+    free(rep->notes);
+    free(rep->omits);
+    free(rep);
+    return status;
+}

@@ -1,0 +1,53 @@
+/* csv.h - the CSV columns (one table for writer and reader), an append-only writer
+ * that resumes interrupted sweeps, and a reader (libcsv). */
+#ifndef MMB_CSV_H
+#define MMB_CSV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/row.h"
+
+enum mmb_col_type { MMB_COL_STR, MMB_COL_INT, MMB_COL_REAL, MMB_COL_STATUS };
+
+struct mmb_column {
+    const char *name;       /* CSV header */
+    enum mmb_col_type type;
+    size_t offset;          /* offsetof(struct mmb_row, field) */
+    size_t size;            /* sizeof the field (strings: buffer size) */
+    const char *unit;       /* "" when none */
+    const char *description;
+};
+
+extern const struct mmb_column mmb_columns[]; /* in CSV order, ends with a NULL name */
+size_t mmb_columns_count(void);
+const struct mmb_column *mmb_column_find(const char *name);
+
+struct mmb_csv_writer;
+
+/* Opens path for appending: creates it with the header when absent or empty.
+ * When it exists, its header must be this table's (else -1, err names file and
+ * the first differing column); a trailing partial line left by a killed run is cut
+ * off; the keys of the rows present are remembered for mmb_csv_writer_has. */
+struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t errlen);
+
+/* True when a row with the same key is already in the file. The key is
+ * (kernel, params, dtype, m, n, k, cache). */
+bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row);
+
+/* Formats the whole line first, writes it with one write(2), flushes to the file. */
+int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen);
+size_t mmb_csv_writer_rows(const struct mmb_csv_writer *w); /* rows in the file */
+void mmb_csv_writer_close(struct mmb_csv_writer *w);
+
+/* Reads every row of path; calls fn(ctx, row, path, line) for each (line is the
+ * 1-based line of the row). Columns are matched by header name: columns the table
+ * lacks are ignored, table columns the file lacks stay empty, except the identity
+ * columns (kernel, params, dtype, m, n, k, status), which are required.
+ * Returns 0, or -1 with err "path:line: what was expected" (also when fn returns
+ * non-zero, with fn's message left in err). */
+typedef int (*mmb_csv_row_fn)(void *ctx, const struct mmb_row *row, const char *path, long line,
+                              char *err, size_t errlen);
+int mmb_csv_read(const char *path, mmb_csv_row_fn fn, void *ctx, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,254 @@
+/* metrics.c - the metric table, metric-set parsing with close-match suggestions, and
+ * the derived columns. */
+#include "results/metrics.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ROW(field) offsetof(struct mmb_row, field)
+
+const struct mmb_metric mmb_metrics[] = {
+    {"gpu__time_duration.sum", NULL, "ns", "nanosecond", 1.0, MMB_MERGE_SUM, 0, 0,
+     "kernel duration on the GPU (check against event timing and ncu)"},
+    {"dram__bytes_read.sum", "dram_read_bytes", "B", "byte", 1.0, MMB_MERGE_SUM,
+     MMB_METRIC_MEMORY, ROW(dram_read_bytes), "bytes read from DRAM"},
+    {"dram__bytes_write.sum", "dram_write_bytes", "B", "byte", 1.0, MMB_MERGE_SUM,
+     MMB_METRIC_MEMORY, ROW(dram_write_bytes), "bytes written to DRAM"},
+    {"dram__bytes.sum.per_second", "dram_gbps", "GB/s", "byte/second", 1e-9, MMB_MERGE_TIME_AVG,
+     MMB_METRIC_MEMORY, ROW(dram_gbps), "achieved DRAM bandwidth (read + write)"},
+    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram_util_pct", "%", "percent", 1.0,
+     MMB_MERGE_TIME_AVG, MMB_METRIC_MEMORY, ROW(dram_util_pct),
+     "DRAM throughput, percent of the sustained peak over the kernel's duration"},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "sm_util_pct", "%", "percent", 1.0,
+     MMB_MERGE_TIME_AVG, MMB_METRIC_COMPUTE, ROW(sm_util_pct),
+     "SM throughput (busiest SM pipeline or unit), percent of peak over the duration"},
+    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "ffma", "inst", "instruction", 1.0,
+     MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(ffma), "FP32 fused multiply-add thread instructions"},
+    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "fadd", "inst", "instruction", 1.0,
+     MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(fadd), "FP32 add thread instructions"},
+    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "fmul", "inst", "instruction", 1.0,
+     MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(fmul), "FP32 multiply thread instructions"},
+    {"l1tex__t_sector_hit_rate.pct", "l1_hit_pct", "%", "percent", 1.0, MMB_MERGE_TIME_AVG,
+     MMB_METRIC_MEMORY, ROW(l1_hit_pct), "L1/TEX cache sector hit rate"},
+    {"lts__t_sector_hit_rate.pct", "l2_hit_pct", "%", "percent", 1.0, MMB_MERGE_TIME_AVG,
+     MMB_METRIC_MEMORY, ROW(l2_hit_pct), "L2 cache sector hit rate"},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smem_bank_conflicts", "conflicts",
+     "l1data_bank_conflict", 1.0, MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(smem_bank_conflicts),
+     "shared-memory bank conflicts of loads"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy_pct", "%", "percent", 1.0,
+     MMB_MERGE_TIME_AVG, MMB_METRIC_COMPUTE, ROW(occupancy_pct),
+     "achieved occupancy: active warps, percent of the SM's maximum"},
+    {NULL, NULL, NULL, NULL, 0.0, MMB_MERGE_SUM, 0, 0, NULL},
+};
+
+/* Named sets; `none` is the empty set. */
+static const struct {
+    const char *name;
+    unsigned groups; /* 0: every metric with a column */
+    bool empty;
+} set_names[] = {
+    {"default", 0, false},
+    {"memory", MMB_METRIC_MEMORY, false},
+    {"compute", MMB_METRIC_COMPUTE, false},
+    {"none", 0, true},
+};
+#define SET_NAMES (sizeof set_names / sizeof set_names[0])
+
+size_t mmb_metrics_count(void)
+{
+    size_t n = 0;
+    while (mmb_metrics[n].cupti)
+        n++;
+    return n;
+}
+
+const struct mmb_metric *mmb_metric_find(const char *name)
+{
+    for (const struct mmb_metric *m = mmb_metrics; m->cupti; m++)
+        if (strcmp(m->cupti, name) == 0 || (m->column && strcmp(m->column, name) == 0))
+            return m;
+    return NULL;
+}
+
+double *mmb_metric_field(struct mmb_row *row, const struct mmb_metric *metric)
+{
+    if (!metric->column)
+        return NULL;
+    return (double *)((char *)row + metric->offset);
+}
+
+bool mmb_metric_set_has(const struct mmb_metric_set *set, size_t index)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (set->index[i] == index)
+            return true;
+    return false;
+}
+
+size_t mmb_metric_set_size(const struct mmb_metric_set *set)
+{
+    return set->count;
+}
+
+static void set_add(struct mmb_metric_set *set, size_t index)
+{
+    if (!mmb_metric_set_has(set, index) && set->count < MMB_METRIC_MAX)
+        set->index[set->count++] = (unsigned char)index;
+}
+
+static void set_add_groups(struct mmb_metric_set *set, unsigned groups)
+{
+    for (size_t i = 0; mmb_metrics[i].cupti; i++)
+        if (mmb_metrics[i].column && (groups == 0 || (mmb_metrics[i].groups & groups)))
+            set_add(set, i);
+}
+
+/* Levenshtein distance, case-insensitive; long names are cut, they only rank. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    enum { CAP = 80 };
+    size_t la = strnlen(a, CAP), lb = strnlen(b, CAP);
+    size_t prev[CAP + 1], cur[CAP + 1];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
+    }
+    return prev[lb];
+}
+
+struct candidate {
+    const char *name;
+    size_t distance;
+};
+
+static void consider(struct candidate best[3], const char *name, size_t distance)
+{
+    for (int i = 0; i < 3; i++) {
+        if (best[i].name && strcmp(best[i].name, name) == 0)
+            return;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (!best[i].name || distance < best[i].distance) {
+            for (int j = 2; j > i; j--)
+                best[j] = best[j - 1];
+            best[i] = (struct candidate){name, distance};
+            return;
+        }
+    }
+}
+
+/* "unknown metric 'x'; did you mean a, b?" with names within a third of their length
+ * (at least 2 edits) of x, or, when none is that close, what the names look like. */
+static void report_unknown(const char *word, char *err, size_t errlen)
+{
+    struct candidate best[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
+    for (size_t i = 0; i < SET_NAMES; i++)
+        consider(best, set_names[i].name, edit_distance(word, set_names[i].name));
+    for (const struct mmb_metric *m = mmb_metrics; m->cupti; m++) {
+        consider(best, m->cupti, edit_distance(word, m->cupti));
+        if (m->column)
+            consider(best, m->column, edit_distance(word, m->column));
+    }
+    char list[256] = "";
+    size_t used = 0;
+    for (int i = 0; i < 3 && best[i].name; i++) {
+        size_t len = strlen(best[i].name);
+        size_t limit = len / 3 > 2 ? len / 3 : 2;
+        if (best[i].distance > limit)
+            break;
+        int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", best[i].name);
+        if (n < 0 || (size_t)n >= sizeof list - used)
+            break;
+        used += (size_t)n;
+    }
+    if (used)
+        snprintf(err, errlen, "unknown metric '%s'; did you mean %s?", word, list);
+    else
+        snprintf(err, errlen,
+                 "unknown metric '%s'; expected default, memory, compute, none, or a comma list "
+                 "of CSV columns (dram_gbps, sm_util_pct, ...) or CUPTI names", word);
+}
+
+int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err, size_t errlen)
+{
+    set->count = 0;
+    if (!text)
+        text = "default";
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        const char *last = end;
+        while (last > p && isspace((unsigned char)last[-1]))
+            last--;
+        char word[128];
+        size_t len = (size_t)(last - p);
+        if (len == 0) {
+            snprintf(err, errlen, "metric set '%s': empty name (expected default, memory, compute, "
+                     "none, or a comma list of metrics)", text);
+            return -1;
+        }
+        if (len >= sizeof word)
+            len = sizeof word - 1;
+        memcpy(word, p, len);
+        word[len] = '\0';
+
+        bool found = false;
+        for (size_t i = 0; i < SET_NAMES && !found; i++) {
+            if (strcmp(word, set_names[i].name) == 0) {
+                if (!set_names[i].empty)
+                    set_add_groups(set, set_names[i].groups);
+                found = true;
+            }
+        }
+        if (!found) {
+            const struct mmb_metric *m = mmb_metric_find(word);
+            if (!m) {
+                report_unknown(word, err, errlen);
+                set->count = 0;
+                return -1;
+            }
+            set_add(set, (size_t)(m - mmb_metrics));
+        }
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+}
+
+static bool int_empty(long long v)
+{
+    return v == MMB_INT_EMPTY || v <= 0;
+}
+
+void mmb_row_derive(struct mmb_row *row)
+{
+    double work = NAN;
+    if (!int_empty(row->m) && !int_empty(row->n) && !int_empty(row->k))
+        work = 2.0 * (double)row->m * (double)row->n * (double)row->k;
+
+    row->gflops = NAN;
+    if (!isnan(work) && isfinite(row->time_ms_median) && row->time_ms_median > 0.0)
+        row->gflops = work / (row->time_ms_median * 1e-3) / 1e9;
+
+    row->flop_counted = NAN;
+    if (!isnan(row->ffma) && !isnan(row->fadd) && !isnan(row->fmul))
+        row->flop_counted = 2.0 * row->ffma + row->fadd + row->fmul;
+
+    row->intensity = NAN;
+    double bytes = row->dram_read_bytes + row->dram_write_bytes; /* NaN when either is */
+    if (!isnan(work) && isfinite(bytes) && bytes > 0.0)
+        row->intensity = work / bytes;
+}

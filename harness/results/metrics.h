@@ -1,0 +1,77 @@
+/* metrics.h - the hardware counters a row can carry: one table (CUPTI name, CSV
+ * column, unit, scale, description, row field), named metric sets, and the derived
+ * columns (gflops, flop_counted, intensity). Needs no CUDA: profiles are checked and
+ * CSVs derived on any machine. */
+#ifndef MMB_METRICS_H
+#define MMB_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/row.h"
+
+/* How the values of several ranges combine when one launch runs several kernels
+ * (one auto range each): counts add; rates and percentages are averaged with each
+ * kernel's duration as weight, which is exact for per-second and pct-of-elapsed
+ * metrics and an approximation for hit rates. */
+enum mmb_metric_merge { MMB_MERGE_SUM, MMB_MERGE_TIME_AVG };
+
+/* The named sets a metric belongs to (besides `default`, which has every column). */
+enum {
+    MMB_METRIC_MEMORY = 1u << 0,
+    MMB_METRIC_COMPUTE = 1u << 1,
+};
+
+struct mmb_metric {
+    const char *cupti;       /* CUPTI / ncu --metrics name, with its roll-up suffix */
+    const char *column;      /* CSV column; NULL for the check-only duration row */
+    const char *unit;        /* unit of the CSV value */
+    const char *cupti_unit;  /* dimension CUPTI reports (checked offline by the tests) */
+    double scale;            /* CSV value = CUPTI value * scale */
+    enum mmb_metric_merge merge;
+    unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE */
+    size_t offset;           /* offsetof(struct mmb_row, field): a double */
+    const char *description;
+};
+
+/* Ends with a NULL cupti sentinel. Row MMB_METRIC_DURATION is gpu__time_duration.sum:
+ * no CSV column, always collected (it weighs merged ranges and is compared with the
+ * event timing and with ncu). */
+extern const struct mmb_metric mmb_metrics[];
+#define MMB_METRIC_DURATION 0
+#define MMB_METRIC_MAX 32
+
+size_t mmb_metrics_count(void);
+/* By CUPTI name or CSV column; NULL when neither. */
+const struct mmb_metric *mmb_metric_find(const char *name);
+/* The row field a metric writes (NULL for the duration row). */
+double *mmb_metric_field(struct mmb_row *row, const struct mmb_metric *metric);
+
+/* A subset of mmb_metrics: rows index[0..count), without repeats, in the order named
+ * (table order for the named sets). */
+struct mmb_metric_set {
+    size_t count;
+    unsigned char index[MMB_METRIC_MAX];
+};
+
+/* `default` (every column), `memory` (DRAM bytes, bandwidth and utilisation, L1 and
+ * L2 hit rates), `compute` (SM %, FP32 instruction counts, occupancy, bank conflicts),
+ * `none`, or a comma list of set names, CUPTI names and column names, spaces allowed.
+ * NULL text is `default`. An unknown name is -1 with err naming it and its closest
+ * matches. */
+int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err, size_t errlen);
+bool mmb_metric_set_has(const struct mmb_metric_set *set, size_t index);
+size_t mmb_metric_set_size(const struct mmb_metric_set *set);
+
+/* Fills the derived columns from the others; empty (NaN) whatever lacks an input:
+ *   gflops       = 2 m n k / (time_ms_median 1e-3) / 1e9
+ *   flop_counted = 2 ffma + fadd + fmul                       (counted FP32 work)
+ *   intensity    = 2 m n k / (dram_read_bytes + dram_write_bytes)
+ * intensity uses 2 m n k, not flop_counted, so that the roofline places every kernel
+ * by the work the problem needs, the same for every kernel of a size: one that wastes
+ * FLOPs (padding, recomputed tiles) gains no intensity from the waste, and rows
+ * without FP32 counters (set `memory`) still have one. peak_gbps and peak_gflops are
+ * the device's and are left as they are. */
+void mmb_row_derive(struct mmb_row *row);
+
+#endif

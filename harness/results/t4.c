@@ -1,0 +1,246 @@
+/* t4.c - rows -> T4 results JSON (cJSON). The mapping, per result:
+ *   configuration  the params cell as {name: integer}
+ *   times          compilation_time (ms to get the cubin, when this run got it) and runtimes:
+ *                  [median ms]; mmbench keeps the statistics, not every launch
+ *   invalidity     from the status table (mmb_t4_invalidity)
+ *   correctness    1 when the output matched the reference, else 0
+ *   measurements   time (the median, ms), then every numeric column that has a
+ *                  value, with the column table's unit
+ *   objectives     [the tune's objective] */
+#include "results/t4.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/csv.h"
+#include "core/util.h"
+
+struct mmb_t4 {
+    cJSON *doc;
+    cJSON *results;
+    char objective[64];
+};
+
+static const struct {
+    enum mmb_status status;
+    const char *invalidity;
+} invalidity_table[] = {
+    {MMB_STATUS_OK, "correct"},
+    {MMB_STATUS_WRONG_RESULT, "correctness"},
+    {MMB_STATUS_INVALID_CONFIG, "constraints"}, /* device limits: Kernel Tuner's too */
+    {MMB_STATUS_COMPILE_ERROR, "compile"},
+    {MMB_STATUS_LAUNCH_ERROR, "runtime"},
+    {MMB_STATUS_OUT_OF_MEMORY, "runtime"},
+    {MMB_STATUS_RESTRICTED, "constraints"},
+    {MMB_STATUS_SKIPPED, "runtime"},
+    {MMB_STATUS_PROFILING_DENIED, "correct"},   /* timed and verified; only counters missing */
+};
+
+const char *mmb_t4_invalidity(enum mmb_status status)
+{
+    for (size_t i = 0; i < sizeof invalidity_table / sizeof invalidity_table[0]; i++)
+        if (invalidity_table[i].status == status)
+            return invalidity_table[i].invalidity;
+    return "runtime";
+}
+
+struct mmb_t4 *mmb_t4_new(const char *objective, char *err, size_t errlen)
+{
+    struct mmb_t4 *t4 = calloc(1, sizeof *t4);
+    if (!t4 || !(t4->doc = cJSON_CreateObject()) ||
+        !cJSON_AddStringToObject(t4->doc, "schema_version", MMB_T4_SCHEMA_VERSION) ||
+        !(t4->results = cJSON_AddArrayToObject(t4->doc, "results"))) {
+        mmb_errorf(err, errlen, "out of host memory");
+        mmb_t4_free(t4);
+        return NULL;
+    }
+    snprintf(t4->objective, sizeof t4->objective, "%s", objective);
+    return t4;
+}
+
+void mmb_t4_free(struct mmb_t4 *t4)
+{
+    if (!t4)
+        return;
+    cJSON_Delete(t4->doc);
+    free(t4);
+}
+
+size_t mmb_t4_count(const struct mmb_t4 *t4)
+{
+    return (size_t)cJSON_GetArraySize(t4->results);
+}
+
+/* "block_size_x=16;tile_size_y=2" -> {"block_size_x": 16, "tile_size_y": 2} */
+static cJSON *configuration(const char *params, char *err, size_t errlen)
+{
+    cJSON *cfg = cJSON_CreateObject();
+    if (!cfg)
+        return NULL;
+    for (const char *s = params; *s;) {
+        const char *semi = strchr(s, ';');
+        size_t len = semi ? (size_t)(semi - s) : strlen(s);
+        const char *eq = memchr(s, '=', len);
+        char name[64];
+        if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
+            goto bad;
+        memcpy(name, s, (size_t)(eq - s));
+        name[eq - s] = '\0';
+        char *end;
+        errno = 0;
+        long long v = strtoll(eq + 1, &end, 10);
+        if (errno || end == eq + 1 || end != s + len)
+            goto bad;
+        if (!cJSON_AddNumberToObject(cfg, name, (double)v))
+            goto bad;
+        if (!semi)
+            break;
+        s = semi + 1;
+    }
+    return cfg;
+bad:
+    mmb_errorf(err, errlen, "params '%s': expected name=integer pairs joined by ';'", params);
+    cJSON_Delete(cfg);
+    return NULL;
+}
+
+static bool add_measurement(cJSON *list, const char *name, double value, const char *unit)
+{
+    cJSON *m = cJSON_CreateObject();
+    if (!m)
+        return false;
+    cJSON_AddItemToArray(list, m);
+    return cJSON_AddStringToObject(m, "name", name) && cJSON_AddNumberToObject(m, "value", value) &&
+           cJSON_AddStringToObject(m, "unit", unit);
+}
+
+/* Numeric cells of the configuration's outcome; the others describe the problem
+ * or the GPU. */
+static bool measured_column(const struct mmb_column *c)
+{
+    static const char *const identity[] = {"sm_count", "m", "n", "k", "repeats", "peak_gbps", "peak_gflops"};
+    if (c->type != MMB_COL_REAL && c->type != MMB_COL_INT)
+        return false;
+    for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++)
+        if (!strcmp(c->name, identity[i]))
+            return false;
+    return true;
+}
+
+static bool measurements(cJSON *list, const struct mmb_row *row)
+{
+    if (!isnan(row->time_ms_median) && !add_measurement(list, "time", row->time_ms_median, "ms"))
+        return false;
+    for (const struct mmb_column *c = mmb_columns; c->name; c++) {
+        if (!measured_column(c))
+            continue;
+        const void *p = (const char *)row + c->offset;
+        double v;
+        if (c->type == MMB_COL_INT) {
+            long long i = *(const long long *)p;
+            if (i == MMB_INT_EMPTY)
+                continue;
+            v = (double)i;
+        } else {
+            v = *(const double *)p;
+        }
+        if (isfinite(v) && !add_measurement(list, c->name, v, c->unit))
+            return false;
+    }
+    return true;
+}
+
+int mmb_t4_add(struct mmb_t4 *t4, const struct mmb_row *row, double compile_ms, char *err, size_t errlen)
+{
+    cJSON *cfg = configuration(row->params, err, errlen);
+    if (!cfg)
+        return -1;
+    cJSON *r = cJSON_CreateObject(), *times, *runtimes, *list, *objectives, *item;
+    if (!r) {
+        cJSON_Delete(cfg);
+        goto oom;
+    }
+    cJSON_AddItemToObject(r, "configuration", cfg);
+    if (!cJSON_AddStringToObject(r, "timestamp", row->timestamp) || !(times = cJSON_AddObjectToObject(r, "times")))
+        goto oom;
+    if (!isnan(compile_ms) && !cJSON_AddNumberToObject(times, "compilation_time", compile_ms))
+        goto oom;
+    if (!(runtimes = cJSON_AddArrayToObject(times, "runtimes")))
+        goto oom;
+    if (row->status == MMB_STATUS_OK && !isnan(row->time_ms_median)) {
+        if (!(item = cJSON_CreateNumber(row->time_ms_median)))
+            goto oom;
+        cJSON_AddItemToArray(runtimes, item);
+    }
+    bool correct = row->status == MMB_STATUS_OK || row->status == MMB_STATUS_PROFILING_DENIED;
+    if (!cJSON_AddStringToObject(r, "invalidity", mmb_t4_invalidity(row->status)) ||
+        !cJSON_AddNumberToObject(r, "correctness", correct ? 1 : 0))
+        goto oom;
+    if (!(list = cJSON_AddArrayToObject(r, "measurements")) || !measurements(list, row))
+        goto oom;
+    if (!(objectives = cJSON_AddArrayToObject(r, "objectives")) || !(item = cJSON_CreateString(t4->objective)))
+        goto oom;
+    cJSON_AddItemToArray(objectives, item);
+    cJSON_AddItemToArray(t4->results, r);
+    return 0;
+oom:
+    cJSON_Delete(r);
+    mmb_errorf(err, errlen, "out of host memory");
+    return -1;
+}
+
+int mmb_t4_write(const struct mmb_t4 *t4, const char *path, char *err, size_t errlen)
+{
+    char *text = cJSON_Print(t4->doc);
+    if (!text) {
+        mmb_errorf(err, errlen, "%s: out of host memory formatting the JSON", path);
+        return -1;
+    }
+    size_t len = strlen(text);
+    text[len] = '\n'; /* a text file ends with a newline; cJSON's NUL is not written */
+    int rc = mmb_file_write_atomic(path, text, len + 1, err, errlen);
+    cJSON_free(text);
+    return rc;
+}
+
+struct export_ctx {
+    struct mmb_t4 *t4;
+    const struct mmb_row *id;
+    double (*compile_ms)(void *ctx, const struct mmb_row *row);
+    void *ctx;
+};
+
+static int export_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct export_ctx *e = ctx;
+    const struct mmb_row *id = e->id;
+    if (strcmp(row->kernel, id->kernel) || strcmp(row->dtype, id->dtype) || strcmp(row->cache, id->cache) ||
+        row->m != id->m || row->n != id->n || row->k != id->k)
+        return 0;
+    char why[256];
+    if (mmb_t4_add(e->t4, row, e->compile_ms ? e->compile_ms(e->ctx, row) : NAN, why, sizeof why) != 0) {
+        mmb_errorf(err, errlen, "%s:%ld: %s", path, line, why);
+        return -1;
+    }
+    return 0;
+}
+
+int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, const char *objective,
+                      double (*compile_ms)(void *ctx, const struct mmb_row *row), void *ctx,
+                      const char *t4_path, size_t *count, char *err, size_t errlen)
+{
+    struct export_ctx e = {.id = identity, .compile_ms = compile_ms, .ctx = ctx};
+    if (!(e.t4 = mmb_t4_new(objective, err, errlen)))
+        return -1;
+    int rc = mmb_csv_read(csv_path, export_row, &e, err, errlen);
+    if (rc == 0)
+        rc = mmb_t4_write(e.t4, t4_path, err, errlen);
+    if (count)
+        *count = mmb_t4_count(e.t4);
+    mmb_t4_free(e.t4);
+    return rc;
+}

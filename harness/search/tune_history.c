@@ -1,0 +1,137 @@
+/* tune_history.c - the resume cache of a tune: the rows the results file already
+ * holds for one (GPU, kernel, problem), by configuration index. The results CSV is
+ * the cache file, so nothing can disagree with what was published. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "results/csv.h"
+#include "core/imap.h"
+#include "search/tuner.h"
+#include "core/util.h"
+
+struct mmb_tune_history {
+    struct mmb_imap rows; /* index -> struct mmb_row * */
+};
+
+struct mmb_tune_history *mmb_tune_history_new(void)
+{
+    return calloc(1, sizeof(struct mmb_tune_history));
+}
+
+static void free_row(void *ctx, size_t index, uintptr_t value)
+{
+    free((void *)value);
+}
+
+void mmb_tune_history_free(struct mmb_tune_history *h)
+{
+    if (!h)
+        return;
+    mmb_imap_each(&h->rows, free_row, NULL);
+    mmb_imap_free(&h->rows);
+    free(h);
+}
+
+int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct mmb_row *row)
+{
+    uintptr_t old;
+    if (mmb_imap_get(&h->rows, index, &old)) {
+        *(struct mmb_row *)old = *row;
+        return 0;
+    }
+    struct mmb_row *copy = malloc(sizeof *copy);
+    if (!copy)
+        return -1;
+    *copy = *row;
+    if (mmb_imap_put(&h->rows, index, (uintptr_t)copy) != 0) {
+        free(copy);
+        return -1;
+    }
+    return 0;
+}
+
+const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, size_t index)
+{
+    uintptr_t v;
+    return mmb_imap_get(&h->rows, index, &v) ? (const struct mmb_row *)v : NULL;
+}
+
+struct each_ctx {
+    void (*fn)(void *ctx, size_t index, const struct mmb_row *row);
+    void *ctx;
+};
+
+static void each_row(void *ctx, size_t index, uintptr_t value)
+{
+    struct each_ctx *e = ctx;
+    e->fn(e->ctx, index, (const struct mmb_row *)value);
+}
+
+void mmb_tune_history_each(const struct mmb_tune_history *h,
+                           void (*fn)(void *ctx, size_t index, const struct mmb_row *row), void *ctx)
+{
+    struct each_ctx e = {fn, ctx};
+    mmb_imap_each(&h->rows, each_row, &e);
+}
+
+struct load_ctx {
+    struct mmb_tune_history *h;
+    const struct mmb_kernel_spec *kernel;
+    const struct mmb_row *id;
+    size_t loaded, stale;
+};
+
+static int load_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct load_ctx *c = ctx;
+    const struct mmb_row *id = c->id;
+    if (strcmp(row->kernel, id->kernel) || strcmp(row->dtype, id->dtype) || strcmp(row->cache, id->cache) ||
+        row->m != id->m || row->n != id->n || row->k != id->k)
+        return 0;
+    if (id->gpu_uuid[0] && row->gpu_uuid[0] && strcmp(row->gpu_uuid, id->gpu_uuid)) {
+        mmb_errorf(err, errlen, "%s:%ld: a row measured on %s (%s), but this tune runs on %s (%s); "
+                   "expected one results file per GPU (give another -o)", path, line, row->gpu, row->gpu_uuid,
+                   id->gpu, id->gpu_uuid);
+        return -1;
+    }
+    struct mmb_config cfg;
+    size_t index;
+    if (mmb_space_parse_params(c->kernel, row->params, &cfg, &index) != 0) {
+        c->stale++; /* the profile's space changed since: not this space's result */
+        return 0;
+    }
+    if (mmb_tune_history_add(c->h, index, row) != 0) {
+        mmb_errorf(err, errlen, "%s:%ld: out of host memory", path, line);
+        return -1;
+    }
+    c->loaded++;
+    return 0;
+}
+
+int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, const struct mmb_kernel_spec *kernel,
+                          const struct mmb_row *identity, size_t *loaded, size_t *stale, char *err, size_t errlen)
+{
+    struct load_ctx c = {.h = h, .kernel = kernel, .id = identity};
+    struct stat st;
+    if (loaded)
+        *loaded = 0;
+    if (stale)
+        *stale = 0;
+    if (stat(csv_path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0; /* nothing measured yet: mmb_csv_writer_open creates it */
+        mmb_errorf(err, errlen, "%s: cannot read: %s", csv_path, strerror(errno));
+        return -1;
+    }
+    if (st.st_size == 0)
+        return 0;
+    int rc = mmb_csv_read(csv_path, load_row, &c, err, errlen);
+    if (loaded)
+        *loaded = c.loaded;
+    if (stale)
+        *stale = c.stale;
+    return rc;
+}

@@ -1,0 +1,48 @@
+/* tune_plan.h - inside `mmbench tune`: its options, and the plan they make with the
+ * profile's [tune] section (kernels, sizes, strategy, objective, budget). */
+#ifndef MMB_TUNE_PLAN_H
+#define MMB_TUNE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/profile.h"
+#include "search/strategy.h"
+#include "search/tuner.h"
+
+struct mmb_tune_options {
+    const char *kernels, *sizes, *strategy, *objective;
+    long long max_fevals;      /* -1: from the profile */
+    double time_limit;         /* < 0: from the profile */
+    unsigned long long seed;
+    bool seed_set, counters, record_restricted, verbose, no_t4;
+    int jobs;                  /* -1: one per CPU */
+    int device, repeats;
+    const char *output, *t4, *data_dir, *cache_dir;
+};
+
+struct mmb_tune_plan {
+    const struct mmb_kernel_spec *kernels[MMB_MAX_KERNELS];
+    int nkernels;
+    struct mmb_size sizes[MMB_MAX_SIZES];
+    int nsizes;
+    const struct mmb_strategy_ops *strategy;
+    struct mmb_objective objective;
+    size_t max_fevals;
+    double time_limit;
+    uint64_t seed;
+    bool record_restricted;
+    const struct mmb_kernel_spec *cublas;
+};
+
+/* Parses argv (optind is left at the profile). Returns 0, 1 after --help, or -1 after
+ * a message on stderr (bad input). cache holds the default cubin cache folder. */
+int mmb_tune_options_parse(int argc, char **argv, struct mmb_tune_options *o, char *cache, size_t cache_len);
+/* Options over [tune] over defaults. Returns 0, or -1 after a message (bad input). */
+int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan);
+/* Kernel x size x dtype combinations the plan tunes. */
+int mmb_tune_plan_problems(const struct mmb_profile *p, const struct mmb_tune_plan *plan);
+bool mmb_tune_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d);
+
+#endif

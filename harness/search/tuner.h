@@ -1,0 +1,120 @@
+/* tuner.h - the search loop of `mmbench tune` for one kernel on one problem, with
+ * the GPU behind callbacks: a strategy proposes, the tuner memoises restrictions,
+ * skips what an earlier (interrupted) tune already measured, hands upcoming
+ * candidates to a compile-ahead hook, evaluates the rest and records every row.
+ * Needs no CUDA, so tests drive it with a fake evaluator. */
+#ifndef MMB_TUNER_H
+#define MMB_TUNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/profile.h"
+#include "results/row.h"
+#include "model/space.h"
+#include "search/strategy.h"
+
+/* What the search optimises: a numeric CSV column and a direction. */
+struct mmb_objective {
+    char text[64];                     /* as given: "time", "gflops", "dram_gbps:max" */
+    const struct mmb_column *column;
+    bool maximize;
+};
+
+/* "time" (time_ms_median), "gflops", or any numeric CSV column, optionally followed
+ * by ":min" or ":max"; without one, rates, utilisations and hit rates are maximised
+ * and everything else minimised. Returns -1 with err listing what is expected. */
+int mmb_objective_parse(const char *text, struct mmb_objective *obj, char *err, size_t errlen);
+/* True when the objective needs CUPTI counters (a counter column). */
+bool mmb_objective_needs_counters(const struct mmb_objective *obj);
+/* The objective's value in row; NaN when the row is not ok or the cell is empty. */
+double mmb_objective_value(const struct mmb_objective *obj, const struct mmb_row *row);
+/* Lower is better (maxima negated); INFINITY when the value is NaN. */
+double mmb_objective_score(const struct mmb_objective *obj, const struct mmb_row *row);
+
+/* Rows already in the results for one (kernel, problem): the resume cache. */
+struct mmb_tune_history;
+
+struct mmb_tune_history *mmb_tune_history_new(void);
+void mmb_tune_history_free(struct mmb_tune_history *h);
+/* Remembers row as configuration index's result (a later add replaces it). */
+int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct mmb_row *row);
+/* NULL when index has no row. */
+const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, size_t index);
+/* Calls fn for every remembered row, in no particular order. */
+void mmb_tune_history_each(const struct mmb_tune_history *h,
+                           void (*fn)(void *ctx, size_t index, const struct mmb_row *row), void *ctx);
+
+/* Reads the rows of csv_path that belong to kernel at identity's problem (kernel
+ * name, dtype, m, n, k and cache equal) into h; a missing file is an empty history.
+ * Rows whose params are no longer in the space are skipped and counted in *stale.
+ * A row of another GPU (gpu_uuid differs, when identity has one) is an error: one
+ * results file per GPU. */
+int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, const struct mmb_kernel_spec *kernel,
+                          const struct mmb_row *identity, size_t *loaded, size_t *stale, char *err, size_t errlen);
+
+struct mmb_tuner_callbacks {
+    /* Measures cfg into row (identity and params already set, the rest empty).
+     * Returns 0, or -1 with err to stop the tune (the row is then not recorded). */
+    int (*evaluate)(void *ctx, size_t index, const struct mmb_config *cfg, struct mmb_row *row,
+                    char *err, size_t errlen);
+    /* Appends row to the results. Returns 0, or -1 with err. */
+    int (*record)(void *ctx, const struct mmb_row *row, char *err, size_t errlen);
+    /* Optional: configurations to compile ahead, the one about to be measured first. */
+    void (*prefetch)(void *ctx, const size_t *indices, size_t n);
+    /* Optional: true to stop before the next evaluation (Ctrl-C). */
+    bool (*interrupted)(void *ctx);
+    void *ctx;
+};
+
+struct mmb_tuner_options {
+    const struct mmb_kernel_spec *kernel;
+    const struct mmb_row *identity;    /* gpu ... cache of every row; params is set per row */
+    struct mmb_size size;
+    size_t elem_size;
+    const struct mmb_strategy_ops *strategy;
+    uint64_t seed;
+    size_t max_fevals;                 /* 0: no limit */
+    double time_limit;                 /* seconds of this invocation; 0: none */
+    struct mmb_objective objective;
+    bool record_restricted;            /* write restricted configurations as rows */
+    size_t lookahead;                  /* candidates passed to prefetch; 0: none */
+};
+
+enum mmb_tuner_stop {
+    MMB_TUNER_FINISHED,     /* the strategy had nothing more to propose */
+    MMB_TUNER_EXHAUSTED,    /* every allowed configuration has a result */
+    MMB_TUNER_MAX_FEVALS,
+    MMB_TUNER_TIME_LIMIT,
+    MMB_TUNER_INTERRUPTED,
+};
+
+const char *mmb_tuner_stop_text(enum mmb_tuner_stop stop);
+
+struct mmb_tuner_result {
+    size_t space;            /* configurations in the space */
+    size_t allowed;          /* of those, allowed at this size; 0 when not counted */
+    size_t proposals;        /* next() calls */
+    size_t fevals;           /* distinct configurations with a result the search used */
+    size_t evaluated;        /* of those, measured by this invocation */
+    size_t resumed;          /* of those, taken from the history */
+    size_t restricted;       /* distinct restricted configurations met */
+    size_t recorded;         /* rows written */
+    size_t by_status[MMB_STATUS_COUNT]; /* of the rows written */
+    enum mmb_tuner_stop stop;
+    double seconds;          /* wall time of the loop */
+    double evaluate_seconds; /* inside evaluate() */
+    bool have_best;
+    size_t best_index;
+    struct mmb_row best;     /* the best ok row the search used */
+};
+
+/* Runs the search. history holds earlier results (mmb_tune_history_load) and
+ * receives the new ones. Returns 0 when the search stopped for one of the reasons
+ * above, -1 with err when a callback failed (what was recorded stays recorded: run
+ * again to resume). */
+int mmb_tuner_run(const struct mmb_tuner_options *o, const struct mmb_tuner_callbacks *cb,
+                  struct mmb_tune_history *history, struct mmb_tuner_result *res, char *err, size_t errlen);
+
+#endif
