@@ -1,4 +1,5 @@
-/* test_status.c - the status table maps every value to text and back. */
+/* test_status.c - the status table maps every value to text and back, and its flags
+ * say how the commands, the report and T4 treat each status. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,27 @@ START_TEST(test_status_unknown)
     ck_assert(!mmb_status_parse("OK", &s));
     ck_assert(!mmb_status_parse("", &s));
     ck_assert_str_eq(mmb_status_text((enum mmb_status)99), "unknown");
+    ck_assert(mmb_status_info((enum mmb_status)99)->failed);
+    ck_assert_str_eq(mmb_status_info((enum mmb_status)-1)->t4, "runtime");
+}
+END_TEST
+
+START_TEST(test_status_flags)
+{
+    static const char *const t4[] = {"correct", "correctness", "compile", "runtime", "constraints"};
+    for (const struct mmb_status_info *s = mmb_status_table; s->text; s++) {
+        ck_assert_ptr_eq(mmb_status_info(s->value), s);
+        bool known = false;
+        for (size_t i = 0; i < sizeof t4 / sizeof t4[0]; i++)
+            known |= s->t4 && strcmp(s->t4, t4[i]) == 0;
+        ck_assert_msg(known, "%s: t4 '%s'", s->text, s->t4 ? s->t4 : "(null)");
+        ck_assert_msg(!(s->quiet && s->failed), "%s is quiet and failed", s->text);
+    }
+    /* the expected outcomes, printed only when verbose and never counted as failures */
+    ck_assert(mmb_status_info(MMB_STATUS_OK)->quiet && mmb_status_info(MMB_STATUS_RESTRICTED)->quiet);
+    ck_assert(!mmb_status_info(MMB_STATUS_PROFILING_DENIED)->quiet);
+    ck_assert(mmb_status_info(MMB_STATUS_SKIPPED)->failed && mmb_status_info(MMB_STATUS_WRONG_RESULT)->failed);
+    ck_assert(!mmb_status_info(MMB_STATUS_OK)->failed && !mmb_status_info(MMB_STATUS_RESTRICTED)->failed);
 }
 END_TEST
 
@@ -52,6 +74,7 @@ int main(void)
     TCase *tc = tcase_create("tables");
     tcase_add_test(tc, test_status_round_trip);
     tcase_add_test(tc, test_status_unknown);
+    tcase_add_test(tc, test_status_flags);
     tcase_add_test(tc, test_dtype_round_trip);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

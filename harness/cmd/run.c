@@ -50,9 +50,9 @@ static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
     if (mmb_csv_append_row(sw->csv, row, err, errlen) != 0)
         return -1;
     sw->sum->rows_written++;
-    if ((unsigned)row->status < 16)
+    if ((unsigned)row->status < MMB_STATUS_COUNT)
         sw->sum->by_status[row->status]++;
-    if (sw->opts->verbose || (row->status != MMB_STATUS_OK && row->status != MMB_STATUS_RESTRICTED)) {
+    if (sw->opts->verbose || !mmb_status_info(row->status)->quiet) {
         if (sw->progress)
             fputs("\r\033[K", stderr);
         fprintf(stderr, "%s %s [%s] %s %lldx%lldx%lld: %s", row->kernel, row->params[0] ? row->params : "-",

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/status.h"
 #include "model/profile.h"
 
 struct mmb_run_options {
@@ -22,7 +23,7 @@ struct mmb_run_options {
 
 struct mmb_run_summary {
     size_t rows_written, rows_resumed, restricted;
-    size_t by_status[16];
+    size_t by_status[MMB_STATUS_COUNT];
     char csv_path[MMB_PATH_MAX];
     bool device_lost;         /* stopped after a sticky error: run again to go on */
 };

@@ -119,8 +119,7 @@ static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t er
     struct tune_run *r = j->run;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
-    bool quiet = row->status == MMB_STATUS_OK || row->status == MMB_STATUS_RESTRICTED;
-    if (r->opt->verbose || !quiet) {
+    if (r->opt->verbose || !mmb_status_info(row->status)->quiet) {
         fprintf(stderr, "%s%s %s [%s] %lldx%lldx%lld: %s", r->progress ? "\r\033[K" : "", row->kernel,
                 row->params[0] ? row->params : "-", row->dtype, row->m, row->n, row->k, mmb_status_text(row->status));
         if (row->status == MMB_STATUS_OK)

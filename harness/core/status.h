@@ -1,4 +1,5 @@
-/* status.h - the disposition every result carries, and its one text table. */
+/* status.h - the disposition every result carries, and the one table that gives
+ * each its text, its meaning and how the commands, the report and T4 treat it. */
 #ifndef MMB_STATUS_H
 #define MMB_STATUS_H
 
@@ -19,13 +20,19 @@ enum mmb_status {
 
 struct mmb_status_info {
     enum mmb_status value;
-    const char *text;
+    const char *text;     /* as the CSV writes it */
     const char *meaning;
+    const char *t4;       /* T4 "invalidity": correct, correctness, compile, runtime or constraints */
+    bool quiet;           /* expected: `run` and `tune` print such a row only when verbose */
+    bool failed;          /* did not run or failed: the report counts and lists it as such */
 };
 
-/* Rows in enum order, ending with a {MMB_STATUS_COUNT, NULL, NULL} sentinel. */
+/* Rows in enum order, ending with a {MMB_STATUS_COUNT, NULL, ...} sentinel. */
 extern const struct mmb_status_info mmb_status_table[];
 
+/* The status's row; for a value outside the enum, a row with text "unknown" that
+ * counts as a failure. Never NULL. */
+const struct mmb_status_info *mmb_status_info(enum mmb_status status);
 const char *mmb_status_text(enum mmb_status status);
 const char *mmb_status_meaning(enum mmb_status status);
 /* Returns false when text names no status. */

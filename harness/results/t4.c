@@ -2,8 +2,8 @@
  *   configuration  the params cell as {name: integer}
  *   times          compilation_time (ms to get the cubin, when this run got it) and runtimes:
  *                  [median ms]; mmbench keeps the statistics, not every launch
- *   invalidity     from the status table (mmb_t4_invalidity)
- *   correctness    1 when the output matched the reference, else 0
+ *   invalidity     the status table's t4 text (mmb_t4_invalidity)
+ *   correctness    1 when the invalidity is "correct" (the output matched the reference), else 0
  *   measurements   time (the median, ms), then every numeric column that has a
  *                  value, with the column table's unit
  *   objectives     [the tune's objective] */
@@ -25,27 +25,9 @@ struct mmb_t4 {
     char objective[64];
 };
 
-static const struct {
-    enum mmb_status status;
-    const char *invalidity;
-} invalidity_table[] = {
-    {MMB_STATUS_OK, "correct"},
-    {MMB_STATUS_WRONG_RESULT, "correctness"},
-    {MMB_STATUS_INVALID_CONFIG, "constraints"}, /* device limits: Kernel Tuner's too */
-    {MMB_STATUS_COMPILE_ERROR, "compile"},
-    {MMB_STATUS_LAUNCH_ERROR, "runtime"},
-    {MMB_STATUS_OUT_OF_MEMORY, "runtime"},
-    {MMB_STATUS_RESTRICTED, "constraints"},
-    {MMB_STATUS_SKIPPED, "runtime"},
-    {MMB_STATUS_PROFILING_DENIED, "correct"},   /* timed and verified; only counters missing */
-};
-
 const char *mmb_t4_invalidity(enum mmb_status status)
 {
-    for (size_t i = 0; i < sizeof invalidity_table / sizeof invalidity_table[0]; i++)
-        if (invalidity_table[i].status == status)
-            return invalidity_table[i].invalidity;
-    return "runtime";
+    return mmb_status_info(status)->t4;
 }
 
 struct mmb_t4 *mmb_t4_new(const char *objective, char *err, size_t errlen)
@@ -176,8 +158,9 @@ int mmb_t4_add(struct mmb_t4 *t4, const struct mmb_row *row, double compile_ms, 
             goto oom;
         cJSON_AddItemToArray(runtimes, item);
     }
-    bool correct = row->status == MMB_STATUS_OK || row->status == MMB_STATUS_PROFILING_DENIED;
-    if (!cJSON_AddStringToObject(r, "invalidity", mmb_t4_invalidity(row->status)) ||
+    const char *invalidity = mmb_t4_invalidity(row->status);
+    bool correct = strcmp(invalidity, "correct") == 0;
+    if (!cJSON_AddStringToObject(r, "invalidity", invalidity) ||
         !cJSON_AddNumberToObject(r, "correctness", correct ? 1 : 0))
         goto oom;
     if (!(list = cJSON_AddArrayToObject(r, "measurements")) || !measurements(list, row))

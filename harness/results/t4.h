@@ -29,8 +29,8 @@ int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, cons
                       double (*compile_ms)(void *ctx, const struct mmb_row *row), void *ctx,
                       const char *t4_path, size_t *count, char *err, size_t errlen);
 
-/* The T4 "invalidity" of a status: correct, compile, runtime, correctness or
- * constraints. */
+/* The T4 "invalidity" of a status (the status table's t4 text): correct, compile,
+ * runtime, correctness or constraints. A result is correct when it is "correct". */
 const char *mmb_t4_invalidity(enum mmb_status status);
 
 #endif
