@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "results/columns.h"
 #include "results/csv.h"
 
 static char tmpdir[256];

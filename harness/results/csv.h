@@ -1,5 +1,5 @@
-/* csv.h - the CSV columns (one table for writer and reader), an append-only writer
- * that resumes interrupted sweeps, and a reader (libcsv). */
+/* csv.h - results CSVs: an append-only writer that resumes interrupted sweeps, and a
+ * reader (libcsv). The columns are results/columns.h's table. */
 #ifndef MMB_CSV_H
 #define MMB_CSV_H
 
@@ -7,21 +7,6 @@
 #include <stddef.h>
 
 #include "results/row.h"
-
-enum mmb_col_type { MMB_COL_STR, MMB_COL_INT, MMB_COL_REAL, MMB_COL_STATUS };
-
-struct mmb_column {
-    const char *name;       /* CSV header */
-    enum mmb_col_type type;
-    size_t offset;          /* offsetof(struct mmb_row, field) */
-    size_t size;            /* sizeof the field (strings: buffer size) */
-    const char *unit;       /* "" when none */
-    const char *description;
-};
-
-extern const struct mmb_column mmb_columns[]; /* in CSV order, ends with a NULL name */
-size_t mmb_columns_count(void);
-const struct mmb_column *mmb_column_find(const char *name);
 
 struct mmb_csv_writer;
 

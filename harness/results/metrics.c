@@ -1,5 +1,4 @@
-/* metrics.c - the metric table, metric-set parsing with close-match suggestions, and
- * the derived columns. */
+/* metrics.c - the metric table and metric-set parsing with close-match suggestions. */
 #include "results/metrics.h"
 
 #include <ctype.h>
@@ -226,29 +225,4 @@ int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err
             return 0;
         p = end + 1;
     }
-}
-
-static bool int_empty(long long v)
-{
-    return v == MMB_INT_EMPTY || v <= 0;
-}
-
-void mmb_row_derive(struct mmb_row *row)
-{
-    double work = NAN;
-    if (!int_empty(row->m) && !int_empty(row->n) && !int_empty(row->k))
-        work = 2.0 * (double)row->m * (double)row->n * (double)row->k;
-
-    row->gflops = NAN;
-    if (!isnan(work) && isfinite(row->time_ms_median) && row->time_ms_median > 0.0)
-        row->gflops = work / (row->time_ms_median * 1e-3) / 1e9;
-
-    row->flop_counted = NAN;
-    if (!isnan(row->ffma) && !isnan(row->fadd) && !isnan(row->fmul))
-        row->flop_counted = 2.0 * row->ffma + row->fadd + row->fmul;
-
-    row->intensity = NAN;
-    double bytes = row->dram_read_bytes + row->dram_write_bytes; /* NaN when either is */
-    if (!isnan(work) && isfinite(bytes) && bytes > 0.0)
-        row->intensity = work / bytes;
 }

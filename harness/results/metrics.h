@@ -1,7 +1,6 @@
 /* metrics.h - the hardware counters a row can carry: one table (CUPTI name, CSV
- * column, unit, scale, description, row field), named metric sets, and the derived
- * columns (gflops, flop_counted, intensity). Needs no CUDA: profiles are checked and
- * CSVs derived on any machine. */
+ * column, unit, scale, description, row field) and named metric sets. Needs no CUDA:
+ * profiles are checked on any machine. The derived columns are results/row.h's. */
 #ifndef MMB_METRICS_H
 #define MMB_METRICS_H
 
@@ -62,16 +61,5 @@ struct mmb_metric_set {
 int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err, size_t errlen);
 bool mmb_metric_set_has(const struct mmb_metric_set *set, size_t index);
 size_t mmb_metric_set_size(const struct mmb_metric_set *set);
-
-/* Fills the derived columns from the others; empty (NaN) whatever lacks an input:
- *   gflops       = 2 m n k / (time_ms_median 1e-3) / 1e9
- *   flop_counted = 2 ffma + fadd + fmul                       (counted FP32 work)
- *   intensity    = 2 m n k / (dram_read_bytes + dram_write_bytes)
- * intensity uses 2 m n k, not flop_counted, so that the roofline places every kernel
- * by the work the problem needs, the same for every kernel of a size: one that wastes
- * FLOPs (padding, recomputed tiles) gains no intensity from the waste, and rows
- * without FP32 counters (set `memory`) still have one. peak_gbps and peak_gflops are
- * the device's and are left as they are. */
-void mmb_row_derive(struct mmb_row *row);
 
 #endif

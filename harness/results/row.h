@@ -1,48 +1,22 @@
-/* row.h - one result: the record behind one CSV row (configuration x size x dtype). */
+/* row.h - one result (struct mmb_row, in row_fields.h): an empty row, the derived
+ * columns, which rows measure the same problem, and values with fallbacks. */
 #ifndef MMB_ROW_H
 #define MMB_ROW_H
 
-#include <limits.h>
-
-#include "core/status.h"
-
-/* Empty cells: NaN for reals, MMB_INT_EMPTY for integers, "" for strings. */
-#define MMB_INT_EMPTY LLONG_MIN
-
-struct mmb_row {
-    /* identity */
-    char gpu[64];
-    char gpu_uuid[48];
-    char cc[8];
-    long long sm_count;
-    char driver[16];
-    char cuda[16];
-    char profile[64];
-    char kernel[64];
-    char params[256];   /* name=value pairs joined by ';', in profile order */
-    char dtype[8];      /* f32 | f64 | i32 */
-    long long m, n, k;
-    /* outcome */
-    enum mmb_status status;
-    char reason[256];
-    double max_rel_err;
-    /* time */
-    long long repeats;
-    double time_ms_median, time_ms_min, time_ms_max, time_ms_stddev;
-    char cache[8];      /* cold | hot */
-    double sm_clock_mhz;
-    /* counters (CUPTI) */
-    double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
-    double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
-    enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
-    /* derived */
-    double gflops, flop_counted, intensity, peak_gbps, peak_gflops;
-    /* static */
-    long long registers, smem_bytes;
-    char timestamp[32]; /* ISO 8601 UTC */
-};
+#include "results/row_fields.h"
 
 /* Sets every cell empty; status ok, counter_status skipped. */
 void mmb_row_init(struct mmb_row *row);
+
+/* Fills the derived columns from the others; empty (NaN) whatever lacks an input:
+ *   gflops       = 2 m n k / (time_ms_median 1e-3) / 1e9
+ *   flop_counted = 2 ffma + fadd + fmul                       (counted FP32 work)
+ *   intensity    = 2 m n k / (dram_read_bytes + dram_write_bytes)
+ * intensity uses 2 m n k, not flop_counted, so that the roofline places every kernel
+ * by the work the problem needs, the same for every kernel of a size: one that wastes
+ * FLOPs (padding, recomputed tiles) gains no intensity from the waste, and rows
+ * without FP32 counters (set `memory`) still have one. peak_gbps and peak_gflops are
+ * the device's and are left as they are. */
+void mmb_row_derive(struct mmb_row *row);
 
 #endif

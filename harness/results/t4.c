@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/columns.h"
 #include "results/csv.h"
 #include "core/util.h"
 

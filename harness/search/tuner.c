@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/columns.h"
 #include "results/csv.h"
 #include "core/imap.h"
 #include "results/metrics.h"

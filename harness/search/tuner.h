@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/profile.h"
+#include "results/columns.h"
 #include "results/row.h"
 #include "model/space.h"
 #include "search/strategy.h"

@@ -1,0 +1,47 @@
+/* row_fields.h - the record behind one CSV row (configuration x size x dtype), apart
+ * from row.h so that the column table (columns.c), which names its fields, and the
+ * row functions (row.c), which read that table, do not include each other. */
+#ifndef MMB_ROW_FIELDS_H
+#define MMB_ROW_FIELDS_H
+
+#include <limits.h>
+
+#include "core/status.h"
+
+/* Empty cells: NaN for reals, MMB_INT_EMPTY for integers, "" for strings. */
+#define MMB_INT_EMPTY LLONG_MIN
+
+struct mmb_row {
+    /* identity */
+    char gpu[64];
+    char gpu_uuid[48];
+    char cc[8];
+    long long sm_count;
+    char driver[16];
+    char cuda[16];
+    char profile[64];
+    char kernel[64];
+    char params[256];   /* name=value pairs joined by ';', in profile order */
+    char dtype[8];      /* f32 | f64 | i32 */
+    long long m, n, k;
+    /* outcome */
+    enum mmb_status status;
+    char reason[256];
+    double max_rel_err;
+    /* time */
+    long long repeats;
+    double time_ms_median, time_ms_min, time_ms_max, time_ms_stddev;
+    char cache[8];      /* cold | hot */
+    double sm_clock_mhz;
+    /* counters (CUPTI) */
+    double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
+    double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
+    enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
+    /* derived */
+    double gflops, flop_counted, intensity, peak_gbps, peak_gflops;
+    /* static */
+    long long registers, smem_bytes;
+    char timestamp[32]; /* ISO 8601 UTC */
+};
+
+#endif
