@@ -1,4 +1,5 @@
-/* test_csv.c - the CSV column table, the resumable writer and the reader. */
+/* test_csv.c - the CSV column table (roles, requirements, better directions, cells),
+ * the row functions that read it, the resumable writer and the reader. */
 #include <check.h>
 #include <fcntl.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include "check_run.h"
 #include "results/columns.h"
 #include "results/csv.h"
+#include "results/row.h"
 
 static char tmpdir[256];
 
@@ -148,6 +150,88 @@ START_TEST(test_columns_table)
     /* every byte of the row belongs to a column, give or take padding */
     ck_assert_uint_le(covered, sizeof(struct mmb_row));
     ck_assert_uint_ge(covered + 64, sizeof(struct mmb_row));
+}
+END_TEST
+
+/* The names of the columns for which pred holds, joined by spaces. */
+static const char *names_where(bool (*pred)(const struct mmb_column *))
+{
+    static char out[1024];
+    size_t o = 0;
+    out[0] = '\0';
+    for (const struct mmb_column *c = mmb_columns; c->name; c++)
+        if (pred(c))
+            o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", o ? " " : "", c->name);
+    return out;
+}
+
+static bool is_key(const struct mmb_column *c) { return c->role == MMB_ROLE_KEY; }
+static bool is_config(const struct mmb_column *c) { return c->role == MMB_ROLE_CONFIG; }
+static bool is_higher(const struct mmb_column *c) { return c->better == MMB_BETTER_HIGHER; }
+static bool needs_value(const struct mmb_column *c) { return c->required == MMB_REQUIRED_VALUE; }
+static bool needs_column(const struct mmb_column *c) { return c->required == MMB_REQUIRED_COLUMN; }
+static bool numeric_not_result(const struct mmb_column *c)
+{
+    return (c->type == MMB_COL_INT || c->type == MMB_COL_REAL) && !mmb_column_is_result(c);
+}
+
+START_TEST(test_columns_roles)
+{
+    ck_assert_str_eq(names_where(is_key), "kernel dtype m n k cache");
+    ck_assert_str_eq(names_where(is_config), "params");
+    ck_assert_str_eq(names_where(needs_value), "kernel dtype m n k status");
+    ck_assert_str_eq(names_where(needs_column), "params");
+    /* numbers that describe the problem, the GPU or the method, not the configuration */
+    ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
+    ck_assert_str_eq(names_where(is_higher),
+                     "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct gflops intensity");
+    for (const struct mmb_column *c = mmb_columns; c->name; c++)
+        if (!mmb_column_is_result(c))
+            ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);
+}
+END_TEST
+
+START_TEST(test_column_number_and_round)
+{
+    struct mmb_row r;
+    mmb_row_init(&r);
+    ck_assert(isnan(mmb_column_number(mmb_column_find("registers"), &r)));
+    ck_assert(isnan(mmb_column_number(mmb_column_find("kernel"), &r)));
+    r.registers = 40;
+    r.gflops = 2.5;
+    ck_assert(mmb_column_number(mmb_column_find("registers"), &r) == 40.0);
+    ck_assert(mmb_column_number(mmb_column_find("gflops"), &r) == 2.5);
+
+    /* what a cell writes is what the reader gets back */
+    ck_assert(mmb_csv_round(137438953472.0) == 137438953472.0);
+    ck_assert(mmb_csv_round(3349.538331234) == 3349.53833);
+    ck_assert(mmb_csv_round(-0.000123456789123) == -0.000123456789);
+    ck_assert(mmb_csv_round(1e300) == 1e300);
+    ck_assert(isinf(mmb_csv_round(INFINITY)) && mmb_csv_round(-INFINITY) < 0);
+    ck_assert(isnan(mmb_csv_round(NAN)));
+    char cell[64];
+    r.time_ms_median = 1.0 / 3.0;
+    mmb_column_format(mmb_column_find("time_ms_median"), &r, cell, sizeof cell);
+    ck_assert_str_eq(cell, "0.333333333");
+    ck_assert(mmb_csv_round(r.time_ms_median) == strtod(cell, NULL));
+}
+END_TEST
+
+START_TEST(test_row_same_problem)
+{
+    struct mmb_row a, b;
+    row_sample(&a, 0);
+    row_sample(&b, 2);
+    b.n = a.n;
+    ck_assert(mmb_row_same_problem(&a, &b)); /* other params and outcome: the same problem */
+    snprintf(b.cache, sizeof b.cache, "hot");
+    ck_assert(!mmb_row_same_problem(&a, &b));
+    b = a;
+    b.k++;
+    ck_assert(!mmb_row_same_problem(&a, &b));
+    b = a;
+    snprintf(b.dtype, sizeof b.dtype, "f64");
+    ck_assert(!mmb_row_same_problem(&a, &b));
 }
 END_TEST
 
@@ -367,7 +451,9 @@ START_TEST(test_old_column_set)
     tmp_path(path, sizeof path, "nokernel.csv");
     file_put(path, "gpu,params,dtype,m,n,k,status\nGTX 1060,,f32,1,1,1,ok\n");
     ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "nokernel.csv:1:") && strstr(err, "'kernel'"), "%s", err);
+    ck_assert_msg(strstr(err, "nokernel.csv:1:") && strstr(err, "'kernel'") &&
+                      strstr(err, "must have kernel, params, dtype, m, n, k and status)"),
+                  "%s", err);
 }
 END_TEST
 
@@ -377,6 +463,9 @@ int main(void)
     TCase *tc = tcase_create("csv");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_columns_table);
+    tcase_add_test(tc, test_columns_roles);
+    tcase_add_test(tc, test_column_number_and_round);
+    tcase_add_test(tc, test_row_same_problem);
     tcase_add_test(tc, test_row_init);
     tcase_add_test(tc, test_write_read_back);
     tcase_add_test(tc, test_resume);

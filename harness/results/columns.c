@@ -1,6 +1,7 @@
 /* columns.c - the CSV column table and the text of one cell. The writer and the
  * reader both go through mmb_columns[], so a column added there is written, read
- * and checked everywhere at once. */
+ * and checked everywhere at once, and its role, requirement and better direction
+ * reach the row key, the tuner and T4 from here. */
 #include "results/columns.h"
 
 #include <errno.h>
@@ -12,61 +13,59 @@
 
 #include "core/util.h"
 
-#define COL(field, type, unit, desc) \
-    {#field, MMB_COL_##type, offsetof(struct mmb_row, field), sizeof(((struct mmb_row *)0)->field), unit, desc}
+#define COL(field, type_, role_, required_, better_, unit_, description_)                                 \
+    {#field, MMB_COL_##type_, offsetof(struct mmb_row, field), sizeof(((struct mmb_row *)0)->field), \
+     MMB_ROLE_##role_, MMB_REQUIRED_##required_, MMB_BETTER_##better_, unit_, description_}
 
+/* In the order of the CSV header; a file's header must match it to be appended to. */
 const struct mmb_column mmb_columns[] = {
-    /* identity */
-    COL(gpu, STR, "", "GPU name as the driver reports it"),
-    COL(gpu_uuid, STR, "", "GPU UUID"),
-    COL(cc, STR, "", "compute capability, major.minor"),
-    COL(sm_count, INT, "", "streaming multiprocessors"),
-    COL(driver, STR, "", "CUDA driver version"),
-    COL(cuda, STR, "", "CUDA runtime version"),
-    COL(profile, STR, "", "profile the row was swept from"),
-    COL(kernel, STR, "", "kernel name (cublas for the reference)"),
-    COL(params, STR, "", "tunable values, name=value joined by ';'"),
-    COL(dtype, STR, "", "element type: f32, f64 or i32"),
-    COL(m, INT, "", "rows of A and C"),
-    COL(n, INT, "", "columns of B and C"),
-    COL(k, INT, "", "columns of A, rows of B"),
-    /* outcome */
-    COL(status, STATUS, "", "disposition of the configuration"),
-    COL(reason, STR, "", "why, when status is not ok; source of published rows"),
-    COL(max_rel_err, REAL, "", "max |C - ref| / max |ref|"),
-    /* time */
-    COL(repeats, INT, "", "timed launches"),
-    COL(time_ms_median, REAL, "ms", "median kernel time"),
-    COL(time_ms_min, REAL, "ms", "fastest kernel time"),
-    COL(time_ms_max, REAL, "ms", "slowest kernel time"),
-    COL(time_ms_stddev, REAL, "ms", "sample standard deviation of the kernel time"),
-    COL(cache, STR, "", "cold (L2 flushed before each launch) or hot"),
-    COL(sm_clock_mhz, REAL, "MHz", "SM clock read during the run"),
-    /* counters */
-    COL(dram_read_bytes, REAL, "B", "DRAM bytes read"),
-    COL(dram_write_bytes, REAL, "B", "DRAM bytes written"),
-    COL(dram_gbps, REAL, "GB/s", "achieved DRAM bandwidth"),
-    COL(dram_util_pct, REAL, "%", "DRAM throughput, % of peak sustained"),
-    COL(sm_util_pct, REAL, "%", "SM throughput, % of peak sustained"),
-    COL(ffma, REAL, "", "FFMA thread instructions executed"),
-    COL(fadd, REAL, "", "FADD thread instructions executed"),
-    COL(fmul, REAL, "", "FMUL thread instructions executed"),
-    COL(l1_hit_pct, REAL, "%", "L1 sector hit rate"),
-    COL(l2_hit_pct, REAL, "%", "L2 sector hit rate"),
-    COL(smem_bank_conflicts, REAL, "", "shared-memory load bank conflicts"),
-    COL(occupancy_pct, REAL, "%", "achieved occupancy"),
-    COL(counter_status, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
-    /* derived */
-    COL(gflops, REAL, "GFLOP/s", "2MNK / median time"),
-    COL(flop_counted, REAL, "FLOP", "2 ffma + fadd + fmul"),
-    COL(intensity, REAL, "FLOP/B", "FLOP per DRAM byte"),
-    COL(peak_gbps, REAL, "GB/s", "peak DRAM bandwidth of this GPU"),
-    COL(peak_gflops, REAL, "GFLOP/s", "peak FP32 rate of this GPU"),
-    /* static */
-    COL(registers, INT, "", "registers per thread"),
-    COL(smem_bytes, INT, "B", "shared memory per block"),
-    COL(timestamp, STR, "", "ISO 8601 UTC time of the measurement"),
-    {NULL, MMB_COL_STR, 0, 0, NULL, NULL},
+    COL(gpu, STR, IDENTITY, NO, NONE, "", "GPU name as the driver reports it"),
+    COL(gpu_uuid, STR, IDENTITY, NO, NONE, "", "GPU UUID"),
+    COL(cc, STR, IDENTITY, NO, NONE, "", "compute capability, major.minor"),
+    COL(sm_count, INT, IDENTITY, NO, NONE, "", "streaming multiprocessors"),
+    COL(driver, STR, IDENTITY, NO, NONE, "", "CUDA driver version"),
+    COL(cuda, STR, IDENTITY, NO, NONE, "", "CUDA runtime version"),
+    COL(profile, STR, IDENTITY, NO, NONE, "", "profile the row was swept from"),
+    COL(kernel, STR, KEY, VALUE, NONE, "", "kernel name (cublas for the reference)"),
+    COL(params, STR, CONFIG, COLUMN, NONE, "", "tunable values, name=value joined by ';'"),
+    COL(dtype, STR, KEY, VALUE, NONE, "", "element type: f32, f64 or i32"),
+    COL(m, INT, KEY, VALUE, NONE, "", "rows of A and C"),
+    COL(n, INT, KEY, VALUE, NONE, "", "columns of B and C"),
+    COL(k, INT, KEY, VALUE, NONE, "", "columns of A, rows of B"),
+    COL(status, STATUS, OUTCOME, VALUE, NONE, "", "disposition of the configuration"),
+    COL(reason, STR, OUTCOME, NO, NONE, "", "why, when status is not ok; source of published rows"),
+    COL(max_rel_err, REAL, OUTCOME, NO, LOWER, "", "max |C - ref| / max |ref|"),
+    COL(repeats, INT, IDENTITY, NO, NONE, "", "timed launches"),
+    COL(time_ms_median, REAL, TIME, NO, LOWER, "ms", "median kernel time"),
+    COL(time_ms_min, REAL, TIME, NO, LOWER, "ms", "fastest kernel time"),
+    COL(time_ms_max, REAL, TIME, NO, LOWER, "ms", "slowest kernel time"),
+    COL(time_ms_stddev, REAL, TIME, NO, LOWER, "ms", "sample standard deviation of the kernel time"),
+    COL(cache, STR, KEY, NO, NONE, "", "cold (L2 flushed before each launch) or hot"),
+    COL(sm_clock_mhz, REAL, TIME, NO, NONE, "MHz", "SM clock read during the run"),
+    COL(dram_read_bytes, REAL, COUNTER, NO, LOWER, "B", "bytes read from DRAM"),
+    COL(dram_write_bytes, REAL, COUNTER, NO, LOWER, "B", "bytes written to DRAM"),
+    COL(dram_gbps, REAL, COUNTER, NO, HIGHER, "GB/s", "achieved DRAM bandwidth (read + write)"),
+    COL(dram_util_pct, REAL, COUNTER, NO, HIGHER, "%",
+        "DRAM throughput, percent of the sustained peak over the kernel's duration"),
+    COL(sm_util_pct, REAL, COUNTER, NO, HIGHER, "%",
+        "SM throughput (busiest SM pipeline or unit), percent of peak over the duration"),
+    COL(ffma, REAL, COUNTER, NO, NONE, "", "FP32 fused multiply-add thread instructions executed"),
+    COL(fadd, REAL, COUNTER, NO, NONE, "", "FP32 add thread instructions executed"),
+    COL(fmul, REAL, COUNTER, NO, NONE, "", "FP32 multiply thread instructions executed"),
+    COL(l1_hit_pct, REAL, COUNTER, NO, HIGHER, "%", "L1/TEX cache sector hit rate"),
+    COL(l2_hit_pct, REAL, COUNTER, NO, HIGHER, "%", "L2 cache sector hit rate"),
+    COL(smem_bank_conflicts, REAL, COUNTER, NO, LOWER, "", "shared-memory bank conflicts of loads"),
+    COL(occupancy_pct, REAL, COUNTER, NO, HIGHER, "%", "achieved occupancy: active warps, percent of the SM's maximum"),
+    COL(counter_status, STATUS, COUNTER, NO, NONE, "", "ok, profiling_denied, or skipped when no counters were asked"),
+    COL(gflops, REAL, DERIVED, NO, HIGHER, "GFLOP/s", "2MNK / median time"),
+    COL(flop_counted, REAL, DERIVED, NO, NONE, "FLOP", "2 ffma + fadd + fmul"),
+    COL(intensity, REAL, DERIVED, NO, HIGHER, "FLOP/B", "2MNK per DRAM byte"),
+    COL(peak_gbps, REAL, IDENTITY, NO, NONE, "GB/s", "peak DRAM bandwidth of this GPU"),
+    COL(peak_gflops, REAL, IDENTITY, NO, NONE, "GFLOP/s", "peak FP32 rate of this GPU"),
+    COL(registers, INT, STATIC, NO, NONE, "", "registers per thread"),
+    COL(smem_bytes, INT, STATIC, NO, NONE, "B", "shared memory per block"),
+    COL(timestamp, STR, IDENTITY, NO, NONE, "", "ISO 8601 UTC time of the measurement"),
+    {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, NULL, NULL},
 };
 
 size_t mmb_columns_count(void)
@@ -96,6 +95,62 @@ static void real_format(double v, char *out, size_t len)
         snprintf(out, len, "%.0f", v);
     else
         snprintf(out, len, "%.9g", v);
+}
+
+/* A real cell: "" is NaN; underflow reads as the tiny value strtod gives. */
+static bool real_parse(const char *text, double *out)
+{
+    if (text[0] == '\0') {
+        *out = NAN;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (*end != '\0' || (errno == ERANGE && fabs(v) > 1.0))
+        return false;
+    *out = v;
+    return true;
+}
+
+double mmb_csv_round(double v)
+{
+    char text[64];
+    double back = NAN;
+    real_format(v, text, sizeof text);
+    real_parse(text, &back);
+    return back;
+}
+
+bool mmb_column_is_result(const struct mmb_column *c)
+{
+    if (c->type != MMB_COL_INT && c->type != MMB_COL_REAL)
+        return false;
+    switch (c->role) {
+    case MMB_ROLE_OUTCOME:
+    case MMB_ROLE_TIME:
+    case MMB_ROLE_COUNTER:
+    case MMB_ROLE_DERIVED:
+    case MMB_ROLE_STATIC:
+        return true;
+    case MMB_ROLE_IDENTITY:
+    case MMB_ROLE_KEY:
+    case MMB_ROLE_CONFIG:
+        break;
+    }
+    return false;
+}
+
+double mmb_column_number(const struct mmb_column *c, const struct mmb_row *row)
+{
+    const void *p = (const char *)row + c->offset;
+    if (c->type == MMB_COL_INT) {
+        long long v = *(const long long *)p;
+        return v == MMB_INT_EMPTY ? NAN : (double)v;
+    }
+    if (c->type == MMB_COL_REAL)
+        return *(const double *)p;
+    return NAN;
 }
 
 void mmb_column_format(const struct mmb_column *c, const struct mmb_row *row, char *out, size_t len)
@@ -169,21 +224,12 @@ int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_ro
         *(long long *)p = v;
         return 0;
     }
-    case MMB_COL_REAL: {
-        if (n == 0) {
-            *(double *)p = NAN;
-            return 0;
-        }
-        char *end;
-        errno = 0;
-        double v = strtod(text, &end);
-        if (*end != '\0' || (errno == ERANGE && fabs(v) > 1.0)) {
+    case MMB_COL_REAL:
+        if (!real_parse(text, (double *)p)) {
             mmb_errorf(err, errlen, "column '%s': expected a number, found '%s'", c->name, text);
             return -1;
         }
-        *(double *)p = v;
         return 0;
-    }
     case MMB_COL_STATUS: {
         if (n == 0)
             return 0; /* keeps mmb_row_init's default; required columns are checked apart */

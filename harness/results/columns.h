@@ -1,21 +1,54 @@
-/* columns.h - the CSV columns: one table (name, type, row field, unit, description)
- * that the writer, the reader, the tuner's objectives and the T4 export read, and
- * the text of one cell in each direction. */
+/* columns.h - the CSV columns: one table that says, for every field of a row, its
+ * CSV name and type, what it is (role), whether a file must have it, which
+ * direction is better, its unit and its description. The writer, the reader, the
+ * row key, the tuner's objectives and the T4 export all read it, so no other list
+ * of columns exists. Also the text of one cell in each direction. */
 #ifndef MMB_COLUMNS_H
 #define MMB_COLUMNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "results/row_fields.h"
 
 enum mmb_col_type { MMB_COL_STR, MMB_COL_INT, MMB_COL_REAL, MMB_COL_STATUS };
 
+/* What a column says about its row. Only outcome, time, counter, derived and static
+ * numbers are results of the configuration (mmb_column_is_result). */
+enum mmb_col_role {
+    MMB_ROLE_IDENTITY, /* where, when and how it was measured: GPU, software, profile,
+                        * timed launches, the GPU's peaks, the time stamp */
+    MMB_ROLE_KEY,      /* the problem: kernel, dtype, m, n, k, cache (mmb_row_same_problem) */
+    MMB_ROLE_CONFIG,   /* the configuration in the kernel's space: with the key, one row
+                        * per file (mmb_csv_writer_has) */
+    MMB_ROLE_OUTCOME,  /* status, reason, error against the reference */
+    MMB_ROLE_TIME,     /* event timing and the SM clock */
+    MMB_ROLE_COUNTER,  /* hardware counters (results/metrics.h fills them) */
+    MMB_ROLE_DERIVED,  /* computed from other columns (mmb_row_derive) */
+    MMB_ROLE_STATIC,   /* the compiled kernel's resources */
+};
+
+/* What the reader demands of a file. */
+enum mmb_col_required {
+    MMB_REQUIRED_NO,     /* a file may lack it: its cells read as empty */
+    MMB_REQUIRED_COLUMN, /* in every file's header; a cell may be empty (params: cuBLAS has none) */
+    MMB_REQUIRED_VALUE,  /* in every header and every row: without it a row cannot be told
+                          * apart from another or judged */
+};
+
+/* The direction an objective on the column takes without :min or :max: higher is
+ * maximised, lower and none minimised. */
+enum mmb_col_better { MMB_BETTER_NONE, MMB_BETTER_LOWER, MMB_BETTER_HIGHER };
+
 struct mmb_column {
     const char *name;       /* CSV header */
     enum mmb_col_type type;
     size_t offset;          /* offsetof(struct mmb_row, field) */
     size_t size;            /* sizeof the field (strings: buffer size) */
-    const char *unit;       /* "" when none */
+    enum mmb_col_role role;
+    enum mmb_col_required required;
+    enum mmb_col_better better;
+    const char *unit;       /* "" when none; T4 measurements carry it */
     const char *description;
 };
 
@@ -23,10 +56,22 @@ extern const struct mmb_column mmb_columns[]; /* in CSV order, ends with a NULL 
 size_t mmb_columns_count(void);
 const struct mmb_column *mmb_column_find(const char *name);
 
-/* The cell's text as the CSV holds it, unquoted: "" when empty. */
+/* A number the configuration produced (role outcome, time, counter, derived or
+ * static, type int or real): what a tune may optimise and T4 lists as measurements. */
+bool mmb_column_is_result(const struct mmb_column *c);
+/* The cell of a numeric column as a double; NaN when empty or not numeric. */
+double mmb_column_number(const struct mmb_column *c, const struct mmb_row *row);
+
+/* The cell's text as the CSV holds it, unquoted: "" when empty, line breaks as
+ * spaces, reals as mmb_csv_round describes. */
 void mmb_column_format(const struct mmb_column *c, const struct mmb_row *row, char *out, size_t len);
 /* Parses one cell into the row. Returns 0, or -1 with err "what was expected". */
 int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_row *row, char *err,
                      size_t errlen);
+
+/* v as a real cell is written and read back: integral values (below 1e18) exactly,
+ * others to 9 significant digits; NaN stays NaN. A resumed tune reads its scores
+ * from the CSV, so the tuner rounds fresh ones with this to replay the same path. */
+double mmb_csv_round(double v);
 
 #endif

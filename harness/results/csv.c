@@ -15,15 +15,24 @@
 #include "core/util.h"
 #include "results/columns.h"
 
-/* A row without these cannot be told apart from another or judged at all. params
- * may be empty (cuBLAS has none); the others may not. */
-static const struct {
-    const char *name;
-    bool may_be_empty;
-} required_columns[] = {
-    {"kernel", false}, {"params", true}, {"dtype", false}, {"m", false},
-    {"n", false},      {"k", false},     {"status", false},
-};
+/* "kernel, params, dtype, m, n, k and status": the columns every file must have. */
+static void required_list(char *out, size_t len)
+{
+    size_t o = 0, total = 0, seen = 0;
+    for (const struct mmb_column *c = mmb_columns; c->name; c++)
+        total += c->required != MMB_REQUIRED_NO;
+    out[0] = '\0';
+    for (const struct mmb_column *c = mmb_columns; c->name && o < len; c++) {
+        if (c->required == MMB_REQUIRED_NO)
+            continue;
+        const char *sep = seen == 0 ? "" : seen + 1 == total ? " and " : ", ";
+        int w = snprintf(out + o, len - o, "%s%s", sep, c->name);
+        if (w < 0)
+            break;
+        o += (size_t)w;
+        seen++;
+    }
+}
 
 static bool cell_needs_quotes(const char *s)
 {
@@ -213,13 +222,17 @@ static int header_map(struct reader *rd, const struct record *rec, char *err, si
         }
         rd->map[i] = c;
     }
-    for (size_t r = 0; r < sizeof required_columns / sizeof required_columns[0]; r++) {
+    for (const struct mmb_column *c = mmb_columns; c->name; c++) {
+        if (c->required == MMB_REQUIRED_NO)
+            continue;
         bool found = false;
         for (size_t i = 0; i < rd->ncols && !found; i++)
-            found = rd->map[i] && strcmp(rd->map[i]->name, required_columns[r].name) == 0;
+            found = rd->map[i] == c;
         if (!found) {
-            mmb_errorf(err, errlen, "%s:1: header lacks the required column '%s' (a CSV of mmbench results must have kernel, params, dtype, m, n, k and status)",
-                       rd->path, required_columns[r].name);
+            char list[256];
+            required_list(list, sizeof list);
+            mmb_errorf(err, errlen, "%s:1: header lacks the required column '%s' (a CSV of mmbench results must have %s)",
+                       rd->path, c->name, list);
             return -1;
         }
     }
@@ -250,13 +263,10 @@ static int reader_record(void *ctx, const struct record *rec, long line, char *e
             mmb_errorf(err, errlen, "%s:%ld: %s", rd->path, line, msg);
             return -1;
         }
-        for (size_t r = 0; r < sizeof required_columns / sizeof required_columns[0]; r++) {
-            if (!required_columns[r].may_be_empty && text[0] == '\0' &&
-                strcmp(required_columns[r].name, c->name) == 0) {
-                mmb_errorf(err, errlen, "%s:%ld: column '%s': expected a value, found an empty cell", rd->path,
-                           line, c->name);
-                return -1;
-            }
+        if (c->required == MMB_REQUIRED_VALUE && text[0] == '\0') {
+            mmb_errorf(err, errlen, "%s:%ld: column '%s': expected a value, found an empty cell", rd->path, line,
+                       c->name);
+            return -1;
         }
     }
     char msg[768] = "";
@@ -310,12 +320,22 @@ struct mmb_csv_writer {
     struct key_set keys;
 };
 
+/* The cells of the key and config columns, each followed by \x1f (unit separator),
+ * which occurs in no name, params or dtype, so that joined cells cannot collide. */
 static void row_key(const struct mmb_row *row, char *out, size_t len)
 {
-    /* \x1f (unit separator) does not occur in names, params or dtypes, so the
-     * joined fields cannot collide. */
-    snprintf(out, len, "%s\x1f%s\x1f%s\x1f%lld\x1f%lld\x1f%lld\x1f%s", row->kernel, row->params, row->dtype,
-             row->m, row->n, row->k, row->cache);
+    size_t o = 0;
+    out[0] = '\0';
+    for (const struct mmb_column *c = mmb_columns; c->name && o < len; c++) {
+        if (c->role != MMB_ROLE_KEY && c->role != MMB_ROLE_CONFIG)
+            continue;
+        char cell[512];
+        mmb_column_format(c, row, cell, sizeof cell);
+        int w = snprintf(out + o, len - o, "%s\x1f", cell);
+        if (w < 0)
+            break;
+        o += (size_t)w;
+    }
 }
 
 static int key_set_grow(struct key_set *s)

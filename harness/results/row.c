@@ -1,4 +1,5 @@
-/* row.c - one result: an empty row, and the columns derived from the others. */
+/* row.c - one result: an empty row, the columns derived from the others, and which
+ * rows measure the same problem. */
 #include "results/row.h"
 
 #include <math.h>
@@ -43,4 +44,30 @@ void mmb_row_derive(struct mmb_row *row)
     double bytes = row->dram_read_bytes + row->dram_write_bytes; /* NaN when either is */
     if (!isnan(work) && isfinite(bytes) && bytes > 0.0)
         row->intensity = work / bytes;
+}
+
+static bool cell_equal(const struct mmb_column *c, const struct mmb_row *a, const struct mmb_row *b)
+{
+    const void *pa = (const char *)a + c->offset, *pb = (const char *)b + c->offset;
+    switch (c->type) {
+    case MMB_COL_STR:
+        return strcmp(pa, pb) == 0;
+    case MMB_COL_INT:
+        return *(const long long *)pa == *(const long long *)pb;
+    case MMB_COL_REAL: {
+        double x = *(const double *)pa, y = *(const double *)pb;
+        return x == y || (isnan(x) && isnan(y));
+    }
+    case MMB_COL_STATUS:
+        return *(const enum mmb_status *)pa == *(const enum mmb_status *)pb;
+    }
+    return false;
+}
+
+bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b)
+{
+    for (const struct mmb_column *c = mmb_columns; c->name; c++)
+        if (c->role == MMB_ROLE_KEY && !cell_equal(c, a, b))
+            return false;
+    return true;
 }

@@ -19,4 +19,8 @@ void mmb_row_init(struct mmb_row *row);
  * the device's and are left as they are. */
 void mmb_row_derive(struct mmb_row *row);
 
+/* True when a and b measure the same problem: every key column (kernel, dtype, m,
+ * n, k, cache) equal; the configuration may differ. The rows of one tune. */
+bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b);
+
 #endif

@@ -4,8 +4,8 @@
  *                  [median ms]; mmbench keeps the statistics, not every launch
  *   invalidity     the status table's t4 text (mmb_t4_invalidity)
  *   correctness    1 when the invalidity is "correct" (the output matched the reference), else 0
- *   measurements   time (the median, ms), then every numeric column that has a
- *                  value, with the column table's unit
+ *   measurements   time (the median, ms), then every result column (mmb_column_is_result)
+ *                  that has a value, with the column table's unit
  *   objectives     [the tune's objective] */
 #include "results/t4.h"
 
@@ -101,36 +101,14 @@ static bool add_measurement(cJSON *list, const char *name, double value, const c
            cJSON_AddStringToObject(m, "unit", unit);
 }
 
-/* Numeric cells of the configuration's outcome; the others describe the problem
- * or the GPU. */
-static bool measured_column(const struct mmb_column *c)
-{
-    static const char *const identity[] = {"sm_count", "m", "n", "k", "repeats", "peak_gbps", "peak_gflops"};
-    if (c->type != MMB_COL_REAL && c->type != MMB_COL_INT)
-        return false;
-    for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++)
-        if (!strcmp(c->name, identity[i]))
-            return false;
-    return true;
-}
-
 static bool measurements(cJSON *list, const struct mmb_row *row)
 {
     if (!isnan(row->time_ms_median) && !add_measurement(list, "time", row->time_ms_median, "ms"))
         return false;
     for (const struct mmb_column *c = mmb_columns; c->name; c++) {
-        if (!measured_column(c))
+        if (!mmb_column_is_result(c))
             continue;
-        const void *p = (const char *)row + c->offset;
-        double v;
-        if (c->type == MMB_COL_INT) {
-            long long i = *(const long long *)p;
-            if (i == MMB_INT_EMPTY)
-                continue;
-            v = (double)i;
-        } else {
-            v = *(const double *)p;
-        }
+        double v = mmb_column_number(c, row);
         if (isfinite(v) && !add_measurement(list, c->name, v, c->unit))
             return false;
     }
@@ -201,9 +179,7 @@ struct export_ctx {
 static int export_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
 {
     struct export_ctx *e = ctx;
-    const struct mmb_row *id = e->id;
-    if (strcmp(row->kernel, id->kernel) || strcmp(row->dtype, id->dtype) || strcmp(row->cache, id->cache) ||
-        row->m != id->m || row->n != id->n || row->k != id->k)
+    if (!mmb_row_same_problem(row, e->id))
         return 0;
     char why[256];
     if (mmb_t4_add(e->t4, row, e->compile_ms ? e->compile_ms(e->ctx, row) : NAN, why, sizeof why) != 0) {

@@ -88,8 +88,7 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
 {
     struct load_ctx *c = ctx;
     const struct mmb_row *id = c->id;
-    if (strcmp(row->kernel, id->kernel) || strcmp(row->dtype, id->dtype) || strcmp(row->cache, id->cache) ||
-        row->m != id->m || row->n != id->n || row->k != id->k)
+    if (!mmb_row_same_problem(row, id))
         return 0;
     if (id->gpu_uuid[0] && row->gpu_uuid[0] && strcmp(row->gpu_uuid, id->gpu_uuid)) {
         mmb_errorf(err, errlen, "%s:%ld: a row measured on %s (%s), but this tune runs on %s (%s); "

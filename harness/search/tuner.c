@@ -23,27 +23,7 @@
 
 /* ---- objective ---- */
 
-static const char *const higher_is_better[] = {
-    "gflops", "dram_gbps", "dram_util_pct", "sm_util_pct", "l1_hit_pct", "l2_hit_pct", "occupancy_pct", "intensity",
-};
-
-/* Numeric columns that describe the problem or the GPU, not the configuration. */
-static const char *const not_objectives[] = {"sm_count", "m", "n", "k", "repeats", "peak_gbps", "peak_gflops"};
-
-static bool in_list(const char *name, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(name, list[i]))
-            return true;
-    return false;
-}
-
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-static bool objective_column(const struct mmb_column *c)
-{
-    return (c->type == MMB_COL_REAL || c->type == MMB_COL_INT) && !in_list(c->name, not_objectives, COUNT(not_objectives));
-}
 
 int mmb_objective_parse(const char *text, struct mmb_objective *obj, char *err, size_t errlen)
 {
@@ -71,11 +51,11 @@ int mmb_objective_parse(const char *text, struct mmb_objective *obj, char *err, 
     }
     const char *column = !strcmp(name, "time") ? "time_ms_median" : name;
     const struct mmb_column *c = mmb_column_find(column);
-    if (!c || !objective_column(c)) {
+    if (!c || !mmb_column_is_result(c)) {
         char list[1024] = "time";
         size_t n = strlen(list);
         for (const struct mmb_column *k = mmb_columns; k->name && n < sizeof list; k++) {
-            if (!objective_column(k))
+            if (!mmb_column_is_result(k))
                 continue;
             int w = snprintf(list + n, sizeof list - n, ", %s", k->name);
             n += w < 0 ? 0 : (size_t)w;
@@ -85,7 +65,7 @@ int mmb_objective_parse(const char *text, struct mmb_objective *obj, char *err, 
         return -1;
     }
     obj->column = c;
-    obj->maximize = direction ? direction > 0 : in_list(c->name, higher_is_better, COUNT(higher_is_better));
+    obj->maximize = direction ? direction > 0 : c->better == MMB_BETTER_HIGHER;
     return 0;
 }
 
@@ -265,17 +245,12 @@ static int drain_pending(struct tuner *t, char *err, size_t errlen)
     return 0;
 }
 
-/* The score as a resumed tune will read it back: csv.c writes integral values
- * exactly and others to 9 significant digits. A fresh measurement is rounded the
- * same way, so that an interrupted search replays to the very same decisions. */
+/* The score as a resumed tune will read it back from the CSV. A fresh measurement
+ * is rounded the same way, so that an interrupted search replays to the very same
+ * decisions. */
 static double score_of(const struct tuner *t, const struct mmb_row *row)
 {
-    double v = mmb_objective_score(&t->o->objective, row);
-    if (isinf(v) || (v == floor(v) && fabs(v) < 1e18))
-        return v;
-    char text[32];
-    snprintf(text, sizeof text, "%.9g", v);
-    return strtod(text, NULL);
+    return mmb_csv_round(mmb_objective_score(&t->o->objective, row));
 }
 
 static void consider_best(struct tuner *t, size_t index, const struct mmb_row *row)
