@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "results/columns.h"
 #include "results/metrics.h"
 
 static bool real_close(double a, double b)
@@ -38,7 +39,7 @@ START_TEST(test_table_consistent)
     for (size_t i = 0; i < n; i++) {
         const struct mmb_metric *a = &mmb_metrics[i];
         ck_assert_msg(strchr(a->cupti, '.') != NULL, "%s lacks its roll-up suffix", a->cupti);
-        ck_assert(a->unit && a->cupti_unit && a->description && strlen(a->description) > 0);
+        ck_assert(a->cupti_unit && strlen(a->cupti_unit) > 0);
         ck_assert(a->scale > 0.0);
         ck_assert_ptr_eq(mmb_metric_find(a->cupti), a);
         if (a->column) {
@@ -48,6 +49,11 @@ START_TEST(test_table_consistent)
             ck_assert_uint_eq(a->offset % sizeof(double), 0);
             ck_assert_uint_le(a->offset + sizeof(double), sizeof(struct mmb_row));
             ck_assert_ptr_eq(mmb_metric_find(a->column), a);
+            /* the column table describes it: a real counter column at the same field */
+            const struct mmb_column *c = mmb_column_find(a->column);
+            ck_assert_msg(c && c->role == MMB_ROLE_COUNTER && c->type == MMB_COL_REAL, "%s", a->column);
+            ck_assert_uint_eq(c->offset, a->offset);
+            ck_assert(c->unit && strlen(c->description) > 0);
         }
         for (size_t j = i + 1; j < n; j++) {
             const struct mmb_metric *b = &mmb_metrics[j];
@@ -63,6 +69,10 @@ START_TEST(test_table_consistent)
     for (size_t i = 0; i < n; i++)
         columns += mmb_metrics[i].column != NULL;
     ck_assert_uint_eq(columns, (last - first) / sizeof(double) + 1);
+    /* and every real counter column has one */
+    for (const struct mmb_column *c = mmb_columns; c->name; c++)
+        if (c->role == MMB_ROLE_COUNTER && c->type == MMB_COL_REAL)
+            ck_assert_msg(mmb_metric_find(c->name) && mmb_metric_find(c->name)->column, "%s", c->name);
 }
 END_TEST
 

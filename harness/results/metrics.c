@@ -2,44 +2,38 @@
 #include "results/metrics.h"
 
 #include <ctype.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ROW(field) offsetof(struct mmb_row, field)
+/* CUPTI name, the row field (and CSV column) it fills, CUPTI's unit, scale, merge, sets. */
+#define METRIC(cupti, field, cupti_unit, scale, merge, groups) \
+    {cupti, #field, cupti_unit, scale, MMB_MERGE_##merge, groups, offsetof(struct mmb_row, field)}
 
 const struct mmb_metric mmb_metrics[] = {
-    {"gpu__time_duration.sum", NULL, "ns", "nanosecond", 1.0, MMB_MERGE_SUM, 0, 0,
-     "kernel duration on the GPU (check against event timing and ncu)"},
-    {"dram__bytes_read.sum", "dram_read_bytes", "B", "byte", 1.0, MMB_MERGE_SUM,
-     MMB_METRIC_MEMORY, ROW(dram_read_bytes), "bytes read from DRAM"},
-    {"dram__bytes_write.sum", "dram_write_bytes", "B", "byte", 1.0, MMB_MERGE_SUM,
-     MMB_METRIC_MEMORY, ROW(dram_write_bytes), "bytes written to DRAM"},
-    {"dram__bytes.sum.per_second", "dram_gbps", "GB/s", "byte/second", 1e-9, MMB_MERGE_TIME_AVG,
-     MMB_METRIC_MEMORY, ROW(dram_gbps), "achieved DRAM bandwidth (read + write)"},
-    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram_util_pct", "%", "percent", 1.0,
-     MMB_MERGE_TIME_AVG, MMB_METRIC_MEMORY, ROW(dram_util_pct),
-     "DRAM throughput, percent of the sustained peak over the kernel's duration"},
-    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "sm_util_pct", "%", "percent", 1.0,
-     MMB_MERGE_TIME_AVG, MMB_METRIC_COMPUTE, ROW(sm_util_pct),
-     "SM throughput (busiest SM pipeline or unit), percent of peak over the duration"},
-    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "ffma", "inst", "instruction", 1.0,
-     MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(ffma), "FP32 fused multiply-add thread instructions"},
-    {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "fadd", "inst", "instruction", 1.0,
-     MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(fadd), "FP32 add thread instructions"},
-    {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "fmul", "inst", "instruction", 1.0,
-     MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(fmul), "FP32 multiply thread instructions"},
-    {"l1tex__t_sector_hit_rate.pct", "l1_hit_pct", "%", "percent", 1.0, MMB_MERGE_TIME_AVG,
-     MMB_METRIC_MEMORY, ROW(l1_hit_pct), "L1/TEX cache sector hit rate"},
-    {"lts__t_sector_hit_rate.pct", "l2_hit_pct", "%", "percent", 1.0, MMB_MERGE_TIME_AVG,
-     MMB_METRIC_MEMORY, ROW(l2_hit_pct), "L2 cache sector hit rate"},
-    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "smem_bank_conflicts", "conflicts",
-     "l1data_bank_conflict", 1.0, MMB_MERGE_SUM, MMB_METRIC_COMPUTE, ROW(smem_bank_conflicts),
-     "shared-memory bank conflicts of loads"},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy_pct", "%", "percent", 1.0,
-     MMB_MERGE_TIME_AVG, MMB_METRIC_COMPUTE, ROW(occupancy_pct),
-     "achieved occupancy: active warps, percent of the SM's maximum"},
-    {NULL, NULL, NULL, NULL, 0.0, MMB_MERGE_SUM, 0, 0, NULL},
+    /* the kernel's duration on the GPU: weighs merged ranges; checked against the
+     * event timing and ncu */
+    {"gpu__time_duration.sum", NULL, "nanosecond", 1.0, MMB_MERGE_SUM, 0, 0},
+    METRIC("dram__bytes_read.sum", dram_read_bytes, "byte", 1.0, SUM, MMB_METRIC_MEMORY),
+    METRIC("dram__bytes_write.sum", dram_write_bytes, "byte", 1.0, SUM, MMB_METRIC_MEMORY),
+    METRIC("dram__bytes.sum.per_second", dram_gbps, "byte/second", 1e-9, TIME_AVG, MMB_METRIC_MEMORY),
+    METRIC("dram__throughput.avg.pct_of_peak_sustained_elapsed", dram_util_pct, "percent", 1.0, TIME_AVG,
+           MMB_METRIC_MEMORY),
+    METRIC("sm__throughput.avg.pct_of_peak_sustained_elapsed", sm_util_pct, "percent", 1.0, TIME_AVG,
+           MMB_METRIC_COMPUTE),
+    METRIC("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", ffma, "instruction", 1.0, SUM,
+           MMB_METRIC_COMPUTE),
+    METRIC("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", fadd, "instruction", 1.0, SUM,
+           MMB_METRIC_COMPUTE),
+    METRIC("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", fmul, "instruction", 1.0, SUM,
+           MMB_METRIC_COMPUTE),
+    METRIC("l1tex__t_sector_hit_rate.pct", l1_hit_pct, "percent", 1.0, TIME_AVG, MMB_METRIC_MEMORY),
+    METRIC("lts__t_sector_hit_rate.pct", l2_hit_pct, "percent", 1.0, TIME_AVG, MMB_METRIC_MEMORY),
+    METRIC("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", smem_bank_conflicts,
+           "l1data_bank_conflict", 1.0, SUM, MMB_METRIC_COMPUTE),
+    METRIC("sm__warps_active.avg.pct_of_peak_sustained_active", occupancy_pct, "percent", 1.0, TIME_AVG,
+           MMB_METRIC_COMPUTE),
+    {NULL, NULL, NULL, 0.0, MMB_MERGE_SUM, 0, 0},
 };
 
 /* Named sets; `none` is the empty set. */

@@ -1,6 +1,7 @@
-/* metrics.h - the hardware counters a row can carry: one table (CUPTI name, CSV
- * column, unit, scale, description, row field) and named metric sets. Needs no CUDA:
- * profiles are checked on any machine. The derived columns are results/row.h's. */
+/* metrics.h - the hardware counters a row can carry: one table of what CUPTI needs
+ * (name, the unit it reports, scale to the CSV's unit, how ranges merge, sets, and
+ * the column it fills) and named metric sets. Needs no CUDA: profiles are checked
+ * on any machine. Units and descriptions are the column table's (columns.h). */
 #ifndef MMB_METRICS_H
 #define MMB_METRICS_H
 
@@ -23,14 +24,13 @@ enum {
 
 struct mmb_metric {
     const char *cupti;       /* CUPTI / ncu --metrics name, with its roll-up suffix */
-    const char *column;      /* CSV column; NULL for the check-only duration row */
-    const char *unit;        /* unit of the CSV value */
+    const char *column;      /* the CSV column it fills, whose unit and description the
+                              * column table gives; NULL for the check-only duration row */
     const char *cupti_unit;  /* dimension CUPTI reports (checked offline by the tests) */
     double scale;            /* CSV value = CUPTI value * scale */
     enum mmb_metric_merge merge;
     unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE */
-    size_t offset;           /* offsetof(struct mmb_row, field): a double */
-    const char *description;
+    size_t offset;           /* offsetof(struct mmb_row, column's field): a double */
 };
 
 /* Ends with a NULL cupti sentinel. Row MMB_METRIC_DURATION is gpu__time_duration.sum:
