@@ -1,5 +1,6 @@
-/* test_metrics.c - the metric table is consistent, metric sets parse (and unknown
- * names get close matches), and the derived columns compute what they promise. */
+/* test_metrics.c - the metric table is consistent with the column table, metric sets
+ * parse (and unknown names get close matches), and the derived columns and the
+ * report's fallbacks (results/row.h) compute what they promise. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "check_run.h"
 #include "results/columns.h"
 #include "results/metrics.h"
+#include "results/row.h"
 
 static bool real_close(double a, double b)
 {
@@ -229,6 +231,43 @@ START_TEST(test_derive_empty_inputs)
 }
 END_TEST
 
+START_TEST(test_fallbacks)
+{
+    struct mmb_row row;
+    row_empty(&row);
+    row.dram_gbps = row.dram_util_pct = row.peak_gbps = NAN;
+    row.m = 1024, row.n = 1024, row.k = 1024;
+    row.time_ms_median = 2.0;
+    row.ffma = 3.0 * 1024 * 1024 * 1024, row.fadd = 0, row.fmul = 0; /* a kernel that wastes FLOPs */
+    row.flop_counted = 6.0 * 1024 * 1024 * 1024;
+    row.dram_read_bytes = 3e6, row.dram_write_bytes = 1e6;
+    double work = 2.0 * 1024 * 1024 * 1024;
+
+    /* a row without the derived cells (an older file): the same formulas as mmb_row_derive */
+    ck_assert(real_close(mmb_row_gflops(&row), work / 2e-3 / 1e9));
+    ck_assert(real_close(mmb_row_intensity(&row), work / 4e6)); /* 2 m n k, not flop_counted */
+    ck_assert(real_close(mmb_row_dram_gbps(&row), 4e6 / 2e-3 / 1e9));
+    ck_assert(isnan(mmb_row_dram_pct(&row)));
+    row.peak_gbps = 4.0;
+    ck_assert(real_close(mmb_row_dram_pct(&row), 50.0));
+    struct mmb_row derived = row;
+    mmb_row_derive(&derived);
+    ck_assert(derived.gflops == mmb_row_gflops(&row) && derived.intensity == mmb_row_intensity(&row));
+
+    /* a cell that holds a value wins */
+    row.gflops = 7.0, row.intensity = 8.0, row.dram_gbps = 1.0;
+    ck_assert(mmb_row_gflops(&row) == 7.0 && mmb_row_intensity(&row) == 8.0 && mmb_row_dram_gbps(&row) == 1.0);
+    ck_assert(real_close(mmb_row_dram_pct(&row), 25.0));
+    row.peak_gbps = NAN, row.dram_util_pct = 33.0;
+    ck_assert(mmb_row_dram_pct(&row) == 33.0);
+
+    /* nothing to derive from */
+    row_empty(&row);
+    row.dram_gbps = NAN;
+    ck_assert(isnan(mmb_row_gflops(&row)) && isnan(mmb_row_intensity(&row)) && isnan(mmb_row_dram_gbps(&row)));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("metrics");
@@ -240,6 +279,7 @@ int main(void)
     tcase_add_test(tc, test_unknown_names);
     tcase_add_test(tc, test_derive_known_inputs);
     tcase_add_test(tc, test_derive_empty_inputs);
+    tcase_add_test(tc, test_fallbacks);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

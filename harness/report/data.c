@@ -120,11 +120,6 @@ void mmb_report_data_free(struct mmb_report_data *d)
 
 /* ---- derived values ------------------------------------------------------------ */
 
-static double work_flop(const struct mmb_row *r)
-{
-    return 2.0 * (double)r->m * (double)r->n * (double)r->k;
-}
-
 static bool positive(double v)
 {
     return isfinite(v) && v > 0.0;
@@ -132,46 +127,22 @@ static bool positive(double v)
 
 double mmb_report_gflops(const struct mmb_report_row *r)
 {
-    if (positive(r->r.gflops))
-        return r->r.gflops;
-    if (positive(r->r.time_ms_median))
-        return work_flop(&r->r) / (r->r.time_ms_median * 1e-3) / 1e9;
-    return NAN;
-}
-
-static double dram_bytes(const struct mmb_row *r)
-{
-    if (isfinite(r->dram_read_bytes) && isfinite(r->dram_write_bytes))
-        return r->dram_read_bytes + r->dram_write_bytes;
-    return NAN;
+    return mmb_row_gflops(&r->r);
 }
 
 double mmb_report_intensity(const struct mmb_report_row *r)
 {
-    if (positive(r->r.intensity))
-        return r->r.intensity;
-    double bytes = dram_bytes(&r->r);
-    if (!positive(bytes))
-        return NAN;
-    return (positive(r->r.flop_counted) ? r->r.flop_counted : work_flop(&r->r)) / bytes;
+    return mmb_row_intensity(&r->r);
 }
 
 double mmb_report_dram_gbps(const struct mmb_report_row *r)
 {
-    if (isfinite(r->r.dram_gbps))
-        return r->r.dram_gbps;
-    double bytes = dram_bytes(&r->r);
-    if (isfinite(bytes) && positive(r->r.time_ms_median))
-        return bytes / (r->r.time_ms_median * 1e-3) / 1e9;
-    return NAN;
+    return mmb_row_dram_gbps(&r->r);
 }
 
 double mmb_report_dram_pct(const struct mmb_report_row *r)
 {
-    double gbps = mmb_report_dram_gbps(r);
-    if (isfinite(gbps) && positive(r->r.peak_gbps))
-        return 100.0 * gbps / r->r.peak_gbps;
-    return r->r.dram_util_pct;
+    return mmb_row_dram_pct(&r->r);
 }
 
 bool mmb_report_has_util(const struct mmb_report_row *r)

@@ -19,6 +19,16 @@ void mmb_row_init(struct mmb_row *row);
  * the device's and are left as they are. */
 void mmb_row_derive(struct mmb_row *row);
 
+/* Values the report needs: the row's cell when it holds one (positive for gflops
+ * and intensity, finite for dram_gbps), else derived from the others with
+ * mmb_row_derive's formulas, for rows that lack the column (older files, published
+ * rows); NaN when neither can be had. dram_pct is dram_gbps as a percentage of
+ * peak_gbps, else the dram_util_pct cell. */
+double mmb_row_gflops(const struct mmb_row *row);
+double mmb_row_intensity(const struct mmb_row *row);
+double mmb_row_dram_gbps(const struct mmb_row *row);
+double mmb_row_dram_pct(const struct mmb_row *row);
+
 /* True when a and b measure the same problem: every key column (kernel, dtype, m,
  * n, k, cache) equal; the configuration may differ. The rows of one tune. */
 bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b);
