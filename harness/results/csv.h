@@ -16,8 +16,8 @@ struct mmb_csv_writer;
  * off; the keys of the rows present are remembered for mmb_csv_writer_has. */
 struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t errlen);
 
-/* True when a row with the same key is already in the file. The key is
- * (kernel, params, dtype, m, n, k, cache). */
+/* True when a row with the same key is already in the file: the same cells in the
+ * column table's key and config columns (kernel, params, dtype, m, n, k, cache). */
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row);
 
 /* Formats the whole line first, writes it with one write(2), flushes to the file. */
@@ -27,8 +27,9 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w);
 
 /* Reads every row of path; calls fn(ctx, row, path, line) for each (line is the
  * 1-based line of the row). Columns are matched by header name: columns the table
- * lacks are ignored, table columns the file lacks stay empty, except the identity
- * columns (kernel, params, dtype, m, n, k, status), which are required.
+ * lacks are ignored, table columns the file lacks stay empty; the table's required
+ * columns (kernel, params, dtype, m, n, k, status) must be there, and all but params
+ * must hold a value in every row.
  * Returns 0, or -1 with err "path:line: what was expected" (also when fn returns
  * non-zero, with fn's message left in err). */
 typedef int (*mmb_csv_row_fn)(void *ctx, const struct mmb_row *row, const char *path, long line,
