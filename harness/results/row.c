@@ -22,11 +22,11 @@ void mmb_row_init(struct mmb_row *row)
     row->counter_status = MMB_STATUS_SKIPPED;
 }
 
-/* 2 m n k, the work the problem needs; NaN when a size is empty or not positive. */
+/* 2 m n k, the work the problem needs; NaN when a size is empty (MMB_INT_EMPTY is
+ * negative) or not positive. */
 static double work_flop(const struct mmb_row *row)
 {
-    if (row->m == MMB_INT_EMPTY || row->m <= 0 || row->n == MMB_INT_EMPTY || row->n <= 0 ||
-        row->k == MMB_INT_EMPTY || row->k <= 0)
+    if (row->m <= 0 || row->n <= 0 || row->k <= 0)
         return NAN;
     return 2.0 * (double)row->m * (double)row->n * (double)row->k;
 }
