@@ -41,7 +41,7 @@ static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k
     row->m = size->m;
     row->n = size->n;
     row->k = size->k;
-    snprintf(row->cache, sizeof row->cache, "%s", sw->profile->cache == MMB_CACHE_COLD ? "cold" : "hot");
+    snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(sw->profile->cache));
 }
 
 static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)

@@ -183,7 +183,7 @@ static void identity_of(const struct tune_run *r, const struct mmb_kernel_spec *
     id->m = size->m;
     id->n = size->n;
     id->k = size->k;
-    snprintf(id->cache, sizeof id->cache, "%s", r->profile->cache == MMB_CACHE_COLD ? "cold" : "hot");
+    snprintf(id->cache, sizeof id->cache, "%s", mmb_cache_text(r->profile->cache));
 }
 
 static void t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *out, size_t len)
