@@ -23,14 +23,13 @@ static bool have_gpu(void)
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
-static void row_empty(struct mmb_row *row, const char *cache)
+static void row_empty(struct mmb_row *row)
 {
     memset(row, 0, sizeof *row);
     for (const struct mmb_metric *m = mmb_metrics; m->cupti; m++)
         if (m->column)
             *mmb_metric_field(row, m) = NAN;
     row->counter_status = MMB_STATUS_SKIPPED;
-    snprintf(row->cache, sizeof row->cache, "%s", cache);
 }
 
 START_TEST(test_offline_each_metric)
@@ -194,11 +193,11 @@ static struct mmb_profiler *open_or_skip(const char *set_text)
 static enum mmb_status measure(struct mmb_profiler *p, struct launch *l, const char *mode, struct mmb_row *row,
                                double *ns, int *passes, char *err, size_t errlen)
 {
-    row_empty(row, mode);
+    row_empty(row);
     *ns = NAN;
     *passes = 0;
     err[0] = '\0';
-    return mmb_profiler_measure(p, launch_cb, l, row, ns, passes, err, errlen);
+    return mmb_profiler_measure(p, launch_cb, l, strcmp(mode, "cold") == 0, row, ns, passes, err, errlen);
 }
 
 START_TEST(test_gpu_ffma_exact)

@@ -153,11 +153,10 @@ int main(int argc, char **argv)
         struct mmb_row row;
         memset(&row, 0, sizeof row);
         row.dram_read_bytes = row.dram_write_bytes = NAN;
-        snprintf(row.cache, sizeof row.cache, "%s", hot ? "hot" : "cold");
         if (counters) {
             double ns = NAN;
             int passes = 0;
-            if (mmb_profiler_measure(p, launch_probe, &l, &row, &ns, &passes, err, sizeof err) != MMB_STATUS_OK)
+            if (mmb_profiler_measure(p, launch_probe, &l, !hot, &row, &ns, &passes, err, sizeof err) != MMB_STATUS_OK)
                 return fail(kernel_names[scenarios[i].kind], err);
         } else {
             if (launch_probe(&l) != 0 || (e = cudaDeviceSynchronize()) != cudaSuccess)

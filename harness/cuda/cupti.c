@@ -669,14 +669,13 @@ static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, bool 
     return MMB_STATUS_OK;
 }
 
-enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx,
+enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
                                      struct mmb_row *row, double *duration_ns, int *passes,
                                      char *err, size_t errlen)
 {
     cudaError_t e;
     enum mmb_status st;
     struct session s = {NULL, NULL, 0};
-    bool cold = strcmp(row->cache, "cold") == 0;
     double values[MMB_METRIC_MAX + 1];
     int pass = 0;
     if (duration_ns)

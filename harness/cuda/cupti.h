@@ -5,6 +5,7 @@
 #ifndef MMB_CUPTI_H
 #define MMB_CUPTI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "results/metrics.h"
@@ -32,11 +33,11 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
 
 /* Replays launch(ctx) under the profiler until every pass is collected, evaluates
  * the metrics and writes them (scaled) into row's counter columns, then sets
- * row->counter_status. row->cache chooses the cache state every pass starts from:
- *   "cold": L2 flushed (l2flush.h) before the launch in each pass, as
- *           `ncu --cache-control all` flushes before each pass;
- *   else (hot): L2 flushed, then the launch once, then the measured launch: the
- *           timing loop's steady state, where a launch follows the same kernel.
+ * row->counter_status. cold chooses the cache state every pass starts from:
+ *   cold: L2 flushed (l2flush.h) before the launch in each pass, as
+ *         `ncu --cache-control all` flushes before each pass;
+ *   hot:  L2 flushed, then the launch once, then the measured launch: the
+ *         timing loop's steady state, where a launch follows the same kernel.
  * When the launch runs several kernels, counts are summed and rates averaged over
  * the kernels' durations. *duration_ns: gpu__time_duration.sum (all kernels);
  * *passes: the times the launch ran under the profiler.
@@ -44,7 +45,7 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
  * why; the counter columns stay empty, timing is still valid); or the status of a
  * failed launch or CUDA call (MMB_STATUS_LAUNCH_ERROR, ...), which leaves the device
  * suspect. Clocks are not locked: compare with `ncu --clock-control none`. */
-enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx,
+enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
                                      struct mmb_row *row, double *duration_ns, int *passes,
                                      char *err, size_t errlen);
 

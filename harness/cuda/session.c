@@ -386,8 +386,7 @@ static enum mmb_status check_limits(const struct mmb_session *s, const struct la
     return MMB_STATUS_OK;
 }
 
-static void read_counters(struct mmb_session *s, struct launch_ctx *c,
-                          struct mmb_row *row)
+static void read_counters(struct mmb_session *s, struct launch_ctx *c, bool cold, struct mmb_row *row)
 {
     if (!s->opts.counters || mmb_metric_set_size(&s->metrics) == 0) {
         row->counter_status = MMB_STATUS_SKIPPED;
@@ -400,8 +399,7 @@ static void read_counters(struct mmb_session *s, struct launch_ctx *c,
     char err[512] = "";
     double duration_ns = NAN;
     int passes = 0;
-    /* The profiler reads row->cache: for cold rows it sweeps L2 before every pass itself. */
-    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_for_profiler, c, row, &duration_ns,
+    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_for_profiler, c, cold, row, &duration_ns,
                                               &passes, err, sizeof err);
     row->counter_status = st;
     if (s->opts.verbose)
@@ -482,7 +480,7 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
     row->time_ms_max = stats.max;
     row->time_ms_stddev = stats.stddev;
     row->sm_clock_mhz = clock;
-    read_counters(s, &c, row);
+    read_counters(s, &c, eo->cache == MMB_CACHE_COLD, row);
     mmb_row_derive(row);
     return row->status;
 }
