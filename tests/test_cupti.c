@@ -143,11 +143,10 @@ struct launch {
     void **args;
 };
 
-static int launch_cb(void *opaque)
+static enum mmb_status launch_cb(void *opaque, char *err, size_t errlen)
 {
     struct launch *l = opaque;
-    char err[256];
-    return mmb_module_launch(l->mod, l->grid, l->block, 0, l->args, NULL, err, sizeof err) != MMB_STATUS_OK;
+    return mmb_module_launch(l->mod, l->grid, l->block, 0, l->args, NULL, err, errlen);
 }
 
 static struct mmb_module *load(const char *function)

@@ -64,21 +64,22 @@ struct launch {
     struct mmb_l2_flush *flush; /* --no-counters: flushed here before the launch */
 };
 
-static int launch_probe(void *opaque)
+/* Prints its own failure: the profiler keeps only that a launch failed. */
+static enum mmb_status launch_probe(void *opaque, char *err, size_t errlen)
 {
     struct launch *l = opaque;
-    char err[256];
     const long long grid[3] = {l->grid, 1, 1}, block[3] = {256, 1, 1};
     void *args[] = {&l->dst, &l->src, &l->words};
-    if (l->flush && mmb_l2_flush_enqueue(l->flush, l->stream, err, sizeof err) != MMB_STATUS_OK) {
+    enum mmb_status st;
+    if (l->flush && (st = mmb_l2_flush_enqueue(l->flush, l->stream, err, errlen)) != MMB_STATUS_OK) {
         fprintf(stderr, "mmb-dram-probe: flush: %s\n", err);
-        return 1;
+        return st;
     }
-    if (mmb_module_launch(l->module, grid, block, 0, args, l->stream, err, sizeof err) != MMB_STATUS_OK) {
+    if ((st = mmb_module_launch(l->module, grid, block, 0, args, l->stream, err, errlen)) != MMB_STATUS_OK) {
         fprintf(stderr, "mmb-dram-probe: launch: %s\n", err);
-        return 1;
+        return st;
     }
-    return 0;
+    return MMB_STATUS_OK;
 }
 
 static int fail(const char *what, const char *err)
@@ -159,7 +160,7 @@ int main(int argc, char **argv)
             if (mmb_profiler_measure(p, launch_probe, &l, !hot, &row, &ns, &passes, err, sizeof err) != MMB_STATUS_OK)
                 return fail(kernel_names[scenarios[i].kind], err);
         } else {
-            if (launch_probe(&l) != 0 || (e = cudaDeviceSynchronize()) != cudaSuccess)
+            if (launch_probe(&l, err, sizeof err) != MMB_STATUS_OK || (e = cudaDeviceSynchronize()) != cudaSuccess)
                 return fail(kernel_names[scenarios[i].kind], cudaGetErrorString(e));
         }
         printf("%-6s %8.1f %12.3f %12.3f\n", kernel_names[scenarios[i].kind] + 6, scenarios[i].mb,

@@ -566,6 +566,7 @@ static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_l
     sp.pRangeProfilerObject = s->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerStart(&sp), return MMB_STATUS_PROFILING_DENIED);
     int rc = 0;
+    char ignored[256]; /* a failed launch is reported as the pass's failure below */
     st = mmb_l2_flush_enqueue(p->flush, NULL, err, errlen);
     /* The launch may use another stream, which the legacy stream does not order. */
     if (st == MMB_STATUS_OK && (e = cudaDeviceSynchronize()) != cudaSuccess) {
@@ -573,9 +574,9 @@ static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_l
         st = mmb_gpu_status_of(e);
     }
     if (st == MMB_STATUS_OK && !cold)
-        rc = launch(ctx);
+        rc = launch(ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
     if (st == MMB_STATUS_OK && rc == 0)
-        rc = launch(ctx);
+        rc = launch(ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = s->rp;
     CUptiResult r = cuptiRangeProfilerStop(&stop);

@@ -11,12 +11,9 @@
 #include "results/metrics.h"
 #include "results/row.h"
 #include "core/status.h"
+#include "cuda/gpu.h"
 
 struct mmb_profiler;
-
-/* Enqueues the measured code once (asynchronously); 0 on success. It must be
- * idempotent (C = A*B overwrites C): the profiler replays it once per pass. */
-typedef int (*mmb_launch_fn)(void *ctx);
 
 /* Prepares counters for set on device (made current): checks that the device
  * supports profiling and that this process may read counters, builds the config

@@ -354,12 +354,6 @@ static enum mmb_status launch_one(void *opaque, char *err, size_t errlen)
                              c->s->stream, err, errlen);
 }
 
-static int launch_for_profiler(void *opaque)
-{
-    char ignored[256];
-    return launch_one(opaque, ignored, sizeof ignored) == MMB_STATUS_OK ? 0 : 1;
-}
-
 static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
                                     const struct mmb_kernel_attrs *attrs, char *err, size_t errlen)
 {
@@ -399,7 +393,7 @@ static void read_counters(struct mmb_session *s, struct launch_ctx *c, bool cold
     char err[512] = "";
     double duration_ns = NAN;
     int passes = 0;
-    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_for_profiler, c, cold, row, &duration_ns,
+    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_one, c, cold, row, &duration_ns,
                                               &passes, err, sizeof err);
     row->counter_status = st;
     if (s->opts.verbose)

@@ -53,7 +53,7 @@ static enum mmb_status timer_flush_l2(struct mmb_timer *t, char *err, size_t err
     return mmb_l2_flush_enqueue(t->flush, t->stream, err, errlen);
 }
 
-enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, void *ctx,
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx,
                                   int warmup, int repeats, bool cold, struct mmb_stats *stats,
                                   double *sm_clock_mhz, char *err, size_t errlen)
 {

@@ -9,9 +9,7 @@
 
 #include "core/stats.h"
 #include "core/status.h"
-
-/* Enqueues one launch of the code under test on the timer's stream. */
-typedef enum mmb_status (*mmb_launch_cb)(void *ctx, char *err, size_t errlen);
+#include "cuda/gpu.h"
 
 struct mmb_timer;
 
@@ -20,9 +18,10 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int
                                char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
 
-/* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats).
+/* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats);
+ * launch enqueues on the timer's stream.
  * *sm_clock_mhz is read through NVML during the timed launches (NaN without NVML). */
-enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, void *ctx,
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx,
                                   int warmup, int repeats, bool cold, struct mmb_stats *stats,
                                   double *sm_clock_mhz, char *err, size_t errlen);
 
