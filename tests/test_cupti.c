@@ -81,7 +81,7 @@ START_TEST(test_open_empty_set)
     struct mmb_metric_set none;
     char err[512] = "";
     ck_assert_int_eq(mmb_metric_set_parse("none", &none, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, err, sizeof err), MMB_STATUS_SKIPPED);
+    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, NULL, err, sizeof err), MMB_STATUS_SKIPPED);
     ck_assert_ptr_null(p);
     ck_assert(strlen(err) > 0);
 }
@@ -93,7 +93,10 @@ START_TEST(test_open_denied_or_ok)
     struct mmb_metric_set set;
     char err[512] = "";
     ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
-    enum mmb_status st = mmb_profiler_open(&p, 0, &set, err, sizeof err);
+    struct mmb_l2_flush *flush = NULL; /* without a GPU there is none: the open fails before it is used */
+    if (have_gpu())
+        ck_assert_msg(mmb_l2_flush_open(&flush, 0, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, flush, err, sizeof err);
     printf("mmb_profiler_open: %s%s%s\n", mmb_status_text(st), err[0] ? ": " : "", err);
     if (!have_gpu()) {
         ck_assert_int_eq(st, MMB_STATUS_PROFILING_DENIED);
@@ -106,12 +109,14 @@ START_TEST(test_open_denied_or_ok)
     if (st == MMB_STATUS_PROFILING_DENIED) {
         ck_assert_ptr_null(p);
         ck_assert_msg(strstr(err, "--no-counters"), "%s", err);
+        mmb_l2_flush_close(flush);
         return;
     }
     ck_assert_int_eq(st, MMB_STATUS_OK);
     printf("chip %s, %zu passes for default\n", mmb_profiler_chip(p), mmb_profiler_passes(p));
     ck_assert_uint_ge(mmb_profiler_passes(p), 1);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 
@@ -169,8 +174,10 @@ static struct mmb_module *load(const char *function)
     return mod;
 }
 
-static struct mmb_profiler *open_or_skip(const char *set_text)
+/* The profiler and the L2 flush it runs before every pass (the session's, in mmbench). */
+static struct mmb_profiler *open_or_skip(const char *set_text, struct mmb_l2_flush **flush)
 {
+    *flush = NULL;
     if (!have_gpu()) {
         printf("skipped: no GPU\n");
         return NULL;
@@ -178,10 +185,13 @@ static struct mmb_profiler *open_or_skip(const char *set_text)
     struct mmb_metric_set set;
     char err[512];
     ck_assert_int_eq(mmb_metric_set_parse(set_text, &set, err, sizeof err), 0);
+    ck_assert_msg(mmb_l2_flush_open(flush, 0, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
     struct mmb_profiler *p = NULL;
-    enum mmb_status st = mmb_profiler_open(&p, 0, &set, err, sizeof err);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, *flush, err, sizeof err);
     if (st == MMB_STATUS_PROFILING_DENIED) {
         printf("skipped: %s\n", err);
+        mmb_l2_flush_close(*flush);
+        *flush = NULL;
         return NULL;
     }
     ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
@@ -201,7 +211,8 @@ static enum mmb_status measure(struct mmb_profiler *p, struct launch *l, const c
 
 START_TEST(test_gpu_ffma_exact)
 {
-    struct mmb_profiler *p = open_or_skip("default");
+    struct mmb_l2_flush *flush;
+    struct mmb_profiler *p = open_or_skip("default", &flush);
     if (!p)
         return;
     int n = 1 << 20, iters = 256;
@@ -234,12 +245,14 @@ START_TEST(test_gpu_ffma_exact)
     cudaFree(x);
     cudaFree(y);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 
 START_TEST(test_gpu_dram_bytes_cold)
 {
-    struct mmb_profiler *p = open_or_skip("memory");
+    struct mmb_l2_flush *flush;
+    struct mmb_profiler *p = open_or_skip("memory", &flush);
     if (!p)
         return;
     int n = 1 << 25; /* 128 MiB per vector: more than any L2 */
@@ -273,6 +286,7 @@ START_TEST(test_gpu_dram_bytes_cold)
     cudaFree(b);
     cudaFree(c);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 
@@ -281,7 +295,8 @@ END_TEST
  * a large kernel wrote back; harness/cupti.c run_pass) is counted against it. */
 START_TEST(test_gpu_read_only_writes_nothing)
 {
-    struct mmb_profiler *p = open_or_skip("memory");
+    struct mmb_l2_flush *flush;
+    struct mmb_profiler *p = open_or_skip("memory", &flush);
     if (!p)
         return;
     int n = 1 << 26; /* 256 MiB: evicts everything an L2 holds */
@@ -311,6 +326,7 @@ START_TEST(test_gpu_read_only_writes_nothing)
     cudaFree(a);
     cudaFree(out);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 

@@ -2,7 +2,8 @@
  * mmbench's CUPTI counters see them, and, with --no-counters, the same launches for
  * `ncu` to measure: to tell what the in-process Range Profiler adds to dram__bytes_*
  * from what L2 does (scripts/l2-state.sh runs both). Each launch follows the cold-L2
- * flush (l2flush.h); sizes are MB (10^6 bytes), as ncu prints them.
+ * flush (l2flush.h; MMB_L2_SWEEP picks its method, as for mmbench); sizes are MB
+ * (10^6 bytes), as ncu prints them.
  *
  *   mmb-dram-probe [--no-counters] [--stream] [--hot]
  *
@@ -135,13 +136,17 @@ int main(int argc, char **argv)
     mmb_cubin_free(&cubin);
 
     struct mmb_profiler *p = NULL;
+    struct mmb_l2_flush *pass_flush = NULL; /* the profiler's, before every pass */
+    const char *method = getenv("MMB_L2_SWEEP");
     if (counters) {
         struct mmb_metric_set set;
         if (mmb_metric_set_parse("dram_read_bytes,dram_write_bytes", &set, err, sizeof err) != 0)
             return fail("metric set", err);
-        if (mmb_profiler_open(&p, 0, &set, err, sizeof err) != MMB_STATUS_OK)
+        if (mmb_l2_flush_open(&pass_flush, 0, method, err, sizeof err) != MMB_STATUS_OK)
+            return fail("L2 flush", err);
+        if (mmb_profiler_open(&p, 0, &set, pass_flush, err, sizeof err) != MMB_STATUS_OK)
             return fail("profiler", err);
-    } else if (!hot && mmb_l2_flush_open(&l.flush, 0, err, sizeof err) != MMB_STATUS_OK) {
+    } else if (!hot && mmb_l2_flush_open(&l.flush, 0, method, err, sizeof err) != MMB_STATUS_OK) {
         return fail("L2 flush", err);
     }
 
@@ -167,6 +172,7 @@ int main(int argc, char **argv)
                row.dram_read_bytes * 1e-6, row.dram_write_bytes * 1e-6);
     }
     mmb_profiler_close(p);
+    mmb_l2_flush_close(pass_flush);
     mmb_l2_flush_close(l.flush);
     for (int k = 0; k < KINDS; k++)
         mmb_module_unload(modules[k]);

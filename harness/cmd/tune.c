@@ -360,7 +360,8 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_tune_options *o = r->opt;
     struct mmb_session_options so = {.device = o->device, .cache_dir = o->cache_dir, .counters = o->counters,
-                                     .metrics = r->profile->metrics, .verbose = o->verbose};
+                                     .metrics = r->profile->metrics, .l2_flush = getenv("MMB_L2_SWEEP"),
+                                     .verbose = o->verbose};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);

@@ -325,7 +325,7 @@ struct mmb_profiler {
     size_t passes;
     bool kernel_replay;
     bool initialized;
-    struct mmb_l2_flush *flush;
+    struct mmb_l2_flush *flush; /* the caller's */
 };
 
 static const char *support_text(CUpti_Profiler_Support_Level level)
@@ -439,11 +439,15 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
 
     const char *replay = getenv("MMB_CUPTI_REPLAY");
     p->kernel_replay = replay && strcmp(replay, "kernel") == 0;
-    return mmb_l2_flush_open(&p->flush, p->device, err, errlen);
+    if (!p->flush) {
+        mmb_errorf(err, errlen, "no L2 flush for the profiling passes");
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    return MMB_STATUS_OK;
 }
 
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
-                                  char *err, size_t errlen)
+                                  struct mmb_l2_flush *flush, char *err, size_t errlen)
 {
     *out = NULL;
     if (set->count == 0) {
@@ -456,6 +460,7 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
         return MMB_STATUS_OUT_OF_MEMORY;
     }
     p->device = device;
+    p->flush = flush;
     enum mmb_status st = open_steps(p, set, err, errlen);
     if (st != MMB_STATUS_OK) {
         mmb_profiler_close(p);
@@ -469,7 +474,6 @@ void mmb_profiler_close(struct mmb_profiler *p)
 {
     if (!p)
         return;
-    mmb_l2_flush_close(p->flush);
     host_free(p->host);
     if (p->initialized)
         profiler_deinit();

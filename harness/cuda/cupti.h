@@ -12,12 +12,14 @@
 #include "results/row.h"
 #include "core/status.h"
 #include "cuda/gpu.h"
+#include "cuda/l2flush.h"
 
 struct mmb_profiler;
 
 /* Prepares counters for set on device (made current): checks that the device
- * supports profiling and that this process may read counters, builds the config
- * image, and compiles the L2 sweep used in cold mode. Returns
+ * supports profiling and that this process may read counters, and builds the config
+ * image. Every pass starts with flush (l2flush.h), which the caller keeps open while
+ * the profiler is. Returns
  *   MMB_STATUS_OK;
  *   MMB_STATUS_PROFILING_DENIED  counters cannot be read here: err has the cause
  *                                and the fix on one line (no GPU, privileges, vGPU,
@@ -26,7 +28,7 @@ struct mmb_profiler;
  *   another status               a CUDA call failed (err names it).
  * *out is NULL unless MMB_STATUS_OK. */
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
-                                  char *err, size_t errlen);
+                                  struct mmb_l2_flush *flush, char *err, size_t errlen);
 
 /* Replays launch(ctx) under the profiler until every pass is collected, evaluates
  * the metrics and writes them (scaled) into row's counter columns, then sets

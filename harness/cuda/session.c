@@ -15,6 +15,7 @@
 #include "core/errcheck.h"
 #include "cuda/compile.h"
 #include "cuda/cupti.h"
+#include "cuda/l2flush.h"
 #include "model/inputs.h"
 #include "results/metrics.h"
 #include "cuda/reference.h"
@@ -41,6 +42,7 @@ struct mmb_session {
     struct mmb_device_info dev;
     int arch;
     cudaStream_t stream;
+    struct mmb_l2_flush *flush; /* one for the timer and the profiler: both prepare L2 alike */
     struct mmb_timer *timer;
     struct mmb_reference *ref;
     struct mmb_profiler *profiler;
@@ -68,14 +70,16 @@ static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t e
     enum mmb_status st;
     MMB_CHECK_CUDA(e = cudaSetDevice(s->opts.device), return mmb_gpu_status_of(e));
     MMB_CHECK_CUDA(e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), return mmb_gpu_status_of(e));
-    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->opts.device, s->stream, err, errlen)) != MMB_STATUS_OK)
+    if ((st = mmb_l2_flush_open(&s->flush, s->opts.device, s->opts.l2_flush, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->stream, s->flush, err, errlen)) != MMB_STATUS_OK)
         return st;
     if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     s->counter_note[0] = '\0';
     if (s->opts.counters && mmb_metric_set_size(&s->metrics) > 0) {
         char why[512] = "";
-        st = mmb_profiler_open(&s->profiler, s->opts.device, &s->metrics, why, sizeof why);
+        st = mmb_profiler_open(&s->profiler, s->opts.device, &s->metrics, s->flush, why, sizeof why);
         if (st != MMB_STATUS_OK) {
             s->profiler = NULL;
             snprintf(s->counter_note, sizeof s->counter_note, "%s", why);
@@ -95,6 +99,8 @@ static void close_resources(struct mmb_session *s)
     s->ref = NULL;
     mmb_timer_close(s->timer);
     s->timer = NULL;
+    mmb_l2_flush_close(s->flush);
+    s->flush = NULL;
     if (s->stream)
         cudaStreamDestroy(s->stream);
     s->stream = NULL;

@@ -17,6 +17,7 @@ struct mmb_session_options {
     const char *cache_dir;   /* cubin cache; NULL: none */
     bool counters;           /* read CUPTI counters for ok rows */
     const char *metrics;     /* metric set text */
+    const char *l2_flush;    /* L2 flush method (MMB_L2_SWEEP, l2flush.h); NULL: the default */
     bool verbose;
 };
 

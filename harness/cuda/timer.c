@@ -17,12 +17,12 @@ static double nvml_sm_clock_mhz(const char *gpu_uuid);
 
 struct mmb_timer {
     void *stream;
-    struct mmb_l2_flush *flush;
+    struct mmb_l2_flush *flush; /* the caller's */
     char uuid[48];
 };
 
-enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int device, void *stream,
-                               char *err, size_t errlen)
+enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
+                               struct mmb_l2_flush *flush, char *err, size_t errlen)
 {
     struct mmb_timer *t = calloc(1, sizeof *t);
     if (!t) {
@@ -30,21 +30,14 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int
         return MMB_STATUS_OUT_OF_MEMORY;
     }
     t->stream = stream;
+    t->flush = flush;
     snprintf(t->uuid, sizeof t->uuid, "%s", gpu_uuid ? gpu_uuid : "");
-    enum mmb_status st = mmb_l2_flush_open(&t->flush, device, err, errlen);
-    if (st != MMB_STATUS_OK) {
-        free(t);
-        return st;
-    }
     *out = t;
     return MMB_STATUS_OK;
 }
 
 void mmb_timer_close(struct mmb_timer *t)
 {
-    if (!t)
-        return;
-    mmb_l2_flush_close(t->flush);
     free(t);
 }
 

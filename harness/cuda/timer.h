@@ -10,12 +10,14 @@
 #include "core/stats.h"
 #include "core/status.h"
 #include "cuda/gpu.h"
+#include "cuda/l2flush.h"
 
 struct mmb_timer;
 
-/* The timer flushes L2 on device (made current) as l2flush.h describes. */
-enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int device, void *stream,
-                               char *err, size_t errlen);
+/* Cold launches are preceded by flush (l2flush.h), which the caller keeps open
+ * while the timer is. */
+enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
+                               struct mmb_l2_flush *flush, char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
 
 /* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats);
