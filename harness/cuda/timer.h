@@ -1,8 +1,8 @@
 /* timer.h - timing with CUDA events: warm-up, an L2 flush before each timed launch
  * (cold) or none (hot), one event pair per launch, and the SM clock read while the
  * timed launches run. */
-#ifndef MMB_BENCH_H
-#define MMB_BENCH_H
+#ifndef MMB_TIMER_H
+#define MMB_TIMER_H
 
 #include <stdbool.h>
 #include <stddef.h>
