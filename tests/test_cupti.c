@@ -12,6 +12,7 @@
 #include "check_run.h"
 #include "cuda/compile.h"
 #include "cuda/cupti.h"
+#include "cuda/cupti_host.h"
 #include "cuda/gpu.h"
 #include "results/metrics.h"
 
@@ -39,7 +40,7 @@ START_TEST(test_offline_each_metric)
     for (size_t i = 0; mmb_metrics[i].cupti; i++) {
         struct mmb_metric_set one = {.count = 1, .index = {(unsigned char)i}};
         size_t passes = 0;
-        ck_assert_msg(mmb_metrics_validate_offline(chip, &one, &passes, err, sizeof err) == 0, "%s: %s",
+        ck_assert_msg(mmb_cupti_validate_offline(chip, &one, &passes, err, sizeof err) == 0, "%s: %s",
                       mmb_metrics[i].cupti, err);
         ck_assert_uint_ge(passes, 1);
         printf("%s  %-58s %zu pass%s\n", chip, mmb_metrics[i].cupti, passes, passes == 1 ? "" : "es");
@@ -56,7 +57,7 @@ START_TEST(test_offline_named_sets)
     for (size_t i = 0; i < 3; i++) {
         struct mmb_metric_set set;
         ck_assert_int_eq(mmb_metric_set_parse(names[i], &set, err, sizeof err), 0);
-        ck_assert_msg(mmb_metrics_validate_offline(chip, &set, &passes[i], err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(mmb_cupti_validate_offline(chip, &set, &passes[i], err, sizeof err) == 0, "%s", err);
         printf("%s  set %-8s %2zu metrics + duration: %zu passes\n", chip, names[i], set.count, passes[i]);
     }
     ck_assert_uint_ge(passes[0], passes[1]);
@@ -70,7 +71,7 @@ START_TEST(test_offline_unknown_chip)
     char err[512];
     struct mmb_metric_set set;
     ck_assert_int_eq(mmb_metric_set_parse("memory", &set, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_metrics_validate_offline("GX999", &set, NULL, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_cupti_validate_offline("GX999", &set, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "'GX999'") && strstr(err, "GH100"), "%s", err);
 }
 END_TEST

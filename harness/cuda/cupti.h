@@ -1,7 +1,7 @@
 /* cupti.h - hardware counters of one launch through the CUPTI Range Profiler (CUDA 13):
  * auto range (one range per kernel, as ncu measures) and replay until every pass of
- * the metric set is collected; and the offline check of metric names for a chip,
- * which needs no GPU and no driver. */
+ * the metric set is collected. The offline check of metric names for a chip, which
+ * needs no GPU and no driver, is cupti_host.h. */
 #ifndef MMB_CUPTI_H
 #define MMB_CUPTI_H
 
@@ -54,14 +54,5 @@ const char *mmb_profiler_chip(const struct mmb_profiler *p);
 
 /* NULL is fine. */
 void mmb_profiler_close(struct mmb_profiler *p);
-
-/* Checks every metric of set (and gpu__time_duration.sum) against CUPTI's tables for
- * chip ("GH100", "GA100", "AD102", ...) with the host API alone: no GPU, no driver.
- * Each name must be accepted and reported in the table's cupti_unit (so that the
- * scale is right). *passes (may be NULL) gets the passes the set needs on that chip.
- * Returns 0, or -1 with err naming the unknown chip (and the known ones), the
- * rejected metric or the unit that differs. */
-int mmb_metrics_validate_offline(const char *chip, const struct mmb_metric_set *set, size_t *passes,
-                                 char *err, size_t errlen);
 
 #endif
