@@ -15,15 +15,6 @@
 
 #define REFERENCE_SAMPLES 256
 
-static double host_element(const void *p, size_t i, enum mmb_dtype dtype)
-{
-    switch (dtype) {
-    case MMB_F32: return ((const float *)p)[i];
-    case MMB_F64: return ((const double *)p)[i];
-    default: return ((const int32_t *)p)[i];
-    }
-}
-
 /* The reference on sampled elements against float64 (exact for the small ints). */
 static double check_reference(const struct mmb_problem *p, uint64_t seed)
 {
@@ -37,9 +28,10 @@ static double check_reference(const struct mmb_problem *p, uint64_t seed)
         long long c = (long long)(mmb_splitmix64(&state) % (uint64_t)N);
         double sum = 0.0;
         for (long long k = 0; k < K; k++)
-            sum += host_element(p->hA, (size_t)(r * K + k), p->dtype) * host_element(p->hB, (size_t)(k * N + c), p->dtype);
+            sum += mmb_inputs_element(p->hA, (size_t)(r * K + k), p->dtype) *
+                   mmb_inputs_element(p->hB, (size_t)(k * N + c), p->dtype);
         want[i] = sum;
-        got[i] = host_element(p->hRef, (size_t)(r * N + c), p->dtype);
+        got[i] = mmb_inputs_element(p->hRef, (size_t)(r * N + c), p->dtype);
         if (fabs(sum) > scale)
             scale = fabs(sum);
     }
