@@ -39,6 +39,16 @@ void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_
     defines[n + 1] = NULL;
 }
 
+uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
+{
+    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source) + 1);
+    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
+    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
+    for (const char *const *d = defines; *d; d++)
+        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    return key;
+}
+
 void mmb_cubin_free(struct mmb_cubin *cubin)
 {
     free(cubin->data);

@@ -189,11 +189,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
     const char *defines[MMB_MAX_PARAMS + 2];
     mmb_compile_defines(kernel, cfg, dtype, storage, defines);
-    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source));
-    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
-    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
-    for (const char **d = defines; *d; d++)
-        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    uint64_t key = mmb_compile_key(kernel, defines);
     for (int i = 0; i < s->nmodules; i++)
         if (s->modules[i].key == key)
             return &s->modules[i];
