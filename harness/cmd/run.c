@@ -217,7 +217,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     memset(summary, 0, sizeof *summary);
     struct mmb_session_options so = {
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
-        .metrics = profile->metrics, .l2_flush = getenv("MMB_L2_SWEEP"), .verbose = opts->verbose,
+        .metrics = opts->metrics, .l2_flush = getenv("MMB_L2_SWEEP"), .verbose = opts->verbose,
     };
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;

@@ -107,9 +107,9 @@ int mmb_session_open(struct mmb_session **out, const struct mmb_session_options 
     if (mmb_gpu_query(opts->device, &s->dev, err, errlen) != 0)
         goto fail;
     s->arch = s->dev.cc_major * 10 + s->dev.cc_minor;
-    if (opts->counters && mmb_metric_set_parse(opts->metrics ? opts->metrics : "default", &s->metrics,
-                                               err, errlen) != 0)
-        goto fail;
+    if (opts->counters && opts->metrics)
+        s->metrics = *opts->metrics;
+    s->opts.metrics = &s->metrics; /* not the caller's, which may go first */
     if (open_resources(s, err, errlen) != MMB_STATUS_OK)
         goto fail;
     *out = s;

@@ -11,6 +11,7 @@
 #include "cuda/gpu.h"
 #include "cuda/problem.h"
 #include "model/profile.h"
+#include "results/metrics.h"
 #include "results/row.h"
 #include "model/space.h"
 
@@ -18,7 +19,7 @@ struct mmb_session_options {
     int device;
     const char *cache_dir;   /* cubin cache; NULL: none */
     bool counters;           /* read CUPTI counters for ok rows */
-    const char *metrics;     /* metric set text */
+    const struct mmb_metric_set *metrics; /* the counters to read (copied); NULL: none */
     const char *l2_flush;    /* L2 flush method (MMB_L2_SWEEP, l2flush.h); NULL: the default */
     bool verbose;
 };
