@@ -293,7 +293,7 @@ END_TEST
 
 /* A kernel that writes nothing writes nothing to DRAM: nothing left dirty in L2 by
  * earlier work or by the profiler itself (cuptiRangeProfilerStart left ~20 MB, which
- * a large kernel wrote back; harness/cupti.c run_pass) is counted against it. */
+ * a large kernel wrote back; harness/cuda/cupti.c run_pass) is counted against it. */
 START_TEST(test_gpu_read_only_writes_nothing)
 {
     struct mmb_l2_flush *flush;

@@ -45,7 +45,6 @@ struct mmb_eval_options {
     int warmup, repeats;
     enum mmb_cache_mode cache;
     double tolerance;
-    const char *profile_dir; /* unused by evaluation; kept for messages */
 };
 
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a
