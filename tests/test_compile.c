@@ -138,6 +138,26 @@ START_TEST(test_cache_hit_returns_same_cubin)
 }
 END_TEST
 
+START_TEST(test_compile_key_names_the_module)
+{
+    static struct mmb_kernel_spec k = {.source = "k.cu", .function = "f"}, other;
+    const char *a[] = {"block_size_x=16", "elem_t=float", NULL};
+    const char *same[] = {"block_size_x=16", "elem_t=float", NULL};
+    const char *c[] = {"block_size_x=32", "elem_t=float", NULL};
+    uint64_t key = mmb_compile_key(&k, a);
+    ck_assert(mmb_compile_key(&k, same) == key);
+    ck_assert(mmb_compile_key(&k, c) != key);
+    other = k;
+    snprintf(other.nvrtc_options, sizeof other.nvrtc_options, "-lineinfo");
+    ck_assert(mmb_compile_key(&other, a) != key);
+    /* Each field is hashed with its zero: a character moved across fields is another key. */
+    other = k;
+    snprintf(other.source, sizeof other.source, "k.c");
+    snprintf(other.function, sizeof other.function, "uf");
+    ck_assert(mmb_compile_key(&other, a) != key);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("compile");
@@ -146,6 +166,7 @@ int main(void)
     tcase_add_test(tc, test_every_shipped_configuration_compiles);
     tcase_add_test(tc, test_compile_error_reports_the_log);
     tcase_add_test(tc, test_cache_hit_returns_same_cubin);
+    tcase_add_test(tc, test_compile_key_names_the_module);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

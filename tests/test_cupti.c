@@ -12,6 +12,7 @@
 #include "check_run.h"
 #include "cuda/compile.h"
 #include "cuda/cupti.h"
+#include "cuda/cupti_host.h"
 #include "cuda/gpu.h"
 #include "results/metrics.h"
 
@@ -23,14 +24,13 @@ static bool have_gpu(void)
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
-static void row_empty(struct mmb_row *row, const char *cache)
+static void row_empty(struct mmb_row *row)
 {
     memset(row, 0, sizeof *row);
     for (const struct mmb_metric *m = mmb_metrics; m->cupti; m++)
         if (m->column)
             *mmb_metric_field(row, m) = NAN;
     row->counter_status = MMB_STATUS_SKIPPED;
-    snprintf(row->cache, sizeof row->cache, "%s", cache);
 }
 
 START_TEST(test_offline_each_metric)
@@ -40,7 +40,7 @@ START_TEST(test_offline_each_metric)
     for (size_t i = 0; mmb_metrics[i].cupti; i++) {
         struct mmb_metric_set one = {.count = 1, .index = {(unsigned char)i}};
         size_t passes = 0;
-        ck_assert_msg(mmb_metrics_validate_offline(chip, &one, &passes, err, sizeof err) == 0, "%s: %s",
+        ck_assert_msg(mmb_cupti_validate_offline(chip, &one, &passes, err, sizeof err) == 0, "%s: %s",
                       mmb_metrics[i].cupti, err);
         ck_assert_uint_ge(passes, 1);
         printf("%s  %-58s %zu pass%s\n", chip, mmb_metrics[i].cupti, passes, passes == 1 ? "" : "es");
@@ -57,7 +57,7 @@ START_TEST(test_offline_named_sets)
     for (size_t i = 0; i < 3; i++) {
         struct mmb_metric_set set;
         ck_assert_int_eq(mmb_metric_set_parse(names[i], &set, err, sizeof err), 0);
-        ck_assert_msg(mmb_metrics_validate_offline(chip, &set, &passes[i], err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(mmb_cupti_validate_offline(chip, &set, &passes[i], err, sizeof err) == 0, "%s", err);
         printf("%s  set %-8s %2zu metrics + duration: %zu passes\n", chip, names[i], set.count, passes[i]);
     }
     ck_assert_uint_ge(passes[0], passes[1]);
@@ -71,7 +71,7 @@ START_TEST(test_offline_unknown_chip)
     char err[512];
     struct mmb_metric_set set;
     ck_assert_int_eq(mmb_metric_set_parse("memory", &set, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_metrics_validate_offline("GX999", &set, NULL, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_cupti_validate_offline("GX999", &set, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "'GX999'") && strstr(err, "GH100"), "%s", err);
 }
 END_TEST
@@ -82,7 +82,7 @@ START_TEST(test_open_empty_set)
     struct mmb_metric_set none;
     char err[512] = "";
     ck_assert_int_eq(mmb_metric_set_parse("none", &none, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, err, sizeof err), MMB_STATUS_SKIPPED);
+    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, NULL, err, sizeof err), MMB_STATUS_SKIPPED);
     ck_assert_ptr_null(p);
     ck_assert(strlen(err) > 0);
 }
@@ -94,7 +94,10 @@ START_TEST(test_open_denied_or_ok)
     struct mmb_metric_set set;
     char err[512] = "";
     ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
-    enum mmb_status st = mmb_profiler_open(&p, 0, &set, err, sizeof err);
+    struct mmb_l2_flush *flush = NULL; /* without a GPU there is none: the open fails before it is used */
+    if (have_gpu())
+        ck_assert_msg(mmb_l2_flush_open(&flush, 0, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, flush, err, sizeof err);
     printf("mmb_profiler_open: %s%s%s\n", mmb_status_text(st), err[0] ? ": " : "", err);
     if (!have_gpu()) {
         ck_assert_int_eq(st, MMB_STATUS_PROFILING_DENIED);
@@ -107,12 +110,14 @@ START_TEST(test_open_denied_or_ok)
     if (st == MMB_STATUS_PROFILING_DENIED) {
         ck_assert_ptr_null(p);
         ck_assert_msg(strstr(err, "--no-counters"), "%s", err);
+        mmb_l2_flush_close(flush);
         return;
     }
     ck_assert_int_eq(st, MMB_STATUS_OK);
     printf("chip %s, %zu passes for default\n", mmb_profiler_chip(p), mmb_profiler_passes(p));
     ck_assert_uint_ge(mmb_profiler_passes(p), 1);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 
@@ -144,11 +149,10 @@ struct launch {
     void **args;
 };
 
-static int launch_cb(void *opaque)
+static enum mmb_status launch_cb(void *opaque, char *err, size_t errlen)
 {
     struct launch *l = opaque;
-    char err[256];
-    return mmb_module_launch(l->mod, l->grid, l->block, 0, l->args, NULL, err, sizeof err) != MMB_STATUS_OK;
+    return mmb_module_launch(l->mod, l->grid, l->block, 0, l->args, NULL, err, errlen);
 }
 
 static struct mmb_module *load(const char *function)
@@ -171,8 +175,10 @@ static struct mmb_module *load(const char *function)
     return mod;
 }
 
-static struct mmb_profiler *open_or_skip(const char *set_text)
+/* The profiler and the L2 flush it runs before every pass (the session's, in mmbench). */
+static struct mmb_profiler *open_or_skip(const char *set_text, struct mmb_l2_flush **flush)
 {
+    *flush = NULL;
     if (!have_gpu()) {
         printf("skipped: no GPU\n");
         return NULL;
@@ -180,10 +186,13 @@ static struct mmb_profiler *open_or_skip(const char *set_text)
     struct mmb_metric_set set;
     char err[512];
     ck_assert_int_eq(mmb_metric_set_parse(set_text, &set, err, sizeof err), 0);
+    ck_assert_msg(mmb_l2_flush_open(flush, 0, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
     struct mmb_profiler *p = NULL;
-    enum mmb_status st = mmb_profiler_open(&p, 0, &set, err, sizeof err);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, *flush, err, sizeof err);
     if (st == MMB_STATUS_PROFILING_DENIED) {
         printf("skipped: %s\n", err);
+        mmb_l2_flush_close(*flush);
+        *flush = NULL;
         return NULL;
     }
     ck_assert_msg(st == MMB_STATUS_OK, "%s", err);
@@ -194,16 +203,17 @@ static struct mmb_profiler *open_or_skip(const char *set_text)
 static enum mmb_status measure(struct mmb_profiler *p, struct launch *l, const char *mode, struct mmb_row *row,
                                double *ns, int *passes, char *err, size_t errlen)
 {
-    row_empty(row, mode);
+    row_empty(row);
     *ns = NAN;
     *passes = 0;
     err[0] = '\0';
-    return mmb_profiler_measure(p, launch_cb, l, row, ns, passes, err, errlen);
+    return mmb_profiler_measure(p, launch_cb, l, strcmp(mode, "cold") == 0, row, ns, passes, err, errlen);
 }
 
 START_TEST(test_gpu_ffma_exact)
 {
-    struct mmb_profiler *p = open_or_skip("default");
+    struct mmb_l2_flush *flush;
+    struct mmb_profiler *p = open_or_skip("default", &flush);
     if (!p)
         return;
     int n = 1 << 20, iters = 256;
@@ -236,12 +246,14 @@ START_TEST(test_gpu_ffma_exact)
     cudaFree(x);
     cudaFree(y);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 
 START_TEST(test_gpu_dram_bytes_cold)
 {
-    struct mmb_profiler *p = open_or_skip("memory");
+    struct mmb_l2_flush *flush;
+    struct mmb_profiler *p = open_or_skip("memory", &flush);
     if (!p)
         return;
     int n = 1 << 25; /* 128 MiB per vector: more than any L2 */
@@ -275,15 +287,17 @@ START_TEST(test_gpu_dram_bytes_cold)
     cudaFree(b);
     cudaFree(c);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 
 /* A kernel that writes nothing writes nothing to DRAM: nothing left dirty in L2 by
  * earlier work or by the profiler itself (cuptiRangeProfilerStart left ~20 MB, which
- * a large kernel wrote back; harness/cupti.c run_pass) is counted against it. */
+ * a large kernel wrote back; harness/cuda/cupti.c run_pass) is counted against it. */
 START_TEST(test_gpu_read_only_writes_nothing)
 {
-    struct mmb_profiler *p = open_or_skip("memory");
+    struct mmb_l2_flush *flush;
+    struct mmb_profiler *p = open_or_skip("memory", &flush);
     if (!p)
         return;
     int n = 1 << 26; /* 256 MiB: evicts everything an L2 holds */
@@ -313,6 +327,7 @@ START_TEST(test_gpu_read_only_writes_nothing)
     cudaFree(a);
     cudaFree(out);
     mmb_profiler_close(p);
+    mmb_l2_flush_close(flush);
 }
 END_TEST
 

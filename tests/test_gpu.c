@@ -33,8 +33,10 @@ static struct mmb_run_summary run(const char *profile_name, const char *csv, boo
     char path[1024], err[2048];
     fixture(profile_name, path, sizeof path);
     ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    struct mmb_metric_set set;
+    ck_assert_msg(mmb_metric_set_parse(p->metrics, &set, err, sizeof err) == 0, "%s", err);
     struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir, .counters = counters,
-                                .warmup = -1};
+                                .metrics = &set, .warmup = -1};
     struct mmb_run_summary sum;
     ck_assert_msg(mmb_run_profile(p, &o, &sum, err, sizeof err) == 0, "%s", err);
     memset(rows, 0, sizeof *rows);

@@ -78,6 +78,19 @@ START_TEST(test_tolerance_is_relative_to_largest_reference)
 }
 END_TEST
 
+START_TEST(test_element_reads_each_dtype)
+{
+    const float f[] = {0.5f, -0.25f};
+    const double d[] = {1e-300, -3.0};
+    const int32_t n[] = {-8, 2147483647};
+    ck_assert_double_eq(mmb_inputs_element(f, 1, MMB_F32), -0.25);
+    ck_assert_double_eq(mmb_inputs_element(d, 0, MMB_F64), 1e-300);
+    ck_assert_double_eq(mmb_inputs_element(n, 0, MMB_I32), -8.0);
+    ck_assert_double_eq(mmb_inputs_element(n, 1, MMB_I32), 2147483647.0);
+    ck_assert(isnan(mmb_inputs_element(n, 0, MMB_DTYPE_COUNT)));
+}
+END_TEST
+
 START_TEST(test_stats)
 {
     double v[] = {5.0, 1.0, 3.0, 2.0, 4.0};
@@ -102,6 +115,7 @@ int main(void)
     tcase_add_test(tc, test_fill_is_reproducible_and_in_range);
     tcase_add_test(tc, test_poison_fails_the_comparison);
     tcase_add_test(tc, test_tolerance_is_relative_to_largest_reference);
+    tcase_add_test(tc, test_element_reads_each_dtype);
     tcase_add_test(tc, test_stats);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

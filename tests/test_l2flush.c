@@ -74,17 +74,16 @@ START_TEST(test_gpu_every_method_runs)
     static const char *const methods[] = {"read:1", "reread:1", "store:1", "memset:1:keep", "write+read:1",
                                           "store+reread:1", "none", ""};
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
-        ck_assert_int_eq(setenv("MMB_L2_SWEEP", methods[i], 1), 0);
         struct mmb_l2_flush *f = NULL;
         char err[512] = "";
-        ck_assert_msg(mmb_l2_flush_open(&f, 0, err, sizeof err) == MMB_STATUS_OK, "%s: %s", methods[i], err);
+        ck_assert_msg(mmb_l2_flush_open(&f, 0, methods[i], err, sizeof err) == MMB_STATUS_OK, "%s: %s", methods[i],
+                      err);
         ck_assert_str_eq(mmb_l2_flush_method(f), methods[i][0] ? (strcmp(methods[i], "none") ? methods[i] : "none")
                                                                : "read:8");
         ck_assert_msg(mmb_l2_flush_enqueue(f, NULL, err, sizeof err) == MMB_STATUS_OK, "%s: %s", methods[i], err);
         ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
         mmb_l2_flush_close(f);
     }
-    unsetenv("MMB_L2_SWEEP");
 }
 END_TEST
 

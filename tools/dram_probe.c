@@ -2,7 +2,8 @@
  * mmbench's CUPTI counters see them, and, with --no-counters, the same launches for
  * `ncu` to measure: to tell what the in-process Range Profiler adds to dram__bytes_*
  * from what L2 does (scripts/l2-state.sh runs both). Each launch follows the cold-L2
- * flush (l2flush.h); sizes are MB (10^6 bytes), as ncu prints them.
+ * flush (l2flush.h; MMB_L2_SWEEP picks its method, as for mmbench); sizes are MB
+ * (10^6 bytes), as ncu prints them.
  *
  *   mmb-dram-probe [--no-counters] [--stream] [--hot]
  *
@@ -64,21 +65,22 @@ struct launch {
     struct mmb_l2_flush *flush; /* --no-counters: flushed here before the launch */
 };
 
-static int launch_probe(void *opaque)
+/* Prints its own failure: the profiler keeps only that a launch failed. */
+static enum mmb_status launch_probe(void *opaque, char *err, size_t errlen)
 {
     struct launch *l = opaque;
-    char err[256];
     const long long grid[3] = {l->grid, 1, 1}, block[3] = {256, 1, 1};
     void *args[] = {&l->dst, &l->src, &l->words};
-    if (l->flush && mmb_l2_flush_enqueue(l->flush, l->stream, err, sizeof err) != MMB_STATUS_OK) {
+    enum mmb_status st;
+    if (l->flush && (st = mmb_l2_flush_enqueue(l->flush, l->stream, err, errlen)) != MMB_STATUS_OK) {
         fprintf(stderr, "mmb-dram-probe: flush: %s\n", err);
-        return 1;
+        return st;
     }
-    if (mmb_module_launch(l->module, grid, block, 0, args, l->stream, err, sizeof err) != MMB_STATUS_OK) {
+    if ((st = mmb_module_launch(l->module, grid, block, 0, args, l->stream, err, errlen)) != MMB_STATUS_OK) {
         fprintf(stderr, "mmb-dram-probe: launch: %s\n", err);
-        return 1;
+        return st;
     }
-    return 0;
+    return MMB_STATUS_OK;
 }
 
 static int fail(const char *what, const char *err)
@@ -134,13 +136,17 @@ int main(int argc, char **argv)
     mmb_cubin_free(&cubin);
 
     struct mmb_profiler *p = NULL;
+    struct mmb_l2_flush *pass_flush = NULL; /* the profiler's, before every pass */
+    const char *method = getenv("MMB_L2_SWEEP");
     if (counters) {
         struct mmb_metric_set set;
         if (mmb_metric_set_parse("dram_read_bytes,dram_write_bytes", &set, err, sizeof err) != 0)
             return fail("metric set", err);
-        if (mmb_profiler_open(&p, 0, &set, err, sizeof err) != MMB_STATUS_OK)
+        if (mmb_l2_flush_open(&pass_flush, 0, method, err, sizeof err) != MMB_STATUS_OK)
+            return fail("L2 flush", err);
+        if (mmb_profiler_open(&p, 0, &set, pass_flush, err, sizeof err) != MMB_STATUS_OK)
             return fail("profiler", err);
-    } else if (!hot && mmb_l2_flush_open(&l.flush, 0, err, sizeof err) != MMB_STATUS_OK) {
+    } else if (!hot && mmb_l2_flush_open(&l.flush, 0, method, err, sizeof err) != MMB_STATUS_OK) {
         return fail("L2 flush", err);
     }
 
@@ -153,20 +159,20 @@ int main(int argc, char **argv)
         struct mmb_row row;
         memset(&row, 0, sizeof row);
         row.dram_read_bytes = row.dram_write_bytes = NAN;
-        snprintf(row.cache, sizeof row.cache, "%s", hot ? "hot" : "cold");
         if (counters) {
             double ns = NAN;
             int passes = 0;
-            if (mmb_profiler_measure(p, launch_probe, &l, &row, &ns, &passes, err, sizeof err) != MMB_STATUS_OK)
+            if (mmb_profiler_measure(p, launch_probe, &l, !hot, &row, &ns, &passes, err, sizeof err) != MMB_STATUS_OK)
                 return fail(kernel_names[scenarios[i].kind], err);
         } else {
-            if (launch_probe(&l) != 0 || (e = cudaDeviceSynchronize()) != cudaSuccess)
+            if (launch_probe(&l, err, sizeof err) != MMB_STATUS_OK || (e = cudaDeviceSynchronize()) != cudaSuccess)
                 return fail(kernel_names[scenarios[i].kind], cudaGetErrorString(e));
         }
         printf("%-6s %8.1f %12.3f %12.3f\n", kernel_names[scenarios[i].kind] + 6, scenarios[i].mb,
                row.dram_read_bytes * 1e-6, row.dram_write_bytes * 1e-6);
     }
     mmb_profiler_close(p);
+    mmb_l2_flush_close(pass_flush);
     mmb_l2_flush_close(l.flush);
     for (int k = 0; k < KINDS; k++)
         mmb_module_unload(modules[k]);

@@ -300,6 +300,7 @@ static int cmd_run(int argc, char **argv)
         rc = EXIT_BAD_INPUT;
         goto out;
     }
+    o.metrics = &set;
     int ndev = mmb_gpu_count(err, sizeof err);
     if (ndev <= 0) {
         fprintf(stderr, "mmbench run: no GPU: %s\n", err);

@@ -41,7 +41,7 @@ static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k
     row->m = size->m;
     row->n = size->n;
     row->k = size->k;
-    snprintf(row->cache, sizeof row->cache, "%s", sw->profile->cache == MMB_CACHE_COLD ? "cold" : "hot");
+    snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(sw->profile->cache));
 }
 
 static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
@@ -217,7 +217,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     memset(summary, 0, sizeof *summary);
     struct mmb_session_options so = {
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
-        .metrics = profile->metrics, .verbose = opts->verbose,
+        .metrics = opts->metrics, .l2_flush = getenv("MMB_L2_SWEEP"), .verbose = opts->verbose,
     };
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;

@@ -8,6 +8,7 @@
 
 #include "core/status.h"
 #include "model/profile.h"
+#include "results/metrics.h"
 
 struct mmb_run_options {
     int device;
@@ -15,6 +16,7 @@ struct mmb_run_options {
     const char *data_dir;     /* default "data" */
     const char *cache_dir;    /* cubin cache; NULL: none */
     bool counters;
+    const struct mmb_metric_set *metrics; /* the profile's, parsed; read when counters */
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */
     int repeats;              /* > 0 overrides the profile */

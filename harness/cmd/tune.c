@@ -40,6 +40,7 @@ struct tune_run {
     const struct mmb_profile *profile;
     const struct mmb_tune_options *opt;
     const struct mmb_tune_plan *plan;
+    const struct mmb_metric_set *metrics; /* the profile's, parsed */
     struct mmb_session *session;
     const struct mmb_device_info *dev;
     struct mmb_csv_writer *csv;
@@ -182,7 +183,7 @@ static void identity_of(const struct tune_run *r, const struct mmb_kernel_spec *
     id->m = size->m;
     id->n = size->n;
     id->k = size->k;
-    snprintf(id->cache, sizeof id->cache, "%s", r->profile->cache == MMB_CACHE_COLD ? "cold" : "hot");
+    snprintf(id->cache, sizeof id->cache, "%s", mmb_cache_text(r->profile->cache));
 }
 
 static void t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *out, size_t len)
@@ -359,7 +360,8 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_tune_options *o = r->opt;
     struct mmb_session_options so = {.device = o->device, .cache_dir = o->cache_dir, .counters = o->counters,
-                                     .metrics = r->profile->metrics, .verbose = o->verbose};
+                                     .metrics = r->metrics, .l2_flush = getenv("MMB_L2_SWEEP"),
+                                     .verbose = o->verbose};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -423,7 +425,8 @@ int mmb_tune_main(int argc, char **argv)
         return rc > 0 ? 0 : EXIT_BAD_INPUT;
     struct mmb_profile *profile = calloc(1, sizeof *profile);
     struct mmb_tune_plan *plan = calloc(1, sizeof *plan);
-    struct tune_run r = {.opt = &opt, .plan = plan};
+    struct mmb_metric_set set;
+    struct tune_run r = {.opt = &opt, .plan = plan, .metrics = &set};
     if (!profile || !plan) {
         fprintf(stderr, "mmbench tune: out of host memory\n");
         free(profile);
@@ -431,7 +434,6 @@ int mmb_tune_main(int argc, char **argv)
         return 1;
     }
     r.profile = profile;
-    struct mmb_metric_set set;
     rc = EXIT_BAD_INPUT;
     if (mmb_profile_load(argv[optind], profile, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench: %s\n", err);

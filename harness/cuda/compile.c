@@ -39,6 +39,16 @@ void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_
     defines[n + 1] = NULL;
 }
 
+uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
+{
+    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source) + 1);
+    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
+    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
+    for (const char *const *d = defines; *d; d++)
+        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    return key;
+}
+
 void mmb_cubin_free(struct mmb_cubin *cubin)
 {
     free(cubin->data);
@@ -46,13 +56,144 @@ void mmb_cubin_free(struct mmb_cubin *cubin)
     cubin->size = 0;
 }
 
-/* Splits extra options on spaces into opts (pointers into a copy kept by the caller). */
-static int add_extra_options(char *copy, const char **opts, int n)
+/* What NVRTC gets, in this order: the arch, the C++ standard, one -D per define, then
+ * the extra options split on spaces (at most MMB_MAX_OPTIONS in all). */
+struct nvrtc_options {
+    char arch[32];
+    char *extra;      /* a copy of the extra options, cut at the spaces */
+    char **defs;      /* "-Dname=value" */
+    int ndefs;
+    const char *argv[MMB_MAX_OPTIONS];
+    int count;
+};
+
+static void options_free(struct nvrtc_options *o)
 {
-    for (char *save = NULL, *tok = strtok_r(copy, " \t", &save); tok && n < MMB_MAX_OPTIONS;
+    for (int i = 0; i < o->ndefs; i++)
+        free(o->defs[i]);
+    free(o->defs);
+    free(o->extra);
+}
+
+/* Splits extra options on spaces into o->argv (pointers into o->extra). */
+static void add_extra_options(struct nvrtc_options *o)
+{
+    for (char *save = NULL, *tok = strtok_r(o->extra, " \t", &save); tok && o->count < MMB_MAX_OPTIONS;
          tok = strtok_r(NULL, " \t", &save))
-        opts[n++] = tok;
-    return n;
+        o->argv[o->count++] = tok;
+}
+
+/* Fills o, or returns MMB_STATUS_OUT_OF_MEMORY with nothing left to free. */
+static enum mmb_status build_options(const struct mmb_compile_request *req, struct nvrtc_options *o, char *err,
+                                     size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=sm_%d", req->arch);
+    o->extra = strdup(req->extra_options ? req->extra_options : "");
+    if (!o->extra) {
+        mmb_errorf(err, errlen, "out of host memory");
+        return MMB_STATUS_OUT_OF_MEMORY;
+    }
+    o->argv[o->count++] = o->arch;
+    o->argv[o->count++] = "--std=c++17";
+    int ndefs = 0;
+    for (const char *const *d = req->defines; d && *d; d++)
+        ndefs++;
+    o->defs = calloc((size_t)ndefs + 1, sizeof *o->defs);
+    if (!o->defs) {
+        mmb_errorf(err, errlen, "out of host memory");
+        options_free(o);
+        return MMB_STATUS_OUT_OF_MEMORY;
+    }
+    o->ndefs = ndefs;
+    for (int i = 0; i < ndefs && o->count < MMB_MAX_OPTIONS; i++) {
+        size_t n = strlen(req->defines[i]) + 3;
+        o->defs[i] = malloc(n);
+        if (!o->defs[i]) {
+            mmb_errorf(err, errlen, "out of host memory");
+            options_free(o);
+            return MMB_STATUS_OUT_OF_MEMORY;
+        }
+        snprintf(o->defs[i], n, "-D%s", req->defines[i]);
+        o->argv[o->count++] = o->defs[i];
+    }
+    add_extra_options(o);
+    return MMB_STATUS_OK;
+}
+
+/* Where one compile's result lies in the disk cache: the cubin, or the message of a
+ * compile the compiler rejected. */
+struct cache_entry {
+    const char *dir; /* NULL: no cache */
+    char cubin[4096], log[4096];
+};
+
+/* The disk key hashes the source text (without its zero, as the cubins already cached
+ * were named), the function, every option NVRTC gets (the arch too) and NVRTC's
+ * version: a change to any of them compiles anew. */
+static void cache_locate(const struct mmb_compile_request *req, const struct nvrtc_options *o, int major,
+                         int minor, struct cache_entry *c)
+{
+    c->dir = req->cache_dir;
+    c->cubin[0] = c->log[0] = '\0';
+    if (!c->dir)
+        return;
+    uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, req->source, strlen(req->source));
+    h = mmb_hash_bytes(h, req->function, strlen(req->function) + 1);
+    for (int i = 0; i < o->count; i++)
+        h = mmb_hash_bytes(h, o->argv[i], strlen(o->argv[i]) + 1);
+    int ver[2] = {major, minor};
+    h = mmb_hash_bytes(h, ver, sizeof ver);
+    snprintf(c->cubin, sizeof c->cubin, "%s/%016llx-sm_%d.cubin", c->dir, (unsigned long long)h, req->arch);
+    snprintf(c->log, sizeof c->log, "%s/%016llx-sm_%d.error", c->dir, (unsigned long long)h, req->arch);
+}
+
+/* The cache's answer, when it has one: a cubin (*st MMB_STATUS_OK), or the message of
+ * a compile that failed for the same inputs (*st MMB_STATUS_COMPILE_ERROR). */
+static bool cache_lookup(const struct cache_entry *c, double t0, struct mmb_cubin *out, enum mmb_status *st,
+                         char *err, size_t errlen)
+{
+    if (!c->dir)
+        return false;
+    char ignored[256];
+    size_t len = 0;
+    char *data = mmb_file_read(c->cubin, &len, ignored, sizeof ignored);
+    if (data && len > 0) {
+        out->data = data;
+        out->size = len;
+        out->from_cache = true;
+        out->compile_seconds = mmb_seconds_now() - t0;
+        *st = MMB_STATUS_OK;
+        return true;
+    }
+    free(data);
+    /* A configuration the compiler rejected is rejected again for the same inputs:
+     * remembering its message makes a second tune compile nothing at all. */
+    data = mmb_file_read(c->log, &len, ignored, sizeof ignored);
+    if (data && len > 0) {
+        mmb_errorf(err, errlen, "%s", data);
+        free(data);
+        out->from_cache = true;
+        out->compile_seconds = mmb_seconds_now() - t0;
+        *st = MMB_STATUS_COMPILE_ERROR;
+        return true;
+    }
+    free(data);
+    return false;
+}
+
+/* Keeps a cubin (st MMB_STATUS_OK) or the message of a source the compiler rejected.
+ * A cache that cannot be written costs time, not results: nothing is reported. */
+static void cache_store(const struct cache_entry *c, const struct mmb_cubin *cubin, enum mmb_status st,
+                        bool rejected, const char *message)
+{
+    char ignored[256];
+    if (!c->dir || (st != MMB_STATUS_OK && !rejected) || mmb_mkdir_p(c->dir, ignored, sizeof ignored) != 0)
+        return;
+    if (st == MMB_STATUS_OK)
+        (void)mmb_file_write_atomic(c->cubin, cubin->data, cubin->size, ignored, sizeof ignored);
+    else
+        (void)mmb_file_write_atomic(c->log, message, strlen(message), ignored, sizeof ignored);
 }
 
 static void copy_log(nvrtcProgram prog, char *err, size_t errlen)
@@ -74,94 +215,20 @@ static void copy_log(nvrtcProgram prog, char *err, size_t errlen)
     free(log);
 }
 
-enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cubin *out,
-                            char *err, size_t errlen)
+/* Compiles with NVRTC into out->data and out->size. *rejected: the compiler refused
+ * the source (err has its log), which the same inputs would do again. */
+static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const struct nvrtc_options *o,
+                                 struct mmb_cubin *out, bool *rejected, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    double t0 = mmb_seconds_now();
-    char arch_opt[32];
-    snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=sm_%d", req->arch);
-    char *extra = strdup(req->extra_options ? req->extra_options : "");
-    char **defs = NULL;
-    const char *opts[MMB_MAX_OPTIONS];
-    int nopts = 0, ndefs = 0;
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     nvrtcProgram prog = NULL;
-    if (!extra) {
-        mmb_errorf(err, errlen, "out of host memory");
-        return MMB_STATUS_OUT_OF_MEMORY;
-    }
-    opts[nopts++] = arch_opt;
-    opts[nopts++] = "--std=c++17";
-    for (const char *const *d = req->defines; d && *d; d++)
-        ndefs++;
-    defs = calloc((size_t)ndefs + 1, sizeof *defs);
-    if (!defs) {
-        mmb_errorf(err, errlen, "out of host memory");
-        free(extra);
-        return MMB_STATUS_OUT_OF_MEMORY;
-    }
-    for (int i = 0; i < ndefs && nopts < MMB_MAX_OPTIONS; i++) {
-        size_t n = strlen(req->defines[i]) + 3;
-        defs[i] = malloc(n);
-        if (!defs[i]) {
-            mmb_errorf(err, errlen, "out of host memory");
-            st = MMB_STATUS_OUT_OF_MEMORY;
-            goto out;
-        }
-        snprintf(defs[i], n, "-D%s", req->defines[i]);
-        opts[nopts++] = defs[i];
-    }
-    nopts = add_extra_options(extra, opts, nopts);
-
-    int major = 0, minor = 0;
-    MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
-    uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, req->source, strlen(req->source));
-    h = mmb_hash_bytes(h, req->function, strlen(req->function) + 1);
-    for (int i = 0; i < nopts; i++)
-        h = mmb_hash_bytes(h, opts[i], strlen(opts[i]) + 1);
-    int ver[2] = {major, minor};
-    h = mmb_hash_bytes(h, ver, sizeof ver);
-
-    char cache_path[4096] = "", log_path[4096] = "";
-    if (req->cache_dir) {
-        snprintf(cache_path, sizeof cache_path, "%s/%016llx-sm_%d.cubin", req->cache_dir,
-                 (unsigned long long)h, req->arch);
-        snprintf(log_path, sizeof log_path, "%s/%016llx-sm_%d.error", req->cache_dir,
-                 (unsigned long long)h, req->arch);
-        char ignored[256];
-        size_t len = 0;
-        char *data = mmb_file_read(cache_path, &len, ignored, sizeof ignored);
-        if (data && len > 0) {
-            out->data = data;
-            out->size = len;
-            out->from_cache = true;
-            out->compile_seconds = mmb_seconds_now() - t0;
-            st = MMB_STATUS_OK;
-            goto out;
-        }
-        free(data);
-        /* A configuration the compiler rejected is rejected again for the same inputs:
-         * remembering its message makes a second tune compile nothing at all. */
-        data = mmb_file_read(log_path, &len, ignored, sizeof ignored);
-        if (data && len > 0) {
-            mmb_errorf(err, errlen, "%s", data);
-            free(data);
-            out->from_cache = true;
-            out->compile_seconds = mmb_seconds_now() - t0;
-            goto out;
-        }
-        free(data);
-    }
-
+    *rejected = false;
     MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, 0, NULL, NULL), goto out);
-    nvrtcResult r = nvrtcCompileProgram(prog, nopts, opts);
+    nvrtcResult r = nvrtcCompileProgram(prog, o->count, o->argv);
     if (r != NVRTC_SUCCESS) {
         mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
         copy_log(prog, err, errlen);
-        char ignored[256];
-        if (r == NVRTC_ERROR_COMPILATION && log_path[0] && mmb_mkdir_p(req->cache_dir, ignored, sizeof ignored) == 0)
-            (void)mmb_file_write_atomic(log_path, err, strlen(err), ignored, sizeof ignored);
+        *rejected = r == NVRTC_ERROR_COMPILATION;
         goto out;
     }
     size_t size = 0;
@@ -174,20 +241,35 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     }
     MMB_CHECK_NVRTC(nvrtcGetCUBIN(prog, out->data), mmb_cubin_free(out); goto out);
     out->size = size;
-    out->compile_seconds = mmb_seconds_now() - t0;
     st = MMB_STATUS_OK;
-    if (cache_path[0]) {
-        /* A cache that cannot be written costs time, not results: report nothing. */
-        char ignored[256];
-        if (mmb_mkdir_p(req->cache_dir, ignored, sizeof ignored) == 0)
-            (void)mmb_file_write_atomic(cache_path, out->data, out->size, ignored, sizeof ignored);
-    }
 out:
     if (prog)
         nvrtcDestroyProgram(&prog);
-    for (int i = 0; i < ndefs; i++)
-        free(defs[i]);
-    free(defs);
-    free(extra);
+    return st;
+}
+
+enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cubin *out,
+                            char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = mmb_seconds_now();
+    struct nvrtc_options o;
+    enum mmb_status st = build_options(req, &o, err, errlen);
+    if (st != MMB_STATUS_OK)
+        return st;
+    st = MMB_STATUS_COMPILE_ERROR;
+    int major = 0, minor = 0;
+    MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
+    struct cache_entry cache;
+    cache_locate(req, &o, major, minor, &cache);
+    if (!cache_lookup(&cache, t0, out, &st, err, errlen)) {
+        bool rejected = false;
+        st = nvrtc_run(req, &o, out, &rejected, err, errlen);
+        if (st == MMB_STATUS_OK)
+            out->compile_seconds = mmb_seconds_now() - t0;
+        cache_store(&cache, out, st, rejected, err);
+    }
+out:
+    options_free(&o);
     return st;
 }

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/profile.h"
 #include "model/space.h"
@@ -39,6 +40,12 @@ void mmb_cubin_free(struct mmb_cubin *cubin);
 #define MMB_DEFINE_LEN 96
 void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                          enum mmb_dtype dtype, char storage[][MMB_DEFINE_LEN], const char **defines);
+
+/* The identity of the module cfg compiles to (kernel file, function, NVRTC options
+ * and the defines above, each hashed with its terminating zero), for the caches in
+ * memory: the session's loaded modules and the compile pool's jobs. The disk cache
+ * has its own key, over the source text, all options and the NVRTC version. */
+uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines);
 
 /* Default cache folder: $MMB_CACHE_DIR, else $XDG_CACHE_HOME/mmbench, else ~/.cache/mmbench. */
 void mmb_compile_default_cache_dir(char *out, size_t len);

@@ -45,17 +45,6 @@ struct mmb_compile_pool {
     struct mmb_compile_pool_stats stats;
 };
 
-/* The same identity the session gives a module: kernel file, function, options, defines. */
-static uint64_t job_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
-{
-    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source) + 1);
-    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
-    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
-    for (const char *const *d = defines; *d; d++)
-        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
-    return key;
-}
-
 /* Runs without the lock. */
 static void run_job(const struct mmb_compile_pool *p, struct job *j)
 {
@@ -165,7 +154,7 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
     for (size_t i = 0; i < n; i++) {
         struct job probe;
         mmb_compile_defines(kernel, &cfgs[i], dtype, probe.storage, probe.defines);
-        uint64_t key = job_key(kernel, probe.defines);
+        uint64_t key = mmb_compile_key(kernel, probe.defines);
         struct job *j = find_job(p, key);
         if (!j) {
             if (!(j = malloc(sizeof *j)) || mmb_imap_put(&p->jobs, (size_t)key, (uintptr_t)j) != 0) {
@@ -203,7 +192,7 @@ void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_s
     char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
     const char *defines[MMB_MAX_PARAMS + 2];
     mmb_compile_defines(kernel, cfg, dtype, storage, defines);
-    uint64_t key = job_key(kernel, defines);
+    uint64_t key = mmb_compile_key(kernel, defines);
     double t0 = mmb_seconds_now();
     *ms = NAN;
     *from_cache = false;

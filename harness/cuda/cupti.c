@@ -1,5 +1,6 @@
-/* cupti.c - counters through the CUPTI Range Profiler of CUDA 13, following the call
- * sequence the probe in shared/probes/cupti tested on an H100.
+/* cupti.c - counters through the CUPTI Range Profiler of CUDA 13: the device side
+ * (profiler init, device checks, the pass loop, range merging); the host side is in
+ * cupti_host.c.
  *
  * Replay and cache state. Auto range gives one range per kernel, as ncu measures.
  * The passes are replayed by us (user replay), not by CUPTI (kernel replay): with
@@ -11,18 +12,16 @@
  *     Start  flush L2  [hot: the launch]  the launch  Stop
  * The flush (l2flush.h, the same as the timed launches get) writes back every dirty
  * line and leaves L2 empty: the state `ncu --cache-control all` gives each pass. It
- * runs after Start because Start itself leaves ~20 MB of dirty lines in L2 on an H100
- * or H200, which the measured kernel then wrote back: dram__bytes_write of a kernel
- * that writes nothing came out as 21 MB, and the 4096 matmuls' as C + 20 MB
- * (scripts/dram-probe.sh). The flush's kernels are ranges of their own, left out by
+ * runs after Start because Start itself leaves dirty lines in L2, which the measured
+ * kernel would write back and count as its own (the measurements are in
+ * docs/counters.md). The flush's kernels are ranges of their own, left out by
  * measured_ranges(). Hot passes launch once more before the measured launch, which
  * thus follows a launch of the same kernel: the timing loop's steady state. User
  * replay needs the launch to be idempotent, which C = A*B is.
  * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare).
  *
- * <cupti.h> is not included: this module's own cupti.h shadows it on the include
- * path, and the headers below declare everything used. libcuda is not linked:
- * cuCtxGetCurrent comes through cudaGetDriverEntryPointByVersion. */
+ * libcuda is not linked: cuCtxGetCurrent comes through
+ * cudaGetDriverEntryPointByVersion. */
 #include "cuda/cupti.h"
 
 #include <cuda_runtime_api.h>
@@ -40,6 +39,7 @@
 #include <string.h>
 
 #include "core/errcheck.h"
+#include "cuda/cupti_impl.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
 #include "core/util.h"
@@ -48,56 +48,6 @@
 #define MAX_RANGES 32
 /* A pass loop that runs this much past the config image's passes is a CUPTI bug. */
 #define EXTRA_PASSES 4
-#define NO_COUNTERS "; --no-counters skips counters"
-
-/* Writes "file:line: call: CUPTI_ERROR_X: what it means here; the fix" into err. */
-#define MMB_CHECK_CUPTI(call, on_fail)                                                     \
-    do {                                                                                   \
-        CUptiResult mmb_c_ = (call);                                                       \
-        if (mmb_c_ != CUPTI_SUCCESS) {                                                     \
-            cupti_error(err, errlen, __FILE__, __LINE__, #call, mmb_c_);                   \
-            on_fail;                                                                       \
-        }                                                                                  \
-    } while (0)
-
-/* CUPTI_ERROR_* names only; the meaning and the fix are ours. */
-static void cupti_error(char *err, size_t errlen, const char *file, int line, const char *call,
-                        CUptiResult r)
-{
-    const char *name = NULL;
-    if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS || !name)
-        name = "CUPTI_ERROR_?";
-    const char *why;
-    switch (r) {
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        why = "reading GPU counters needs admin rights: load the driver with "
-              "NVreg_RestrictProfilingToAdminUsers=0 (RmProfilingAdminOnly: 0) or run as root" NO_COUNTERS;
-        break;
-    case CUPTI_ERROR_HARDWARE_BUSY:
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-        why = "another profiler holds the counters (ncu, nsys, DCGM profiling): stop it" NO_COUNTERS;
-        break;
-    case CUPTI_ERROR_NOT_SUPPORTED:
-    case CUPTI_ERROR_NOT_COMPATIBLE:
-    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        why = "this device or its configuration does not allow counter profiling" NO_COUNTERS;
-        break;
-    case CUPTI_ERROR_INVALID_CHIP_NAME:
-        why = "this CUPTI does not know the GPU: use a newer CUDA toolkit" NO_COUNTERS;
-        break;
-    default:
-        why = "unexpected CUPTI failure" NO_COUNTERS;
-        break;
-    }
-    mmb_error_set(err, errlen, file, line, call, name, why);
-}
 
 /* cuptiProfilerInitialize is process-wide; sessions on several devices share it. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -127,197 +77,11 @@ static void profiler_deinit(void)
     pthread_mutex_unlock(&init_lock);
 }
 
-/* The metric list CUPTI gets: gpu__time_duration.sum first (it weighs merged ranges
- * and is the duration out value), then the set's metrics. */
-struct metric_list {
-    const char *names[MMB_METRIC_MAX + 1];
-    const struct mmb_metric *metrics[MMB_METRIC_MAX + 1];
-    size_t count;
-};
-
-static void metric_list_build(const struct mmb_metric_set *set, struct metric_list *list)
-{
-    list->metrics[0] = &mmb_metrics[MMB_METRIC_DURATION];
-    list->count = 1;
-    for (size_t i = 0; i < set->count && list->count <= MMB_METRIC_MAX; i++) {
-        if (set->index[i] == MMB_METRIC_DURATION)
-            continue;
-        list->metrics[list->count++] = &mmb_metrics[set->index[i]];
-    }
-    for (size_t i = 0; i < list->count; i++)
-        list->names[i] = list->metrics[i]->cupti;
-}
-
-static int chip_check(const char *chip, char *err, size_t errlen)
-{
-    CUpti_Profiler_Host_GetSupportedChips_Params sc = {
-        .structSize = CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
-    MMB_CHECK_CUPTI(cuptiProfilerHostGetSupportedChips(&sc), return -1);
-    char known[512] = "";
-    size_t used = 0;
-    for (size_t i = 0; i < sc.numChips; i++) {
-        if (strcmp(sc.ppChipNames[i], chip) == 0)
-            return 0;
-        int n = snprintf(known + used, sizeof known - used, "%s%s", i ? " " : "", sc.ppChipNames[i]);
-        if (n > 0 && (size_t)n < sizeof known - used)
-            used += (size_t)n;
-    }
-    mmb_errorf(err, errlen, "chip '%s' is unknown to this CUPTI (use a newer CUDA toolkit" NO_COUNTERS
-               "); it knows: %s", chip, known);
-    return -1;
-}
-
-static void host_free(CUpti_Profiler_Host_Object *host)
-{
-    if (!host)
-        return;
-    CUpti_Profiler_Host_Deinitialize_Params hd = {
-        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = host};
-    cuptiProfilerHostDeinitialize(&hd); /* nothing to do on failure at teardown */
-}
-
-static CUpti_Profiler_Host_Object *host_new(const char *chip, const uint8_t *avail, char *err, size_t errlen)
-{
-    CUpti_Profiler_Host_Initialize_Params hi = {.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    hi.pChipName = chip;
-    hi.pCounterAvailabilityImage = avail; /* NULL offline: every counter of the chip */
-    MMB_CHECK_CUPTI(cuptiProfilerHostInitialize(&hi), return NULL);
-    return hi.pHostObject;
-}
-
-/* Names the first metric the chip rejects, each tried alone on a fresh host object
- * (adding them one by one to one object would change the pass schedule). */
-static void name_rejected_metric(const char *chip, const uint8_t *avail, const struct metric_list *list,
-                                 CUptiResult first, char *err, size_t errlen)
-{
-    const char *code = NULL;
-    cuptiGetResultString(first, &code);
-    for (size_t i = 0; i < list->count; i++) {
-        char ignored[256];
-        CUpti_Profiler_Host_Object *h = host_new(chip, avail, ignored, sizeof ignored);
-        if (!h)
-            break;
-        CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
-            .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-        am.pHostObject = h;
-        am.ppMetricNames = (const char **)&list->names[i];
-        am.numMetrics = 1;
-        CUptiResult r = cuptiProfilerHostConfigAddMetrics(&am);
-        host_free(h);
-        if (r != CUPTI_SUCCESS) {
-            mmb_errorf(err, errlen, "metric '%s' is not available on chip %s (%s%s)%s", list->names[i], chip,
-                       code ? code : "?", avail ? "; counter availability of this device" : "", NO_COUNTERS);
-            return;
-        }
-    }
-    mmb_errorf(err, errlen, "chip %s rejects the metric list as a whole (%s)" NO_COUNTERS, chip,
-               code ? code : "?");
-}
-
-/* Host side: the config image for list on chip, and the passes it needs. All metrics
- * go in one call: CUPTI schedules them together (9 passes for `default` on GH100,
- * where adding them one call each makes 21). */
-static int host_config(const char *chip, const uint8_t *avail, const struct metric_list *list,
-                       CUpti_Profiler_Host_Object **host_out, uint8_t **config_out, size_t *config_size,
-                       size_t *passes, char *err, size_t errlen)
-{
-    uint8_t *config = NULL;
-    CUpti_Profiler_Host_Object *host = host_new(chip, avail, err, errlen);
-    if (!host)
-        return -1;
-    CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
-        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    am.pHostObject = host;
-    am.ppMetricNames = (const char **)list->names;
-    am.numMetrics = list->count;
-    CUptiResult r = cuptiProfilerHostConfigAddMetrics(&am);
-    if (r != CUPTI_SUCCESS) {
-        name_rejected_metric(chip, avail, list, r, err, errlen);
-        goto fail;
-    }
-    CUpti_Profiler_Host_GetConfigImageSize_Params cs = {
-        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    cs.pHostObject = host;
-    MMB_CHECK_CUPTI(cuptiProfilerHostGetConfigImageSize(&cs), goto fail);
-    config = malloc(cs.configImageSize);
-    if (!config) {
-        mmb_errorf(err, errlen, "out of host memory (CUPTI config image, %zu bytes)", cs.configImageSize);
-        goto fail;
-    }
-    CUpti_Profiler_Host_GetConfigImage_Params gc = {
-        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    gc.pHostObject = host;
-    gc.configImageSize = cs.configImageSize;
-    gc.pConfigImage = config;
-    MMB_CHECK_CUPTI(cuptiProfilerHostGetConfigImage(&gc), goto fail);
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
-        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    np.configImageSize = cs.configImageSize;
-    np.pConfigImage = config;
-    MMB_CHECK_CUPTI(cuptiProfilerHostGetNumOfPasses(&np), goto fail);
-    *passes = np.numOfPasses;
-    *config_size = cs.configImageSize;
-    if (config_out)
-        *config_out = config;
-    else
-        free(config);
-    if (host_out)
-        *host_out = host;
-    else
-        host_free(host);
-    return 0;
-fail:
-    free(config);
-    host_free(host);
-    return -1;
-}
-
-/* The table's cupti_unit must be the dimension CUPTI gives, or its scale is wrong. */
-static int units_check(const char *chip, const struct metric_list *list, char *err, size_t errlen)
-{
-    CUpti_Profiler_Host_Object *host = host_new(chip, NULL, err, errlen);
-    if (!host)
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < list->count && rc == 0; i++) {
-        CUpti_Profiler_Host_GetMetricProperties_Params mp = {
-            .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
-        mp.pHostObject = host;
-        mp.pMetricName = list->names[i];
-        MMB_CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&mp), rc = -1; break);
-        if (!mp.pDimUnit || strcmp(mp.pDimUnit, list->metrics[i]->cupti_unit) != 0) {
-            mmb_errorf(err, errlen, "metric %s: CUPTI gives it in '%s', the metric table says '%s'",
-                       list->names[i], mp.pDimUnit ? mp.pDimUnit : "?", list->metrics[i]->cupti_unit);
-            rc = -1;
-        }
-    }
-    host_free(host);
-    return rc;
-}
-
-int mmb_metrics_validate_offline(const char *chip, const struct mmb_metric_set *set, size_t *passes,
-                                 char *err, size_t errlen)
-{
-    struct metric_list list;
-    metric_list_build(set, &list);
-    size_t n = 0, config_size = 0;
-    if (chip_check(chip, err, errlen) != 0)
-        return -1;
-    if (host_config(chip, NULL, &list, NULL, NULL, &config_size, &n, err, errlen) != 0)
-        return -1;
-    if (units_check(chip, &list, err, errlen) != 0)
-        return -1;
-    if (passes)
-        *passes = n;
-    return 0;
-}
-
 struct mmb_profiler {
     int device;
     CUcontext ctx;
     char chip[32];
-    struct metric_list list;
+    struct mmb_cupti_list list;
     uint8_t *avail;
     CUpti_Profiler_Host_Object *host;
     uint8_t *config;
@@ -325,7 +89,7 @@ struct mmb_profiler {
     size_t passes;
     bool kernel_replay;
     bool initialized;
-    struct mmb_l2_flush *flush;
+    struct mmb_l2_flush *flush; /* the caller's */
 };
 
 static const char *support_text(CUpti_Profiler_Support_Level level)
@@ -416,7 +180,7 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
     cn.deviceIndex = (size_t)p->device;
     MMB_CHECK_CUPTI(cuptiDeviceGetChipName(&cn), return MMB_STATUS_PROFILING_DENIED);
     snprintf(p->chip, sizeof p->chip, "%s", cn.pChipName ? cn.pChipName : "");
-    if (chip_check(p->chip, err, errlen) != 0)
+    if (mmb_cupti_chip_check(p->chip, err, errlen) != 0)
         return MMB_STATUS_PROFILING_DENIED;
 
     /* Where missing privileges show first (Enable and SetConfig succeed without). */
@@ -432,18 +196,22 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
     ca.pCounterAvailabilityImage = p->avail;
     MMB_CHECK_CUPTI(cuptiProfilerGetCounterAvailability(&ca), return MMB_STATUS_PROFILING_DENIED);
 
-    metric_list_build(set, &p->list);
-    if (host_config(p->chip, p->avail, &p->list, &p->host, &p->config, &p->config_size, &p->passes, err,
+    mmb_cupti_list_build(set, &p->list);
+    if (mmb_cupti_host_config(p->chip, p->avail, &p->list, &p->host, &p->config, &p->config_size, &p->passes, err,
                     errlen) != 0)
         return MMB_STATUS_PROFILING_DENIED;
 
     const char *replay = getenv("MMB_CUPTI_REPLAY");
     p->kernel_replay = replay && strcmp(replay, "kernel") == 0;
-    return mmb_l2_flush_open(&p->flush, p->device, err, errlen);
+    if (!p->flush) {
+        mmb_errorf(err, errlen, "no L2 flush for the profiling passes");
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    return MMB_STATUS_OK;
 }
 
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
-                                  char *err, size_t errlen)
+                                  struct mmb_l2_flush *flush, char *err, size_t errlen)
 {
     *out = NULL;
     if (set->count == 0) {
@@ -456,6 +224,7 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
         return MMB_STATUS_OUT_OF_MEMORY;
     }
     p->device = device;
+    p->flush = flush;
     enum mmb_status st = open_steps(p, set, err, errlen);
     if (st != MMB_STATUS_OK) {
         mmb_profiler_close(p);
@@ -469,8 +238,7 @@ void mmb_profiler_close(struct mmb_profiler *p)
 {
     if (!p)
         return;
-    mmb_l2_flush_close(p->flush);
-    host_free(p->host);
+    mmb_cupti_host_free(p->host);
     if (p->initialized)
         profiler_deinit();
     free(p->config);
@@ -488,15 +256,15 @@ const char *mmb_profiler_chip(const struct mmb_profiler *p)
     return p->chip;
 }
 
-/* One measurement's target side: the profiler enabled on the context, a fresh counter
- * data image, the configuration; torn down whatever happens. */
-struct session {
+/* One measurement's passes, target side: the profiler enabled on the context, a fresh
+ * counter data image, the configuration; torn down whatever happens. */
+struct pass_set {
     CUpti_RangeProfiler_Object *rp;
     uint8_t *data;
     size_t data_size;
 };
 
-static enum mmb_status session_begin(struct mmb_profiler *p, struct session *s, char *err, size_t errlen)
+static enum mmb_status pass_set_begin(struct mmb_profiler *p, struct pass_set *s, char *err, size_t errlen)
 {
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = p->ctx;
@@ -541,7 +309,7 @@ static enum mmb_status session_begin(struct mmb_profiler *p, struct session *s, 
     return MMB_STATUS_OK;
 }
 
-static void session_end(struct session *s)
+static void pass_set_end(struct pass_set *s)
 {
     if (s->rp) {
         CUpti_RangeProfiler_Disable_Params di = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
@@ -551,13 +319,12 @@ static void session_end(struct session *s)
     free(s->data);
 }
 
-/* Start, launch, Stop: Stop runs even when the launch failed, so that the profiler
- * is never left started. */
 /* One pass: Start, [flush L2], [warm-up launch (hot)], the launch, Stop. The flush
- * runs inside Start..Stop because Start itself leaves dirty lines in L2 (measured:
- * ~20 MB on H100 and H200, scripts/dram-probe.sh) that a kernel after it would write
- * back; its kernels are ranges of their own, which evaluate() leaves out. */
-static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_launch_fn launch, void *ctx,
+ * runs inside Start..Stop because Start itself leaves dirty lines in L2 that a kernel
+ * after it would write back (docs/counters.md); its kernels are ranges of their own,
+ * which evaluate() leaves out. Stop runs even when the flush or a launch failed, so
+ * that the profiler is never left started. */
+static enum mmb_status run_pass(struct mmb_profiler *p, struct pass_set *s, mmb_launch_fn launch, void *ctx,
                                 bool cold, int pass, bool *all_submitted, char *err, size_t errlen)
 {
     cudaError_t e;
@@ -566,6 +333,7 @@ static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_l
     sp.pRangeProfilerObject = s->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerStart(&sp), return MMB_STATUS_PROFILING_DENIED);
     int rc = 0;
+    char ignored[256]; /* a failed launch is reported as the pass's failure below */
     st = mmb_l2_flush_enqueue(p->flush, NULL, err, errlen);
     /* The launch may use another stream, which the legacy stream does not order. */
     if (st == MMB_STATUS_OK && (e = cudaDeviceSynchronize()) != cudaSuccess) {
@@ -573,9 +341,9 @@ static enum mmb_status run_pass(struct mmb_profiler *p, struct session *s, mmb_l
         st = mmb_gpu_status_of(e);
     }
     if (st == MMB_STATUS_OK && !cold)
-        rc = launch(ctx);
+        rc = launch(ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
     if (st == MMB_STATUS_OK && rc == 0)
-        rc = launch(ctx);
+        rc = launch(ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     stop.pRangeProfilerObject = s->rp;
     CUptiResult r = cuptiRangeProfilerStop(&stop);
@@ -612,7 +380,7 @@ static enum mmb_status measured_ranges(const struct mmb_profiler *p, size_t tota
 }
 
 /* Evaluates the measured launch's ranges and merges them into values (list order). */
-static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, bool cold, double *values,
+static enum mmb_status evaluate(struct mmb_profiler *p, struct pass_set *s, bool cold, double *values,
                                 char *err, size_t errlen)
 {
     CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
@@ -669,14 +437,13 @@ static enum mmb_status evaluate(struct mmb_profiler *p, struct session *s, bool 
     return MMB_STATUS_OK;
 }
 
-enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx,
+enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
                                      struct mmb_row *row, double *duration_ns, int *passes,
                                      char *err, size_t errlen)
 {
     cudaError_t e;
     enum mmb_status st;
-    struct session s = {NULL, NULL, 0};
-    bool cold = strcmp(row->cache, "cold") == 0;
+    struct pass_set s = {NULL, NULL, 0};
     double values[MMB_METRIC_MAX + 1];
     int pass = 0;
     if (duration_ns)
@@ -691,7 +458,7 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
     row->counter_status = MMB_STATUS_PROFILING_DENIED;
 
     MMB_CHECK_CUDA(e = cudaSetDevice(p->device), return mmb_gpu_status_of(e));
-    if ((st = session_begin(p, &s, err, errlen)) != MMB_STATUS_OK)
+    if ((st = pass_set_begin(p, &s, err, errlen)) != MMB_STATUS_OK)
         goto done;
     for (bool all = false; !all; pass++) {
         if ((size_t)pass >= p->passes + EXTRA_PASSES) {
@@ -715,7 +482,7 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
         *duration_ns = values[0];
     row->counter_status = MMB_STATUS_OK;
 done:
-    session_end(&s);
+    pass_set_end(&s);
     if (passes)
         *passes = p->kernel_replay && pass > 0 ? (int)p->passes : pass;
     return st;

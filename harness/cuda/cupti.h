@@ -1,25 +1,25 @@
 /* cupti.h - hardware counters of one launch through the CUPTI Range Profiler (CUDA 13):
  * auto range (one range per kernel, as ncu measures) and replay until every pass of
- * the metric set is collected; and the offline check of metric names for a chip,
- * which needs no GPU and no driver. */
+ * the metric set is collected. The offline check of metric names for a chip, which
+ * needs no GPU and no driver, is cupti_host.h. */
 #ifndef MMB_CUPTI_H
 #define MMB_CUPTI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "results/metrics.h"
 #include "results/row.h"
 #include "core/status.h"
+#include "cuda/gpu.h"
+#include "cuda/l2flush.h"
 
 struct mmb_profiler;
 
-/* Enqueues the measured code once (asynchronously); 0 on success. It must be
- * idempotent (C = A*B overwrites C): the profiler replays it once per pass. */
-typedef int (*mmb_launch_fn)(void *ctx);
-
 /* Prepares counters for set on device (made current): checks that the device
- * supports profiling and that this process may read counters, builds the config
- * image, and compiles the L2 sweep used in cold mode. Returns
+ * supports profiling and that this process may read counters, and builds the config
+ * image. Every pass starts with flush (l2flush.h), which the caller keeps open while
+ * the profiler is. Returns
  *   MMB_STATUS_OK;
  *   MMB_STATUS_PROFILING_DENIED  counters cannot be read here: err has the cause
  *                                and the fix on one line (no GPU, privileges, vGPU,
@@ -28,15 +28,15 @@ typedef int (*mmb_launch_fn)(void *ctx);
  *   another status               a CUDA call failed (err names it).
  * *out is NULL unless MMB_STATUS_OK. */
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
-                                  char *err, size_t errlen);
+                                  struct mmb_l2_flush *flush, char *err, size_t errlen);
 
 /* Replays launch(ctx) under the profiler until every pass is collected, evaluates
  * the metrics and writes them (scaled) into row's counter columns, then sets
- * row->counter_status. row->cache chooses the cache state every pass starts from:
- *   "cold": L2 flushed (l2flush.h) before the launch in each pass, as
- *           `ncu --cache-control all` flushes before each pass;
- *   else (hot): L2 flushed, then the launch once, then the measured launch: the
- *           timing loop's steady state, where a launch follows the same kernel.
+ * row->counter_status. cold chooses the cache state every pass starts from:
+ *   cold: L2 flushed (l2flush.h) before the launch in each pass, as
+ *         `ncu --cache-control all` flushes before each pass;
+ *   hot:  L2 flushed, then the launch once, then the measured launch: the
+ *         timing loop's steady state, where a launch follows the same kernel.
  * When the launch runs several kernels, counts are summed and rates averaged over
  * the kernels' durations. *duration_ns: gpu__time_duration.sum (all kernels);
  * *passes: the times the launch ran under the profiler.
@@ -44,7 +44,7 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
  * why; the counter columns stay empty, timing is still valid); or the status of a
  * failed launch or CUDA call (MMB_STATUS_LAUNCH_ERROR, ...), which leaves the device
  * suspect. Clocks are not locked: compare with `ncu --clock-control none`. */
-enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx,
+enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
                                      struct mmb_row *row, double *duration_ns, int *passes,
                                      char *err, size_t errlen);
 
@@ -54,14 +54,5 @@ const char *mmb_profiler_chip(const struct mmb_profiler *p);
 
 /* NULL is fine. */
 void mmb_profiler_close(struct mmb_profiler *p);
-
-/* Checks every metric of set (and gpu__time_duration.sum) against CUPTI's tables for
- * chip ("GH100", "GA100", "AD102", ...) with the host API alone: no GPU, no driver.
- * Each name must be accepted and reported in the table's cupti_unit (so that the
- * scale is right). *passes (may be NULL) gets the passes the set needs on that chip.
- * Returns 0, or -1 with err naming the unknown chip (and the known ones), the
- * rejected metric or the unit that differs. */
-int mmb_metrics_validate_offline(const char *chip, const struct mmb_metric_set *set, size_t *passes,
-                                 char *err, size_t errlen);
 
 #endif

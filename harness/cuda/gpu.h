@@ -51,4 +51,9 @@ enum mmb_status mmb_module_launch(struct mmb_module *mod, const long long grid[3
                                   size_t dyn_smem, void **args, void *stream, char *err, size_t errlen);
 void mmb_module_unload(struct mmb_module *mod);
 
+/* Enqueues the code under test once (asynchronously): MMB_STATUS_OK, or the failed
+ * launch's status with err. The timer and the profiler call it again and again, so
+ * it must be idempotent (C = A*B overwrites C). */
+typedef enum mmb_status (*mmb_launch_fn)(void *ctx, char *err, size_t errlen);
+
 #endif

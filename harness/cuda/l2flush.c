@@ -142,10 +142,9 @@ static enum mmb_status load_kernels(struct mmb_l2_flush *f, int arch, char *err,
     return st;
 }
 
-static enum mmb_status open_steps(struct mmb_l2_flush *f, int device, char *err, size_t errlen)
+static enum mmb_status open_steps(struct mmb_l2_flush *f, int device, const char *how, char *err, size_t errlen)
 {
     cudaError_t e;
-    const char *how = getenv("MMB_L2_SWEEP");
     if (mmb_l2_flush_check_method(how && *how ? how : DEFAULT_METHOD, f->method, sizeof f->method, err, errlen))
         return MMB_STATUS_PROFILING_DENIED;
     unsigned factor = 8;
@@ -171,7 +170,8 @@ static enum mmb_status open_steps(struct mmb_l2_flush *f, int device, char *err,
     return load_kernels(f, major * 10 + minor, err, errlen);
 }
 
-enum mmb_status mmb_l2_flush_open(struct mmb_l2_flush **out, int device, char *err, size_t errlen)
+enum mmb_status mmb_l2_flush_open(struct mmb_l2_flush **out, int device, const char *method, char *err,
+                                  size_t errlen)
 {
     *out = NULL;
     struct mmb_l2_flush *f = calloc(1, sizeof *f);
@@ -179,7 +179,7 @@ enum mmb_status mmb_l2_flush_open(struct mmb_l2_flush **out, int device, char *e
         mmb_errorf(err, errlen, "out of host memory");
         return MMB_STATUS_OUT_OF_MEMORY;
     }
-    enum mmb_status st = open_steps(f, device, err, errlen);
+    enum mmb_status st = open_steps(f, device, method, err, errlen);
     if (st != MMB_STATUS_OK) {
         mmb_l2_flush_close(f);
         return st;

@@ -15,13 +15,13 @@
 #include "core/errcheck.h"
 #include "cuda/compile.h"
 #include "cuda/cupti.h"
+#include "cuda/l2flush.h"
 #include "model/inputs.h"
 #include "results/metrics.h"
 #include "cuda/reference.h"
 #include "core/util.h"
 
 #define MODULE_CACHE 64
-#define REFERENCE_SAMPLES 256
 
 struct cached_module {
     uint64_t key;
@@ -41,6 +41,7 @@ struct mmb_session {
     struct mmb_device_info dev;
     int arch;
     cudaStream_t stream;
+    struct mmb_l2_flush *flush; /* one for the timer and the profiler: both prepare L2 alike */
     struct mmb_timer *timer;
     struct mmb_reference *ref;
     struct mmb_profiler *profiler;
@@ -52,30 +53,22 @@ struct mmb_session {
     int nsources;
 };
 
-struct mmb_problem {
-    struct mmb_session *s;
-    struct mmb_size size;
-    enum mmb_dtype dtype;
-    size_t esize;
-    void *dA, *dB, *dC;
-    void *hA, *hB, *hRef, *hOut;
-    double ref_err;
-};
-
 static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t errlen)
 {
     cudaError_t e;
     enum mmb_status st;
     MMB_CHECK_CUDA(e = cudaSetDevice(s->opts.device), return mmb_gpu_status_of(e));
     MMB_CHECK_CUDA(e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), return mmb_gpu_status_of(e));
-    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->opts.device, s->stream, err, errlen)) != MMB_STATUS_OK)
+    if ((st = mmb_l2_flush_open(&s->flush, s->opts.device, s->opts.l2_flush, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->stream, s->flush, err, errlen)) != MMB_STATUS_OK)
         return st;
     if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     s->counter_note[0] = '\0';
     if (s->opts.counters && mmb_metric_set_size(&s->metrics) > 0) {
         char why[512] = "";
-        st = mmb_profiler_open(&s->profiler, s->opts.device, &s->metrics, why, sizeof why);
+        st = mmb_profiler_open(&s->profiler, s->opts.device, &s->metrics, s->flush, why, sizeof why);
         if (st != MMB_STATUS_OK) {
             s->profiler = NULL;
             snprintf(s->counter_note, sizeof s->counter_note, "%s", why);
@@ -95,6 +88,8 @@ static void close_resources(struct mmb_session *s)
     s->ref = NULL;
     mmb_timer_close(s->timer);
     s->timer = NULL;
+    mmb_l2_flush_close(s->flush);
+    s->flush = NULL;
     if (s->stream)
         cudaStreamDestroy(s->stream);
     s->stream = NULL;
@@ -112,9 +107,9 @@ int mmb_session_open(struct mmb_session **out, const struct mmb_session_options 
     if (mmb_gpu_query(opts->device, &s->dev, err, errlen) != 0)
         goto fail;
     s->arch = s->dev.cc_major * 10 + s->dev.cc_minor;
-    if (opts->counters && mmb_metric_set_parse(opts->metrics ? opts->metrics : "default", &s->metrics,
-                                               err, errlen) != 0)
-        goto fail;
+    if (opts->counters && opts->metrics)
+        s->metrics = *opts->metrics;
+    s->opts.metrics = &s->metrics; /* not the caller's, which may go first */
     if (open_resources(s, err, errlen) != MMB_STATUS_OK)
         goto fail;
     *out = s;
@@ -158,113 +153,13 @@ void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
     row->peak_gflops = s->dev.peak_gflops;
 }
 
-/* ---- problems ---- */
-
-static double host_element(const void *p, size_t i, enum mmb_dtype dtype)
-{
-    switch (dtype) {
-    case MMB_F32: return ((const float *)p)[i];
-    case MMB_F64: return ((const double *)p)[i];
-    default: return ((const int32_t *)p)[i];
-    }
-}
-
-/* The reference on sampled elements against float64 (exact for the small ints). */
-static double check_reference(const struct mmb_problem *p, uint64_t seed)
-{
-    long long M = p->size.m, N = p->size.n, K = p->size.k;
-    double worst = 0.0, scale = 0.0;
-    double got[REFERENCE_SAMPLES], want[REFERENCE_SAMPLES];
-    uint64_t state = seed ^ 0x5eedULL;
-    int n = REFERENCE_SAMPLES;
-    for (int i = 0; i < n; i++) {
-        long long r = (long long)(mmb_splitmix64(&state) % (uint64_t)M);
-        long long c = (long long)(mmb_splitmix64(&state) % (uint64_t)N);
-        double sum = 0.0;
-        for (long long k = 0; k < K; k++)
-            sum += host_element(p->hA, (size_t)(r * K + k), p->dtype) * host_element(p->hB, (size_t)(k * N + c), p->dtype);
-        want[i] = sum;
-        got[i] = host_element(p->hRef, (size_t)(r * N + c), p->dtype);
-        if (fabs(sum) > scale)
-            scale = fabs(sum);
-    }
-    if (scale == 0.0)
-        scale = 1.0;
-    for (int i = 0; i < n; i++) {
-        double e = fabs(got[i] - want[i]) / scale;
-        if (!(e <= worst))
-            worst = isnan(e) ? INFINITY : e;
-    }
-    return worst;
-}
-
-void mmb_problem_close(struct mmb_problem *p)
-{
-    if (!p)
-        return;
-    cudaFree(p->dA);
-    cudaFree(p->dB);
-    cudaFree(p->dC);
-    free(p->hA);
-    free(p->hB);
-    free(p->hRef);
-    free(p->hOut);
-    free(p);
-}
+/* ---- problems (problem.c) on this session's device ---- */
 
 enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
                                  unsigned long long seed, struct mmb_problem **out,
                                  char *err, size_t errlen)
 {
-    cudaError_t e;
-    enum mmb_status st = MMB_STATUS_OUT_OF_MEMORY;
-    struct mmb_problem *p = calloc(1, sizeof *p);
-    if (!p) {
-        mmb_errorf(err, errlen, "out of host memory");
-        return MMB_STATUS_OUT_OF_MEMORY;
-    }
-    p->s = s;
-    p->size = *size;
-    p->dtype = dtype;
-    p->esize = mmb_dtype_info(dtype)->size;
-    size_t a = (size_t)size->m * (size_t)size->k, b = (size_t)size->k * (size_t)size->n;
-    size_t c = (size_t)size->m * (size_t)size->n;
-    p->hA = malloc(a * p->esize);
-    p->hB = malloc(b * p->esize);
-    p->hRef = malloc(c * p->esize);
-    p->hOut = malloc(c * p->esize);
-    if (!p->hA || !p->hB || !p->hRef || !p->hOut) {
-        mmb_errorf(err, errlen, "out of host memory for %lldx%lldx%lld", size->m, size->n, size->k);
-        goto fail;
-    }
-    MMB_CHECK_CUDA(e = cudaMalloc(&p->dA, a * p->esize), st = mmb_gpu_status_of(e); goto fail);
-    MMB_CHECK_CUDA(e = cudaMalloc(&p->dB, b * p->esize), st = mmb_gpu_status_of(e); goto fail);
-    MMB_CHECK_CUDA(e = cudaMalloc(&p->dC, c * p->esize), st = mmb_gpu_status_of(e); goto fail);
-    uint64_t base = seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(size->m * 131 + size->n * 17 + size->k) * 31 + dtype;
-    mmb_inputs_fill(p->hA, a, dtype, base);
-    mmb_inputs_fill(p->hB, b, dtype, base + 1);
-    MMB_CHECK_CUDA(e = cudaMemcpy(p->dA, p->hA, a * p->esize, cudaMemcpyHostToDevice), st = mmb_gpu_status_of(e); goto fail);
-    MMB_CHECK_CUDA(e = cudaMemcpy(p->dB, p->hB, b * p->esize, cudaMemcpyHostToDevice), st = mmb_gpu_status_of(e); goto fail);
-    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(dtype), c * p->esize, s->stream),
-                   st = mmb_gpu_status_of(e); goto fail);
-    st = mmb_reference_gemm(s->ref, dtype, size->m, size->n, size->k, p->dA, p->dB, p->dC, err, errlen);
-    if (st != MMB_STATUS_OK)
-        goto fail;
-    MMB_CHECK_CUDA(e = cudaStreamSynchronize(s->stream), st = mmb_gpu_status_of(e); goto fail);
-    MMB_CHECK_CUDA(e = cudaMemcpy(p->hRef, p->dC, c * p->esize, cudaMemcpyDeviceToHost), st = mmb_gpu_status_of(e); goto fail);
-    p->ref_err = check_reference(p, base);
-    double tol = mmb_dtype_info(dtype)->default_tolerance;
-    if (!(p->ref_err <= tol)) {
-        mmb_errorf(err, errlen, "the reference itself differs from a float64 host computation by %.3g "
-                   "(tolerance %.3g) on sampled elements", p->ref_err, tol);
-        st = MMB_STATUS_WRONG_RESULT;
-        goto fail;
-    }
-    *out = p;
-    return MMB_STATUS_OK;
-fail:
-    mmb_problem_close(p);
-    return st;
+    return mmb_problem_create(s->ref, s->stream, size, dtype, seed, out, err, errlen);
 }
 
 /* ---- configurations ---- */
@@ -294,11 +189,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
     const char *defines[MMB_MAX_PARAMS + 2];
     mmb_compile_defines(kernel, cfg, dtype, storage, defines);
-    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source));
-    key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
-    key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
-    for (const char **d = defines; *d; d++)
-        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    uint64_t key = mmb_compile_key(kernel, defines);
     for (int i = 0; i < s->nmodules; i++)
         if (s->modules[i].key == key)
             return &s->modules[i];
@@ -354,12 +245,6 @@ static enum mmb_status launch_one(void *opaque, char *err, size_t errlen)
                              c->s->stream, err, errlen);
 }
 
-static int launch_for_profiler(void *opaque)
-{
-    char ignored[256];
-    return launch_one(opaque, ignored, sizeof ignored) == MMB_STATUS_OK ? 0 : 1;
-}
-
 static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
                                     const struct mmb_kernel_attrs *attrs, char *err, size_t errlen)
 {
@@ -386,8 +271,7 @@ static enum mmb_status check_limits(const struct mmb_session *s, const struct la
     return MMB_STATUS_OK;
 }
 
-static void read_counters(struct mmb_session *s, struct launch_ctx *c,
-                          struct mmb_row *row)
+static void read_counters(struct mmb_session *s, struct launch_ctx *c, bool cold, struct mmb_row *row)
 {
     if (!s->opts.counters || mmb_metric_set_size(&s->metrics) == 0) {
         row->counter_status = MMB_STATUS_SKIPPED;
@@ -400,8 +284,7 @@ static void read_counters(struct mmb_session *s, struct launch_ctx *c,
     char err[512] = "";
     double duration_ns = NAN;
     int passes = 0;
-    /* The profiler reads row->cache: for cold rows it sweeps L2 before every pass itself. */
-    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_for_profiler, c, row, &duration_ns,
+    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_one, c, cold, row, &duration_ns,
                                               &passes, err, sizeof err);
     row->counter_status = st;
     if (s->opts.verbose)
@@ -482,7 +365,7 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
     row->time_ms_max = stats.max;
     row->time_ms_stddev = stats.stddev;
     row->sm_clock_mhz = clock;
-    read_counters(s, &c, row);
+    read_counters(s, &c, eo->cache == MMB_CACHE_COLD, row);
     mmb_row_derive(row);
     return row->status;
 }

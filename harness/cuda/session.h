@@ -1,6 +1,7 @@
-/* session.h - one GPU opened for measuring: its stream, timer, reference, counters
- * and loaded kernels; the buffers of one problem (size x dtype); and the evaluation
- * of one configuration on one problem into one result row. `run` and `tune` share it. */
+/* session.h - one GPU opened for measuring: its stream, L2 flush, timer, reference,
+ * counters and loaded kernels; the problems (size x dtype, problem.h) opened on it;
+ * and the evaluation of one configuration on one problem into one result row. `run`
+ * and `tune` share it. */
 #ifndef MMB_SESSION_H
 #define MMB_SESSION_H
 
@@ -8,7 +9,9 @@
 #include <stddef.h>
 
 #include "cuda/gpu.h"
+#include "cuda/problem.h"
 #include "model/profile.h"
+#include "results/metrics.h"
 #include "results/row.h"
 #include "model/space.h"
 
@@ -16,12 +19,12 @@ struct mmb_session_options {
     int device;
     const char *cache_dir;   /* cubin cache; NULL: none */
     bool counters;           /* read CUPTI counters for ok rows */
-    const char *metrics;     /* metric set text */
+    const struct mmb_metric_set *metrics; /* the counters to read (copied); NULL: none */
+    const char *l2_flush;    /* L2 flush method (MMB_L2_SWEEP, l2flush.h); NULL: the default */
     bool verbose;
 };
 
 struct mmb_session;
-struct mmb_problem;
 
 int mmb_session_open(struct mmb_session **out, const struct mmb_session_options *opts,
                      char *err, size_t errlen);
@@ -32,18 +35,16 @@ void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
 /* Why counters are off for this session ("" when they are on). */
 const char *mmb_session_counter_note(const struct mmb_session *s);
 
-/* Allocates and fills A and B with random values (seeded), computes the reference
- * and checks it on sampled elements against a float64 host computation. */
+/* A problem on the session's device, with its reference (problem.h; close it with
+ * mmb_problem_close). */
 enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
                                  unsigned long long seed, struct mmb_problem **out,
                                  char *err, size_t errlen);
-void mmb_problem_close(struct mmb_problem *p);
 
 struct mmb_eval_options {
     int warmup, repeats;
     enum mmb_cache_mode cache;
     double tolerance;
-    const char *profile_dir; /* unused by evaluation; kept for messages */
 };
 
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a

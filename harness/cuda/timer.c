@@ -1,8 +1,7 @@
-/* timer.c - CUDA-event timing with optional L2 flush (l2flush.c), and the SM clock through NVML. */
+/* timer.c - CUDA-event timing with optional L2 flush (l2flush.c), and the SM clock through NVML (nvml.c). */
 #include "cuda/timer.h"
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,18 +10,17 @@
 #include "core/errcheck.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
+#include "cuda/nvml.h"
 #include "core/util.h"
-
-static double nvml_sm_clock_mhz(const char *gpu_uuid);
 
 struct mmb_timer {
     void *stream;
-    struct mmb_l2_flush *flush;
+    struct mmb_l2_flush *flush; /* the caller's */
     char uuid[48];
 };
 
-enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int device, void *stream,
-                               char *err, size_t errlen)
+enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
+                               struct mmb_l2_flush *flush, char *err, size_t errlen)
 {
     struct mmb_timer *t = calloc(1, sizeof *t);
     if (!t) {
@@ -30,21 +28,14 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, int
         return MMB_STATUS_OUT_OF_MEMORY;
     }
     t->stream = stream;
+    t->flush = flush;
     snprintf(t->uuid, sizeof t->uuid, "%s", gpu_uuid ? gpu_uuid : "");
-    enum mmb_status st = mmb_l2_flush_open(&t->flush, device, err, errlen);
-    if (st != MMB_STATUS_OK) {
-        free(t);
-        return st;
-    }
     *out = t;
     return MMB_STATUS_OK;
 }
 
 void mmb_timer_close(struct mmb_timer *t)
 {
-    if (!t)
-        return;
-    mmb_l2_flush_close(t->flush);
     free(t);
 }
 
@@ -53,7 +44,7 @@ static enum mmb_status timer_flush_l2(struct mmb_timer *t, char *err, size_t err
     return mmb_l2_flush_enqueue(t->flush, t->stream, err, errlen);
 }
 
-enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, void *ctx,
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx,
                                   int warmup, int repeats, bool cold, struct mmb_stats *stats,
                                   double *sm_clock_mhz, char *err, size_t errlen)
 {
@@ -85,7 +76,7 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_cb launch, voi
             goto out;
         MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i + 1], stream), st = mmb_gpu_status_of(e); goto out);
         if (i == repeats / 2)
-            *sm_clock_mhz = nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
+            *sm_clock_mhz = mmb_nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
     }
     MMB_CHECK_CUDA(e = cudaStreamSynchronize(stream), st = mmb_gpu_status_of(e); goto out);
     for (int i = 0; i < repeats; i++) {
@@ -101,36 +92,4 @@ out:
     free(events);
     free(ms);
     return st;
-}
-
-/* The SM clock now, through NVML loaded at run time (no link to the driver): NaN
- * when NVML or the device is not available, which is no error (the column stays empty). */
-typedef int (*nvml_init_fn)(void);
-typedef int (*nvml_by_uuid_fn)(const char *, void **);
-typedef int (*nvml_clock_fn)(void *, int, unsigned *);
-
-static double nvml_sm_clock_mhz(const char *gpu_uuid)
-{
-    static int tried;
-    static nvml_by_uuid_fn by_uuid;
-    static nvml_clock_fn clock_info;
-    if (!tried) {
-        tried = 1;
-        void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-        nvml_init_fn init = NULL;
-        /* POSIX's way to take a function from dlsym without an object-to-function cast. */
-        if (lib)
-            *(void **)&init = dlsym(lib, "nvmlInit_v2");
-        if (init && init() == 0) {
-            *(void **)&by_uuid = dlsym(lib, "nvmlDeviceGetHandleByUUID");
-            *(void **)&clock_info = dlsym(lib, "nvmlDeviceGetClockInfo");
-        }
-    }
-    void *dev = NULL;
-    unsigned mhz = 0;
-    const int nvml_clock_sm = 1;
-    if (!by_uuid || !clock_info || !gpu_uuid || by_uuid(gpu_uuid, &dev) != 0 ||
-        clock_info(dev, nvml_clock_sm, &mhz) != 0)
-        return NAN;
-    return (double)mhz;
 }

@@ -26,7 +26,7 @@ int mmb_inputs_poison_byte(enum mmb_dtype dtype)
     return dtype == MMB_I32 ? 0x7F : 0xFF;
 }
 
-static double element(const void *p, size_t i, enum mmb_dtype dtype)
+double mmb_inputs_element(const void *p, size_t i, enum mmb_dtype dtype)
 {
     switch (dtype) {
     case MMB_F32: return ((const float *)p)[i];
@@ -41,7 +41,7 @@ void mmb_inputs_compare(const void *out, const void *ref, size_t count, enum mmb
 {
     double ref_max = 0.0, err_max = 0.0;
     for (size_t i = 0; i < count; i++) {
-        double r = fabs(element(ref, i, dtype));
+        double r = fabs(mmb_inputs_element(ref, i, dtype));
         if (r > ref_max)
             ref_max = r;
     }
@@ -50,7 +50,7 @@ void mmb_inputs_compare(const void *out, const void *ref, size_t count, enum mmb
     result->mismatches = 0;
     result->first_bad = count;
     for (size_t i = 0; i < count; i++) {
-        double o = element(out, i, dtype), r = element(ref, i, dtype);
+        double o = mmb_inputs_element(out, i, dtype), r = mmb_inputs_element(ref, i, dtype);
         double e = isnan(o) || isinf(o) ? INFINITY : fabs(o - r) / ref_max;
         bool bad = dtype == MMB_I32 ? ((const int32_t *)out)[i] != ((const int32_t *)ref)[i]
                                     : !(e <= tolerance);

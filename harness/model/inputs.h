@@ -18,6 +18,10 @@ void mmb_inputs_fill(void *data, size_t count, enum mmb_dtype dtype, uint64_t se
  * above. An element the kernel never wrote therefore always fails the comparison. */
 int mmb_inputs_poison_byte(enum mmb_dtype dtype);
 
+/* Element i of data as a double, exact for every f32, f64 and i32; NaN for a dtype
+ * outside the table. */
+double mmb_inputs_element(const void *data, size_t i, enum mmb_dtype dtype);
+
 struct mmb_compare {
     double max_rel_err;   /* max |out - ref| / max |ref| (NaN counts as infinite) */
     size_t mismatches;    /* elements beyond the tolerance (exact types: unequal) */

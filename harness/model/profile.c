@@ -257,13 +257,7 @@ static int key_warmup(struct loader *ld, const char *key, const char *value, cha
 
 static int key_cache(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    if (!strcmp(value, "cold"))
-        ld->p->cache = MMB_CACHE_COLD;
-    else if (!strcmp(value, "hot"))
-        ld->p->cache = MMB_CACHE_HOT;
-    else
-        return -1;
-    return 0;
+    return mmb_cache_parse(value, &ld->p->cache) ? 0 : -1;
 }
 
 static int key_metrics(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "core/cache.h"
 #include "core/dtype.h"
 #include "core/expr.h"
 
@@ -15,8 +16,6 @@
 #define MMB_MAX_SIZES 256
 #define MMB_MAX_KERNELS 32
 #define MMB_PATH_MAX 1024
-
-enum mmb_cache_mode { MMB_CACHE_COLD, MMB_CACHE_HOT };
 
 struct mmb_size {
     long long m, n, k; /* C (m x n) = A (m x k) * B (k x n), row-major */

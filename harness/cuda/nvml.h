@@ -1,0 +1,10 @@
+/* nvml.h - the NVIDIA management library, loaded at run time (no link to the driver,
+ * so mmbench starts where NVML is missing): the SM clock a GPU runs at now. */
+#ifndef MMB_NVML_H
+#define MMB_NVML_H
+
+/* The SM clock of the GPU with this UUID ("GPU-..."), in MHz; NaN when NVML or the
+ * device is not available, which is no error (the column stays empty). Thread-safe. */
+double mmb_nvml_sm_clock_mhz(const char *gpu_uuid);
+
+#endif

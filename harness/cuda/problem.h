@@ -1,0 +1,33 @@
+/* problem.h - the buffers of one problem (size x dtype) on one GPU: seeded random A
+ * and B on the host and the device, the reference C, checked on sampled elements
+ * against a float64 host computation, and the output buffer the kernels write. The
+ * session opens problems (session.h) and reads these buffers when it evaluates. */
+#ifndef MMB_PROBLEM_H
+#define MMB_PROBLEM_H
+
+#include <stddef.h>
+
+#include "core/dtype.h"
+#include "core/status.h"
+#include "cuda/reference.h"
+#include "model/profile.h"
+
+struct mmb_problem {
+    struct mmb_size size;
+    enum mmb_dtype dtype;
+    size_t esize;
+    void *dA, *dB, *dC;
+    void *hA, *hB, *hRef, *hOut;
+    double ref_err;          /* the reference's own error on the sampled elements */
+};
+
+/* Allocates and fills A and B with random values (seeded), computes the reference
+ * with ref on stream (the reference's) and checks it on sampled elements against a
+ * float64 host computation: MMB_STATUS_WRONG_RESULT beyond the dtype's tolerance. */
+enum mmb_status mmb_problem_create(struct mmb_reference *ref, void *stream, const struct mmb_size *size,
+                                   enum mmb_dtype dtype, unsigned long long seed, struct mmb_problem **out,
+                                   char *err, size_t errlen);
+/* NULL is fine. */
+void mmb_problem_close(struct mmb_problem *p);
+
+#endif
