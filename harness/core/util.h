@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The number of elements of an array (not of a pointer). */
+#define MMB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 /* snprintf into err, never overflowing, always terminated. */
 void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -10,8 +10,6 @@
 
 #include "report/out.h"
 
-#define MMB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 /* 20 pt on a 1600 px figure stays readable when the figure fills a slide and when
  * it is half a page. */
 #define MMB_GP_FONT_PT 20

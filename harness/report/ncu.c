@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "report/doc.h"
 #include "report/table.h"
 
@@ -79,7 +80,7 @@ static double floor_of(const char *metric)
         const char *metric;
         double floor;
     } floors[] = {{"DRAM read MB", 1.0}, {"DRAM write MB", 1.0}, {"DRAM %", 0.1}};
-    for (size_t i = 0; i < sizeof floors / sizeof floors[0]; i++)
+    for (size_t i = 0; i < MMB_COUNT(floors); i++)
         if (strcmp(metric, floors[i].metric) == 0)
             return floors[i].floor;
     return 0.0;
@@ -180,7 +181,7 @@ static const struct {
 static void agreement_write(FILE *f, const struct ncu_row *rows, size_t n)
 {
     const char *sep = "";
-    for (size_t i = 0; i < sizeof agreed / sizeof agreed[0]; i++) {
+    for (size_t i = 0; i < MMB_COUNT(agreed); i++) {
         struct span s = span_of(rows, n, agreed[i].metric, 0, 2);
         size_t small = 0;
         double top = 0.0;
@@ -245,7 +246,7 @@ static void misses_write(FILE *f, const struct ncu_row *rows, size_t n)
 {
     static const char *const held[] = {"duration us", "DRAM read MB", "DRAM %"};
     const char *sep = " **Beyond 3%:** ";
-    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++) {
+    for (size_t i = 0; i < MMB_COUNT(held); i++) {
         struct span s = span_of(rows, n, held[i], 0, 2);
         if (s.n && s.worst > 3.0) {
             fprintf(f, "%s%s (%.2f%%)", sep, held[i], s.worst);

@@ -109,7 +109,7 @@ static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t
     } heads[] = {{"Kernel", false, false},   {"Parameters", false, true}, {"Time (ms)", true, false},
                  {"GFLOP/s", true, false},   {"% of cuBLAS", true, false}, {"DRAM GB/s", true, false},
                  {"DRAM %", true, false},    {"SM %", true, false}};
-    for (size_t c = 0; c < sizeof heads / sizeof heads[0]; c++)
+    for (size_t c = 0; c < MMB_COUNT(heads); c++)
         head_set(t, c, heads[c].head, heads[c].num, heads[c].code);
     const struct mmb_report_row *cub =
         d->cublas >= 0 ? mmb_report_best(d, g, (size_t)d->cublas, (size_t)d->ref) : NULL;
