@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "report/ncu.h"
+#include "report/out.h"
 #include "report/table.h"
 #include "report/tune_groups.h"
 #include "core/util.h"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/out.h"
+#include "report/state.h"
 
 /* Call after the figures were drawn (or not): links only files that exist. */
 int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "report/out.h"
+#include "report/state.h"
 
 /* 20 pt on a 1600 px figure stays readable when the figure fills a slide and when
  * it is half a page. */

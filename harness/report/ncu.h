@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/out.h"
+#include "report/state.h"
 
 /* Writes one caveat line for GPU g when its comparison file exists; returns the
  * number of lines written (0 or 1). */

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "report/out.h"
+#include "report/state.h"
 
 /* Writes out/gnuplot/<figure>.dat and .gp for every figure the data allows,
  * registers them in rep->figs, and notes each figure it had to leave out. */

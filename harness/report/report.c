@@ -14,7 +14,7 @@
 
 #include "core/dtype.h"
 #include "report/doc.h"
-#include "report/out.h"
+#include "report/state.h"
 #include "report/plot.h"
 #include "core/util.h"
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/out.h"
+#include "report/state.h"
 
 /* Writes every table of one GPU to both documents. Returns -1 when out of memory. */
 int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FILE *tex);

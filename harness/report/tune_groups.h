@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/out.h"
+#include "report/state.h"
 
 #define MMB_REPORT_TUNE_GROUPS_MAX 64
 
