@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "results/csv.h"
 #include "core/dtype.h"
 #include "core/util.h"
+#include "results/csv.h"
 
 /* ---- loading ------------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* data.h - what the report reads and selects: every row of every CSV, the
  * GPUs, kernels and shapes found, the best configuration per (GPU, kernel, shape)
- * of the selected dtype and cache mode, and the parameter grid of a kernel. */
+ * of the selected dtype and cache mode. */
 #ifndef MMB_REPORT_DATA_H
 #define MMB_REPORT_DATA_H
 
@@ -92,25 +92,5 @@ bool mmb_report_has_roofline(const struct mmb_report_row *r);
 /* "4096" for a cube, else "4096x2048x1024". */
 void mmb_report_shape_label(const struct mmb_report_shape *s, char *out, size_t len);
 bool mmb_report_shape_parse(const char *text, struct mmb_report_shape *out);
-
-/* A kernel's time over two of its parameters at one shape: the two that vary the
- * most, the others held at the best configuration's values. */
-#define MMB_REPORT_GRID_MAX 24
-struct mmb_report_grid {
-    char xname[MMB_REPORT_NAME_MAX], yname[MMB_REPORT_NAME_MAX];
-    double xs[MMB_REPORT_GRID_MAX], ys[MMB_REPORT_GRID_MAX];
-    size_t nx, ny, cells;
-    double ms[MMB_REPORT_GRID_MAX][MMB_REPORT_GRID_MAX]; /* [y][x], NaN when not measured */
-    const char *why[MMB_REPORT_GRID_MAX][MMB_REPORT_GRID_MAX]; /* status text of a failed cell */
-    size_t best_x, best_y;
-    char fixed[256];          /* the other parameters, "" when none */
-    size_t best_row;          /* overall best row of the kernel at that shape */
-    size_t failed;            /* cells of the slice that are not ok */
-};
-
-/* Returns true and fills g when the kernel has a grid of at least four ok cells
- * (report_grid.c). */
-bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t kernel, size_t shape,
-                           struct mmb_report_grid *g);
 
 #endif

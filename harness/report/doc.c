@@ -9,53 +9,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/util.h"
+#include "report/md.h"
 #include "report/ncu.h"
 #include "report/out.h"
 #include "report/table.h"
+#include "report/tune_doc.h"
 #include "report/tune_groups.h"
-#include "core/util.h"
 
 /* ---- README sections ----------------------------------------------------------------------- */
-
-static bool dat_exists(const struct mmb_report *rep, const char *name)
-{
-    char file[256], path[4400];
-    snprintf(file, sizeof file, "%s.dat", name);
-    FILE *f = mmb_report_path(rep, path, sizeof path, "gnuplot", file, NULL, 0) == 0 ? fopen(path, "r") : NULL;
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
-void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig)
-{
-    fputs("#### ", f);
-    mmb_report_md_text(f, fig->title);
-    fputs("\n\n", f);
-    mmb_report_md_text(f, fig->caption);
-    fputs("\n\n", f);
-    if (!fig->drawn) {
-        fprintf(f, "Not drawn (%s); script: [gnuplot/%s.gp](gnuplot/%s.gp).\n\n",
-                rep->plot_state[0] ? rep->plot_state : "gnuplot did not produce it", fig->name, fig->name);
-        return;
-    }
-    const char *shown = rep->formats[0];
-    for (size_t i = 0; i < rep->nformats; i++)
-        if (strcmp(rep->formats[i], "png") == 0 || (strcmp(rep->formats[i], "svg") == 0 && strcmp(shown, "png") != 0))
-            shown = rep->formats[i];
-    if (strcmp(shown, "pdf") != 0) {
-        fputs("![", f);
-        mmb_report_md_text(f, fig->title);
-        fprintf(f, "](figures/%s.%s)\n\n", fig->name, shown);
-    }
-    for (size_t i = 0; i < rep->nformats; i++)
-        fprintf(f, "%s[%s](figures/%s.%s)", i ? " · " : "", rep->formats[i], fig->name, rep->formats[i]);
-    fprintf(f, " · [script](gnuplot/%s.gp)", fig->name);
-    /* side-by-side figures draw from the data of each GPU's figure */
-    if (dat_exists(rep, fig->name))
-        fprintf(f, " · [data](gnuplot/%s.dat)", fig->name);
-    fputs("\n\n", f);
-}
 
 static void md_figures(FILE *f, struct mmb_report *rep)
 {
@@ -95,15 +57,6 @@ static void md_figures(FILE *f, struct mmb_report *rep)
     }
 }
 
-/* A code span: backticks inside would end it early. */
-static void md_code(FILE *f, const char *s)
-{
-    fputc('`', f);
-    for (; *s; s++)
-        fputc(*s == '`' ? '\'' : *s, f);
-    fputc('`', f);
-}
-
 /* Failed rows of one GPU, one line per (kernel, params, status, reason) with the
  * sizes it failed at: a configuration that cannot launch fails at every size. */
 static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
@@ -124,7 +77,7 @@ static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
         if (groups++ >= 8)
             continue;
         fprintf(f, "  - %s ", r->r.kernel);
-        md_code(f, r->r.params[0] ? r->r.params : "-");
+        mmb_report_md_code(f, r->r.params[0] ? r->r.params : "-");
         fprintf(f, ": %s", mmb_status_text(r->r.status));
         if (r->r.reason[0]) {
             fputs(" (", f);
@@ -166,7 +119,7 @@ static void md_restricted(FILE *f, const struct mmb_report_data *d, size_t g)
         if (seen)
             continue;
         fprintf(f, "%s%zu of %s's configurations, excluded by ", sep, count, r->r.kernel);
-        md_code(f, r->r.reason[0] ? r->r.reason : "its restrictions");
+        mmb_report_md_code(f, r->r.reason[0] ? r->r.reason : "its restrictions");
         sep = "; ";
     }
 }
@@ -207,36 +160,6 @@ static size_t md_omits(FILE *f, const struct mmb_report *rep, int gpu)
     if (head)
         fputs(" the other figures are drawn.\n", f);
     return lines;
-}
-
-/* The report links files of the source tree only when it is written to
- * <root>/reports, where "../" reaches them; elsewhere it names them. */
-static bool in_root_reports(const struct mmb_report *rep)
-{
-    char out_real[4096], reports_real[4096], reports[4200];
-    snprintf(reports, sizeof reports, "%s/reports", rep->root);
-    return realpath(rep->out, out_real) && realpath(reports, reports_real) && !strcmp(out_real, reports_real);
-}
-
-char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
-{
-    char path[4400], ignored[128];
-    snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
-    return mmb_file_read(path, NULL, ignored, sizeof ignored);
-}
-
-void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text)
-{
-    char path[4400];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/%s", rep->root, rel);
-    if (rel[0] != '/' && in_root_reports(rep) && stat(path, &st) == 0) {
-        fputc('[', f);
-        mmb_report_md_text(f, text ? text : rel);
-        fprintf(f, "](../%s)", rel);
-    } else {
-        md_code(f, rel);
-    }
 }
 
 static void md_caveats(FILE *f, struct mmb_report *rep)
@@ -384,13 +307,13 @@ static void md_provenance(FILE *f, const struct mmb_report *rep, size_t file)
         char ini[4400];
         struct stat st;
         fputs("; profile ", f);
-        md_code(f, first->profile);
+        mmb_report_md_code(f, first->profile);
         snprintf(ini, sizeof ini, "%s/profiles/%s.ini", rep->root, first->profile);
         if (stat(ini, &st) == 0) {
             char cmd[256];
             snprintf(cmd, sizeof cmd, "mmbench run profiles/%s.ini", first->profile);
             fputs(" (", f);
-            md_code(f, cmd);
+            mmb_report_md_code(f, cmd);
             fputs(")", f);
         }
     }
@@ -411,7 +334,7 @@ static void md_data(FILE *f, const struct mmb_report *rep)
     for (size_t i = 0; i < d->nfiles; i++) {
         const struct mmb_report_file *file = &d->files[i];
         fputs("- ", f);
-        md_code(f, file->shown);
+        mmb_report_md_code(f, file->shown);
         fputs(" (", f);
         const char *sep = "";
         for (size_t g = 0; g < d->ngpus; g++) {

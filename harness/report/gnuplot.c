@@ -1,7 +1,7 @@
 /* gnuplot.c - finds gnuplot and runs the report's scripts, several at once:
  * one process per script keeps a failure attributable to its figure, and running
  * them in parallel keeps the whole report within seconds on a small machine. */
-#include "report/plot.h"
+#include "report/gnuplot.h"
 
 #include <errno.h>
 #include <fcntl.h>

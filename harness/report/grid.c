@@ -1,7 +1,7 @@
 /* grid.c - a kernel's tuning landscape for the report: its median time
  * over the two parameters that vary the most, at one size, the others held at
  * the fastest configuration's values (a slice through the best). */
-#include "report/data.h"
+#include "report/grid.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "report/doc.h"
-#include "report/table.h"
+#include "report/md.h"
 
 #define NCU_ROWS_MAX 256
 

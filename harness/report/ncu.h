@@ -1,5 +1,5 @@
 /* ncu.h - the README's caveat on how mmbench's counters compare with Nsight
- * Compute's, from data/<gpu>/bench/ncu-compare*.txt (report_ncu.c). */
+ * Compute's, from data/<gpu>/bench/ncu-compare*.txt. */
 #ifndef MMB_REPORT_NCU_H
 #define MMB_REPORT_NCU_H
 

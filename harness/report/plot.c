@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/gp.h"
-#include "report/tune_groups.h"
 #include "core/util.h"
+#include "report/figures.h"
+#include "report/gp.h"
 
 /* ---- lines against size ---------------------------------------------------------------- */
 

@@ -1,14 +1,14 @@
 /* plot_bars.c - bar figures: compute and memory utilisation per kernel
  * (the Nsight screenshots of seed 000), and every GPU next to each other per kernel. */
-#include "report/plot.h"
+#include "report/figures.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/gp.h"
 #include "core/util.h"
+#include "report/gp.h"
 
 /* ---- utilisation bars ------------------------------------------------------------ */
 

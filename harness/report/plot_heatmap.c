@@ -1,14 +1,15 @@
 /* plot_heatmap.c - tuning landscapes: a kernel's median time over two of
  * its parameters at one size, the fastest configuration boxed. */
-#include "report/plot.h"
+#include "report/figures.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/gp.h"
 #include "core/util.h"
+#include "report/gp.h"
+#include "report/grid.h"
 
 /* ---- tuning heatmaps ------------------------------------------------------------------------ */
 

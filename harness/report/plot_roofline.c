@@ -1,14 +1,14 @@
 /* plot_roofline.c - the roofline of each GPU: every kernel at every size
  * placed by measured intensity and GFLOP/s under the DRAM and FP32 ceilings. */
-#include "report/plot.h"
+#include "report/figures.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/gp.h"
 #include "core/util.h"
+#include "report/gp.h"
 
 /* ---- roofline ------------------------------------------------------------------------ */
 

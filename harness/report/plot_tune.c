@@ -3,15 +3,15 @@
  * circled and cuBLAS as a horizontal line. It shows what the heatmap cannot for a
  * space of four parameters: how many configurations are near the best, and how far
  * the worst are from it. */
-#include "report/plot.h"
+#include "report/figures.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "report/gp.h"
 #include "report/tune_groups.h"
-#include "core/util.h"
 
 typedef struct mmb_report_tune_group group;
 

@@ -13,10 +13,11 @@
 #include <unistd.h>
 
 #include "core/dtype.h"
-#include "report/doc.h"
-#include "report/state.h"
-#include "report/plot.h"
 #include "core/util.h"
+#include "report/doc.h"
+#include "report/gnuplot.h"
+#include "report/plot.h"
+#include "report/state.h"
 
 #define EXIT_BAD_INPUT 2
 

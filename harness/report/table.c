@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/grid.h"
+#include "report/md.h"
 
 /* ---- table model ------------------------------------------------------------------ */
 
@@ -225,15 +227,6 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
 
 /* ---- Markdown ---------------------------------------------------------------------------- */
 
-void mmb_report_md_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|' || *s == '*' || *s == '_' || *s == '\\' || *s == '<' || *s == '`' || *s == '[' || *s == ']')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-}
-
 static void md_table(FILE *f, const struct table *t)
 {
     fputs("**", f);
@@ -281,22 +274,6 @@ static void md_table(FILE *f, const struct table *t)
 }
 
 /* ---- LaTeX ---------------------------------------------------------------------------------- */
-
-void mmb_report_tex_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '\\': fputs("\\textbackslash{}", f); break;
-        case '~': fputs("\\textasciitilde{}", f); break;
-        case '^': fputs("\\textasciicircum{}", f); break;
-        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
-            fputc('\\', f);
-            fputc(*s, f);
-            break;
-        default: fputc(*s, f);
-        }
-    }
-}
 
 static void tex_table(FILE *f, const struct table *t)
 {

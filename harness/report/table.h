@@ -11,8 +11,4 @@
 /* Writes every table of one GPU to both documents. Returns -1 when out of memory. */
 int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FILE *tex);
 
-/* Text escaped for Markdown (outside code spans) and for LaTeX. */
-void mmb_report_md_text(FILE *f, const char *s);
-void mmb_report_tex_text(FILE *f, const char *s);
-
 #endif

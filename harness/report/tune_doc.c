@@ -4,15 +4,15 @@
  * files and the tuning wall times are; how the best compares with the seed's
  * published GTX TITAN X times; the spread figures; and small spaces (seed 000's
  * naive block sizes) as one table with the published times beside the measured. */
-#include "report/tune_groups.h"
+#include "report/tune_doc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/doc.h"
-#include "report/table.h"
 #include "core/util.h"
+#include "report/md.h"
+#include "report/tune_groups.h"
 
 typedef struct mmb_report_tune_group group;
 

@@ -6,6 +6,7 @@
 #include "report/tune_groups.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 bool mmb_report_tune_row(const struct mmb_report_row *r)

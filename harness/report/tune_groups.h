@@ -1,12 +1,10 @@
-/* tune_groups.h - the report's view of tuning: the tuned problems found in the data
- * (report_tune.c), the spread-of-times figure of each tuned kernel
- * (report_plot_tune.c), and the README/LaTeX section (report_tune_doc.c). */
-#ifndef MMB_REPORT_TUNE_H
-#define MMB_REPORT_TUNE_H
+/* tune_groups.h - the report's view of tuning: the tuned problems found in the
+ * data, each a kernel at one size, dtype and cache mode on one GPU. */
+#ifndef MMB_REPORT_TUNE_GROUPS_H
+#define MMB_REPORT_TUNE_GROUPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "report/state.h"
 
@@ -38,12 +36,5 @@ bool mmb_report_tune_same_problem(const struct mmb_report_tune_group *a, const s
 /* True when the data holds rows of a tuning profile: the report then has a
  * Tuning section. */
 bool mmb_report_tune_has(const struct mmb_report *rep);
-
-/* Writes gnuplot/tune-spread-<kernel>.{dat,gp} for every tuned kernel and size. */
-int mmb_report_plot_tune(struct mmb_report *rep, char *err, size_t errlen);
-
-/* Writes "## Tuning" to md and its tables to tex; nothing without tuned rows.
- * Returns -1 when out of memory. */
-int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex);
 
 #endif

@@ -1,0 +1,24 @@
+/* figures.h - the figure writers: one family of figures each, one file each
+ * (plot_bars.c, plot_roofline.c, plot_heatmap.c, plot_tune.c). Every writer writes
+ * gnuplot/<figure>.dat and .gp for the figures the data allows, registers them in
+ * rep->figs and notes the figures it had to leave out; plot.c calls them in the
+ * order of its table. */
+#ifndef MMB_REPORT_FIGURES_H
+#define MMB_REPORT_FIGURES_H
+
+#include <stddef.h>
+
+#include "report/state.h"
+
+/* every GPU's GFLOP/s per kernel at the reference size, as bars */
+int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen);
+/* SM and DRAM utilisation per kernel at the reference size, as bars */
+int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen);
+/* each GPU's roofline */
+int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen);
+/* a kernel's time over two of its parameters */
+int mmb_report_plot_heatmaps(struct mmb_report *rep, char *err, size_t errlen);
+/* the spread of a tuned kernel's times */
+int mmb_report_plot_tune(struct mmb_report *rep, char *err, size_t errlen);
+
+#endif

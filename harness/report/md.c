@@ -1,0 +1,120 @@
+/* md.c - what the report's documents are written with: text escaped for
+ * Markdown and LaTeX, code spans, links to files of the source tree, and a
+ * figure's entry in the README. */
+#include "report/md.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/util.h"
+
+/* ---- text ------------------------------------------------------------------------------------ */
+
+void mmb_report_md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '*' || *s == '_' || *s == '\\' || *s == '<' || *s == '`' || *s == '[' || *s == ']')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+void mmb_report_tex_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '\\': fputs("\\textbackslash{}", f); break;
+        case '~': fputs("\\textasciitilde{}", f); break;
+        case '^': fputs("\\textasciicircum{}", f); break;
+        case '&': case '%': case '$': case '#': case '_': case '{': case '}':
+            fputc('\\', f);
+            fputc(*s, f);
+            break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* A code span: backticks inside would end it early. */
+void mmb_report_md_code(FILE *f, const char *s)
+{
+    fputc('`', f);
+    for (; *s; s++)
+        fputc(*s == '`' ? '\'' : *s, f);
+    fputc('`', f);
+}
+
+/* ---- files of the source tree ---------------------------------------------------------------- */
+
+/* The report links files of the source tree only when it is written to
+ * <root>/reports, where "../" reaches them; elsewhere it names them. */
+static bool in_root_reports(const struct mmb_report *rep)
+{
+    char out_real[4096], reports_real[4096], reports[4200];
+    snprintf(reports, sizeof reports, "%s/reports", rep->root);
+    return realpath(rep->out, out_real) && realpath(reports, reports_real) && !strcmp(out_real, reports_real);
+}
+
+char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
+{
+    char path[4400], ignored[128];
+    snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
+    return mmb_file_read(path, NULL, ignored, sizeof ignored);
+}
+
+void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text)
+{
+    char path[4400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", rep->root, rel);
+    if (rel[0] != '/' && in_root_reports(rep) && stat(path, &st) == 0) {
+        fputc('[', f);
+        mmb_report_md_text(f, text ? text : rel);
+        fprintf(f, "](../%s)", rel);
+    } else {
+        mmb_report_md_code(f, rel);
+    }
+}
+
+/* ---- figures ----------------------------------------------------------------------------------- */
+
+static bool dat_exists(const struct mmb_report *rep, const char *name)
+{
+    char file[256], path[4400];
+    snprintf(file, sizeof file, "%s.dat", name);
+    FILE *f = mmb_report_path(rep, path, sizeof path, "gnuplot", file, NULL, 0) == 0 ? fopen(path, "r") : NULL;
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig)
+{
+    fputs("#### ", f);
+    mmb_report_md_text(f, fig->title);
+    fputs("\n\n", f);
+    mmb_report_md_text(f, fig->caption);
+    fputs("\n\n", f);
+    if (!fig->drawn) {
+        fprintf(f, "Not drawn (%s); script: [gnuplot/%s.gp](gnuplot/%s.gp).\n\n",
+                rep->plot_state[0] ? rep->plot_state : "gnuplot did not produce it", fig->name, fig->name);
+        return;
+    }
+    const char *shown = rep->formats[0];
+    for (size_t i = 0; i < rep->nformats; i++)
+        if (strcmp(rep->formats[i], "png") == 0 || (strcmp(rep->formats[i], "svg") == 0 && strcmp(shown, "png") != 0))
+            shown = rep->formats[i];
+    if (strcmp(shown, "pdf") != 0) {
+        fputs("![", f);
+        mmb_report_md_text(f, fig->title);
+        fprintf(f, "](figures/%s.%s)\n\n", fig->name, shown);
+    }
+    for (size_t i = 0; i < rep->nformats; i++)
+        fprintf(f, "%s[%s](figures/%s.%s)", i ? " · " : "", rep->formats[i], fig->name, rep->formats[i]);
+    fprintf(f, " · [script](gnuplot/%s.gp)", fig->name);
+    /* side-by-side figures draw from the data of each GPU's figure */
+    if (dat_exists(rep, fig->name))
+        fprintf(f, " · [data](gnuplot/%s.dat)", fig->name);
+    fputs("\n\n", f);
+}

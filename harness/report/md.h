@@ -1,0 +1,26 @@
+/* md.h - what the report's documents are written with: text escaped for
+ * Markdown and LaTeX, code spans, links to files of the source tree, and a
+ * figure's entry in the README. */
+#ifndef MMB_REPORT_MD_H
+#define MMB_REPORT_MD_H
+
+#include <stdio.h>
+
+#include "report/state.h"
+
+/* Text escaped for Markdown (outside code spans) and for LaTeX. */
+void mmb_report_md_text(FILE *f, const char *s);
+void mmb_report_tex_text(FILE *f, const char *s);
+/* A Markdown code span. */
+void mmb_report_md_code(FILE *f, const char *s);
+
+/* <root>/<rel> as the README shows it: a link (text, or rel when NULL) where the
+ * report is written to <root>/reports and the file exists, else rel as code. */
+void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text);
+/* The whole text of <root>/<rel>, NULL when it cannot be read; free it. */
+char *mmb_report_source_read(const struct mmb_report *rep, const char *rel);
+
+/* One figure's heading, caption, picture and links, in Markdown. */
+void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig);
+
+#endif
