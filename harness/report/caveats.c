@@ -1,0 +1,307 @@
+/* caveats.c - the README's Caveats: what a reader must know before trusting a
+ * figure (points whose DRAM writes stayed in L2, rows not plotted and why, rows
+ * without counters, published figures, figures left out, the agreement with Nsight
+ * Compute, rows of another selection, notes of the other steps), one writer each. */
+#include "report/caveats.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/md.h"
+#include "report/ncu.h"
+
+/* ---- lists inside a caveat ------------------------------------------------------------------- */
+
+/* Failed rows of one GPU, one line per (kernel, params, status, reason) with the
+ * sizes it failed at: a configuration that cannot launch fails at every size. */
+static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
+{
+    size_t groups = 0, shown = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status == MMB_STATUS_OK || r->r.status == MMB_STATUS_RESTRICTED)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            seen = q->gpu == g && q->r.status == r->r.status && !strcmp(q->r.kernel, r->r.kernel) &&
+                   !strcmp(q->r.params, r->r.params) && !strcmp(q->r.reason, r->r.reason);
+        }
+        if (seen)
+            continue;
+        if (groups++ >= 8)
+            continue;
+        fprintf(f, "  - %s ", r->r.kernel);
+        mmb_report_md_code(f, r->r.params[0] ? r->r.params : "-");
+        fprintf(f, ": %s", mmb_status_text(r->r.status));
+        if (r->r.reason[0]) {
+            fputs(" (", f);
+            mmb_report_md_text(f, r->r.reason);
+            fputs(")", f);
+        }
+        fputs(" at", f);
+        size_t sizes = 0;
+        for (size_t j = i; j < d->nrows; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            if (q->gpu == g && q->r.status == r->r.status && !strcmp(q->r.kernel, r->r.kernel) &&
+                !strcmp(q->r.params, r->r.params) && !strcmp(q->r.reason, r->r.reason) && sizes++ < 6)
+                fprintf(f, "%s %lldx%lldx%lld %s", sizes > 1 ? "," : "", q->r.m, q->r.n, q->r.k, q->r.dtype);
+        }
+        fputs(sizes > 6 ? ", ...\n" : "\n", f);
+        shown++;
+    }
+    if (groups > shown)
+        fprintf(f, "  - and %zu more configurations\n", groups - shown);
+}
+
+/* Restricted rows of one GPU, counted per kernel and restriction. */
+static void md_restricted(FILE *f, const struct mmb_report_data *d, size_t g)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status != MMB_STATUS_RESTRICTED)
+            continue;
+        bool seen = false;
+        size_t count = 0;
+        for (size_t j = 0; j < d->nrows && !seen; j++) {
+            const struct mmb_report_row *q = &d->rows[j];
+            bool same = q->gpu == g && q->r.status == MMB_STATUS_RESTRICTED && !strcmp(q->r.kernel, r->r.kernel) &&
+                        !strcmp(q->r.reason, r->r.reason);
+            seen = same && j < i;
+            count += same;
+        }
+        if (seen)
+            continue;
+        fprintf(f, "%s%zu of %s's configurations, excluded by ", sep, count, r->r.kernel);
+        mmb_report_md_code(f, r->r.reason[0] ? r->r.reason : "its restrictions");
+        sep = "; ";
+    }
+}
+
+/* Figures left out, one line per GPU, grouped by reason. */
+static size_t md_omits(FILE *f, const struct mmb_report *rep, int gpu)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t lines = 0;
+    bool head = false;
+    for (size_t i = 0; i < rep->nomits; i++) {
+        const struct mmb_report_omit *o = &rep->omits[i];
+        if (o->gpu != gpu)
+            continue;
+        bool earlier = false;
+        for (size_t j = 0; j < i && !earlier; j++)
+            earlier = rep->omits[j].gpu == gpu && strcmp(rep->omits[j].why, o->why) == 0;
+        if (earlier)
+            continue;
+        if (!head) {
+            fputs("- **Figures left out** (", f);
+            mmb_report_md_text(f, gpu >= 0 ? d->gpus[gpu].name : "every GPU");
+            fputs("):", f);
+            head = true;
+        }
+        const char *sep = " ";
+        for (size_t j = i; j < rep->nomits; j++)
+            if (rep->omits[j].gpu == gpu && strcmp(rep->omits[j].why, o->why) == 0) {
+                fputs(sep, f);
+                mmb_report_md_text(f, rep->omits[j].what);
+                sep = ", ";
+            }
+        fputs(": ", f);
+        mmb_report_md_text(f, o->why);
+        fputs(";", f);
+        lines++;
+    }
+    if (head)
+        fputs(" the other figures are drawn.\n", f);
+    return lines;
+}
+
+/* ---- the caveats, one writer each ------------------------------------------------------------ */
+
+/* DRAM writes that stayed in L2, among the plotted (best) rows. */
+static size_t l2_writes(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t n = 0;
+    for (size_t g = 0; g < d->ngpus; g++) {
+        size_t low = 0, plotted = 0;
+        char sizes[512] = "";
+        for (size_t s = 0; s < d->nshapes; s++) {
+            bool here = false;
+            for (size_t k = 0; k < d->nkernels; k++) {
+                const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+                if (!r || !isfinite(r->r.dram_write_bytes))
+                    continue;
+                plotted++;
+                low += r->l2_low;
+                here = here || r->l2_low;
+            }
+            if (here && strlen(sizes) < sizeof sizes - 100) {
+                char label[96];
+                mmb_report_shape_label(&d->shapes[s], label, sizeof label);
+                snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s", sizes[0] ? ", " : "", label);
+            }
+        }
+        if (low) {
+            fputs("- **DRAM writes that stay in L2** (", f);
+            mmb_report_md_text(f, d->gpus[g].name);
+            fprintf(f, "): %zu of the %zu plotted rows with DRAM counters wrote less than half of their output (M x N x element size) to DRAM, at %s. The output fits in L2 and is still there when the kernel ends, so its writes are not counted: DRAM bandwidth, bandwidth %% and intensity undercount those points (circled in the bandwidth figures).\n",
+                    low, plotted, sizes);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Rows that are not ok, per GPU: the restricted ones apart from the failures. */
+static size_t not_plotted(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t n = 0;
+    for (size_t g = 0; g < d->ngpus; g++) {
+        const struct mmb_report_gpu *gp = &d->gpus[g];
+        size_t bad = gp->rows - gp->by_status[MMB_STATUS_OK];
+        if (bad == 0)
+            continue;
+        size_t restricted = gp->by_status[MMB_STATUS_RESTRICTED];
+        fputs("- **Rows not plotted** (", f);
+        mmb_report_md_text(f, gp->name);
+        fprintf(f, "): %zu of %zu rows are not ok.", bad, gp->rows);
+        if (restricted) {
+            fprintf(f, " %zu are restricted, recorded on purpose: configurations that a profile's restriction excludes "
+                       "before anything is compiled or run, as Kernel Tuner does (",
+                    restricted);
+            md_restricted(f, d, g);
+            fputs(").", f);
+        }
+        if (bad > restricted) {
+            fprintf(f, " %zu did not run or failed:", bad - restricted);
+            const char *sep = " ";
+            for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
+                if (s != MMB_STATUS_RESTRICTED && gp->by_status[s]) {
+                    fprintf(f, "%s%zu %s", sep, gp->by_status[s], mmb_status_text((enum mmb_status)s));
+                    sep = ", ";
+                }
+            fputs(".", f);
+        }
+        fputs("\n", f);
+        md_failed(f, d, g);
+        n++;
+    }
+    return n;
+}
+
+/* Plotted rows of one GPU without counters, counted by their counter_status. */
+static size_t no_counters(FILE *f, const struct mmb_report *rep, size_t g)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const struct mmb_report_gpu *gp = &d->gpus[g];
+    if (!gp->selected || gp->with_counters >= gp->selected)
+        return 0;
+    fputs("- **No counters** (", f);
+    mmb_report_md_text(f, gp->name);
+    fprintf(f, "): %zu of %zu plotted rows have empty counter columns; their counter_status:",
+            gp->selected - gp->with_counters, gp->selected);
+    /* why, as the run recorded it */
+    size_t why[MMB_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu == g && r->selected && !mmb_report_has_bandwidth(r) && !mmb_report_has_util(r) &&
+            (unsigned)r->r.counter_status < MMB_STATUS_COUNT)
+            why[r->r.counter_status]++;
+    }
+    const char *sep = " ";
+    for (size_t st = 0; st < MMB_STATUS_COUNT; st++)
+        if (why[st]) {
+            fprintf(f, "%s%zu %s", sep, why[st], mmb_status_text((enum mmb_status)st));
+            sep = ", ";
+        }
+    fputs(why[MMB_STATUS_SKIPPED] ? " (skipped: no counters were asked for, or the rows are published).\n" : ".\n", f);
+    return 1;
+}
+
+static size_t published(FILE *f, const struct mmb_report *rep, size_t g)
+{
+    const struct mmb_report_gpu *gp = &rep->data.gpus[g];
+    if (!gp->published)
+        return 0;
+    fputs("- **Published figures** (", f);
+    mmb_report_md_text(f, gp->name);
+    fprintf(f, "): %zu rows are figures published elsewhere, not measured by mmbench (the source is named in Data); they carry no counters, repeats or spread, and are marked † in tables, \"(published)\" in figures and hatched in bars.\n",
+            gp->published);
+    return 1;
+}
+
+/* Per GPU in turn: its rows without counters, its published rows, its figures
+ * left out. */
+static size_t gpu_caveats(FILE *f, const struct mmb_report *rep)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < rep->data.ngpus; g++) {
+        n += no_counters(f, rep, g);
+        n += published(f, rep, g);
+        n += md_omits(f, rep, (int)g);
+    }
+    return n;
+}
+
+/* The side-by-side figures left out. */
+static size_t gpus_omits(FILE *f, const struct mmb_report *rep)
+{
+    return md_omits(f, rep, -1);
+}
+
+static size_t ncu_agreement(FILE *f, const struct mmb_report *rep)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < rep->data.ngpus; g++)
+        n += mmb_report_ncu_caveat(f, rep, g);
+    return n;
+}
+
+/* Ok rows of another dtype or cache mode than the one shown. */
+static size_t left_out(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    if (!d->other_dtype && !d->other_cache)
+        return 0;
+    fprintf(f, "- **Left out by the selection** (%s", d->dtype);
+    if (d->cache[0])
+        fprintf(f, ", %s L2", d->cache);
+    fputs("): ", f);
+    if (d->other_dtype)
+        fprintf(f, "%zu ok rows of other element types (choose with --dtype)%s", d->other_dtype,
+                d->other_cache ? "; " : "");
+    if (d->other_cache)
+        fprintf(f, "%zu ok rows of the other cache mode (choose with --cache)", d->other_cache);
+    fputs(".\n", f);
+    return 1;
+}
+
+/* What the other steps noted (gnuplot's missing terminals, its warnings). */
+static size_t notes(FILE *f, const struct mmb_report *rep)
+{
+    for (size_t i = 0; i < rep->nnotes; i++) {
+        fputs("- ", f);
+        mmb_report_md_text(f, rep->notes[i]);
+        fputs(".\n", f);
+    }
+    return rep->nnotes;
+}
+
+/* In the order the README lists them; each returns the number of items it wrote. */
+static size_t (*const caveat_writers[])(FILE *f, const struct mmb_report *rep) = {
+    l2_writes, not_plotted, gpu_caveats, gpus_omits, ncu_agreement, left_out, notes, NULL,
+};
+
+void mmb_report_caveats_write(FILE *f, const struct mmb_report *rep)
+{
+    fputs("## Caveats\n\n", f);
+    size_t n = 0;
+    for (size_t i = 0; caveat_writers[i]; i++)
+        n += caveat_writers[i](f, rep);
+    if (n == 0)
+        fputs("None.\n", f);
+    fputc('\n', f);
+}
