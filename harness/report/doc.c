@@ -200,7 +200,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     fputs("Every figure is drawn as", f);
     for (size_t i = 0; i < rep->nformats; i++)
         fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
-                !strcmp(rep->formats[i], "png") ? "PNG (screens)" : !strcmp(rep->formats[i], "svg") ? "SVG" : "PDF (print)");
+                mmb_report_format_info(rep->formats[i])->description);
     fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
     fprintf(f, "Contents: [Figures](#figures) · [Tables](#tables) · %s[Caveats](#caveats) · [Data](#data)\n\n",
             mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");

@@ -13,15 +13,6 @@
 
 #include "core/util.h"
 
-static const struct {
-    const char *format;
-    const char *terminal;
-} format_terminals[] = {
-    {"png", "pngcairo"},
-    {"svg", "svg"},
-    {"pdf", "pdfcairo"},
-};
-
 static bool executable(const char *path)
 {
     struct stat st;
@@ -117,15 +108,11 @@ bool mmb_report_gnuplot_find(struct mmb_report *rep)
     char missing[64] = "";
     size_t kept = 0;
     for (size_t i = 0; i < rep->nformats; i++) {
-        const char *term = NULL;
-        for (size_t t = 0; t < sizeof format_terminals / sizeof format_terminals[0]; t++)
-            if (strcmp(format_terminals[t].format, rep->formats[i]) == 0)
-                term = format_terminals[t].terminal;
-        if (term && terminal_listed(list, term))
-            memmove(rep->formats[kept++], rep->formats[i], sizeof rep->formats[i]);
+        const char *term = mmb_report_format_info(rep->formats[i])->terminal;
+        if (terminal_listed(list, term))
+            rep->formats[kept++] = rep->formats[i];
         else
-            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s", missing[0] ? ", " : "",
-                     term ? term : rep->formats[i]);
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s", missing[0] ? ", " : "", term);
     }
     free(list);
     rep->nformats = kept;

@@ -23,10 +23,6 @@ const char *mmb_gp_gpu_color(size_t i)
     return gpu_colors[i % MMB_COUNT(gpu_colors)];
 }
 
-/* PNG and SVG are drawn in pixels; the PDF has the same proportions at 200 px an
- * inch, with the font scaled to match. */
-#define PX_PER_INCH 200.0
-
 const struct mmb_gp_pos mmb_gp_alone = {false, 0, 1, 1, 1, {0, 0}};
 
 /* ---- gnuplot text ---------------------------------------------------------------- */
@@ -56,16 +52,16 @@ void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name
     fprintf(f, "# Written by `mmbench report`. Redraw from this folder: gnuplot %s.gp\n", name);
     fputs("formats = \"", f);
     for (size_t i = 0; i < rep->nformats; i++)
-        fprintf(f, "%s%s", i ? " " : "", rep->formats[i]);
+        fprintf(f, "%s%s", i ? " " : "", mmb_report_format_info(rep->formats[i])->name);
     fputs("\"\n", f);
     fputs("do for [i = 1:words(formats)] {\n    fmt = word(formats, i)\n    reset\n    set encoding utf8\n", f);
-    /* PS, FS: the terminals draw the same point and font sizes at different scales */
-    fprintf(f, "    if (fmt eq \"png\") { set terminal pngcairo size %d,%d noenhanced font \"Sans,%d\" linewidth 2; PS = 1.0; FS = 1.0 }\n",
-            c.w, c.h, MMB_GP_FONT_PT);
-    fprintf(f, "    if (fmt eq \"svg\") { set terminal svg size %d,%d noenhanced font \"sans-serif,%d\" linewidth 2 background \"white\"; PS = 0.55; FS = 1.0 }\n",
-            c.w, c.h, MMB_GP_FONT_PT);
-    fprintf(f, "    if (fmt eq \"pdf\") { set terminal pdfcairo size %.2fin,%.2fin noenhanced font \"Sans,%.1f\" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = %.3f }\n",
-            c.w / PX_PER_INCH, c.h / PX_PER_INCH, MMB_GP_FONT_PT * 72.0 / PX_PER_INCH, 72.0 / PX_PER_INCH);
+    /* every format the report knows, so that the script draws any of them when
+     * its formats line is edited */
+    for (const struct mmb_report_format_info *fi = mmb_report_format_table; fi->name; fi++) {
+        fprintf(f, "    if (fmt eq \"%s\") { set terminal %s ", fi->name, fi->terminal);
+        fi->terminal_args(f, c.w, c.h, MMB_GP_FONT_PT);
+        fputs(" }\n", f);
+    }
     /* explicit font sizes scale with the terminal like the default one;
      * gnuplot takes a font from a string variable, not from an expression */
     for (int pt = MMB_GP_FONT_PT - 8; pt <= MMB_GP_FONT_PT + 2; pt += 2)

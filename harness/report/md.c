@@ -101,17 +101,21 @@ void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mm
                 rep->plot_state[0] ? rep->plot_state : "gnuplot did not produce it", fig->name, fig->name);
         return;
     }
-    const char *shown = rep->formats[0];
-    for (size_t i = 0; i < rep->nformats; i++)
-        if (strcmp(rep->formats[i], "png") == 0 || (strcmp(rep->formats[i], "svg") == 0 && strcmp(shown, "png") != 0))
-            shown = rep->formats[i];
-    if (strcmp(shown, "pdf") != 0) {
+    const struct mmb_report_format_info *shown = NULL;
+    for (size_t i = 0; i < rep->nformats; i++) {
+        const struct mmb_report_format_info *fi = mmb_report_format_info(rep->formats[i]);
+        if (fi->picture && (!shown || fi->picture < shown->picture))
+            shown = fi;
+    }
+    if (shown) {
         fputs("![", f);
         mmb_report_md_text(f, fig->title);
-        fprintf(f, "](figures/%s.%s)\n\n", fig->name, shown);
+        fprintf(f, "](figures/%s.%s)\n\n", fig->name, shown->name);
     }
-    for (size_t i = 0; i < rep->nformats; i++)
-        fprintf(f, "%s[%s](figures/%s.%s)", i ? " · " : "", rep->formats[i], fig->name, rep->formats[i]);
+    for (size_t i = 0; i < rep->nformats; i++) {
+        const char *ext = mmb_report_format_info(rep->formats[i])->name;
+        fprintf(f, "%s[%s](figures/%s.%s)", i ? " · " : "", ext, fig->name, ext);
+    }
     fprintf(f, " · [script](gnuplot/%s.gp)", fig->name);
     /* side-by-side figures draw from the data of each GPU's figure */
     if (dat_exists(rep, fig->name))

@@ -23,7 +23,10 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: mmbench report [options] [CSV or folder ...]\n"
+    char formats[64];
+    mmb_report_format_names(formats, sizeof formats, ",", ",");
+    fprintf(f,
+          "usage: mmbench report [options] [CSV or folder ...]\n"
           "\n"
           "Reads mmbench CSVs (default: every *.csv under <root>/data, recursively), writes\n"
           "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
@@ -32,14 +35,14 @@ static void usage(FILE *f)
           "  -o, --output DIR     output folder (default <root>/reports)\n"
           "  -s, --size SIZE      size of the bars, tables and heatmaps: N or MxNxK\n"
           "                       (default 4096 when present, else the best covered size)\n"
-          "  -f, --formats LIST   figure formats, comma-separated: png,svg,pdf (default all)\n"
+          "  -f, --formats LIST   figure formats, comma-separated: %s (default all)\n"
           "  -t, --dtype TYPE     element type to show: f32, f64, i32 (default f32)\n"
           "  -c, --cache MODE     cold or hot rows (default cold when present)\n"
           "  -g, --gnuplot PROG   gnuplot program (default: gnuplot on PATH)\n"
           "  -n, --no-plots       write the scripts, do not run gnuplot\n"
           "  -q, --quiet          no summary line\n"
           "  -h, --help           this text\n",
-          f);
+          formats);
 }
 
 /* ---- inputs ------------------------------------------------------------------------ */
@@ -180,20 +183,24 @@ static int formats_parse(struct mmb_report *rep, const char *list)
     const char *p = list;
     while (*p) {
         size_t n = strcspn(p, ",");
-        bool known = (n == 3 && (!strncmp(p, "png", 3) || !strncmp(p, "svg", 3) || !strncmp(p, "pdf", 3)));
-        if (!known) {
-            fprintf(stderr, "report: --formats: expected png, svg or pdf, found '%.*s'\n", (int)n, p);
+        enum mmb_report_format fmt;
+        if (!mmb_report_format_parse(p, n, &fmt)) {
+            char names[64];
+            mmb_report_format_names(names, sizeof names, ", ", " or ");
+            fprintf(stderr, "report: --formats: expected %s, found '%.*s'\n", names, (int)n, p);
             return -1;
         }
         bool dup = false;
         for (size_t i = 0; i < rep->nformats; i++)
-            dup = dup || strncmp(rep->formats[i], p, 3) == 0;
+            dup = dup || rep->formats[i] == fmt;
         if (!dup)
-            snprintf(rep->formats[rep->nformats++], sizeof rep->formats[0], "%.3s", p);
+            rep->formats[rep->nformats++] = fmt;
         p += n + (p[n] == ',');
     }
     if (rep->nformats == 0) {
-        fprintf(stderr, "report: --formats: expected at least one of png, svg, pdf\n");
+        char names[64];
+        mmb_report_format_names(names, sizeof names, ", ", ", ");
+        fprintf(stderr, "report: --formats: expected at least one of %s\n", names);
         return -1;
     }
     return 0;
@@ -209,8 +216,21 @@ static void command_record(struct mmb_report *rep, int argc, char **argv)
     }
 }
 
+/* A figure: its extension names a format. */
+static bool figure_file(const char *ext)
+{
+    enum mmb_report_format fmt;
+    return mmb_report_format_parse(ext, strlen(ext), &fmt);
+}
+
+/* What gnuplot reads and writes beside the scripts. */
+static bool script_file(const char *ext)
+{
+    return !strcmp(ext, "dat") || !strcmp(ext, "gp") || !strcmp(ext, "log");
+}
+
 /* Only what an earlier report wrote: the folder may hold other files. */
-static int stale_remove(const struct mmb_report *rep, const char *sub, const char *const *exts, char *err,
+static int stale_remove(const struct mmb_report *rep, const char *sub, bool (*ours_ext)(const char *ext), char *err,
                         size_t errlen)
 {
     char dir[4400];
@@ -226,9 +246,8 @@ static int stale_remove(const struct mmb_report *rep, const char *sub, const cha
     int rc = 0;
     struct dirent *e;
     while (rc == 0 && (e = readdir(dp))) {
-        bool ours = false;
-        for (const char *const *x = exts; *x; x++)
-            ours = ours || ends_with(e->d_name, *x);
+        const char *dot = strrchr(e->d_name, '.');
+        bool ours = dot && ours_ext(dot + 1);
         char path[4700];
         if (!ours || e->d_name[0] == '.' || (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
             continue;
@@ -342,10 +361,8 @@ static int report_run(struct mmb_report *rep, const struct cli *cli, char **args
         return EXIT_BAD_INPUT;
     }
 
-    static const char *const fig_exts[] = {".png", ".svg", ".pdf", NULL};
-    static const char *const gp_exts[] = {".dat", ".gp", ".log", NULL};
-    if (mmb_mkdir_p(rep->out, err, sizeof err) != 0 || stale_remove(rep, "figures", fig_exts, err, sizeof err) != 0 ||
-        stale_remove(rep, "gnuplot", gp_exts, err, sizeof err) != 0 ||
+    if (mmb_mkdir_p(rep->out, err, sizeof err) != 0 || stale_remove(rep, "figures", figure_file, err, sizeof err) != 0 ||
+        stale_remove(rep, "gnuplot", script_file, err, sizeof err) != 0 ||
         mmb_report_plot_write(rep, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return 1;
@@ -391,9 +408,8 @@ int mmb_report_main(int argc, char **argv)
     }
     if (strcmp(rep->root, ".") == 0)
         snprintf(rep->out, sizeof rep->out, "reports");
-    static const char *const all[] = {"png", "svg", "pdf"};
-    for (size_t i = 0; i < 3; i++)
-        snprintf(rep->formats[rep->nformats++], sizeof rep->formats[0], "%s", all[i]);
+    for (const struct mmb_report_format_info *fi = mmb_report_format_table; fi->name; fi++)
+        rep->formats[rep->nformats++] = fi->value;
     command_record(rep, argc, argv);
 
     struct cli cli = {0};

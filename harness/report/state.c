@@ -70,7 +70,7 @@ void mmb_report_figures_check(struct mmb_report *rep)
         for (size_t j = 0; j < rep->nformats && f->drawn; j++) {
             char name[256], path[4352];
             struct stat st;
-            snprintf(name, sizeof name, "%s.%s", f->name, rep->formats[j]);
+            snprintf(name, sizeof name, "%s.%s", f->name, mmb_report_format_info(rep->formats[j])->name);
             f->drawn = mmb_report_path(rep, path, sizeof path, "figures", name, NULL, 0) == 0 &&
                        stat(path, &st) == 0 && st.st_size > 0;
         }

@@ -8,8 +8,7 @@
 #include <stddef.h>
 
 #include "report/data.h"
-
-#define MMB_REPORT_FORMATS_MAX 3
+#include "report/formats.h"
 
 enum mmb_report_group {
     MMB_REPORT_GROUP_GPUS,   /* every GPU side by side */
@@ -37,7 +36,7 @@ struct mmb_report {
     /* options */
     char root[4096];        /* source root: default inputs and the paths the README shows */
     char out[4096];         /* output folder */
-    char formats[MMB_REPORT_FORMATS_MAX][4];
+    enum mmb_report_format formats[MMB_REPORT_FORMAT_COUNT]; /* in the order asked for */
     size_t nformats;
     char gnuplot[4096];     /* program, "" when none was found */
     char command[2048];     /* the command line, for the README */

@@ -324,14 +324,15 @@ static const struct mmb_report_figure *figure_find(const struct mmb_report *rep,
 /* A link to a figure's picture, or to its script when it was not drawn. */
 static void figure_link(FILE *md, const struct mmb_report *rep, const struct mmb_report_figure *fig, const char *text)
 {
-    const char *fmt = rep->nformats ? rep->formats[0] : "png";
+    /* the PNG when it was drawn, else the first format */
+    enum mmb_report_format fmt = rep->nformats ? rep->formats[0] : MMB_REPORT_PNG;
     for (size_t f = 0; f < rep->nformats; f++)
-        if (!strcmp(rep->formats[f], "png"))
-            fmt = "png";
+        if (rep->formats[f] == MMB_REPORT_PNG)
+            fmt = MMB_REPORT_PNG;
     fputc('[', md);
     mmb_report_md_text(md, text);
     if (fig->drawn)
-        fprintf(md, "](figures/%s.%s)", fig->name, fmt);
+        fprintf(md, "](figures/%s.%s)", fig->name, mmb_report_format_info(fmt)->name);
     else
         fprintf(md, "](gnuplot/%s.gp)", fig->name);
 }
