@@ -1,8 +1,8 @@
-/* figures.h - the figure writers: one family of figures each, one file each
- * (plot_bars.c, plot_roofline.c, plot_heatmap.c, plot_tune.c). Every writer writes
- * gnuplot/<figure>.dat and .gp for the figures the data allows, registers them in
- * rep->figs and notes the figures it had to leave out; plot.c calls them in the
- * order of its table. */
+/* figures.h - the figure writers: one family of figures each, in plot_bars.c,
+ * plot_lines.c, plot_roofline.c, plot_heatmap.c and plot_tune.c. Every writer
+ * writes gnuplot/<figure>.dat and .gp for the figures the data allows, registers
+ * them in rep->figs and notes the figures it had to leave out; plot.c calls them
+ * in the order of its table. */
 #ifndef MMB_REPORT_FIGURES_H
 #define MMB_REPORT_FIGURES_H
 
@@ -12,6 +12,8 @@
 
 /* every GPU's GFLOP/s per kernel at the reference size, as bars */
 int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen);
+/* GFLOP/s, % of cuBLAS, DRAM bandwidth and its % of peak against matrix size */
+int mmb_report_plot_lines(struct mmb_report *rep, char *err, size_t errlen);
 /* SM and DRAM utilisation per kernel at the reference size, as bars */
 int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen);
 /* each GPU's roofline */

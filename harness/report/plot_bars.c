@@ -9,11 +9,13 @@
 
 #include "core/util.h"
 #include "report/gp.h"
+#include "report/out.h"
+#include "report/panels.h"
 
 /* ---- utilisation bars ------------------------------------------------------------ */
 
-static void util_panel_write(FILE *f, struct mmb_report *rep, size_t g, const char *dat, const char *title,
-                             const struct mmb_gp_pos *pos)
+static void util_panel_write(FILE *f, const struct mmb_report *rep, size_t g, const char *dat, const char *title,
+                             const struct mmb_gp_pos *pos, const void *ctx)
 {
     mmb_gp_panel_begin(f, rep);
     mmb_gp_panel_box(f, pos);
@@ -37,7 +39,42 @@ static void util_panel_write(FILE *f, struct mmb_report *rep, size_t g, const ch
         pt -= 2;
     fprintf(f, "         \"\" using ($1-0.19):2:(sprintf(\"%%.0f\", $2)) with labels offset 0,0.7 font F%d notitle, \\\n", pt);
     fprintf(f, "         \"\" using ($1+0.19):3:(sprintf(\"%%.0f\", $3)) with labels offset 0,0.7 font F%d notitle\n", pt);
-    (void)g;
+}
+
+static void util_legend_write(FILE *f, const struct mmb_report *rep, const struct mmb_gp_pos *pos, const void *ctx)
+{
+    mmb_gp_legend_begin(f, pos, 2);
+    fputs("    plot NaN with boxes fs solid 0.9 border lc rgb \"#202020\" lc rgb \"#0072B2\" title \"Compute (SM %)\", \\\n", f);
+    fputs("         NaN with boxes fs pattern 4 border lc rgb \"#202020\" lc rgb \"#D55E00\" title \"Memory (DRAM %)\"\n", f);
+}
+
+/* gnuplot/util-<GPU>.dat: a kernel a line. Sets has when some kernel has the
+ * counters, else notes that the GPU has no utilisation bars. */
+static int util_data_write(struct mmb_report *rep, size_t g, const char *name, const char *ref, bool *has, char *err,
+                           size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_out o;
+    if (mmb_report_out_open(&o, err, errlen) != 0)
+        return -1;
+    fprintf(o.f, "# %s: SM and DRAM throughput (%% of peak) at %s on %s\n# kernel-index sm-pct dram-pct  # kernel, params\n",
+            name, ref, d->gpus[g].name);
+    for (size_t k = 0; k < d->nkernels; k++) {
+        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
+        if (r && mmb_report_has_util(r)) {
+            fprintf(o.f, "%zu %.6g %.6g  # %s, %s\n", k, r->r.sm_util_pct, r->r.dram_util_pct, d->kernels[k],
+                    r->r.params[0] ? r->r.params : "-");
+            *has = true;
+        }
+    }
+    if (!*has) {
+        mmb_report_out_discard(&o);
+        char why[160];
+        snprintf(why, sizeof why, "no SM and DRAM throughput counters at %s", ref);
+        mmb_report_omit_add(rep, (int)g, "utilisation bars", why);
+        return 0;
+    }
+    return mmb_gp_commit(rep, &o, name, "dat", err, errlen);
 }
 
 int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
@@ -45,90 +82,35 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
     struct mmb_report_data *d = &rep->data;
     if (d->ref < 0)
         return 0;
-    char ref[96], sel[64], gsel[64];
+    char ref[96];
     mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    mmb_report_selection(rep, -1, sel, sizeof sel);
     bool *has = calloc(d->ngpus ? d->ngpus : 1, sizeof *has);
     if (!has) {
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    size_t drawn = 0;
+    const struct mmb_report_panels figs = {"util", has, util_panel_write, util_legend_write, NULL};
     int rc = 0;
     for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
         if (!mmb_report_gpu_has(d, g, NULL))
             continue;
-        char name[160], gpu[128];
-        snprintf(name, sizeof name, "util-%s", d->gpus[g].slug);
-        mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-        struct mmb_report_out o;
-        if (mmb_report_out_open(&o, err, errlen) != 0) {
-            rc = -1;
-            break;
-        }
-        fprintf(o.f, "# %s: SM and DRAM throughput (%% of peak) at %s on %s\n# kernel-index sm-pct dram-pct  # kernel, params\n",
-                name, ref, d->gpus[g].name);
-        for (size_t k = 0; k < d->nkernels; k++) {
-            const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
-            if (r && mmb_report_has_util(r)) {
-                fprintf(o.f, "%zu %.6g %.6g  # %s, %s\n", k, r->r.sm_util_pct, r->r.dram_util_pct, d->kernels[k],
-                        r->r.params[0] ? r->r.params : "-");
-                has[g] = true;
-            }
-        }
-        if (!has[g]) {
-            mmb_report_out_discard(&o);
-            char why[160];
-            snprintf(why, sizeof why, "no SM and DRAM throughput counters at %s", ref);
-            mmb_report_omit_add(rep, (int)g, "utilisation bars", why);
+        char name[160], what[160], caption[640];
+        mmb_report_panels_name(rep, &figs, g, name, sizeof name);
+        if ((rc = util_data_write(rep, g, name, ref, &has[g], err, errlen)) != 0 || !has[g])
             continue;
-        }
-        drawn++;
-        if ((rc = mmb_gp_commit(rep, &o, name, "dat", err, errlen)) != 0)
-            break;
-        struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
-        if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
-            rc = -1;
-            break;
-        }
-        mmb_report_selection(rep, (int)g, gsel, sizeof gsel);
-        snprintf(fig->title, sizeof fig->title, "%s: compute and memory utilisation at %s (%s)", gpu, ref, gsel);
-        snprintf(fig->caption, sizeof fig->caption,
+        snprintf(what, sizeof what, "compute and memory utilisation at %s", ref);
+        snprintf(caption, sizeof caption,
                  "Compute (SM throughput) and memory (DRAM throughput) utilisation of each kernel's best configuration at %s, as the Nsight Compute screenshots of seed 000 show them.",
                  ref);
-        mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 900});
-        util_panel_write(o.f, rep, g, name, fig->title, &mmb_gp_alone);
-        mmb_gp_script_end(o.f);
-        rc = mmb_gp_commit(rep, &o, name, "gp", err, errlen);
+        rc = mmb_report_panels_gpu(rep, &figs, g, what, caption, (struct mmb_gp_canvas){1600, 900}, err, errlen);
     }
-    if (rc == 0 && drawn >= 2) {
-        struct mmb_report_figure *fig = mmb_report_figure_add(rep, "gpus-util", MMB_REPORT_GROUP_GPUS, -1);
-        struct mmb_report_out o;
-        if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
-            free(has);
-            return -1;
-        }
-        snprintf(fig->title, sizeof fig->title, "Every GPU: compute and memory utilisation at %s (%s)", ref, sel);
-        snprintf(fig->caption, sizeof fig->caption,
-                 "The utilisation bars of every GPU side by side, oldest generation first.");
-        struct mmb_gp_pos pos = mmb_gp_multi_pos(drawn);
-        mmb_gp_script_begin(o.f, rep, "gpus-util", fig->title, pos.c);
-        mmb_gp_multiplot_begin(o.f, fig->title);
-        for (size_t g = 0; g < d->ngpus; g++) {
-            if (!has[g])
-                continue;
-            char dat[160], gpu[128];
-            snprintf(dat, sizeof dat, "util-%s", d->gpus[g].slug);
-            mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-            util_panel_write(o.f, rep, g, dat, gpu, &pos);
-            pos.idx++;
-        }
-        mmb_gp_legend_begin(o.f, &pos, 2);
-        fputs("    plot NaN with boxes fs solid 0.9 border lc rgb \"#202020\" lc rgb \"#0072B2\" title \"Compute (SM %)\", \\\n", o.f);
-        fputs("         NaN with boxes fs pattern 4 border lc rgb \"#202020\" lc rgb \"#D55E00\" title \"Memory (DRAM %)\"\n", o.f);
-        fputs("    unset multiplot\n", o.f);
-        mmb_gp_script_end(o.f);
-        rc = mmb_gp_commit(rep, &o, "gpus-util", "gp", err, errlen);
+    if (rc == 0) {
+        char sel[64], title[640];
+        mmb_report_selection(rep, -1, sel, sizeof sel);
+        snprintf(title, sizeof title, "Every GPU: compute and memory utilisation at %s (%s)", ref, sel);
+        rc = mmb_report_panels_gpus(rep, &figs, "gpus-util", title,
+                                    "The utilisation bars of every GPU side by side, oldest generation first.", err,
+                                    errlen);
     }
     free(has);
     return rc;

@@ -9,13 +9,70 @@
 
 #include "core/util.h"
 #include "report/gp.h"
+#include "report/out.h"
+#include "report/panels.h"
 
-/* ---- roofline ------------------------------------------------------------------------ */
+/* What the panels share. */
+struct roofline {
+    int (*blocks)[64];        /* [GPU][kernel]: block of the .dat, -1 without points */
+    struct mmb_gp_range x, y; /* shared by every GPU */
+    bool seen[64];            /* [kernel]: drawn in some panel */
+};
 
-static void roofline_panel_write(FILE *f, struct mmb_report *rep, size_t g, const char *dat, const char *title,
-                                 const int *block, const struct mmb_gp_range *x, const struct mmb_gp_range *y,
-                                 const struct mmb_gp_pos *pos)
+/* gnuplot/roofline-<GPU>.dat: one block per kernel, a point per size. Sets has
+ * when the GPU has points, else notes why it has no roofline. */
+static int roofline_data_write(struct mmb_report *rep, size_t g, const char *name, struct roofline *rl, bool *has,
+                               char *err, size_t errlen)
 {
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_out o;
+    if (mmb_report_out_open(&o, err, errlen) != 0)
+        return -1;
+    fprintf(o.f, "# %s: measured intensity (FLOP/DRAM byte) and GFLOP/s on %s\n", name, d->gpus[g].name);
+    int nb = 0;
+    for (size_t k = 0; k < d->nkernels && k < 64; k++) {
+        rl->blocks[g][k] = -1;
+        for (size_t s = 0; s < d->nshapes; s++) {
+            const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+            if (!r || !mmb_report_has_roofline(r))
+                continue;
+            if (rl->blocks[g][k] < 0) {
+                fprintf(o.f, "%s# %s\n", nb ? "\n\n" : "", d->kernels[k]);
+                rl->blocks[g][k] = nb++;
+            }
+            char label[96];
+            mmb_report_shape_label(&d->shapes[s], label, sizeof label);
+            double in = mmb_report_intensity(r), gf = mmb_report_gflops(r);
+            fprintf(o.f, "%.9g %.9g  # %s, %s\n", in, gf, label, r->r.params[0] ? r->r.params : "-");
+            mmb_gp_range_add(&rl->x, in);
+            mmb_gp_range_add(&rl->y, gf);
+            rl->seen[k] = true;
+        }
+    }
+    if (nb == 0) {
+        mmb_report_out_discard(&o);
+        mmb_report_omit_add(rep, (int)g, "roofline",
+                            isfinite(d->gpus[g].peak_gbps) && isfinite(d->gpus[g].peak_gflops)
+                                ? "no DRAM counters (counter columns empty)"
+                                : "no peak_gbps or peak_gflops for this GPU");
+        return 0;
+    }
+    *has = true;
+    /* the whole roof, its slope included, even when every kernel sits right
+     * of the ridge: the memory-bound side is what the figure teaches */
+    double ridge = d->gpus[g].peak_gflops / d->gpus[g].peak_gbps;
+    mmb_gp_range_add(&rl->x, ridge / 20);
+    mmb_gp_range_add(&rl->y, d->gpus[g].peak_gflops / 20);
+    mmb_gp_range_add(&rl->y, d->gpus[g].peak_gflops);
+    return mmb_gp_commit(rep, &o, name, "dat", err, errlen);
+}
+
+static void roofline_panel_write(FILE *f, const struct mmb_report *rep, size_t g, const char *dat, const char *title,
+                                 const struct mmb_gp_pos *pos, const void *ctx)
+{
+    const struct roofline *rl = ctx;
+    const int *block = rl->blocks[g];
+    const struct mmb_gp_range *x = &rl->x, *y = &rl->y;
     bool shared = pos->shared;
     const struct mmb_report_data *d = &rep->data;
     const struct mmb_report_gpu *gp = &d->gpus[g];
@@ -73,135 +130,64 @@ static void roofline_panel_write(FILE *f, struct mmb_report *rep, size_t g, cons
     fputc('\n', f);
 }
 
+static void roofline_legend_write(FILE *f, const struct mmb_report *rep, const struct mmb_gp_pos *pos, const void *ctx)
+{
+    const struct roofline *rl = ctx;
+    const struct mmb_report_data *d = &rep->data;
+    size_t entries = 1;
+    for (size_t k = 0; k < d->nkernels && k < 64; k++)
+        entries += rl->seen[k];
+    mmb_gp_legend_begin(f, pos, entries);
+    int n = 0;
+    mmb_gp_term(f, &n);
+    fputs("NaN with lines lw 3.5 lc rgb \"#303030\" title \"roof\"", f);
+    for (size_t k = 0; k < d->nkernels && k < 64; k++) {
+        if (!rl->seen[k])
+            continue;
+        mmb_gp_term(f, &n);
+        fprintf(f, "NaN with points ls %zu lw 2 title ", k + 1);
+        mmb_gp_string(f, d->kernels[k]);
+    }
+    fputc('\n', f);
+}
+
 int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen)
 {
     struct mmb_report_data *d = &rep->data;
-    int (*blocks)[64] = calloc(d->ngpus ? d->ngpus : 1, sizeof *blocks);
+    struct roofline rl = {calloc(d->ngpus ? d->ngpus : 1, sizeof *rl.blocks), mmb_gp_range_new(true),
+                          mmb_gp_range_new(true), {false}};
     bool *has = calloc(d->ngpus ? d->ngpus : 1, sizeof *has);
-    if (!blocks || !has) {
-        free(blocks);
+    if (!rl.blocks || !has) {
+        free(rl.blocks);
         free(has);
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    struct mmb_gp_range x = mmb_gp_range_new(true), y = mmb_gp_range_new(true);
-    bool seen[64] = {false};
-    size_t drawn = 0;
     int rc = 0;
-    char sel[64], gsel[64];
-    mmb_report_selection(rep, -1, sel, sizeof sel);
     for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        if (!mmb_report_gpu_has(d, g, NULL))
-            continue;
         char name[160];
         snprintf(name, sizeof name, "roofline-%s", d->gpus[g].slug);
-        struct mmb_report_out o;
-        if ((rc = mmb_report_out_open(&o, err, errlen)) != 0)
-            break;
-        fprintf(o.f, "# %s: measured intensity (FLOP/DRAM byte) and GFLOP/s on %s\n", name, d->gpus[g].name);
-        int nb = 0;
-        for (size_t k = 0; k < d->nkernels && k < 64; k++) {
-            blocks[g][k] = -1;
-            for (size_t s = 0; s < d->nshapes; s++) {
-                const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
-                if (!r || !mmb_report_has_roofline(r))
-                    continue;
-                if (blocks[g][k] < 0) {
-                    fprintf(o.f, "%s# %s\n", nb ? "\n\n" : "", d->kernels[k]);
-                    blocks[g][k] = nb++;
-                }
-                char label[96];
-                mmb_report_shape_label(&d->shapes[s], label, sizeof label);
-                double in = mmb_report_intensity(r), gf = mmb_report_gflops(r);
-                fprintf(o.f, "%.9g %.9g  # %s, %s\n", in, gf, label, r->r.params[0] ? r->r.params : "-");
-                mmb_gp_range_add(&x, in);
-                mmb_gp_range_add(&y, gf);
-                seen[k] = true;
-            }
-        }
-        if (nb == 0) {
-            mmb_report_out_discard(&o);
-            mmb_report_omit_add(rep, (int)g, "roofline",
-                                isfinite(d->gpus[g].peak_gbps) && isfinite(d->gpus[g].peak_gflops)
-                                    ? "no DRAM counters (counter columns empty)"
-                                    : "no peak_gbps or peak_gflops for this GPU");
-            continue;
-        }
-        has[g] = true;
-        drawn++;
-        /* the whole roof, its slope included, even when every kernel sits right
-         * of the ridge: the memory-bound side is what the figure teaches */
-        double ridge = d->gpus[g].peak_gflops / d->gpus[g].peak_gbps;
-        mmb_gp_range_add(&x, ridge / 20);
-        mmb_gp_range_add(&y, d->gpus[g].peak_gflops / 20);
-        mmb_gp_range_add(&y, d->gpus[g].peak_gflops);
-        rc = mmb_gp_commit(rep, &o, name, "dat", err, errlen);
+        if (mmb_report_gpu_has(d, g, NULL))
+            rc = roofline_data_write(rep, g, name, &rl, &has[g], err, errlen);
     }
-    mmb_gp_range_finish(&x);
-    mmb_gp_range_finish(&y);
-    for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        if (!has[g])
-            continue;
-        char name[160], gpu[128];
-        snprintf(name, sizeof name, "roofline-%s", d->gpus[g].slug);
-        mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-        struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
-        struct mmb_report_out o;
-        if (!fig || (rc = mmb_report_out_open(&o, err, errlen)) != 0) {
-            rc = -1;
-            break;
-        }
-        mmb_report_selection(rep, (int)g, gsel, sizeof gsel);
-        snprintf(fig->title, sizeof fig->title, "%s: roofline (%s)", gpu, gsel);
-        snprintf(fig->caption, sizeof fig->caption,
-                 "Each kernel's best configuration at every size, placed by measured arithmetic intensity (FLOP per DRAM byte) and GFLOP/s under the GPU's DRAM-bandwidth and FP32 ceilings; points further right reuse more data from caches.");
-        mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1000});
-        roofline_panel_write(o.f, rep, g, name, fig->title, blocks[g], &x, &y, &mmb_gp_alone);
-        mmb_gp_script_end(o.f);
-        rc = mmb_gp_commit(rep, &o, name, "gp", err, errlen);
+    mmb_gp_range_finish(&rl.x);
+    mmb_gp_range_finish(&rl.y);
+
+    const struct mmb_report_panels figs = {"roofline", has, roofline_panel_write, roofline_legend_write, &rl};
+    for (size_t g = 0; g < d->ngpus && rc == 0; g++)
+        if (has[g])
+            rc = mmb_report_panels_gpu(rep, &figs, g, "roofline",
+                                       "Each kernel's best configuration at every size, placed by measured arithmetic intensity (FLOP per DRAM byte) and GFLOP/s under the GPU's DRAM-bandwidth and FP32 ceilings; points further right reuse more data from caches.",
+                                       (struct mmb_gp_canvas){1600, 1000}, err, errlen);
+    if (rc == 0) {
+        char sel[64], title[640];
+        mmb_report_selection(rep, -1, sel, sizeof sel);
+        snprintf(title, sizeof title, "Every GPU: roofline (%s, shared axes)", sel);
+        rc = mmb_report_panels_gpus(rep, &figs, "gpus-roofline", title,
+                                    "The rooflines of every GPU side by side on shared axes: the roof rises and its ridge moves right from one generation to the next.",
+                                    err, errlen);
     }
-    if (rc == 0 && drawn >= 2) {
-        struct mmb_report_figure *fig = mmb_report_figure_add(rep, "gpus-roofline", MMB_REPORT_GROUP_GPUS, -1);
-        struct mmb_report_out o;
-        if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
-            rc = -1;
-        } else {
-            snprintf(fig->title, sizeof fig->title, "Every GPU: roofline (%s, shared axes)", sel);
-            snprintf(fig->caption, sizeof fig->caption,
-                     "The rooflines of every GPU side by side on shared axes: the roof rises and its ridge moves right from one generation to the next.");
-            struct mmb_gp_pos pos = mmb_gp_multi_pos(drawn);
-            mmb_gp_script_begin(o.f, rep, "gpus-roofline", fig->title, pos.c);
-            mmb_gp_multiplot_begin(o.f, fig->title);
-            for (size_t g = 0; g < d->ngpus; g++) {
-                if (!has[g])
-                    continue;
-                char dat[160], gpu[128];
-                snprintf(dat, sizeof dat, "roofline-%s", d->gpus[g].slug);
-                mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-                roofline_panel_write(o.f, rep, g, dat, gpu, blocks[g], &x, &y, &pos);
-                pos.idx++;
-            }
-            size_t entries = 1;
-            for (size_t k = 0; k < d->nkernels && k < 64; k++)
-                entries += seen[k];
-            mmb_gp_legend_begin(o.f, &pos, entries);
-            int n = 0;
-            mmb_gp_term(o.f, &n);
-            fputs("NaN with lines lw 3.5 lc rgb \"#303030\" title \"roof\"", o.f);
-            for (size_t k = 0; k < d->nkernels && k < 64; k++) {
-                if (!seen[k])
-                    continue;
-                mmb_gp_term(o.f, &n);
-                fprintf(o.f, "NaN with points ls %zu lw 2 title ", k + 1);
-                mmb_gp_string(o.f, d->kernels[k]);
-            }
-            fputs("\n    unset multiplot\n", o.f);
-            mmb_gp_script_end(o.f);
-            rc = mmb_gp_commit(rep, &o, "gpus-roofline", "gp", err, errlen);
-        }
-    }
-    free(blocks);
+    free(rl.blocks);
     free(has);
     return rc;
 }
-
