@@ -195,6 +195,72 @@ static void log_first_line(const char *path, char *out, size_t len)
     free(text);
 }
 
+/* The scripts being run: at most slots at once, figures started in order. */
+struct runner {
+    struct mmb_report *rep;
+    const char *dir;
+    struct job *jobs;
+    size_t slots, next, running, failed, warned;
+    char first[8192]; /* the first failure, for the error message */
+};
+
+/* Starts the next scripts until every slot runs one. */
+static int jobs_start(struct runner *r, char *err, size_t errlen)
+{
+    while (r->running < r->slots && r->next < r->rep->nfigs) {
+        pid_t pid = script_start(r->rep, r->dir, r->rep->figs[r->next].name);
+        if (pid < 0) {
+            mmb_errorf(err, errlen, "fork: %s", strerror(errno));
+            return -1;
+        }
+        for (size_t j = 0; j < r->slots; j++)
+            if (r->jobs[j].pid == 0) {
+                r->jobs[j] = (struct job){pid, r->next};
+                break;
+            }
+        r->running++;
+        r->next++;
+    }
+    return 0;
+}
+
+/* A script ended: its PDF loses the date, its log stays when gnuplot had
+ * something to say, and the first failure is remembered. */
+static int job_finish(struct runner *r, pid_t pid, int status, char *err, size_t errlen)
+{
+    size_t j = 0;
+    while (j < r->slots && r->jobs[j].pid != pid)
+        j++;
+    if (j == r->slots)
+        return 0; /* not one of ours */
+    const char *name = r->rep->figs[r->jobs[j].fig].name;
+    r->jobs[j].pid = 0;
+    r->running--;
+    char log[4608], file[256];
+    snprintf(file, sizeof file, "%s.log", name);
+    if (mmb_report_path(r->rep, log, sizeof log, "gnuplot", file, NULL, 0) != 0)
+        return 0;
+    int rc = 0;
+    bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (ok && pdf_date_fix(r->rep, name, err, errlen) != 0)
+        rc = -1;
+    struct stat st;
+    if (ok && stat(log, &st) == 0 && st.st_size > 0) {
+        r->warned++; /* drawn, but gnuplot had something to say: keep it */
+    } else if (ok && unlink(log) != 0 && errno != ENOENT) {
+        mmb_errorf(err, errlen, "%s: unlink: %s", log, strerror(errno));
+        rc = -1;
+    }
+    if (!ok && r->failed++ == 0) {
+        char line[512];
+        log_first_line(log, line, sizeof line);
+        snprintf(r->first, sizeof r->first, "%s.gp (%s %d): %s; its log is %s", name,
+                 WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                 line[0] ? line : "no output", log);
+    }
+    return rc;
+}
+
 int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
 {
     char dir[4400];
@@ -204,31 +270,20 @@ int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
     size_t slots = cpus > 0 ? (size_t)cpus : 1;
     if (slots > 16)
         slots = 16;
+    struct runner *r = calloc(1, sizeof *r);
     struct job *jobs = calloc(slots, sizeof *jobs);
-    if (!jobs) {
+    if (!r || !jobs) {
+        free(r);
+        free(jobs);
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    size_t next = 0, running = 0, failed = 0, warned = 0;
-    char first[8192] = "";
+    *r = (struct runner){.rep = rep, .dir = dir, .jobs = jobs, .slots = slots};
     int rc = 0;
-    while (next < rep->nfigs || running > 0) {
-        while (running < slots && next < rep->nfigs && rc == 0) {
-            pid_t pid = script_start(rep, dir, rep->figs[next].name);
-            if (pid < 0) {
-                mmb_errorf(err, errlen, "fork: %s", strerror(errno));
-                rc = -1;
-                break;
-            }
-            for (size_t j = 0; j < slots; j++)
-                if (jobs[j].pid == 0) {
-                    jobs[j] = (struct job){pid, next};
-                    break;
-                }
-            running++;
-            next++;
-        }
-        if (running == 0)
+    while (r->next < rep->nfigs || r->running > 0) {
+        if (rc == 0 && jobs_start(r, err, errlen) != 0)
+            rc = -1;
+        if (r->running == 0)
             break;
         int status;
         pid_t pid = waitpid(-1, &status, 0);
@@ -239,35 +294,8 @@ int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
             rc = -1;
             break;
         }
-        size_t j = 0;
-        while (j < slots && jobs[j].pid != pid)
-            j++;
-        if (j == slots)
-            continue; /* not one of ours */
-        const char *name = rep->figs[jobs[j].fig].name;
-        jobs[j].pid = 0;
-        running--;
-        char log[4608], file[256];
-        snprintf(file, sizeof file, "%s.log", name);
-        if (mmb_report_path(rep, log, sizeof log, "gnuplot", file, NULL, 0) != 0)
-            continue;
-        bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (ok && pdf_date_fix(rep, name, err, errlen) != 0)
+        if (job_finish(r, pid, status, err, errlen) != 0)
             rc = -1;
-        struct stat st;
-        if (ok && stat(log, &st) == 0 && st.st_size > 0) {
-            warned++; /* drawn, but gnuplot had something to say: keep it */
-        } else if (ok && unlink(log) != 0 && errno != ENOENT) {
-            mmb_errorf(err, errlen, "%s: unlink: %s", log, strerror(errno));
-            rc = -1;
-        }
-        if (!ok && failed++ == 0) {
-            char line[512];
-            log_first_line(log, line, sizeof line);
-            snprintf(first, sizeof first, "%s.gp (%s %d): %s; its log is %s", name,
-                     WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                     line[0] ? line : "no output", log);
-        }
     }
     /* let no child outlive an error */
     for (size_t j = 0; j < slots; j++)
@@ -276,12 +304,13 @@ int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
             while (waitpid(jobs[j].pid, &status, 0) < 0 && errno == EINTR)
                 ;
         }
-    free(jobs);
-    if (warned)
-        mmb_report_note_add(rep, "gnuplot drew %zu figures with warnings: see gnuplot/*.log", warned);
-    if (rc == 0 && failed) {
-        mmb_errorf(err, errlen, "gnuplot failed on %zu of %zu scripts; the first: %s", failed, rep->nfigs, first);
+    if (r->warned)
+        mmb_report_note_add(rep, "gnuplot drew %zu figures with warnings: see gnuplot/*.log", r->warned);
+    if (rc == 0 && r->failed) {
+        mmb_errorf(err, errlen, "gnuplot failed on %zu of %zu scripts; the first: %s", r->failed, rep->nfigs, r->first);
         rc = -1;
     }
+    free(jobs);
+    free(r);
     return rc;
 }

@@ -87,33 +87,30 @@ static bool row_in_slice(const struct mmb_report_data *d, const struct mmb_repor
            strcmp(r->dtype, d->dtype) == 0 && (!d->cache[0] || !r->cache[0] || strcmp(d->cache, r->cache) == 0);
 }
 
-bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t kernel, size_t shape,
-                           struct mmb_report_grid *g)
+/* Distinct values of each parameter over the ok rows of the slice. False when a
+ * row's parameters are not numbers or not the best configuration's names. */
+static bool values_collect(const struct mmb_report_data *d, size_t gpu, size_t kernel, const struct mmb_report_shape *s,
+                           const struct params *bp, double (*vals)[MMB_REPORT_GRID_MAX], size_t *nvals)
 {
-    memset(g, 0, sizeof *g);
-    const struct mmb_report_row *best = mmb_report_best(d, gpu, kernel, shape);
-    if (!best)
-        return false;
-    const struct mmb_report_shape *s = &d->shapes[shape];
-    struct params bp, p;
-    if (!params_parse(best->r.params, &bp) || bp.n < 2)
-        return false;
-
-    /* distinct values per parameter over the ok rows */
-    double vals[PARAMS_MAX][MMB_REPORT_GRID_MAX];
-    size_t nvals[PARAMS_MAX] = {0};
+    struct params p;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *rr = &d->rows[i];
         if (!rr->selected || !row_in_slice(d, rr, gpu, kernel, s))
             continue;
-        if (!params_parse(rr->r.params, &p) || !params_same_names(&p, &bp))
+        if (!params_parse(rr->r.params, &p) || !params_same_names(&p, bp))
             return false;
         for (size_t j = 0; j < p.n; j++)
             nvals[j] = values_insert(vals[j], nvals[j], p.values[j]);
     }
-    /* the two parameters with the most values, kept in profile order */
+    return true;
+}
+
+/* The two parameters with the most values, kept in profile order. False when
+ * fewer than two vary. */
+static bool axes_pick(const struct params *bp, const size_t *nvals, size_t *x, size_t *y)
+{
     size_t a = PARAMS_MAX, b = PARAMS_MAX;
-    for (size_t j = 0; j < bp.n; j++) {
+    for (size_t j = 0; j < bp->n; j++) {
         if (nvals[j] < 2)
             continue;
         if (a == PARAMS_MAX || nvals[j] > nvals[a]) {
@@ -125,34 +122,27 @@ bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t k
     }
     if (b == PARAMS_MAX)
         return false;
-    size_t x = a < b ? a : b, y = a < b ? b : a;
-    snprintf(g->xname, sizeof g->xname, "%s", bp.names[x]);
-    snprintf(g->yname, sizeof g->yname, "%s", bp.names[y]);
-    memcpy(g->xs, vals[x], nvals[x] * sizeof(double));
-    memcpy(g->ys, vals[y], nvals[y] * sizeof(double));
-    g->nx = nvals[x];
-    g->ny = nvals[y];
-    for (size_t j = 0, o = 0; j < bp.n; j++) {
-        if (j == x || j == y || nvals[j] < 2)
-            continue;
-        int w = snprintf(g->fixed + o, sizeof g->fixed - o, "%s%s=%g", o ? ", " : "", bp.names[j], bp.values[j]);
-        o += w > 0 ? (size_t)w : 0;
-        if (o >= sizeof g->fixed)
-            break;
-    }
+    *x = a < b ? a : b;
+    *y = a < b ? b : a;
+    return true;
+}
+
+/* The slice through the best configuration (parameters x and y free), failed
+ * cells included. */
+static void slice_fill(const struct mmb_report_data *d, size_t gpu, size_t kernel, const struct mmb_report_shape *s,
+                       const struct params *bp, size_t x, size_t y, struct mmb_report_grid *g)
+{
     for (size_t iy = 0; iy < MMB_REPORT_GRID_MAX; iy++)
         for (size_t ix = 0; ix < MMB_REPORT_GRID_MAX; ix++)
             g->ms[iy][ix] = NAN;
-
-    /* the slice through the best configuration, failed cells included */
+    struct params p;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *rr = &d->rows[i];
-        if (!row_in_slice(d, rr, gpu, kernel, s) || !params_parse(rr->r.params, &p) ||
-            !params_same_names(&p, &bp))
+        if (!row_in_slice(d, rr, gpu, kernel, s) || !params_parse(rr->r.params, &p) || !params_same_names(&p, bp))
             continue;
         bool on_slice = true;
         for (size_t j = 0; j < p.n; j++)
-            if (j != x && j != y && p.values[j] != bp.values[j])
+            if (j != x && j != y && p.values[j] != bp->values[j])
                 on_slice = false;
         size_t ix = values_find(g->xs, g->nx, p.values[x]), iy = values_find(g->ys, g->ny, p.values[y]);
         if (!on_slice || ix == g->nx || iy == g->ny)
@@ -170,6 +160,39 @@ bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t k
             g->cells += !isnan(g->ms[iy][ix]);
             g->failed += g->why[iy][ix] != NULL;
         }
+}
+
+bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t kernel, size_t shape,
+                           struct mmb_report_grid *g)
+{
+    memset(g, 0, sizeof *g);
+    const struct mmb_report_row *best = mmb_report_best(d, gpu, kernel, shape);
+    if (!best)
+        return false;
+    const struct mmb_report_shape *s = &d->shapes[shape];
+    struct params bp;
+    if (!params_parse(best->r.params, &bp) || bp.n < 2)
+        return false;
+    double vals[PARAMS_MAX][MMB_REPORT_GRID_MAX];
+    size_t nvals[PARAMS_MAX] = {0}, x, y;
+    if (!values_collect(d, gpu, kernel, s, &bp, vals, nvals) || !axes_pick(&bp, nvals, &x, &y))
+        return false;
+    snprintf(g->xname, sizeof g->xname, "%s", bp.names[x]);
+    snprintf(g->yname, sizeof g->yname, "%s", bp.names[y]);
+    memcpy(g->xs, vals[x], nvals[x] * sizeof(double));
+    memcpy(g->ys, vals[y], nvals[y] * sizeof(double));
+    g->nx = nvals[x];
+    g->ny = nvals[y];
+    /* the parameters held, as the captions name them */
+    for (size_t j = 0, o = 0; j < bp.n; j++) {
+        if (j == x || j == y || nvals[j] < 2)
+            continue;
+        int w = snprintf(g->fixed + o, sizeof g->fixed - o, "%s%s=%g", o ? ", " : "", bp.names[j], bp.values[j]);
+        o += w > 0 ? (size_t)w : 0;
+        if (o >= sizeof g->fixed)
+            break;
+    }
+    slice_fill(d, gpu, kernel, s, &bp, x, y, g);
     g->best_x = values_find(g->xs, g->nx, bp.values[x]);
     g->best_y = values_find(g->ys, g->ny, bp.values[y]);
     g->best_row = (size_t)(best - d->rows);

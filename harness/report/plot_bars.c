@@ -119,42 +119,15 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
 
 /* ---- GPUs next to each other, per kernel ------------------------------------------------ */
 
-int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
+/* gnuplot/gpus-per-kernel.dat: a kernel a line, the GFLOP/s of each GPU of cols
+ * in its own column. */
+static int per_kernel_data_write(struct mmb_report *rep, const size_t *cols, size_t ng, const char *ref,
+                                 const char *sel, struct mmb_gp_range *y, char *err, size_t errlen)
 {
-    struct mmb_report_data *d = &rep->data;
-    if (d->ref < 0)
-        return 0;
-    size_t *cols = calloc(d->ngpus ? d->ngpus : 1, sizeof *cols);
-    if (!cols) {
-        mmb_errorf(err, errlen, "out of memory");
-        return -1;
-    }
-    size_t ng = 0;
-    for (size_t g = 0; g < d->ngpus; g++) {
-        bool any = false;
-        for (size_t k = 0; k < d->nkernels; k++)
-            any = any || mmb_report_best(d, g, k, (size_t)d->ref);
-        if (any)
-            cols[ng++] = g;
-    }
-    char ref[96], sel[64];
-    mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    mmb_report_selection(rep, -1, sel, sizeof sel);
-    if (ng < 2) {
-        free(cols);
-        if (d->ngpus >= 2) {
-            char why[160];
-            snprintf(why, sizeof why, "fewer than two GPUs have rows at %s", ref);
-            mmb_report_omit_add(rep, -1, "GPUs per kernel", why);
-        }
-        return 0;
-    }
+    const struct mmb_report_data *d = &rep->data;
     struct mmb_report_out o;
-    if (mmb_report_out_open(&o, err, errlen) != 0) {
-        free(cols);
+    if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    }
-    struct mmb_gp_range y = mmb_gp_range_new(true);
     fprintf(o.f, "# gpus-per-kernel: best GFLOP/s of each kernel at %s (%s)\n# kernel-index", ref, sel);
     for (size_t j = 0; j < ng; j++)
         fprintf(o.f, " \"%s\"", d->gpus[cols[j]].name);
@@ -165,11 +138,45 @@ int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
             const struct mmb_report_row *r = mmb_report_best(d, cols[j], k, (size_t)d->ref);
             double v = r ? mmb_report_gflops(r) : NAN;
             fprintf(o.f, isfinite(v) ? " %.6g" : " NaN", v);
-            mmb_gp_range_add(&y, v);
+            mmb_gp_range_add(y, v);
         }
         fprintf(o.f, "  # %s\n", d->kernels[k]);
     }
-    mmb_gp_range_finish(&y);
+    mmb_gp_range_finish(y);
+    return mmb_gp_commit(rep, &o, "gpus-per-kernel", "dat", err, errlen);
+}
+
+/* One bar per GPU in each kernel's slot, labelled with its value. */
+static void per_kernel_bars(FILE *f, const struct mmb_report *rep, const size_t *cols, size_t ng, bool upright,
+                            int label_pt)
+{
+    const struct mmb_report_data *d = &rep->data;
+    double w = 0.8 / (double)ng;
+    fprintf(f, "    set boxwidth %.4f\n", w * 0.95);
+    int n = 0;
+    for (size_t j = 0; j < ng; j++) {
+        const struct mmb_report_gpu *gp = &d->gpus[cols[j]];
+        double off = ((double)j - (double)(ng - 1) / 2.0) * w;
+        char gpu[128];
+        mmb_report_gpu_label(rep, cols[j], gpu, sizeof gpu);
+        mmb_gp_term(f, &n);
+        fprintf(f, "\"gpus-per-kernel.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ",
+                off, j + 2, gp->all_published ? "pattern 4" : "solid 0.9",
+                gp->all_published ? "#404040" : mmb_gp_gpu_color(j));
+        mmb_gp_string(f, gpu);
+        mmb_gp_term(f, &n);
+        /* 51.7k, not 51706: five digits over each of three adjacent bars run together. */
+        fprintf(f, "\"\" using ($1%+.4f):%zu:(column(%zu) >= 10000 ? sprintf(\"%%.1fk\", column(%zu) / 1000) : "
+                   "sprintf(\"%%.0f\", column(%zu))) with labels %s font F%d notitle",
+                off, j + 2, j + 2, j + 2, j + 2, upright ? "rotate by 90 left offset 0,0.4" : "offset 0,0.6", label_pt);
+    }
+    fputc('\n', f);
+}
+
+static int per_kernel_script_write(struct mmb_report *rep, const size_t *cols, size_t ng, const char *ref,
+                                   const char *sel, struct mmb_gp_range *y, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
     /* bar labels ("51.7k", at most five characters) over bars 0.8 / ng kernel slots
      * apart: smaller type when bars are narrow, standing on end when even that
      * would touch (room above the tallest bar for them then) */
@@ -179,15 +186,13 @@ int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
         label_pt -= 2;
     bool upright = 5 * 0.6 * label_pt > 0.9 * apart;
     if (upright)
-        y.hi *= 3;
-    int rc = mmb_gp_commit(rep, &o, "gpus-per-kernel", "dat", err, errlen);
-    struct mmb_report_figure *fig = rc == 0 ? mmb_report_figure_add(rep, "gpus-per-kernel", MMB_REPORT_GROUP_GPUS, -1) : NULL;
-    if (rc == 0 && (!fig || mmb_report_out_open(&o, err, errlen) != 0))
-        rc = -1;
-    if (rc != 0) {
-        free(cols);
+        y->hi *= 3;
+    struct mmb_report_figure *fig = mmb_report_figure_add(rep, "gpus-per-kernel", MMB_REPORT_GROUP_GPUS, -1);
+    struct mmb_report_out o;
+    if (!fig)
+        return mmb_failf(err, errlen, "out of memory");
+    if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    }
     snprintf(fig->title, sizeof fig->title, "Every GPU per kernel: GFLOP/s at %s (%s, best configuration)", ref, sel);
     snprintf(fig->caption, sizeof fig->caption,
              "Each kernel's best GFLOP/s at %s on every GPU, next to each other (log scale, oldest generation left); hatched bars are published figures, not measured by mmbench.",
@@ -199,31 +204,48 @@ int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
     fputs("\n    set ylabel \"GFLOP/s (log scale)\"\n    set format y \"%g\"\n", o.f);
     mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
     fputs("    set grid noxtics\n", o.f);
-    mmb_gp_range_set(o.f, 'y', &y);
+    mmb_gp_range_set(o.f, 'y', y);
     fputs("    set key outside below center horizontal samplen 2 spacing 1.1 height 1\n", o.f);
-    double w = 0.8 / (double)ng;
-    fprintf(o.f, "    set boxwidth %.4f\n", w * 0.95);
-    int n = 0;
-    for (size_t j = 0; j < ng; j++) {
-        const struct mmb_report_gpu *gp = &d->gpus[cols[j]];
-        double off = ((double)j - (double)(ng - 1) / 2.0) * w;
-        char gpu[128];
-        mmb_report_gpu_label(rep, cols[j], gpu, sizeof gpu);
-        mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"gpus-per-kernel.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ",
-                off, j + 2, gp->all_published ? "pattern 4" : "solid 0.9",
-                gp->all_published ? "#404040" : mmb_gp_gpu_color(j));
-        mmb_gp_string(o.f, gpu);
-        mmb_gp_term(o.f, &n);
-        /* 51.7k, not 51706: five digits over each of three adjacent bars run together. */
-        fprintf(o.f, "\"\" using ($1%+.4f):%zu:(column(%zu) >= 10000 ? sprintf(\"%%.1fk\", column(%zu) / 1000) : "
-                     "sprintf(\"%%.0f\", column(%zu))) with labels %s font F%d notitle",
-                off, j + 2, j + 2, j + 2, j + 2, upright ? "rotate by 90 left offset 0,0.4" : "offset 0,0.6", label_pt);
-    }
-    fputc('\n', o.f);
+    per_kernel_bars(o.f, rep, cols, ng, upright, label_pt);
     mmb_gp_script_end(o.f);
-    rc = mmb_gp_commit(rep, &o, "gpus-per-kernel", "gp", err, errlen);
+    return mmb_gp_commit(rep, &o, "gpus-per-kernel", "gp", err, errlen);
+}
+
+int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
+{
+    struct mmb_report_data *d = &rep->data;
+    if (d->ref < 0)
+        return 0;
+    size_t *cols = calloc(d->ngpus ? d->ngpus : 1, sizeof *cols);
+    if (!cols) {
+        mmb_errorf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* the GPUs with a row at the reference size */
+    size_t ng = 0;
+    for (size_t g = 0; g < d->ngpus; g++) {
+        bool any = false;
+        for (size_t k = 0; k < d->nkernels; k++)
+            any = any || mmb_report_best(d, g, k, (size_t)d->ref);
+        if (any)
+            cols[ng++] = g;
+    }
+    char ref[96], sel[64];
+    mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
+    mmb_report_selection(rep, -1, sel, sizeof sel);
+    int rc = 0;
+    if (ng < 2) {
+        if (d->ngpus >= 2) {
+            char why[160];
+            snprintf(why, sizeof why, "fewer than two GPUs have rows at %s", ref);
+            mmb_report_omit_add(rep, -1, "GPUs per kernel", why);
+        }
+    } else {
+        struct mmb_gp_range y = mmb_gp_range_new(true);
+        rc = per_kernel_data_write(rep, cols, ng, ref, sel, &y, err, errlen);
+        if (rc == 0)
+            rc = per_kernel_script_write(rep, cols, ng, ref, sel, &y, err, errlen);
+    }
     free(cols);
     return rc;
 }
-

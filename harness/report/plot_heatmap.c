@@ -10,6 +10,7 @@
 #include "core/util.h"
 #include "report/gp.h"
 #include "report/grid.h"
+#include "report/out.h"
 
 /* ---- tuning heatmaps ------------------------------------------------------------------------ */
 
@@ -26,31 +27,26 @@ static void grid_tics(FILE *f, char axis, const double *v, size_t n)
     fprintf(f, ")\n    set %crange [-0.5:%zu.5]\n", axis, n - 1);
 }
 
-static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struct mmb_report_grid *grid, char *err,
-                         size_t errlen)
+/* One heatmap: the grid, its names and the colour scale its times span. */
+struct heatmap {
+    const struct mmb_report_grid *grid;
+    size_t g, k;
+    char name[160], ref[96], gpu[128], sel[64];
+    double lo, hi;
+    bool logcb; /* a slow corner (block_size_x=8, block_size_y=1) would wash the rest out */
+};
+
+/* gnuplot/<name>.dat: the ok cells with their label and whether it is written in
+ * white, then the cells that did not run with their status. */
+static int heatmap_data_write(struct mmb_report *rep, const struct heatmap *h, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    char name[160], kslug[MMB_REPORT_NAME_MAX], ref[96], gpu[128], sel[64];
-    mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
-    snprintf(name, sizeof name, "heatmap-%s-%s", d->gpus[g].slug, kslug);
-    mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)g, sel, sizeof sel);
-
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t iy = 0; iy < grid->ny; iy++)
-        for (size_t ix = 0; ix < grid->nx; ix++)
-            if (!isnan(grid->ms[iy][ix])) {
-                lo = fmin(lo, grid->ms[iy][ix]);
-                hi = fmax(hi, grid->ms[iy][ix]);
-            }
-    /* a slow corner (block_size_x=8, block_size_y=1) would wash the rest out */
-    bool logcb = lo > 0 && hi / lo > 3;
+    const struct mmb_report_grid *grid = h->grid;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    fprintf(o.f, "# %s: median time (ms) of %s over %s x %s at %s on %s\n# x-index y-index ms label dark-cell\n", name,
-            d->kernels[k], grid->xname, grid->yname, ref, d->gpus[g].name);
+    fprintf(o.f, "# %s: median time (ms) of %s over %s x %s at %s on %s\n# x-index y-index ms label dark-cell\n",
+            h->name, d->kernels[h->k], grid->xname, grid->yname, h->ref, d->gpus[h->g].name);
     for (size_t iy = 0; iy < grid->ny; iy++)
         for (size_t ix = 0; ix < grid->nx; ix++) {
             double ms = grid->ms[iy][ix];
@@ -59,7 +55,7 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
             char t[32];
             cell_text(ms, t, sizeof t);
             /* white text on the dark half of the palette */
-            double at = logcb ? log(ms / lo) / log(hi / lo) : hi > lo ? (ms - lo) / (hi - lo) : 0;
+            double at = h->logcb ? log(ms / h->lo) / log(h->hi / h->lo) : h->hi > h->lo ? (ms - h->lo) / (h->hi - h->lo) : 0;
             bool dark = at < 0.55;
             fprintf(o.f, "%zu %zu %.9g \"%s\" %d\n", ix, iy, ms, t, dark);
         }
@@ -70,27 +66,55 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
                 if (grid->why[iy][ix])
                     fprintf(o.f, "%zu %zu \"%s\"\n", ix, iy, grid->why[iy][ix]);
     }
-    if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
-        return -1;
+    return mmb_gp_commit(rep, &o, h->name, "dat", err, errlen);
+}
 
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, (int)g);
+/* The colour scale: its range, and on a log scale a few labelled steps of each
+ * decade (decades alone may leave a single tic), finer when the range is narrow. */
+static void heatmap_colorbox(FILE *f, const struct heatmap *h)
+{
+    /* viridis: monotone in lightness, so it reads in greyscale too */
+    fputs("    set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n", f);
+    fprintf(f, "    set cbrange [%.9g:%.9g]\n", h->lo, h->hi > h->lo ? h->hi : h->lo * 1.01 + 1e-9);
+    fprintf(f, "    set cblabel \"median time (ms%s)\"\n    set colorbox\n    unset key\n", h->logcb ? ", log scale" : "");
+    if (!h->logcb)
+        return;
+    static const double fine[] = {1, 1.5, 2, 3, 5, 7}, coarse[] = {1, 2, 5};
+    bool narrow = h->hi / h->lo < 30;
+    const double *steps = narrow ? fine : coarse;
+    size_t nsteps = narrow ? MMB_COUNT(fine) : MMB_COUNT(coarse);
+    fputs("    set logscale cb\n    set cbtics (", f);
+    int tics = 0;
+    for (double dec = pow(10, floor(log10(h->lo))); dec <= h->hi; dec *= 10)
+        for (size_t i = 0; i < nsteps; i++)
+            if (steps[i] * dec >= h->lo && steps[i] * dec <= h->hi)
+                fprintf(f, "%s%.10g", tics++ ? ", " : "", steps[i] * dec);
+    fputs(")\n", f);
+}
+
+static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const struct mmb_report_grid *grid = h->grid;
+    const char *kernel = d->kernels[h->k];
+    struct mmb_report_figure *fig = mmb_report_figure_add(rep, h->name, MMB_REPORT_GROUP_TUNING, (int)h->g);
+    struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    snprintf(fig->title, sizeof fig->title, "%s: %s at %s (%s), median time over %s x %s", gpu, d->kernels[k], ref,
-             sel, grid->xname, grid->yname);
+    snprintf(fig->title, sizeof fig->title, "%s: %s at %s (%s), median time over %s x %s", h->gpu, kernel, h->ref,
+             h->sel, grid->xname, grid->yname);
     snprintf(fig->caption, sizeof fig->caption,
-             "Median time (ms) of %s over %s and %s at %s%s%s; the boxed cell is the fastest configuration%s.",
-             d->kernels[k], grid->xname, grid->yname, ref, grid->fixed[0] ? ", with " : "", grid->fixed,
+             "Median time (ms) of %s over %s and %s at %s%s%s; the boxed cell is the fastest configuration%s.", kernel,
+             grid->xname, grid->yname, h->ref, grid->fixed[0] ? ", with " : "", grid->fixed,
              grid->failed ? ", grey cells did not run (their status is written in them)" : "");
-    int h = 900;
-    mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, h});
+    mmb_gp_script_begin(o.f, rep, h->name, fig->title, (struct mmb_gp_canvas){1600, 900});
     mmb_gp_panel_begin(o.f, rep);
     fputs("    set title ", o.f);
     char title[1024];
-    snprintf(title, sizeof title, "%s: %s at %s (%s)%s%s, median time (ms), fastest boxed", gpu, d->kernels[k], ref,
-             sel, grid->fixed[0] ? ", " : "", grid->fixed);
+    snprintf(title, sizeof title, "%s: %s at %s (%s)%s%s, median time (ms), fastest boxed", h->gpu, kernel, h->ref,
+             h->sel, grid->fixed[0] ? ", " : "", grid->fixed);
     mmb_gp_string(o.f, title);
     fputs("\n    set xlabel ", o.f);
     mmb_gp_string(o.f, grid->xname);
@@ -99,29 +123,11 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
     fputs("\n    set grid noxtics noytics\n    set tics scale 0\n", o.f);
     grid_tics(o.f, 'x', grid->xs, grid->nx);
     grid_tics(o.f, 'y', grid->ys, grid->ny);
-    /* viridis: monotone in lightness, so it reads in greyscale too */
-    fputs("    set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n", o.f);
-    fprintf(o.f, "    set cbrange [%.9g:%.9g]\n", lo, hi > lo ? hi : lo * 1.01 + 1e-9);
-    fprintf(o.f, "    set cblabel \"median time (ms%s)\"\n    set colorbox\n    unset key\n", logcb ? ", log scale" : "");
-    if (logcb) {
-        /* decades alone may leave a single tic: label a few steps of each,
-         * finer when the range is narrow */
-        static const double fine[] = {1, 1.5, 2, 3, 5, 7}, coarse[] = {1, 2, 5};
-        bool narrow = hi / lo < 30;
-        const double *steps = narrow ? fine : coarse;
-        size_t nsteps = narrow ? MMB_COUNT(fine) : MMB_COUNT(coarse);
-        fputs("    set logscale cb\n    set cbtics (", o.f);
-        int tics = 0;
-        for (double dec = pow(10, floor(log10(lo))); dec <= hi; dec *= 10)
-            for (size_t i = 0; i < nsteps; i++)
-                if (steps[i] * dec >= lo && steps[i] * dec <= hi)
-                    fprintf(o.f, "%s%.10g", tics++ ? ", " : "", steps[i] * dec);
-        fputs(")\n", o.f);
-    }
+    heatmap_colorbox(o.f, h);
     fprintf(o.f, "    set object 1 rect from %zu - 0.5, %zu - 0.5 to %zu + 0.5, %zu + 0.5 front fillstyle empty border lc rgb \"#e4002b\" lw 4\n",
             grid->best_x, grid->best_y, grid->best_x, grid->best_y);
     int font = grid->nx > 6 ? MMB_GP_FONT_PT - 6 : MMB_GP_FONT_PT - 2;
-    fprintf(o.f, "    plot \"%s.dat\" index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \\\n", name);
+    fprintf(o.f, "    plot \"%s.dat\" index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \\\n", h->name);
     fprintf(o.f, "         \"\" index 0 using 1:2:($5 > 0 ? stringcolumn(4) : \"\") with labels font F%d tc rgb \"white\", \\\n", font);
     fprintf(o.f, "         \"\" index 0 using 1:2:($5 > 0 ? \"\" : stringcolumn(4)) with labels font F%d tc rgb \"black\"", font);
     if (grid->failed) {
@@ -130,7 +136,30 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
     }
     fputc('\n', o.f);
     mmb_gp_script_end(o.f);
-    return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
+    return mmb_gp_commit(rep, &o, h->name, "gp", err, errlen);
+}
+
+static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struct mmb_report_grid *grid, char *err,
+                         size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct heatmap h = {.grid = grid, .g = g, .k = k, .lo = INFINITY, .hi = -INFINITY};
+    char kslug[MMB_REPORT_NAME_MAX];
+    mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
+    snprintf(h.name, sizeof h.name, "heatmap-%s-%s", d->gpus[g].slug, kslug);
+    mmb_report_shape_label(&d->shapes[d->ref], h.ref, sizeof h.ref);
+    mmb_report_gpu_label(rep, g, h.gpu, sizeof h.gpu);
+    mmb_report_selection(rep, (int)g, h.sel, sizeof h.sel);
+    for (size_t iy = 0; iy < grid->ny; iy++)
+        for (size_t ix = 0; ix < grid->nx; ix++)
+            if (!isnan(grid->ms[iy][ix])) {
+                h.lo = fmin(h.lo, grid->ms[iy][ix]);
+                h.hi = fmax(h.hi, grid->ms[iy][ix]);
+            }
+    h.logcb = h.lo > 0 && h.hi / h.lo > 3;
+    if (heatmap_data_write(rep, &h, err, errlen) != 0)
+        return -1;
+    return heatmap_script_write(rep, &h, err, errlen);
 }
 
 int mmb_report_plot_heatmaps(struct mmb_report *rep, char *err, size_t errlen)

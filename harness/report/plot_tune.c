@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "report/gp.h"
+#include "report/out.h"
 #include "report/tune_groups.h"
 
 typedef struct mmb_report_tune_group group;
@@ -39,17 +40,21 @@ static void ms_text(double ms, char *out, size_t len)
     snprintf(out, len, ms >= 100 ? "%.1f ms" : ms >= 10 ? "%.2f ms" : "%.3f ms", ms);
 }
 
-static int spread_write(struct mmb_report *rep, const group *gs, size_t ngroups, size_t first, bool suffix, char *err,
-                        size_t errlen)
+/* One spread figure: the groups it draws (each GPU's tuning of the problem, and
+ * the published times), the longest of them and the time axis they share. */
+struct spread {
+    char name[160], shape[96];
+    size_t members[MMB_REPORT_TUNE_GROUPS_MAX], n;
+    size_t most;
+    struct mmb_gp_range y;
+};
+
+/* gnuplot/<name>.dat: one block per group, its ok times sorted, fastest first. */
+static int spread_data_write(struct mmb_report *rep, const group *gs, size_t ngroups, size_t first, struct spread *sp,
+                             char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
     const group *g0 = &gs[first];
-    char kslug[MMB_REPORT_NAME_MAX], shape[96], name[160];
-    mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
-    shape_text(g0, shape, sizeof shape);
-    snprintf(name, sizeof name, "tune-spread-%s", kslug);
-    if (suffix) /* the kernel was tuned at another size or cache mode too */
-        snprintf(name + strlen(name), sizeof name - strlen(name), "-%s-%s-%s", shape, g0->dtype, g0->cache);
     double *ms = malloc((d->nrows ? d->nrows : 1) * sizeof *ms);
     struct mmb_report_out o;
     if (!ms || mmb_report_out_open(&o, err, errlen) != 0) {
@@ -57,11 +62,9 @@ static int spread_write(struct mmb_report *rep, const group *gs, size_t ngroups,
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    size_t members[MMB_REPORT_TUNE_GROUPS_MAX], nm = 0, most = 0;
-    struct mmb_gp_range y = mmb_gp_range_new(true);
     fprintf(o.f, "# %s: median time (ms) of every ok configuration of %s at %s, fastest first; one block per GPU\n"
                  "# rank ms  # params\n",
-            name, d->kernels[g0->kernel], shape);
+            sp->name, d->kernels[g0->kernel], sp->shape);
     for (size_t j = first; j < ngroups; j++) {
         const group *g = &gs[j];
         /* published rows carry no cache mode of mmbench's: they join whatever it is */
@@ -75,53 +78,35 @@ static int spread_write(struct mmb_report *rep, const group *gs, size_t ngroups,
                 ms[n++] = r->r.time_ms_median;
         }
         qsort(ms, n, sizeof *ms, compare_ms);
-        fprintf(o.f, "%s# %s\n", nm ? "\n\n" : "", d->gpus[g->gpu].name);
+        fprintf(o.f, "%s# %s\n", sp->n ? "\n\n" : "", d->gpus[g->gpu].name);
         for (size_t i = 0; i < n; i++) {
             fprintf(o.f, "%zu %.9g\n", i + 1, ms[i]);
-            mmb_gp_range_add(&y, ms[i]);
+            mmb_gp_range_add(&sp->y, ms[i]);
         }
         if (g->cublas)
-            mmb_gp_range_add(&y, d->rows[g->cublas - 1].r.time_ms_median);
-        most = n > most ? n : most;
-        members[nm++] = j;
+            mmb_gp_range_add(&sp->y, d->rows[g->cublas - 1].r.time_ms_median);
+        sp->most = n > sp->most ? n : sp->most;
+        sp->members[sp->n++] = j;
     }
     free(ms);
-    if (nm == 0) {
+    if (sp->n == 0) {
         mmb_report_out_discard(&o);
         return 0;
     }
-    mmb_gp_range_finish(&y);
-    if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
-        return -1;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
-    if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
-        mmb_errorf(err, errlen, "out of memory");
-        return -1;
-    }
-    snprintf(fig->title, sizeof fig->title, "Tuning %s at %s (%s, %s L2): every configuration's time, fastest first",
-             d->kernels[g0->kernel], shape, g0->dtype, g0->cache);
-    snprintf(fig->caption, sizeof fig->caption,
-             "Median time of every configuration of %s that ran at %s, sorted from fastest, one line per GPU (log "
-             "scale); the fastest of each GPU is circled and its time is in the legend, and the dashed horizontal "
-             "lines are cuBLAS on the same GPU. A flat start means many configurations are close to the best; "
-             "restricted and failed configurations are not drawn (they are counted in the table above).",
-             d->kernels[g0->kernel], shape);
-    mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1000});
-    mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
-    mmb_gp_string(o.f, fig->title);
-    fputs("\n    set xlabel \"Configuration, fastest first (rank by median time)\"\n"
-          "    set ylabel \"Median time (ms, log scale)\"\n",
-          o.f);
-    fprintf(o.f, "    set xrange [0:%zu.5]\n", most);
-    mmb_gp_range_set(o.f, 'y', &y);
-    fputs("    set format y \"%g\"\n", o.f);
-    fputs("    set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1\n", o.f);
+    mmb_gp_range_finish(&sp->y);
+    return mmb_gp_commit(rep, &o, sp->name, "dat", err, errlen);
+}
+
+/* The plot: per group its line, its fastest circled and cuBLAS; then the legend's
+ * entries for the circle and the cuBLAS lines. */
+static void spread_terms(FILE *f, const struct mmb_report *rep, const group *gs, const struct spread *sp)
+{
+    const struct mmb_report_data *d = &rep->data;
     int terms = 0;
     size_t measured = 0;
     bool any_cublas = false;
-    for (size_t b = 0; b < nm; b++) {
-        const group *g = &gs[members[b]];
+    for (size_t b = 0; b < sp->n; b++) {
+        const group *g = &gs[sp->members[b]];
         const struct mmb_report_row *best = &d->rows[g->best - 1];
         char gpu[128], t[256], bt[32], ct[32];
         mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
@@ -138,30 +123,81 @@ static int spread_write(struct mmb_report *rep, const group *gs, size_t ngroups,
             ms_text(d->rows[g->cublas - 1].r.time_ms_median, ct, sizeof ct);
             snprintf(t + strlen(t), sizeof t - strlen(t), ", cuBLAS %s", ct);
         }
-        mmb_gp_term(o.f, &terms);
-        fprintf(o.f, "\"%s.dat\" index %zu using 1:2 with linespoints dt %d pt %d ps %.1f * PS lw 2.5 lc rgb \"%s\" title ",
-                name, b, dt, pt, ps, color);
-        mmb_gp_string(o.f, t);
+        mmb_gp_term(f, &terms);
+        fprintf(f, "\"%s.dat\" index %zu using 1:2 with linespoints dt %d pt %d ps %.1f * PS lw 2.5 lc rgb \"%s\" title ",
+                sp->name, b, dt, pt, ps, color);
+        mmb_gp_string(f, t);
         /* the fastest configuration: the first point of the block */
-        mmb_gp_term(o.f, &terms);
-        fprintf(o.f, "\"%s.dat\" index %zu every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb \"%s\" notitle",
-                name, b, color);
+        mmb_gp_term(f, &terms);
+        fprintf(f, "\"%s.dat\" index %zu every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb \"%s\" notitle",
+                sp->name, b, color);
         if (g->cublas) {
-            mmb_gp_term(o.f, &terms);
-            fprintf(o.f, "%.9g with lines dt %d lw 2 lc rgb \"%s\" notitle", d->rows[g->cublas - 1].r.time_ms_median,
+            mmb_gp_term(f, &terms);
+            fprintf(f, "%.9g with lines dt %d lw 2 lc rgb \"%s\" notitle", d->rows[g->cublas - 1].r.time_ms_median,
                     style % 2 ? 4 : 2, color);
             any_cublas = true;
         }
     }
-    mmb_gp_term(o.f, &terms);
-    fputs("NaN with points pt 6 ps 4.5 * PS lw 3 lc rgb \"#404040\" title \"fastest configuration\"", o.f);
+    mmb_gp_term(f, &terms);
+    fputs("NaN with points pt 6 ps 4.5 * PS lw 3 lc rgb \"#404040\" title \"fastest configuration\"", f);
     if (any_cublas) {
-        mmb_gp_term(o.f, &terms);
-        fputs("NaN with lines dt 2 lw 2 lc rgb \"#404040\" title \"cuBLAS (dashed, colour of its GPU)\"", o.f);
+        mmb_gp_term(f, &terms);
+        fputs("NaN with lines dt 2 lw 2 lc rgb \"#404040\" title \"cuBLAS (dashed, colour of its GPU)\"", f);
     }
-    fputc('\n', o.f);
+    fputc('\n', f);
+}
+
+static int spread_script_write(struct mmb_report *rep, const group *gs, const group *g0, const struct spread *sp,
+                               char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_figure *fig = mmb_report_figure_add(rep, sp->name, MMB_REPORT_GROUP_TUNING, -1);
+    struct mmb_report_out o;
+    if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
+        mmb_errorf(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(fig->title, sizeof fig->title, "Tuning %s at %s (%s, %s L2): every configuration's time, fastest first",
+             d->kernels[g0->kernel], sp->shape, g0->dtype, g0->cache);
+    snprintf(fig->caption, sizeof fig->caption,
+             "Median time of every configuration of %s that ran at %s, sorted from fastest, one line per GPU (log "
+             "scale); the fastest of each GPU is circled and its time is in the legend, and the dashed horizontal "
+             "lines are cuBLAS on the same GPU. A flat start means many configurations are close to the best; "
+             "restricted and failed configurations are not drawn (they are counted in the table above).",
+             d->kernels[g0->kernel], sp->shape);
+    mmb_gp_script_begin(o.f, rep, sp->name, fig->title, (struct mmb_gp_canvas){1600, 1000});
+    mmb_gp_panel_begin(o.f, rep);
+    fputs("    set title ", o.f);
+    mmb_gp_string(o.f, fig->title);
+    fputs("\n    set xlabel \"Configuration, fastest first (rank by median time)\"\n"
+          "    set ylabel \"Median time (ms, log scale)\"\n",
+          o.f);
+    fprintf(o.f, "    set xrange [0:%zu.5]\n", sp->most);
+    mmb_gp_range_set(o.f, 'y', &sp->y);
+    fputs("    set format y \"%g\"\n", o.f);
+    fputs("    set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1\n", o.f);
+    spread_terms(o.f, rep, gs, sp);
     mmb_gp_script_end(o.f);
-    return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
+    return mmb_gp_commit(rep, &o, sp->name, "gp", err, errlen);
+}
+
+/* The spread figure of gs[first]'s problem, every GPU that tuned it in it. */
+static int spread_write(struct mmb_report *rep, const group *gs, size_t ngroups, size_t first, bool suffix, char *err,
+                        size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const group *g0 = &gs[first];
+    struct spread sp = {.n = 0, .most = 0, .y = mmb_gp_range_new(true)};
+    char kslug[MMB_REPORT_NAME_MAX];
+    mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
+    shape_text(g0, sp.shape, sizeof sp.shape);
+    snprintf(sp.name, sizeof sp.name, "tune-spread-%s", kslug);
+    if (suffix) /* the kernel was tuned at another size or cache mode too */
+        snprintf(sp.name + strlen(sp.name), sizeof sp.name - strlen(sp.name), "-%s-%s-%s", sp.shape, g0->dtype,
+                 g0->cache);
+    if (spread_data_write(rep, gs, ngroups, first, &sp, err, errlen) != 0)
+        return -1;
+    return sp.n ? spread_script_write(rep, gs, g0, &sp, err, errlen) : 0;
 }
 
 int mmb_report_plot_tune(struct mmb_report *rep, char *err, size_t errlen)

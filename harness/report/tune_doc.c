@@ -226,6 +226,85 @@ static void peak_share(FILE *md, const struct mmb_report_data *d, const struct m
         fprintf(md, ", %.1f%% of its FP32 peak of %.1f TFLOP/s", 100.0 * mmb_report_gflops(r) / peak, peak / 1000);
 }
 
+/* Same size and element type, whatever the kernel. */
+static bool same_size(const group *a, const group *b)
+{
+    return a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->dtype, b->dtype);
+}
+
+/* The fastest published row at g0's size, whatever its kernel; NULL when none. */
+static const struct mmb_report_row *published_best(const struct mmb_report_data *d, const group *g0)
+{
+    const struct mmb_report_row *pub = NULL;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->published && r->r.status == MMB_STATUS_OK && r->r.m == g0->m && r->r.n == g0->n && r->r.k == g0->k &&
+            !strcmp(r->r.dtype, g0->dtype) && isfinite(r->r.time_ms_median) &&
+            (!pub || r->r.time_ms_median < pub->r.time_ms_median))
+            pub = r;
+    }
+    return pub;
+}
+
+/* Per measured GPU, its fastest tuned configuration at g0's size against pub. */
+static void measured_against(FILE *md, const struct mmb_report_data *d, const group *gs, size_t n, const group *g0,
+                             const struct mmb_report_row *pub)
+{
+    const struct mmb_report_row *prev = NULL;
+    for (size_t gi = 0; gi < d->ngpus; gi++) {
+        const struct mmb_report_row *b = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const struct mmb_report_row *r = best_of(d, &gs[i]);
+            if (gs[i].tuned && gs[i].gpu == gi && same_size(&gs[i], g0) && r &&
+                (!b || r->r.time_ms_median < b->r.time_ms_median))
+                b = r;
+        }
+        if (!b)
+            continue;
+        fputs(" On the ", md);
+        mmb_report_md_text(md, d->gpus[gi].name);
+        if (prev && !strcmp(prev->r.kernel, b->r.kernel) && !strcmp(prev->r.params, b->r.params))
+            fputs(" the same configuration", md);
+        else
+            fprintf(md, " the best tuned configuration, %s `%s`,", b->r.kernel, b->r.params);
+        fprintf(md, " takes %.3f ms: %.1fx faster, %.0f GFLOP/s", b->r.time_ms_median,
+                pub->r.time_ms_median / b->r.time_ms_median, mmb_report_gflops(b));
+        prev = b;
+        peak_share(md, d, b);
+        double pp = peak_of(d, pub), bp = peak_of(d, b);
+        if (isfinite(pp) && isfinite(bp) && pp > 0)
+            fprintf(md, "; the FP32 peaks differ %.1fx, so %.1fx of the speed-up is the kernel using more of its GPU",
+                    bp / pp, pub->r.time_ms_median / b->r.time_ms_median / (bp / pp));
+        fputs(".", md);
+    }
+}
+
+/* Kernel for kernel, where the same space was published: its published best
+ * against each GPU's tuned best. */
+static void kernel_for_kernel(FILE *md, const struct mmb_report_data *d, const group *gs, size_t n, const group *g0)
+{
+    for (size_t i = 0; i < n; i++) {
+        const group *p = &gs[i];
+        const struct mmb_report_row *pb = best_of(d, p);
+        if (p->tuned || !pb || !same_size(p, g0))
+            continue;
+        fprintf(md, " Kernel for kernel, %s's published best (`%s`) is %.1f ms against", pb->r.kernel, pb->r.params,
+                pb->r.time_ms_median);
+        const char *sep = " ";
+        for (size_t t = 0; t < n; t++) {
+            const struct mmb_report_row *tb = best_of(d, &gs[t]);
+            if (!gs[t].tuned || !tb || !mmb_report_tune_same_problem(&gs[t], p))
+                continue;
+            fprintf(md, "%s%.2f ms (`%s`, %.1fx) on the ", sep, tb->r.time_ms_median, tb->r.params,
+                    pb->r.time_ms_median / tb->r.time_ms_median);
+            mmb_report_md_text(md, d->gpus[tb->gpu].name);
+            sep = " and ";
+        }
+        fputs(".", md);
+    }
+}
+
+/* Per tuned size: the fastest published time beside what each GPU's tuning found. */
 static void published_compare(FILE *md, const struct mmb_report *rep, const group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -233,24 +312,12 @@ static void published_compare(FILE *md, const struct mmb_report *rep, const grou
         const group *g0 = &gs[j];
         bool first = g0->tuned;
         for (size_t i = 0; i < j && first; i++)
-            first = !(gs[i].tuned && gs[i].m == g0->m && gs[i].n == g0->n && gs[i].k == g0->k &&
-                      !strcmp(gs[i].dtype, g0->dtype));
-        if (!first)
-            continue;
-        /* the fastest published row at this size, whatever its kernel */
-        const struct mmb_report_row *pub = NULL;
-        for (size_t i = 0; i < d->nrows; i++) {
-            const struct mmb_report_row *r = &d->rows[i];
-            if (r->published && r->r.status == MMB_STATUS_OK && r->r.m == g0->m && r->r.n == g0->n && r->r.k == g0->k &&
-                !strcmp(r->r.dtype, g0->dtype) && isfinite(r->r.time_ms_median) &&
-                (!pub || r->r.time_ms_median < pub->r.time_ms_median))
-                pub = r;
-        }
+            first = !(gs[i].tuned && same_size(&gs[i], g0));
+        const struct mmb_report_row *pub = first ? published_best(d, g0) : NULL;
         if (!pub)
             continue;
-        char shape[96], gpu[128];
+        char shape[96];
         shape_text(g0, shape, sizeof shape);
-        mmb_report_gpu_label(rep, pub->gpu, gpu, sizeof gpu);
         fputs("**Against the seed's published best.** The fastest time published for the ", md);
         mmb_report_md_text(md, d->gpus[pub->gpu].name);
         fprintf(md, " at %s is %s `%s`: %.1f ms, %.0f GFLOP/s", shape, pub->r.kernel, pub->r.params,
@@ -259,54 +326,8 @@ static void published_compare(FILE *md, const struct mmb_report *rep, const grou
         fputs(" (", md);
         mmb_report_md_source(md, rep, d->files[pub->file].shown, NULL);
         fputs(").", md);
-        /* per measured GPU, its fastest tuned configuration at this size */
-        const struct mmb_report_row *prev = NULL;
-        for (size_t gi = 0; gi < d->ngpus; gi++) {
-            const struct mmb_report_row *b = NULL;
-            for (size_t i = 0; i < n; i++) {
-                const struct mmb_report_row *r = best_of(d, &gs[i]);
-                if (gs[i].tuned && gs[i].gpu == gi && gs[i].m == g0->m && gs[i].n == g0->n && gs[i].k == g0->k &&
-                    !strcmp(gs[i].dtype, g0->dtype) && r && (!b || r->r.time_ms_median < b->r.time_ms_median))
-                    b = r;
-            }
-            if (!b)
-                continue;
-            fputs(" On the ", md);
-            mmb_report_md_text(md, d->gpus[gi].name);
-            if (prev && !strcmp(prev->r.kernel, b->r.kernel) && !strcmp(prev->r.params, b->r.params))
-                fputs(" the same configuration", md);
-            else
-                fprintf(md, " the best tuned configuration, %s `%s`,", b->r.kernel, b->r.params);
-            fprintf(md, " takes %.3f ms: %.1fx faster, %.0f GFLOP/s", b->r.time_ms_median,
-                    pub->r.time_ms_median / b->r.time_ms_median, mmb_report_gflops(b));
-            prev = b;
-            peak_share(md, d, b);
-            double pp = peak_of(d, pub), bp = peak_of(d, b);
-            if (isfinite(pp) && isfinite(bp) && pp > 0)
-                fprintf(md, "; the FP32 peaks differ %.1fx, so %.1fx of the speed-up is the kernel using more of its GPU",
-                        bp / pp, pub->r.time_ms_median / b->r.time_ms_median / (bp / pp));
-            fputs(".", md);
-        }
-        /* kernel for kernel, where the seed published the same space */
-        for (size_t i = 0; i < n; i++) {
-            const group *p = &gs[i];
-            const struct mmb_report_row *pb = best_of(d, p);
-            if (p->tuned || !pb || p->m != g0->m || p->n != g0->n || p->k != g0->k || strcmp(p->dtype, g0->dtype))
-                continue;
-            fprintf(md, " Kernel for kernel, %s's published best (`%s`) is %.1f ms against", pb->r.kernel, pb->r.params,
-                    pb->r.time_ms_median);
-            const char *sep = " ";
-            for (size_t t = 0; t < n; t++) {
-                const struct mmb_report_row *tb = best_of(d, &gs[t]);
-                if (!gs[t].tuned || !tb || !mmb_report_tune_same_problem(&gs[t], p))
-                    continue;
-                fprintf(md, "%s%.2f ms (`%s`, %.1fx) on the ", sep, tb->r.time_ms_median, tb->r.params,
-                        pb->r.time_ms_median / tb->r.time_ms_median);
-                mmb_report_md_text(md, d->gpus[tb->gpu].name);
-                sep = " and ";
-            }
-            fputs(".", md);
-        }
+        measured_against(md, d, gs, n, g0, pub);
+        kernel_for_kernel(md, d, gs, n, g0);
         fputs("\n\n", md);
     }
 }
@@ -367,16 +388,11 @@ static void heatmap_links(FILE *md, const struct mmb_report *rep, const group *g
     fputs(links ? ".\n\n" : "", md);
 }
 
-/* Seed 000's table: the time of every configuration on every GPU, side by side. */
-static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n, const group *g0)
+/* The configurations of g0's space, in the order the first tuned GPU's CSV has
+ * them; 0 when there are more than TABLE_MAX_CONFIGS (the spread figure shows a
+ * large space instead). */
+static size_t config_params(const struct mmb_report_data *d, const group *g0, const char **params)
 {
-    const struct mmb_report_data *d = &rep->data;
-    size_t cols[MMB_REPORT_TUNE_GROUPS_MAX], nc = 0;
-    for (size_t j = 0; j < n; j++)
-        if (mmb_report_tune_same_problem(&gs[j], g0))
-            cols[nc++] = j;
-    /* the configurations, in the order the first tuned GPU's CSV has them */
-    const char *params[TABLE_MAX_CONFIGS];
     size_t np = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
@@ -388,11 +404,17 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
         if (seen)
             continue;
         if (np == TABLE_MAX_CONFIGS)
-            return; /* a large space: the spread figure shows it instead */
+            return 0;
         params[np++] = r->r.params;
     }
-    if (np < 2 || nc < 2)
-        return;
+    return np;
+}
+
+/* The heading, the caption and the column of each group in cols. */
+static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, const size_t *cols,
+                        size_t nc, const group *g0)
+{
+    const struct mmb_report_data *d = &rep->data;
     char shape[96];
     shape_text(g0, shape, sizeof shape);
     fputs("#### ", md);
@@ -420,32 +442,55 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
         fputs(" ---: |", md);
     fputs(" \\\\\n\\midrule\n", tex);
     fputs("\n", md);
-    for (size_t p = 0; p < np; p++) {
-        fprintf(md, "| `%s` |", params[p]);
-        fputs("\\texttt{", tex);
-        mmb_report_tex_text(tex, params[p]);
-        fputs("}", tex);
-        for (size_t c = 0; c < nc; c++) {
-            const group *g = &gs[cols[c]];
-            const struct mmb_report_row *hit = NULL;
-            for (size_t i = 0; i < d->nrows && !hit; i++)
-                if (mmb_report_tune_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params[p]))
-                    hit = &d->rows[i];
-            char cell[64] = "";
-            if (hit && hit->r.status == MMB_STATUS_OK)
-                snprintf(cell, sizeof cell, "%.1f", hit->r.time_ms_median);
-            else if (hit)
-                snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
-            bool best = hit && hit == best_of(d, g);
-            /* numbers and status names: nothing Markdown would read */
-            fprintf(md, " %s%s%s |", best ? "**" : "", cell[0] ? cell : "-", best ? "**" : "");
-            fprintf(tex, " & %s", best ? "\\textbf{" : "");
-            mmb_report_tex_text(tex, cell[0] ? cell : "--");
-            fputs(best ? "}" : "", tex);
-        }
-        fputs("\n", md);
-        fputs(" \\\\\n", tex);
+}
+
+/* One configuration: its time, or its status, in each group's column. */
+static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, const group *gs, const size_t *cols,
+                       size_t nc, const char *params)
+{
+    fprintf(md, "| `%s` |", params);
+    fputs("\\texttt{", tex);
+    mmb_report_tex_text(tex, params);
+    fputs("}", tex);
+    for (size_t c = 0; c < nc; c++) {
+        const group *g = &gs[cols[c]];
+        const struct mmb_report_row *hit = NULL;
+        for (size_t i = 0; i < d->nrows && !hit; i++)
+            if (mmb_report_tune_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
+                hit = &d->rows[i];
+        char cell[64] = "";
+        if (hit && hit->r.status == MMB_STATUS_OK)
+            snprintf(cell, sizeof cell, "%.1f", hit->r.time_ms_median);
+        else if (hit)
+            snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
+        bool best = hit && hit == best_of(d, g);
+        /* numbers and status names: nothing Markdown would read */
+        fprintf(md, " %s%s%s |", best ? "**" : "", cell[0] ? cell : "-", best ? "**" : "");
+        fprintf(tex, " & %s", best ? "\\textbf{" : "");
+        mmb_report_tex_text(tex, cell[0] ? cell : "--");
+        fputs(best ? "}" : "", tex);
     }
+    fputs("\n", md);
+    fputs(" \\\\\n", tex);
+}
+
+/* A small space as one table: the time of every configuration on every GPU and
+ * the published times, side by side (the published GTX TITAN X block-size table
+ * measured again). */
+static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n, const group *g0)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t cols[MMB_REPORT_TUNE_GROUPS_MAX], nc = 0;
+    for (size_t j = 0; j < n; j++)
+        if (mmb_report_tune_same_problem(&gs[j], g0))
+            cols[nc++] = j;
+    const char *params[TABLE_MAX_CONFIGS];
+    size_t np = config_params(d, g0, params);
+    if (np < 2 || nc < 2)
+        return;
+    config_head(md, tex, rep, gs, cols, nc, g0);
+    for (size_t p = 0; p < np; p++)
+        config_row(md, tex, d, gs, cols, nc, params[p]);
     fputs("\n", md);
     fputs("\\bottomrule\n\\end{tabular}\n\\end{table}\n\n", tex);
 }
