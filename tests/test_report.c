@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "report/report.h"
+#include "cmd/report.h"
 
 static char tmpdir[256];
 static char root[1024];

@@ -6,8 +6,8 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "cmd/report.h"
 #include "model/profile.h"
-#include "report/report.h"
 #include "model/space.h"
 #include "core/util.h"
 

@@ -1,49 +1,21 @@
-/* report.c - `mmbench report`: the command line, the inputs (CSV files and folders
- * searched recursively), and the order of the work: read and select, write the
- * gnuplot files, draw, then write the README from what was actually drawn. */
+/* report.c - the report: the inputs (CSV files and folders searched
+ * recursively), and the order of the work: read and select, write the gnuplot
+ * files, draw, then write the README from what was actually drawn. */
 #include "report/report.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/dtype.h"
 #include "core/util.h"
 #include "report/doc.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
 #include "report/state.h"
-
-#define EXIT_BAD_INPUT 2
-
-static void usage(FILE *f)
-{
-    char formats[64];
-    mmb_report_format_names(formats, sizeof formats, ",", ",");
-    fprintf(f,
-          "usage: mmbench report [options] [CSV or folder ...]\n"
-          "\n"
-          "Reads mmbench CSVs (default: every *.csv under <root>/data, recursively), writes\n"
-          "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
-          "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.\n"
-          "\n"
-          "  -o, --output DIR     output folder (default <root>/reports)\n"
-          "  -s, --size SIZE      size of the bars, tables and heatmaps: N or MxNxK\n"
-          "                       (default 4096 when present, else the best covered size)\n"
-          "  -f, --formats LIST   figure formats, comma-separated: %s (default all)\n"
-          "  -t, --dtype TYPE     element type to show: f32, f64, i32 (default f32)\n"
-          "  -c, --cache MODE     cold or hot rows (default cold when present)\n"
-          "  -g, --gnuplot PROG   gnuplot program (default: gnuplot on PATH)\n"
-          "  -n, --no-plots       write the scripts, do not run gnuplot\n"
-          "  -q, --quiet          no summary line\n"
-          "  -h, --help           this text\n",
-          formats);
-}
 
 /* ---- inputs ------------------------------------------------------------------------ */
 
@@ -131,14 +103,15 @@ static int folder_scan(const char *dir, struct paths *out, int depth, char *err,
     return rc;
 }
 
-static int inputs_collect(char **args, int nargs, const char *root, struct paths *out, char *err, size_t errlen)
+static int inputs_collect(char *const *args, size_t nargs, const char *root, struct paths *out, char *err,
+                          size_t errlen)
 {
     char data[4200];
     const char *deflt = data;
     snprintf(data, sizeof data, "%s/data", root);
     if (strcmp(root, ".") == 0)
         deflt = "data";
-    for (int i = 0; i < (nargs ? nargs : 1); i++) {
+    for (size_t i = 0; i < (nargs ? nargs : 1); i++) {
         const char *arg = nargs ? args[i] : deflt;
         struct stat st;
         if (stat(arg, &st) != 0) {
@@ -175,46 +148,7 @@ static const char *path_shown(const char *path, const char *root)
     return path;
 }
 
-/* ---- options ------------------------------------------------------------------------- */
-
-static int formats_parse(struct mmb_report *rep, const char *list)
-{
-    rep->nformats = 0;
-    const char *p = list;
-    while (*p) {
-        size_t n = strcspn(p, ",");
-        enum mmb_report_format fmt;
-        if (!mmb_report_format_parse(p, n, &fmt)) {
-            char names[64];
-            mmb_report_format_names(names, sizeof names, ", ", " or ");
-            fprintf(stderr, "report: --formats: expected %s, found '%.*s'\n", names, (int)n, p);
-            return -1;
-        }
-        bool dup = false;
-        for (size_t i = 0; i < rep->nformats; i++)
-            dup = dup || rep->formats[i] == fmt;
-        if (!dup)
-            rep->formats[rep->nformats++] = fmt;
-        p += n + (p[n] == ',');
-    }
-    if (rep->nformats == 0) {
-        char names[64];
-        mmb_report_format_names(names, sizeof names, ", ", ", ");
-        fprintf(stderr, "report: --formats: expected at least one of %s\n", names);
-        return -1;
-    }
-    return 0;
-}
-
-static void command_record(struct mmb_report *rep, int argc, char **argv)
-{
-    size_t o = (size_t)snprintf(rep->command, sizeof rep->command, "mmbench report");
-    for (int i = 1; i < argc && o < sizeof rep->command; i++) {
-        bool quote = strpbrk(argv[i], " \t'\"$\\") != NULL;
-        int w = snprintf(rep->command + o, sizeof rep->command - o, quote ? " '%s'" : " %s", argv[i]);
-        o += w > 0 ? (size_t)w : 0;
-    }
-}
+/* ---- outputs --------------------------------------------------------------------------- */
 
 /* A figure: its extension names a format. */
 static bool figure_file(const char *ext)
@@ -260,115 +194,49 @@ static int stale_remove(const struct mmb_report *rep, const char *sub, bool (*ou
     return rc;
 }
 
-struct cli {
-    const char *size, *dtype, *cache;
-    bool no_plots;
-};
+/* ---- the report -------------------------------------------------------------------------- */
 
-static int options_parse(struct mmb_report *rep, struct cli *cli, int argc, char **argv)
-{
-    static const struct option longs[] = {
-        {"output", required_argument, NULL, 'o'}, {"size", required_argument, NULL, 's'},
-        {"formats", required_argument, NULL, 'f'}, {"dtype", required_argument, NULL, 't'},
-        {"cache", required_argument, NULL, 'c'},  {"gnuplot", required_argument, NULL, 'g'},
-        {"no-plots", no_argument, NULL, 'n'},     {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
-    };
-    /* glibc: 0 re-initialises getopt, so that the command can run more than once
-     * in one process (the tests do) */
-    optind = 0;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:s:f:t:c:g:nqh", longs, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            snprintf(rep->out, sizeof rep->out, "%s", optarg);
-            break;
-        case 's':
-            cli->size = optarg;
-            break;
-        case 'f':
-            if (formats_parse(rep, optarg) != 0)
-                return EXIT_BAD_INPUT;
-            break;
-        case 't': {
-            enum mmb_dtype t;
-            if (!mmb_dtype_parse(optarg, &t)) {
-                fprintf(stderr, "report: --dtype: expected f32, f64 or i32, found '%s'\n", optarg);
-                return EXIT_BAD_INPUT;
-            }
-            cli->dtype = optarg;
-            break;
-        }
-        case 'c':
-            if (strcmp(optarg, "cold") != 0 && strcmp(optarg, "hot") != 0) {
-                fprintf(stderr, "report: --cache: expected cold or hot, found '%s'\n", optarg);
-                return EXIT_BAD_INPUT;
-            }
-            cli->cache = optarg;
-            break;
-        case 'g':
-            snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", optarg);
-            break;
-        case 'n':
-            cli->no_plots = true;
-            break;
-        case 'q':
-            rep->quiet = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return 0;
-        case ':':
-            fprintf(stderr, "report: option '%s' expects a value\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
-        default:
-            fprintf(stderr, "report: unknown option '%s'\n", argv[optind - 1]);
-            usage(stderr);
-            return EXIT_BAD_INPUT;
-        }
-    }
-    return -1; /* go on */
-}
-
-/* ---- the command ---------------------------------------------------------------------- */
-
-static int report_run(struct mmb_report *rep, const struct cli *cli, char **args, int nargs)
+/* The rows of every CSV of the inputs, selected. */
+static int data_read(struct mmb_report *rep, const struct mmb_report_options *opt)
 {
     char err[2048] = "";
-    double t0 = mmb_seconds_now();
-    struct mmb_report_shape ref;
-    if (cli->size && !mmb_report_shape_parse(cli->size, &ref)) {
-        fprintf(stderr, "report: --size: expected N or MxNxK (positive integers), found '%s'\n", cli->size);
-        return EXIT_BAD_INPUT;
-    }
     struct paths in = {0};
-    if (inputs_collect(args, nargs, rep->root, &in, err, sizeof err) != 0) {
+    if (inputs_collect(opt->inputs, opt->ninputs, rep->root, &in, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         paths_free(&in);
-        return EXIT_BAD_INPUT;
+        return MMB_REPORT_BAD_INPUT;
     }
     for (size_t i = 0; i < in.n; i++) {
         if (mmb_report_data_add_csv(&rep->data, in.v[i], path_shown(in.v[i], rep->root), err, sizeof err) != 0) {
             fprintf(stderr, "report: %s\n", err);
             paths_free(&in);
-            return EXIT_BAD_INPUT;
+            return MMB_REPORT_BAD_INPUT;
         }
     }
     paths_free(&in);
-    if (mmb_report_data_select(&rep->data, cli->dtype, cli->cache, cli->size ? &ref : NULL, err, sizeof err) != 0) {
+    if (mmb_report_data_select(&rep->data, opt->dtype, opt->cache, opt->size, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
-        return EXIT_BAD_INPUT;
+        return MMB_REPORT_BAD_INPUT;
     }
+    return 0;
+}
 
+/* Read and select, write the gnuplot files, draw, then write the README from
+ * what was actually drawn. */
+static int report_run(struct mmb_report *rep, const struct mmb_report_options *opt)
+{
+    char err[2048] = "";
+    double t0 = mmb_seconds_now();
+    int status = data_read(rep, opt);
+    if (status != 0)
+        return status;
     if (mmb_mkdir_p(rep->out, err, sizeof err) != 0 || stale_remove(rep, "figures", figure_file, err, sizeof err) != 0 ||
         stale_remove(rep, "gnuplot", script_file, err, sizeof err) != 0 ||
         mmb_report_plot_write(rep, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return 1;
     }
-    int status = 0;
-    if (cli->no_plots) {
+    if (opt->no_plots) {
         snprintf(rep->plot_state, sizeof rep->plot_state, "--no-plots: the scripts are written, the figures are not drawn");
     } else if (mmb_report_gnuplot_find(rep)) {
         if (mmb_report_gnuplot_run(rep, err, sizeof err) != 0) {
@@ -392,30 +260,21 @@ static int report_run(struct mmb_report *rep, const struct cli *cli, char **args
     return status;
 }
 
-int mmb_report_main(int argc, char **argv)
+int mmb_report_write(const struct mmb_report_options *opt)
 {
     struct mmb_report *rep = calloc(1, sizeof *rep);
     if (!rep) {
         fprintf(stderr, "report: out of memory\n");
         return 1;
     }
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    snprintf(rep->root, sizeof rep->root, "%s", root && root[0] ? root : ".");
-    if ((size_t)snprintf(rep->out, sizeof rep->out, "%s/reports", rep->root) >= sizeof rep->out) {
-        fprintf(stderr, "report: MMB_SOURCE_ROOT is too long a path\n");
-        free(rep);
-        return EXIT_BAD_INPUT;
-    }
-    if (strcmp(rep->root, ".") == 0)
-        snprintf(rep->out, sizeof rep->out, "reports");
-    for (const struct mmb_report_format_info *fi = mmb_report_format_table; fi->name; fi++)
-        rep->formats[rep->nformats++] = fi->value;
-    command_record(rep, argc, argv);
-
-    struct cli cli = {0};
-    int status = options_parse(rep, &cli, argc, argv);
-    if (status < 0)
-        status = report_run(rep, &cli, argv + optind, argc - optind);
+    snprintf(rep->root, sizeof rep->root, "%s", opt->root);
+    snprintf(rep->out, sizeof rep->out, "%s", opt->out);
+    for (size_t i = 0; i < opt->nformats && i < MMB_REPORT_FORMAT_COUNT; i++)
+        rep->formats[rep->nformats++] = opt->formats[i];
+    snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", opt->gnuplot ? opt->gnuplot : "");
+    snprintf(rep->command, sizeof rep->command, "%s", opt->command ? opt->command : "");
+    rep->quiet = opt->quiet;
+    int status = report_run(rep, opt);
     mmb_report_data_free(&rep->data);
     free(rep->figs);
     free(rep->notes);

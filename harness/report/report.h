@@ -1,11 +1,38 @@
-/* report.h - `mmbench report`: every CSV of data/ (or those named) turned into
+/* report.h - the report: every CSV of data/ (or those named) turned into
  * gnuplot figures, reports/README.md and reports/tables.tex. Needs no GPU and no
  * CUDA, so any machine can regenerate the report from the committed data. */
 #ifndef MMB_REPORT_H
 #define MMB_REPORT_H
 
-/* argv[0] is "report". Returns the exit status: 0, 1 when writing or drawing
- * failed, 2 for bad input (options, a malformed CSV: "file:line: what"). */
-int mmb_report_main(int argc, char **argv);
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/data.h"
+#include "report/formats.h"
+
+/* The exit status for bad input: options, a missing input, a malformed CSV. */
+#define MMB_REPORT_BAD_INPUT 2
+
+struct mmb_report_options {
+    const char *root;    /* source root: default inputs and the paths the README shows */
+    const char *out;     /* output folder */
+    enum mmb_report_format formats[MMB_REPORT_FORMAT_COUNT]; /* in the order asked for */
+    size_t nformats;
+    const char *gnuplot; /* the program; NULL or "": gnuplot on PATH */
+    const char *command; /* the command line, as the README shows it; NULL: none */
+    const char *dtype;   /* element type shown; NULL: f32 when present */
+    const char *cache;   /* cache mode shown; NULL: cold when present, else hot */
+    const struct mmb_report_shape *size; /* of bars, tables and heatmaps; NULL: 4096 when present */
+    bool no_plots;       /* write the scripts, do not run gnuplot */
+    bool quiet;          /* no summary line */
+    char *const *inputs; /* CSV files and folders (searched recursively); none: <root>/data */
+    size_t ninputs;
+};
+
+/* Reads and selects the rows, writes the gnuplot files, draws them, and writes
+ * the README and tables.tex from what was drawn; says what went wrong on stderr.
+ * Returns the exit status: 0, 1 when writing or drawing failed, or
+ * MMB_REPORT_BAD_INPUT (a malformed CSV: "file:line: what"). */
+int mmb_report_write(const struct mmb_report_options *opt);
 
 #endif
