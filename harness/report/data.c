@@ -470,7 +470,7 @@ static int reference_pick(struct mmb_report_data *d, const struct mmb_report_sha
     size_t best_count = 0;
     for (size_t s = 0; s < d->nshapes; s++) {
         if (shape_eq(&d->shapes[s], 4096, 4096, 4096)) {
-            d->ref = (int)s; /* the size of the seeds' tables */
+            d->ref = (int)s; /* the size of the course documents' tables */
             return 0;
         }
         size_t count = 0;

@@ -1,6 +1,6 @@
 /* gp.h - gnuplot script pieces shared by the report's figure writers
- * (report_plot*.c): strings, the terminal loop, styles, axes, shared ranges and
- * the layout of side-by-side figures. */
+ * (figures.h): strings, the terminal loop, styles, axes, shared ranges and the
+ * layout of side-by-side figures. */
 #ifndef MMB_REPORT_GP_H
 #define MMB_REPORT_GP_H
 

@@ -1,5 +1,6 @@
-/* plot_bars.c - bar figures: compute and memory utilisation per kernel
- * (the Nsight screenshots of seed 000), and every GPU next to each other per kernel. */
+/* plot_bars.c - bar figures: compute and memory utilisation per kernel, as
+ * Nsight Compute's summary shows them, and every GPU's GFLOP/s next to each other
+ * per kernel. */
 #include "report/figures.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /* tune_doc.c - the report's Tuning section (README and tables.tex): per GPU
  * and tuned kernel the best configuration against cuBLAS and how many
  * configurations were measured, restricted or failed; where the Kernel Tuner T4
- * files and the tuning wall times are; how the best compares with the seed's
- * published GTX TITAN X times; the spread figures; and small spaces (seed 000's
- * naive block sizes) as one table with the published times beside the measured. */
+ * files and the tuning wall times are; how the best compares with the published
+ * GTX TITAN X times; the spread figures; and small spaces (the naive kernel's
+ * block sizes) as one table with the published times beside the measured. */
 #include "report/tune_doc.h"
 
 #include <math.h>
@@ -212,7 +212,7 @@ static void wall_times(FILE *md, const struct mmb_report *rep, const group *gs, 
         fputs("\n", md);
 }
 
-/* ---- against the seed's published best ------------------------------------------------------ */
+/* ---- against the published best ------------------------------------------------------------- */
 
 static double peak_of(const struct mmb_report_data *d, const struct mmb_report_row *r)
 {
@@ -518,7 +518,7 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
     for (size_t i = 0; i < rep->nfigs; i++)
         if (rep->figs[i].group == MMB_REPORT_GROUP_TUNING && rep->figs[i].gpu == -1)
             mmb_report_md_figure(md, rep, &rep->figs[i]);
-    /* per tuned kernel and size: seed 000's table when the space is small, then its heatmaps */
+    /* per tuned kernel and size: every configuration's time when the space is small, then its heatmaps */
     for (size_t j = 0; j < n; j++) {
         bool first = gs[j].tuned;
         for (size_t i = 0; i < j && first; i++)

@@ -1,8 +1,9 @@
 /* tune_groups.c - the tuned problems of the report's data: rows of a profile named
  * tune* grouped by GPU, kernel, size, dtype and cache mode, each with its fastest
  * configuration, its cuBLAS reference and its rows counted by status. Published
- * rows of a tuned kernel and size (seed 000's GTX TITAN X times) join as groups of
- * their own, so that the section and the figure can set them beside the measured. */
+ * rows of a tuned kernel and size (the Kernel Tuner notebook's GTX TITAN X times)
+ * join as groups of their own, so that the section and the figure can set them
+ * beside the measured. */
 #include "report/tune_groups.h"
 
 #include <math.h>
