@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cache.h"
 #include "core/dtype.h"
 #include "report/report.h"
 
@@ -118,13 +119,15 @@ static int options_parse(struct cli *cli, int argc, char **argv)
             cli->opt.dtype = optarg;
             break;
         }
-        case 'c':
-            if (strcmp(optarg, "cold") != 0 && strcmp(optarg, "hot") != 0) {
+        case 'c': {
+            enum mmb_cache_mode mode;
+            if (!mmb_cache_parse(optarg, &mode)) {
                 fprintf(stderr, "report: --cache: expected cold or hot, found '%s'\n", optarg);
                 return EXIT_BAD_INPUT;
             }
             cli->opt.cache = optarg;
             break;
+        }
         case 'g':
             cli->opt.gnuplot = optarg;
             break;

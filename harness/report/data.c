@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/cache.h"
 #include "core/dtype.h"
 #include "core/util.h"
 #include "results/csv.h"
@@ -351,13 +352,14 @@ static int selection_defaults(struct mmb_report_data *d, const char *dtype, cons
     }
     snprintf(d->dtype, sizeof d->dtype, "%s", dtype ? dtype : f32 ? "f32" : first ? first : "f32");
 
+    const char *cold_text = mmb_cache_text(MMB_CACHE_COLD), *hot_text = mmb_cache_text(MMB_CACHE_HOT);
     bool cold = false, hot = false, named = false;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_row *r = &d->rows[i].r;
         if (!row_ok(r) || strcmp(r->dtype, d->dtype) != 0)
             continue;
-        cold = cold || strcmp(r->cache, "cold") == 0;
-        hot = hot || strcmp(r->cache, "hot") == 0;
+        cold = cold || strcmp(r->cache, cold_text) == 0;
+        hot = hot || strcmp(r->cache, hot_text) == 0;
         named = named || (cache && strcmp(cache, r->cache) == 0);
     }
     if (cache && !named) {
@@ -366,7 +368,7 @@ static int selection_defaults(struct mmb_report_data *d, const char *dtype, cons
     }
     /* cold by default: each launch then pays its compulsory DRAM traffic, which is
      * what the bandwidth and roofline figures mean to show */
-    snprintf(d->cache, sizeof d->cache, "%s", cache ? cache : cold ? "cold" : hot ? "hot" : "");
+    snprintf(d->cache, sizeof d->cache, "%s", cache ? cache : cold ? cold_text : hot ? hot_text : "");
     return 0;
 }
 
