@@ -256,12 +256,13 @@ static int line_kind_write(struct mmb_report *rep, const struct line_kind *lk, c
     }
     struct mmb_gp_range y = mmb_gp_range_new(lk->log);
     struct lines ls = {lk, panels, &y, {false}, false};
+    const struct mmb_report_panels figs = {lk->name, has, line_panel_write, line_legend_write, &ls};
     int rc = 0;
     for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        char name[160];
-        snprintf(name, sizeof name, "%s-%s", lk->name, d->gpus[g].slug);
         if (!mmb_report_gpu_has(d, g, NULL))
             continue;
+        char name[160];
+        mmb_report_panels_name(rep, &figs, g, name, sizeof name);
         rc = line_data_write(rep, lk, g, name, &panels[g], &y, err, errlen);
         if (rc == 0 && panels[g].points == 0)
             mmb_report_omit_add(rep, (int)g, lk->short_name, lk->lacks);
@@ -276,7 +277,6 @@ static int line_kind_write(struct mmb_report *rep, const struct line_kind *lk, c
     mmb_gp_range_finish(&y);
 
     /* one figure per GPU, then every GPU side by side, on the ranges every GPU shares */
-    const struct mmb_report_panels figs = {lk->name, has, line_panel_write, line_legend_write, &ls};
     for (size_t g = 0; g < d->ngpus && rc == 0; g++)
         if (has[g])
             rc = mmb_report_panels_gpu(rep, &figs, g, lk->title, lk->caption, (struct mmb_gp_canvas){1600, 1000}, err,

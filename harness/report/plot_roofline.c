@@ -163,17 +163,18 @@ int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen)
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
+    const struct mmb_report_panels figs = {"roofline", has, roofline_panel_write, roofline_legend_write, &rl};
     int rc = 0;
     for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
+        if (!mmb_report_gpu_has(d, g, NULL))
+            continue;
         char name[160];
-        snprintf(name, sizeof name, "roofline-%s", d->gpus[g].slug);
-        if (mmb_report_gpu_has(d, g, NULL))
-            rc = roofline_data_write(rep, g, name, &rl, &has[g], err, errlen);
+        mmb_report_panels_name(rep, &figs, g, name, sizeof name);
+        rc = roofline_data_write(rep, g, name, &rl, &has[g], err, errlen);
     }
     mmb_gp_range_finish(&rl.x);
     mmb_gp_range_finish(&rl.y);
 
-    const struct mmb_report_panels figs = {"roofline", has, roofline_panel_write, roofline_legend_write, &rl};
     for (size_t g = 0; g < d->ngpus && rc == 0; g++)
         if (has[g])
             rc = mmb_report_panels_gpu(rep, &figs, g, "roofline",
