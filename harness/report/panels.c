@@ -7,10 +7,24 @@
 #include "core/util.h"
 #include "report/out.h"
 
-void mmb_report_panels_name(const struct mmb_report *rep, const struct mmb_report_panels *p, size_t g, char *out,
-                            size_t len)
+/* <prefix>-<GPU slug>: GPU g's figure and data file. */
+static void panel_name(const struct mmb_report *rep, const struct mmb_report_panels *p, size_t g, char *out,
+                       size_t len)
 {
     snprintf(out, len, "%s-%s", p->prefix, rep->data.gpus[g].slug);
+}
+
+int mmb_report_panels_data(struct mmb_report *rep, const struct mmb_report_panels *p, char *err, size_t errlen)
+{
+    for (size_t g = 0; g < rep->data.ngpus; g++) {
+        if (!mmb_report_gpu_has(&rep->data, g, NULL))
+            continue;
+        char name[160];
+        panel_name(rep, p, g, name, sizeof name);
+        if (p->data(rep, g, name, &p->has[g], p->ctx, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Registers the figure and opens its script. */
@@ -25,11 +39,12 @@ static struct mmb_report_figure *figure_open(struct mmb_report *rep, const char 
     return mmb_report_out_open(o, err, errlen) == 0 ? fig : NULL;
 }
 
-int mmb_report_panels_gpu(struct mmb_report *rep, const struct mmb_report_panels *p, size_t g, const char *what,
-                          const char *caption, struct mmb_gp_canvas c, char *err, size_t errlen)
+/* GPU g's own figure. */
+static int gpu_figure_write(struct mmb_report *rep, const struct mmb_report_panels *p, size_t g, const char *what,
+                            const char *caption, struct mmb_gp_canvas c, char *err, size_t errlen)
 {
     char name[160], gpu[128], sel[64];
-    mmb_report_panels_name(rep, p, g, name, sizeof name);
+    panel_name(rep, p, g, name, sizeof name);
     struct mmb_report_out o;
     struct mmb_report_figure *fig = figure_open(rep, name, MMB_REPORT_GROUP_GPU, (int)g, &o, err, errlen);
     if (!fig)
@@ -42,6 +57,15 @@ int mmb_report_panels_gpu(struct mmb_report *rep, const struct mmb_report_panels
     p->panel(o.f, rep, g, name, fig->title, &mmb_gp_alone, p->ctx);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
+}
+
+int mmb_report_panels_each(struct mmb_report *rep, const struct mmb_report_panels *p, const char *what,
+                           const char *caption, struct mmb_gp_canvas c, char *err, size_t errlen)
+{
+    for (size_t g = 0; g < rep->data.ngpus; g++)
+        if (p->has[g] && gpu_figure_write(rep, p, g, what, caption, c, err, errlen) != 0)
+            return -1;
+    return 0;
 }
 
 int mmb_report_panels_gpus(struct mmb_report *rep, const struct mmb_report_panels *p, const char *name,
@@ -66,7 +90,7 @@ int mmb_report_panels_gpus(struct mmb_report *rep, const struct mmb_report_panel
         if (!p->has[g])
             continue;
         char dat[160], gpu[128];
-        mmb_report_panels_name(rep, p, g, dat, sizeof dat);
+        panel_name(rep, p, g, dat, sizeof dat);
         mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
         p->panel(o.f, rep, g, dat, gpu, &pos, p->ctx);
         pos.idx++;

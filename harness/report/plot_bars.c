@@ -51,9 +51,10 @@ static void util_legend_write(FILE *f, const struct mmb_report *rep, const struc
 
 /* gnuplot/util-<GPU>.dat: a kernel a line. Sets has when some kernel has the
  * counters, else notes that the GPU has no utilisation bars. */
-static int util_data_write(struct mmb_report *rep, size_t g, const char *name, const char *ref, bool *has, char *err,
-                           size_t errlen)
+static int util_data(struct mmb_report *rep, size_t g, const char *name, bool *has, void *ctx, char *err,
+                     size_t errlen)
 {
+    const char *ref = ctx; /* the reference size's label */
     const struct mmb_report_data *d = &rep->data;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
@@ -90,20 +91,15 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    const struct mmb_report_panels figs = {"util", has, util_panel_write, util_legend_write, NULL};
-    int rc = 0;
-    for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        if (!mmb_report_gpu_has(d, g, NULL))
-            continue;
-        char name[160], what[160], caption[640];
-        mmb_report_panels_name(rep, &figs, g, name, sizeof name);
-        if ((rc = util_data_write(rep, g, name, ref, &has[g], err, errlen)) != 0 || !has[g])
-            continue;
+    const struct mmb_report_panels figs = {"util", has, util_data, util_panel_write, util_legend_write, ref};
+    int rc = mmb_report_panels_data(rep, &figs, err, errlen);
+    if (rc == 0) {
+        char what[160], caption[640];
         snprintf(what, sizeof what, "compute and memory utilisation at %s", ref);
         snprintf(caption, sizeof caption,
                  "Compute (SM throughput) and memory (DRAM throughput) utilisation of each kernel's best configuration at %s, as the Nsight Compute screenshots of seed 000 show them.",
                  ref);
-        rc = mmb_report_panels_gpu(rep, &figs, g, what, caption, (struct mmb_gp_canvas){1600, 900}, err, errlen);
+        rc = mmb_report_panels_each(rep, &figs, what, caption, (struct mmb_gp_canvas){1600, 900}, err, errlen);
     }
     if (rc == 0) {
         char sel[64], title[640];

@@ -167,8 +167,8 @@ static void ref_label(FILE *f, const struct line_kind *lk, const struct mmb_repo
 /* What the panels of one line kind share. */
 struct lines {
     const struct line_kind *lk;
-    const struct line_panel *panels; /* [GPU] */
-    const struct mmb_gp_range *y;    /* shared by every GPU */
+    struct line_panel *panels;       /* [GPU] */
+    struct mmb_gp_range y;           /* shared by every GPU */
     bool seen[64];                   /* [kernel]: drawn in some panel */
     bool any_l2;                     /* some panel circles points */
 };
@@ -179,7 +179,7 @@ static void line_panel_write(FILE *f, const struct mmb_report *rep, size_t g, co
     const struct lines *ls = ctx;
     const struct line_kind *lk = ls->lk;
     const struct line_panel *p = &ls->panels[g];
-    const struct mmb_gp_range *y = ls->y;
+    const struct mmb_gp_range *y = &ls->y;
     const struct mmb_report_data *d = &rep->data;
     mmb_gp_panel_begin(f, rep);
     mmb_gp_panel_box(f, pos);
@@ -243,6 +243,25 @@ static void line_legend_write(FILE *f, const struct mmb_report *rep, const struc
     fputc('\n', f);
 }
 
+/* GPU g's data file; a GPU with points adds its reference line to the range. */
+static int line_data(struct mmb_report *rep, size_t g, const char *name, bool *has, void *ctx, char *err,
+                     size_t errlen)
+{
+    struct lines *ls = ctx;
+    struct line_panel *p = &ls->panels[g];
+    int rc = line_data_write(rep, ls->lk, g, name, p, &ls->y, err, errlen);
+    if (rc == 0 && p->points == 0)
+        mmb_report_omit_add(rep, (int)g, ls->lk->short_name, ls->lk->lacks);
+    if (p->points == 0)
+        return rc;
+    *has = true;
+    ls->any_l2 = ls->any_l2 || p->l2_block >= 0;
+    for (size_t k = 0; k < rep->data.nkernels && k < MMB_COUNT(ls->seen); k++)
+        ls->seen[k] = ls->seen[k] || p->block[k] >= 0;
+    mmb_gp_range_add(&ls->y, ref_value(ls->lk, &rep->data.gpus[g]));
+    return rc;
+}
+
 static int line_kind_write(struct mmb_report *rep, const struct line_kind *lk, char *err, size_t errlen)
 {
     struct mmb_report_data *d = &rep->data;
@@ -254,33 +273,14 @@ static int line_kind_write(struct mmb_report *rep, const struct line_kind *lk, c
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    struct mmb_gp_range y = mmb_gp_range_new(lk->log);
-    struct lines ls = {lk, panels, &y, {false}, false};
-    const struct mmb_report_panels figs = {lk->name, has, line_panel_write, line_legend_write, &ls};
-    int rc = 0;
-    for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        if (!mmb_report_gpu_has(d, g, NULL))
-            continue;
-        char name[160];
-        mmb_report_panels_name(rep, &figs, g, name, sizeof name);
-        rc = line_data_write(rep, lk, g, name, &panels[g], &y, err, errlen);
-        if (rc == 0 && panels[g].points == 0)
-            mmb_report_omit_add(rep, (int)g, lk->short_name, lk->lacks);
-        if (panels[g].points == 0)
-            continue;
-        has[g] = true;
-        ls.any_l2 = ls.any_l2 || panels[g].l2_block >= 0;
-        for (size_t k = 0; k < d->nkernels && k < MMB_COUNT(ls.seen); k++)
-            ls.seen[k] = ls.seen[k] || panels[g].block[k] >= 0;
-        mmb_gp_range_add(&y, ref_value(lk, &d->gpus[g]));
-    }
-    mmb_gp_range_finish(&y);
-
+    struct lines ls = {lk, panels, mmb_gp_range_new(lk->log), {false}, false};
+    const struct mmb_report_panels figs = {lk->name, has, line_data, line_panel_write, line_legend_write, &ls};
+    int rc = mmb_report_panels_data(rep, &figs, err, errlen);
+    mmb_gp_range_finish(&ls.y);
     /* one figure per GPU, then every GPU side by side, on the ranges every GPU shares */
-    for (size_t g = 0; g < d->ngpus && rc == 0; g++)
-        if (has[g])
-            rc = mmb_report_panels_gpu(rep, &figs, g, lk->title, lk->caption, (struct mmb_gp_canvas){1600, 1000}, err,
-                                       errlen);
+    if (rc == 0)
+        rc = mmb_report_panels_each(rep, &figs, lk->title, lk->caption, (struct mmb_gp_canvas){1600, 1000}, err,
+                                    errlen);
     if (rc == 0) {
         char name[160], sel[64], title[640], caption[640];
         snprintf(name, sizeof name, "gpus-%s", lk->name);

@@ -21,9 +21,10 @@ struct roofline {
 
 /* gnuplot/roofline-<GPU>.dat: one block per kernel, a point per size. Sets has
  * when the GPU has points, else notes why it has no roofline. */
-static int roofline_data_write(struct mmb_report *rep, size_t g, const char *name, struct roofline *rl, bool *has,
-                               char *err, size_t errlen)
+static int roofline_data(struct mmb_report *rep, size_t g, const char *name, bool *has, void *ctx, char *err,
+                         size_t errlen)
 {
+    struct roofline *rl = ctx;
     const struct mmb_report_data *d = &rep->data;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
@@ -163,23 +164,15 @@ int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen)
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    const struct mmb_report_panels figs = {"roofline", has, roofline_panel_write, roofline_legend_write, &rl};
-    int rc = 0;
-    for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        if (!mmb_report_gpu_has(d, g, NULL))
-            continue;
-        char name[160];
-        mmb_report_panels_name(rep, &figs, g, name, sizeof name);
-        rc = roofline_data_write(rep, g, name, &rl, &has[g], err, errlen);
-    }
+    const struct mmb_report_panels figs = {"roofline", has, roofline_data, roofline_panel_write, roofline_legend_write,
+                                           &rl};
+    int rc = mmb_report_panels_data(rep, &figs, err, errlen);
     mmb_gp_range_finish(&rl.x);
     mmb_gp_range_finish(&rl.y);
-
-    for (size_t g = 0; g < d->ngpus && rc == 0; g++)
-        if (has[g])
-            rc = mmb_report_panels_gpu(rep, &figs, g, "roofline",
-                                       "Each kernel's best configuration at every size, placed by measured arithmetic intensity (FLOP per DRAM byte) and GFLOP/s under the GPU's DRAM-bandwidth and FP32 ceilings; points further right reuse more data from caches.",
-                                       (struct mmb_gp_canvas){1600, 1000}, err, errlen);
+    if (rc == 0)
+        rc = mmb_report_panels_each(rep, &figs, "roofline",
+                                    "Each kernel's best configuration at every size, placed by measured arithmetic intensity (FLOP per DRAM byte) and GFLOP/s under the GPU's DRAM-bandwidth and FP32 ceilings; points further right reuse more data from caches.",
+                                    (struct mmb_gp_canvas){1600, 1000}, err, errlen);
     if (rc == 0) {
         char sel[64], title[640];
         mmb_report_selection(rep, -1, sel, sizeof sel);
