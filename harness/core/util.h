@@ -26,6 +26,19 @@ char *mmb_stream_read(FILE *f, size_t *len);
 
 /* Reads a whole file (NUL-terminated). Returns NULL with err set. */
 char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen);
+
+/* Reads a whole regular file of at most limit bytes (NUL-terminated), for input
+ * that a user names: what is not a regular file (a folder, a device such as
+ * /dev/zero, a FIFO, which is opened without waiting for a writer) and a file over
+ * the limit are refused, never read. what names the expected input ("CSV file").
+ * Returns NULL with err "path: what was expected". */
+char *mmb_file_read_regular(const char *path, size_t limit, const char *what, size_t *len, char *err,
+                            size_t errlen);
+/* "a folder", "a character device", ...: what st_mode is, for messages. */
+const char *mmb_file_kind(unsigned mode);
+
+/* mmb_stream_read, stopping after limit bytes: *over is set when more was there. */
+char *mmb_stream_read_max(FILE *f, size_t limit, size_t *len, bool *over);
 /* Writes data to path atomically (temporary file + rename). */
 int mmb_file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 /* mkdir -p. */
