@@ -462,6 +462,113 @@ START_TEST(test_report_ncu_caveat)
 }
 END_TEST
 
+/* Input that is no CSV to read: exit 2 with the path and what was expected, nothing
+ * written; a header without rows and the smallest times still give a report. */
+START_TEST(test_report_bad_inputs)
+{
+    char out[512], path[700], dir[700], fixture[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(dir, sizeof dir, "%s/empty-folder", tmpdir);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    char *empty[] = {"report", "-o", out, dir, NULL};
+    ck_assert_int_eq(report_run(4, empty), 2);
+    ck_assert_msg(strstr(report_err, "empty-folder: no *.csv file in this folder"), "%s", report_err);
+
+    char *dev[] = {"report", "-o", out, "/dev/zero", NULL};
+    ck_assert_int_eq(report_run(4, dev), 2);
+    ck_assert_msg(strstr(report_err, "/dev/zero: a character device: expected a CSV file or a folder"), "%s",
+                  report_err);
+    snprintf(path, sizeof path, "%s/fifo.csv", tmpdir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    char *fifo[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, fifo), 2);
+    ck_assert_msg(strstr(report_err, "fifo.csv: a FIFO (named pipe)"), "%s", report_err);
+    ck_assert(!exists("%s/README.md", out));
+
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/csv/bad/ok-without-time.csv", root);
+    char *no_time[] = {"report", "-o", out, fixture, NULL};
+    ck_assert_int_eq(report_run(4, no_time), 2);
+    ck_assert_msg(strstr(report_err, "ok-without-time.csv:3: column 'time_ms_median': expected the median time of an ok row"),
+                  "%s", report_err);
+    snprintf(path, sizeof path, "%s/order.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median,time_ms_min,time_ms_max\n"
+                   "naive,,f32,8,8,8,ok,2,3,4\n");
+    char *order[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, order), 2);
+    ck_assert_msg(strstr(report_err, "order.csv:2: expected time_ms_min <= time_ms_median <= time_ms_max"), "%s",
+                  report_err);
+    ck_assert(!exists("%s/README.md", out));
+
+    /* a header and no row: a report that says so, no undefined behaviour */
+    snprintf(path, sizeof path, "%s/header-only.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status\n");
+    char *header[] = {"report", "-q", "--no-plots", "-o", out, path, NULL};
+    ck_assert_msg(report_run(6, header) == 0, "%s", report_err);
+    ck_assert(exists("%s/README.md", out));
+
+    /* the smallest time a cell may hold (a heatmap's colour scale once looped forever
+     * on 5e-324) and a large one: the report returns, the tics are few */
+    snprintf(path, sizeof path, "%s/tiny.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median\n"
+                   "k,a=1;b=1,f32,1,1,1,ok,1e-300\nk,a=1;b=2,f32,1,1,1,ok,1\n"
+                   "k,a=2;b=1,f32,1,1,1,ok,1e300\nk,a=2;b=2,f32,1,1,1,ok,1\n");
+    char *tiny[] = {"report", "-q", "--no-plots", "-o", out, path, NULL};
+    ck_assert_msg(report_run(6, tiny) == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/gnuplot/heatmap-unknown-gpu-k.gp", out);
+    const char *gp = file_get(path);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_ptr_nonnull(strstr(gp, "set cbtics (1e-300, 2e-300,"));
+}
+END_TEST
+
+/* A gnuplot named with -g that cannot draw is bad input: exit 2 with its path,
+ * nothing written. Without -g and no gnuplot installed, test_report_without_gnuplot. */
+START_TEST(test_report_gnuplot_named)
+{
+    char out[512], good[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(good, sizeof good, "%s/tests/fixtures/csv/good", root);
+    char *missing[] = {"report", "-g", "/no/such/gnuplot", "-o", out, good, NULL};
+    ck_assert_int_eq(report_run(6, missing), 2);
+    ck_assert_msg(strstr(report_err, "--gnuplot /no/such/gnuplot: no such file: expected the gnuplot program"), "%s",
+                  report_err);
+    char *not_gnuplot[] = {"report", "-g", "/bin/true", "-o", out, good, NULL};
+    ck_assert_int_eq(report_run(6, not_gnuplot), 2);
+    ck_assert_msg(strstr(report_err, "/bin/true -e 'set terminal' printed no list of terminals"), "%s", report_err);
+    ck_assert(!exists("%s/README.md", out));
+    ck_assert(!exists("%s/gnuplot/gflops-h200.gp", out));
+}
+END_TEST
+
+/* Memory and time grow with the rows, not with GPUs x kernels x shapes (600 rows of
+ * 30 GPUs and 20 shapes once asked for 1.7 GB); past the report's limits, an error
+ * names the row. */
+START_TEST(test_report_many)
+{
+    char path[700], out[512];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(path, sizeof path, "%s/many.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("gpu,kernel,params,dtype,m,n,k,status,time_ms_median\n", f);
+    for (int i = 0; i < 600; i++)
+        fprintf(f, "gpu%d,k%d,,f32,%d,%d,%d,ok,1\n", i % 30, i % 50, 1 + i / 30, 7, 7);
+    ck_assert_int_eq(fclose(f), 0);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, path, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("kernel,params,dtype,m,n,k,status,time_ms_median\n", f);
+    for (int i = 0; i < 70; i++)
+        fprintf(f, "k%d,,f32,8,8,8,ok,1\n", i);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(report_run(6, argv), 2);
+    ck_assert_msg(strstr(report_err, "many.csv:66: kernel 'k64' is one more than the 64 that a report tells apart"), "%s",
+                  report_err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report");
@@ -477,6 +584,9 @@ int main(void)
     tcase_add_test(tc, test_report_published);
     tcase_add_test(tc, test_report_tuning);
     tcase_add_test(tc, test_report_ncu_caveat);
+    tcase_add_test(tc, test_report_bad_inputs);
+    tcase_add_test(tc, test_report_gnuplot_named);
+    tcase_add_test(tc, test_report_many);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
