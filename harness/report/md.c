@@ -60,7 +60,8 @@ char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
 {
     char path[4400], ignored[128];
     snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
-    return mmb_file_read(path, NULL, ignored, sizeof ignored);
+    /* benchmark outputs and T4 files of a few kB: bounded, regular files only */
+    return mmb_file_read_regular(path, (size_t)16 << 20, "text file", NULL, ignored, sizeof ignored);
 }
 
 void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text)

@@ -17,7 +17,8 @@ void mmb_report_md_code(FILE *f, const char *s);
 /* <root>/<rel> as the README shows it: a link (text, or rel when NULL) where the
  * report is written to <root>/reports and the file exists, else rel as code. */
 void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text);
-/* The whole text of <root>/<rel>, NULL when it cannot be read; free it. */
+/* The whole text of <root>/<rel> (a regular file of at most 16 MiB), NULL when it
+ * cannot be read; free it. */
 char *mmb_report_source_read(const struct mmb_report *rep, const char *rel);
 
 /* One figure's heading, caption, picture and links, in Markdown. */
