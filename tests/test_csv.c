@@ -132,8 +132,9 @@ START_TEST(test_columns_table)
         "n", "k", "status", "reason", "max_rel_err", "repeats", "time_ms_median", "time_ms_min",
         "time_ms_max", "time_ms_stddev", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
-        "smem_bank_conflicts", "occupancy_pct", "counter_status", "gflops", "flop_counted", "intensity",
-        "peak_gbps", "peak_gflops", "registers", "smem_bytes", "timestamp",
+        "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
+        "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "peak_gflops", "fp32_pct",
+        "declared_gbps", "declared_bw_pct", "limiter", "registers", "smem_bytes", "timestamp",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);
@@ -185,7 +186,8 @@ START_TEST(test_columns_roles)
     /* numbers that describe the problem, the GPU or the method, not the configuration */
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
-                     "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct gflops intensity");
+                     "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
+                     "gflops intensity fp32_pct declared_gbps declared_bw_pct");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);

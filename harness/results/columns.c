@@ -14,6 +14,7 @@
 #include "core/cache.h"
 #include "core/dtype.h"
 #include "core/util.h"
+#include "results/limiter.h"
 
 #define COL(field, type_, role_, required_, better_, domain_, unit_, description_)                        \
     {#field, MMB_COL_##type_, offsetof(struct mmb_row, field), sizeof(((struct mmb_row *)0)->field), \
@@ -58,12 +59,26 @@ const struct mmb_column mmb_columns[] = {
     COL(l2_hit_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%", "L2 cache sector hit rate"),
     COL(smem_bank_conflicts, REAL, COUNTER, NO, LOWER, NONNEG, "", "shared-memory bank conflicts of loads"),
     COL(occupancy_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%", "achieved occupancy: active warps, percent of the SM's maximum"),
+    COL(l1_util_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "L1/TEX throughput: busiest L1 unit, percent of peak over the SM's active cycles (ncu Speed of Light)"),
+    COL(l2_util_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "L2 throughput: busiest L2 unit, percent of peak over the duration (ncu Speed of Light)"),
+    COL(l1_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L1/TEX cache (global and local memory)"),
+    COL(l2_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L2 cache"),
     COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
     COL(gflops, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/s", "2MNK / median time"),
     COL(flop_counted, REAL, DERIVED, NO, NONE, NONNEG, "FLOP", "2 ffma + fadd + fmul"),
     COL(intensity, REAL, DERIVED, NO, HIGHER, POSITIVE, "FLOP/B", "2MNK per DRAM byte"),
     COL(peak_gbps, REAL, IDENTITY, NO, NONE, POSITIVE, "GB/s", "peak DRAM bandwidth of this GPU"),
-    COL(peak_gflops, REAL, IDENTITY, NO, NONE, POSITIVE, "GFLOP/s", "peak FP32 rate of this GPU"),
+    COL(peak_gflops, REAL, IDENTITY, NO, NONE, POSITIVE, "GFLOP/s",
+        "peak rate of this GPU's pipe for the element type: FP32, FP64 or INT32 (no tensor cores)"),
+    COL(fp32_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%",
+        "gflops as percent of peak_gflops: the FP32 pipe's use (FP64's or INT32's for f64 and i32)"),
+    COL(declared_gbps, REAL, DERIVED, NO, HIGHER, POSITIVE, "GB/s",
+        "nvbench's GlobalMem BW: compulsory bytes (MK + KN + MN) x element size / median time"),
+    COL(declared_bw_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "nvbench's BWUtil: declared_gbps as percent of peak_gbps"),
+    COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
+        "the busiest of the pipe (fp32_pct), L1, L2 and DRAM throughput: what limits the kernel"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
@@ -230,6 +245,10 @@ static const char *name_check(enum mmb_col_domain domain, const char *text, char
         *ok = mmb_cache_parse(text, &m);
         for (const struct mmb_cache_info *c = mmb_cache_table; c->text && o < len; c++)
             o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", c->text);
+    } else if (domain == MMB_DOMAIN_LIMITER) {
+        *ok = mmb_limiter_parse(text) != NULL;
+        for (const struct mmb_limiter *l = mmb_limiter_table; l->text && o < len; l++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", l->text);
     } else {
         return NULL;
     }

@@ -46,6 +46,7 @@ enum mmb_col_domain {
     MMB_DOMAIN_TEXT,     /* any text without a NUL */
     MMB_DOMAIN_DTYPE,    /* a name of core/dtype's table: f32, f64, i32 */
     MMB_DOMAIN_CACHE,    /* a name of core/cache's table: cold, hot */
+    MMB_DOMAIN_LIMITER,  /* a name of mmb_limiter_table (limiter.h) */
     MMB_DOMAIN_COUNT,    /* an integer of at least 1: sizes, SMs, repeats */
     MMB_DOMAIN_NONNEG,   /* a finite number of at least 0: counts, bytes, percentages */
     MMB_DOMAIN_ERROR,    /* at least 0, or inf: an error against a reference, which an
