@@ -222,6 +222,10 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         fprintf(stderr, "report: %s\n", err);
         return MMB_REPORT_BAD_INPUT;
     }
+    if (mmb_report_devices_read(rep) != 0) {
+        fprintf(stderr, "report: out of memory\n");
+        return 1;
+    }
     return 0;
 }
 
@@ -284,6 +288,7 @@ int mmb_report_write(const struct mmb_report_options *opt)
     rep->quiet = opt->quiet;
     int status = report_run(rep, opt);
     mmb_report_data_free(&rep->data);
+    free(rep->devices);
     free(rep->figs);
     free(rep->notes);
     free(rep->omits);
