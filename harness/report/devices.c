@@ -7,8 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/md.h"
-#include "report/state.h"
+#include "core/util.h"
+
+/* <root>/<rel>, a regular file of at most 16 MiB; NULL when it cannot be read. */
+static char *bench_file(const char *root, const char *rel)
+{
+    char path[4400], ignored[128];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    return mmb_file_read_regular(path, (size_t)16 << 20, "text file", NULL, ignored, sizeof ignored);
+}
 
 /* "0   NVIDIA H200   9.0   132   1980   3201  6016   139.8   60.0   4814.3   66908.2 data/h200":
  * parsed from the end, since the name holds spaces. */
@@ -36,12 +43,12 @@ static bool device_line(const char *line, size_t len, const char *folder, struct
     return true;
 }
 
-static void devices_txt(const struct mmb_report *rep, const char *slug, struct mmb_report_device *dv)
+static void devices_txt(const char *root, const char *slug, struct mmb_report_device *dv)
 {
     char rel[256], folder[160];
     snprintf(rel, sizeof rel, "data/%s/bench/devices.txt", slug);
     snprintf(folder, sizeof folder, "data/%s", slug);
-    char *text = mmb_report_source_read(rep, rel);
+    char *text = bench_file(root, rel);
     for (const char *p = text; p && *p && !dv->listed;) {
         size_t len = strcspn(p, "\n");
         device_line(p, len, folder, dv);
@@ -51,11 +58,11 @@ static void devices_txt(const struct mmb_report *rep, const char *slug, struct m
 }
 
 /* "roof L1 33454.1 GB/s  (...)" lines of ncu-compare.txt. */
-static void roofs_read(const struct mmb_report *rep, const char *slug, struct mmb_report_device *dv)
+static void roofs_read(const char *root, const char *slug, struct mmb_report_device *dv)
 {
     char rel[256];
     snprintf(rel, sizeof rel, "data/%s/bench/ncu-compare.txt", slug);
-    char *text = mmb_report_source_read(rep, rel);
+    char *text = bench_file(root, rel);
     for (const char *p = text; p && *p;) {
         size_t len = strcspn(p, "\n");
         char level[16], unit[16];
@@ -108,24 +115,23 @@ static int rows_read(const struct mmb_report_data *d, size_t g, struct mmb_repor
     return 0;
 }
 
-int mmb_report_devices_read(struct mmb_report *rep)
+struct mmb_report_device *mmb_report_devices_read(const char *root, const struct mmb_report_data *d)
 {
-    const struct mmb_report_data *d = &rep->data;
-    rep->devices = calloc(d->ngpus ? d->ngpus : 1, sizeof *rep->devices);
-    if (!rep->devices)
-        return -1;
-    for (size_t g = 0; g < d->ngpus; g++) {
-        struct mmb_report_device *dv = &rep->devices[g];
+    struct mmb_report_device *devices = calloc(d->ngpus ? d->ngpus : 1, sizeof *devices);
+    for (size_t g = 0; devices && g < d->ngpus; g++) {
+        struct mmb_report_device *dv = &devices[g];
         dv->sms = dv->sm_mhz = dv->mem_mhz = dv->bus_bits = dv->mem_gib = dv->l2_mib = NAN;
         dv->roof_l1 = dv->roof_l2 = dv->roof_dram = dv->clock_mhz = NAN;
         dv->peak_gbps = d->gpus[g].peak_gbps;
         dv->peak_gflops = d->gpus[g].peak_gflops;
-        devices_txt(rep, d->gpus[g].slug, dv);
-        roofs_read(rep, d->gpus[g].slug, dv);
-        if (rows_read(d, g, dv) != 0)
-            return -1;
+        devices_txt(root, d->gpus[g].slug, dv);
+        roofs_read(root, d->gpus[g].slug, dv);
+        if (rows_read(d, g, dv) != 0) {
+            free(devices);
+            return NULL;
+        }
     }
-    return 0;
+    return devices;
 }
 
 double mmb_report_l2_edge(double l2_mib, double size)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct mmb_report;
+#include "report/data.h"
 
 struct mmb_report_device {
     bool listed;             /* devices.txt has its line */
@@ -20,9 +20,9 @@ struct mmb_report_device {
     double clock_mhz;        /* median SM clock of its selected rows; NaN when none */
 };
 
-/* Fills rep->devices, one per GPU of rep->data (after mmb_report_data_select).
- * Returns -1 without memory. */
-int mmb_report_devices_read(struct mmb_report *rep);
+/* One per GPU of d (after mmb_report_data_select), from the files under
+ * <root>/data/<GPU slug>/bench/; NULL without memory. Free it. */
+struct mmb_report_device *mmb_report_devices_read(const char *root, const struct mmb_report_data *d);
 
 /* The side N of the square problem whose A, B and C (3 N^2 elements of size bytes)
  * just fill an L2 of l2_mib: where a square sweep leaves L2 for DRAM. NaN unknown. */

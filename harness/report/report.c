@@ -222,7 +222,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         fprintf(stderr, "report: %s\n", err);
         return MMB_REPORT_BAD_INPUT;
     }
-    if (mmb_report_devices_read(rep) != 0) {
+    if (!(rep->devices = mmb_report_devices_read(rep->root, &rep->data))) {
         fprintf(stderr, "report: out of memory\n");
         return 1;
     }
