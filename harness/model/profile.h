@@ -9,6 +9,7 @@
 #include "core/cache.h"
 #include "core/dtype.h"
 #include "core/expr.h"
+#include "model/sizes.h"
 
 #define MMB_MAX_PARAMS 16
 #define MMB_MAX_VALUES 64
@@ -16,10 +17,6 @@
 #define MMB_MAX_SIZES 256
 #define MMB_MAX_KERNELS 32
 #define MMB_PATH_MAX 1024
-
-struct mmb_size {
-    long long m, n, k; /* C (m x n) = A (m x k) * B (k x n), row-major */
-};
 
 struct mmb_param {
     char name[32];
@@ -96,15 +93,5 @@ struct mmb_profile {
  * nothing is left to free; mmb_profile_free is safe either way. */
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
 void mmb_profile_free(struct mmb_profile *profile);
-
-/* "256:8192:x2, 1024x512x2048, 1000" -> sizes. Square N means N x N x N.
- * Ranges: a:b:xF (multiply) or a:b:+S (add), inclusive of b when reached. */
-int mmb_sizes_parse(const char *text, struct mmb_size *sizes, int max, int *count,
-                    char *err, size_t errlen);
-
-/* "16, 32, 1:32:x2, -1" -> values (parameter value lists): integers and the ranges
- * above; a value listed twice is an error. */
-int mmb_values_parse(const char *text, long long *values, int max, int *count,
-                     char *err, size_t errlen);
 
 #endif
