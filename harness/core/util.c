@@ -43,6 +43,16 @@ int mmb_failf(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+void mmb_join_append(char *buf, size_t len, const char *sep, const char *name)
+{
+    if (!len)
+        return;
+    size_t n = strnlen(buf, len);
+    if (n + 1 >= len)
+        return; /* already full: snprintf would only rewrite the terminator */
+    snprintf(buf + n, len - n, "%s%s", n ? sep : "", name);
+}
+
 uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len)
 {
     const unsigned char *p = data;

@@ -17,6 +17,10 @@ void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
 /* mmb_errorf, then returns -1: `return mmb_failf(err, errlen, "...", ...);` */
 int mmb_failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Appends name to the list in buf (which starts as ""), with sep before every name
+ * but the first; cut at len as snprintf cuts. Builds "expected one of a, b, c". */
+void mmb_join_append(char *buf, size_t len, const char *sep, const char *name);
+
 /* 64-bit FNV-1a, chainable through seed (start with MMB_FNV_SEED). */
 #define MMB_FNV_SEED 0xcbf29ce484222325ULL
 uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
