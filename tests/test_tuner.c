@@ -13,6 +13,8 @@
 #include "hand_space.h"
 #include "results/csv.h"
 #include "model/space.h"
+#include "search/objective.h"
+#include "search/tune_history.h"
 #include "search/tuner.h"
 
 static char tmpdir[256];
