@@ -9,6 +9,7 @@
 #include "cmd/report.h"
 #include "model/profile.h"
 #include "model/space.h"
+#include "search/tune_spec.h"
 #include "core/util.h"
 
 #ifdef MMB_HAVE_CUDA
@@ -35,6 +36,11 @@ static int load_profile(const char *path, struct mmb_profile *p)
     char err[1024];
     if (mmb_profile_load(path, p, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench: %s\n", err);
+        return -1;
+    }
+    if (mmb_tune_spec_check(p, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench: %s\n", err);
+        mmb_profile_free(p);
         return -1;
     }
     return 0;

@@ -27,6 +27,7 @@
 #include "model/space.h"
 #include "search/strategy.h"
 #include "results/t4.h"
+#include "search/tune_spec.h"
 #include "search/tuner.h"
 #include "core/util.h"
 
@@ -435,7 +436,8 @@ int mmb_tune_main(int argc, char **argv)
     }
     r.profile = profile;
     rc = EXIT_BAD_INPUT;
-    if (mmb_profile_load(argv[optind], profile, err, sizeof err) != 0) {
+    if (mmb_profile_load(argv[optind], profile, err, sizeof err) != 0 ||
+        mmb_tune_spec_check(profile, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench: %s\n", err);
         goto out;
     }

@@ -16,9 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "search/strategy.h"
-#include "search/tuner.h"
-
 #define MAX_KEYS 32
 
 struct loader;
@@ -592,21 +589,16 @@ static int end_kernel(struct loader *ld)
 
 /* ---- [tune] ---- */
 
+/* Strategy and objective are text here: search/tune_spec.c checks them. */
 static int key_strategy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    if (!mmb_strategy_find(value)) {
-        char names[128];
-        mmb_strategy_list(names, sizeof names);
-        return msgf(msg, msglen, "unknown strategy '%s'; expected one of %s", value, names);
-    }
+    ld->p->tune.strategy_line = ld->line;
     return copy_text(ld->p->tune.strategy, sizeof ld->p->tune.strategy, value, msg, msglen);
 }
 
 static int key_objective(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    struct mmb_objective o;
-    if (mmb_objective_parse(value, &o, msg, msglen))
-        return -1;
+    ld->p->tune.objective_line = ld->line;
     return copy_text(ld->p->tune.objective, sizeof ld->p->tune.objective, value, msg, msglen);
 }
 

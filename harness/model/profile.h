@@ -53,11 +53,19 @@ struct mmb_kernel_spec {
     char nvrtc_options[256];  /* extra options, space-separated */
 };
 
-/* [tune]: how `mmbench tune` searches (docs/profiles.md); its options override. */
+/* Room for any value a profile line can carry (libinih reads lines of up to 200
+ * bytes), so that search/ checks [tune] text exactly as it was written. */
+#define MMB_TUNE_TEXT_MAX 256
+
+/* [tune]: how `mmbench tune` searches (docs/profiles.md); its options override.
+ * mmb_profile_load reads strategy and objective as text; mmb_tune_spec_check
+ * (search/tune_spec.h) checks them against the strategy table and the columns. */
 struct mmb_tune_spec {
     int line;                 /* of [tune]; 0 when the profile has none */
-    char strategy[32];        /* a name from the strategy table; default brute_force */
-    char objective[64];       /* time, gflops, or a numeric column[:min|:max]; default time */
+    char strategy[MMB_TUNE_TEXT_MAX];  /* a name from the strategy table; default brute_force */
+    int strategy_line;        /* 0: the default */
+    char objective[MMB_TUNE_TEXT_MAX]; /* time, gflops, or a numeric column[:min|:max]; default time */
+    int objective_line;       /* 0: the default */
     long long max_fevals;     /* 0: no limit */
     double time_limit;        /* seconds per tune invocation; 0: none */
     unsigned long long seed;  /* of the search (not of the inputs); default 1 */
