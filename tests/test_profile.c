@@ -458,6 +458,33 @@ START_TEST(test_values)
 }
 END_TEST
 
+/* One row per library kernel; cuBLAS is the reference. */
+START_TEST(test_library_table)
+{
+    int references = 0;
+    for (const struct mmb_library *l = mmb_libraries; l->name; l++) {
+        ck_assert_int_ne(l->kind, MMB_KERNEL_SOURCE);
+        ck_assert_ptr_eq(mmb_library_find(l->name), l);
+        ck_assert_ptr_eq(mmb_library_of(l->kind), l);
+        ck_assert(l->description && l->description[0]);
+        references += l->reference;
+    }
+    ck_assert_int_eq(references, 1);
+    const struct mmb_library *cublas = mmb_library_find("cublas");
+    ck_assert_ptr_nonnull(cublas);
+    ck_assert_int_eq(cublas->kind, MMB_KERNEL_CUBLAS);
+    ck_assert_uint_eq(cublas->dtypes, (1u << MMB_F32) | (1u << MMB_F64));
+    ck_assert_ptr_eq(mmb_library_reference(), cublas);
+    ck_assert_ptr_null(mmb_library_find("cutlass"));
+    ck_assert_ptr_null(mmb_library_of(MMB_KERNEL_SOURCE));
+    char names[64];
+    mmb_library_names(names, sizeof names, " or ", true);
+    ck_assert_str_eq(names, "'cublas'");
+    mmb_library_names(names, sizeof names, " or ", false);
+    ck_assert_str_eq(names, "cublas");
+}
+END_TEST
+
 /* Every profile that ships must load: a broken one fails here, not on the GPU. */
 START_TEST(test_shipped_profiles)
 {
@@ -498,6 +525,7 @@ int main(void)
     tcase_add_test(tc, test_sizes_good);
     tcase_add_test(tc, test_sizes_bad);
     tcase_add_test(tc, test_values);
+    tcase_add_test(tc, test_library_table);
     tcase_add_test(tc, test_shipped_profiles);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -112,13 +112,6 @@ static int begin_profile(struct loader *ld, const char *name)
 
 /* ---- [kernel NAME] ---- */
 
-static const struct {
-    const char *name;
-    enum mmb_kernel_kind kind;
-} libraries[] = {
-    {"cublas", MMB_KERNEL_CUBLAS},
-};
-
 /* Names a parameter cannot take: the size variables, the element type macro and
  * the words of expressions. */
 static const char *const reserved[] = {"M", "N", "K", "elem_size", "elem_t",
@@ -150,13 +143,17 @@ static int key_function(struct loader *ld, const char *key, const char *value, c
 
 static int key_library(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    for (size_t i = 0; i < MMB_COUNT(libraries); i++) {
-        if (!strcmp(value, libraries[i].name)) {
-            ld->kernel->kind = libraries[i].kind;
-            return 0;
-        }
-    }
-    return -1;
+    const struct mmb_library *lib = mmb_library_find(value);
+    if (!lib)
+        return -1;
+    ld->kernel->kind = lib->kind;
+    return 0;
+}
+
+/* What `library =` takes: the names of the library table, quoted. */
+static void library_values(char *buf, size_t len)
+{
+    mmb_library_names(buf, len, " or ", true);
 }
 
 static int key_kernel_dtypes(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
@@ -242,7 +239,7 @@ static int key_nvrtc_options(struct loader *ld, const char *key, const char *val
 static const struct key_def kernel_keys[] = {
     {"source", key_source, "a .cu file, relative to the profile's folder", KEY_SOURCE_ONLY, NULL, NULL},
     {"function", key_function, "the kernel's extern \"C\" function name", KEY_SOURCE_ONLY, NULL, NULL},
-    {"library", key_library, "'cublas'", 0, NULL, NULL},
+    {"library", key_library, NULL, 0, NULL, library_values},
     {"dtypes", key_kernel_dtypes, "dtypes such as 'f32, f64'", 0, NULL, NULL},
     {"param.", key_param, "values such as '16, 32, 64' or '1:32:x2'", KEY_PREFIX | KEY_SOURCE_ONLY, "param.NAME", NULL},
     {"restrict", key_restrict, "a condition such as 'block_size_x * block_size_y <= 1024'",
@@ -348,9 +345,11 @@ static int end_kernel(struct loader *ld)
                                         "expected no '%s'", k->name, lib_line, d->shown ? d->shown : d->key);
         }
     } else {
+        char libraries[128];
+        mmb_library_names(libraries, sizeof libraries, " or ", false);
         if (!k->source[0])
             return mmb_profile_fail(ld, k->line, "kernel '%s' has no 'source'; expected source = FILE.cu "
-                                    "(or library = cublas)", k->name);
+                                    "(or library = %s)", k->name, libraries);
         if (!k->function[0])
             return mmb_profile_fail(ld, k->line, "kernel '%s' has no 'function'; expected function = NAME", k->name);
     }

@@ -9,6 +9,7 @@
 #include "core/cache.h"
 #include "core/dtype.h"
 #include "core/expr.h"
+#include "model/library.h"
 #include "model/sizes.h"
 
 #define MMB_MAX_PARAMS 16
@@ -29,8 +30,6 @@ struct mmb_restriction {
     struct mmb_expr *expr; /* non-zero means allowed */
     int line;
 };
-
-enum mmb_kernel_kind { MMB_KERNEL_SOURCE, MMB_KERNEL_CUBLAS };
 
 struct mmb_kernel_spec {
     char name[64];            /* from the section header [kernel NAME] */

@@ -50,8 +50,6 @@ static int add_kernel(struct mmb_tune_plan *plan, const struct mmb_profile *p, c
     return 0;
 }
 
-static const struct mmb_kernel_spec builtin_cublas = {.name = "cublas", .kind = MMB_KERNEL_CUBLAS};
-
 int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan)
 {
     const struct mmb_tune_spec *t = &p->tune;
@@ -112,9 +110,13 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
     plan->time_limit = opt->time_limit >= 0 ? opt->time_limit : t->time_limit;
     plan->seed = opt->seed_set ? opt->seed : t->seed;
     plan->record_restricted = opt->record_restricted || t->record_restricted;
-    plan->cublas = &builtin_cublas;
+    /* The reference library: the profile's [kernel] of it, else a bare one. */
+    const struct mmb_library *ref = mmb_library_reference();
+    snprintf(plan->bare_reference.name, sizeof plan->bare_reference.name, "%s", ref->name);
+    plan->bare_reference.kind = ref->kind;
+    plan->cublas = &plan->bare_reference;
     for (int i = 0; i < p->nkernels; i++)
-        if (p->kernels[i].kind == MMB_KERNEL_CUBLAS)
+        if (p->kernels[i].kind == ref->kind)
             plan->cublas = &p->kernels[i];
     return 0;
 }

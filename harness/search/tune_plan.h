@@ -33,7 +33,10 @@ struct mmb_tune_plan {
     double time_limit;
     uint64_t seed;
     bool record_restricted;
+    /* The reference library kernel (model/library.h), measured at every tuned size:
+     * the profile's [kernel] with its library, or bare_reference when it has none. */
     const struct mmb_kernel_spec *cublas;
+    struct mmb_kernel_spec bare_reference;
 };
 
 /* Parses argv (optind is left at the profile). Returns 0, 1 after --help, or -1 after
