@@ -458,6 +458,25 @@ START_TEST(test_values)
 }
 END_TEST
 
+/* A kernel runs the dtypes it supports (its own list, else the profile's) that the
+ * profile lists too. */
+START_TEST(test_kernel_runs_dtype)
+{
+    struct mmb_profile *p = load_ok("good.ini"); /* f32, f64, i32; naive: f64, f32; tunable: all */
+    const struct mmb_kernel_spec *naive = kernel_named(p, "naive"), *tunable = kernel_named(p, "tunable");
+    ck_assert_uint_eq(mmb_kernel_dtypes(p, naive), (1u << MMB_F32) | (1u << MMB_F64));
+    ck_assert_uint_eq(mmb_kernel_dtypes(p, tunable), p->dtypes);
+    ck_assert(mmb_kernel_runs_dtype(p, naive, MMB_F64));
+    ck_assert(!mmb_kernel_runs_dtype(p, naive, MMB_I32));
+    ck_assert(mmb_kernel_runs_dtype(p, tunable, MMB_I32));
+    p->dtypes = 1u << MMB_F32; /* a kernel's dtype the profile does not list is not run */
+    ck_assert(!mmb_kernel_runs_dtype(p, naive, MMB_F64));
+    ck_assert(mmb_kernel_dtypes(p, naive) & (1u << MMB_F64));
+    ck_assert(mmb_kernel_runs_dtype(p, naive, MMB_F32));
+    unload(p);
+}
+END_TEST
+
 /* One row per library kernel; cuBLAS is the reference. */
 START_TEST(test_library_table)
 {
@@ -525,6 +544,7 @@ int main(void)
     tcase_add_test(tc, test_sizes_good);
     tcase_add_test(tc, test_sizes_bad);
     tcase_add_test(tc, test_values);
+    tcase_add_test(tc, test_kernel_runs_dtype);
     tcase_add_test(tc, test_library_table);
     tcase_add_test(tc, test_shipped_profiles);
     suite_add_tcase(s, tc);

@@ -116,7 +116,7 @@ static int cmd_check(int argc, char **argv)
                     char *text = NULL;
                     char why[1024];
                     for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-                        unsigned mask = k->dtypes ? k->dtypes : p->dtypes;
+                        unsigned mask = mmb_kernel_dtypes(p, k);
                         if (!(mask & (1u << d)))
                             continue;
                         char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];

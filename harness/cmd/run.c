@@ -23,12 +23,6 @@ struct sweep {
     double t0;
 };
 
-static bool kernel_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d)
-{
-    unsigned mask = k->dtypes ? k->dtypes : p->dtypes;
-    return (mask & (1u << d)) && (p->dtypes & (1u << d));
-}
-
 static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
                          const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
 {
@@ -82,7 +76,7 @@ static int emit_problem_failure(struct sweep *sw, const struct mmb_size *size, e
     const struct mmb_profile *p = sw->profile;
     for (int ki = 0; ki < p->nkernels; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!kernel_runs_dtype(p, k, dtype))
+        if (!mmb_kernel_runs_dtype(p, k, dtype))
             continue;
         size_t n = mmb_space_size(k);
         for (size_t i = 0; i < n; i++) {
@@ -113,7 +107,7 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
     size_t left = 0;
     for (int ki = 0; ki < p->nkernels; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!kernel_runs_dtype(p, k, dtype))
+        if (!mmb_kernel_runs_dtype(p, k, dtype))
             continue;
         for (size_t i = 0; i < mmb_space_size(k); i++) {
             struct mmb_config cfg;
@@ -154,7 +148,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     int rc = 0;
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!kernel_runs_dtype(p, k, dtype))
+        if (!mmb_kernel_runs_dtype(p, k, dtype))
             continue;
         size_t n = mmb_space_size(k);
         for (size_t i = 0; i < n && rc == 0; i++) {
@@ -195,7 +189,7 @@ static size_t count_work(const struct mmb_profile *p)
     size_t total = 0;
     for (int d = 0; d < MMB_DTYPE_COUNT; d++)
         for (int ki = 0; ki < p->nkernels; ki++)
-            if (kernel_runs_dtype(p, &p->kernels[ki], (enum mmb_dtype)d)) {
+            if (mmb_kernel_runs_dtype(p, &p->kernels[ki], (enum mmb_dtype)d)) {
                 for (int si = 0; si < p->nsizes; si++)
                     for (size_t i = 0; i < mmb_space_size(&p->kernels[ki]); i++) {
                         struct mmb_config cfg;

@@ -395,7 +395,7 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
     const struct mmb_tune_plan *plan = r->plan;
     bool any = false;
     for (int i = 0; i < plan->nkernels; i++)
-        any |= mmb_tune_runs_dtype(r->profile, plan->kernels[i], dtype);
+        any |= mmb_kernel_runs_dtype(r->profile, plan->kernels[i], dtype);
     if (!any)
         return 0;
     struct mmb_problem *problem = NULL;
@@ -409,7 +409,7 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
     struct mmb_row reference;
     int rc = tune_kernel(r, plan->cublas, NULL, problem, size, dtype, NULL, &reference, err, errlen);
     for (int i = 0; i < plan->nkernels && rc == 0 && !interrupted && !r->device_lost; i++)
-        if (mmb_tune_runs_dtype(r->profile, plan->kernels[i], dtype))
+        if (mmb_kernel_runs_dtype(r->profile, plan->kernels[i], dtype))
             rc = tune_kernel(r, plan->kernels[i], r->sources[i], problem, size, dtype, &reference, NULL, err,
                              errlen);
     mmb_problem_close(problem);

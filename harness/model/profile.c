@@ -610,3 +610,15 @@ void mmb_profile_free(struct mmb_profile *profile)
     }
     profile->nkernels = 0;
 }
+
+unsigned mmb_kernel_dtypes(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel)
+{
+    return kernel->dtypes ? kernel->dtypes : profile->dtypes;
+}
+
+bool mmb_kernel_runs_dtype(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel,
+                           enum mmb_dtype dtype)
+{
+    unsigned bit = 1u << dtype;
+    return (mmb_kernel_dtypes(profile, kernel) & bit) && (profile->dtypes & bit);
+}

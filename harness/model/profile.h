@@ -101,4 +101,12 @@ struct mmb_profile {
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
 void mmb_profile_free(struct mmb_profile *profile);
 
+/* The dtypes kernel supports: its own `dtypes`, or the profile's when it has none
+ * (bits 1u << enum mmb_dtype). */
+unsigned mmb_kernel_dtypes(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel);
+/* True when run and tune measure kernel at dtype: the kernel supports it and the
+ * profile's `dtypes` lists it. */
+bool mmb_kernel_runs_dtype(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel,
+                           enum mmb_dtype dtype);
+
 #endif

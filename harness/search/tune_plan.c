@@ -12,11 +12,6 @@
 #include <unistd.h>
 
 
-bool mmb_tune_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d)
-{
-    unsigned mask = k->dtypes ? k->dtypes : p->dtypes;
-    return (mask & (1u << d)) && (p->dtypes & (1u << d));
-}
 
 static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name, size_t len)
 {
@@ -126,7 +121,7 @@ int mmb_tune_plan_problems(const struct mmb_profile *p, const struct mmb_tune_pl
     int n = 0;
     for (int d = 0; d < MMB_DTYPE_COUNT; d++)
         for (int i = 0; i < plan->nkernels; i++)
-            n += mmb_tune_runs_dtype(p, plan->kernels[i], (enum mmb_dtype)d) * plan->nsizes;
+            n += mmb_kernel_runs_dtype(p, plan->kernels[i], (enum mmb_dtype)d) * plan->nsizes;
     return n;
 }
 

@@ -46,6 +46,5 @@ int mmb_tune_options_parse(int argc, char **argv, struct mmb_tune_options *o, ch
 int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan);
 /* Kernel x size x dtype combinations the plan tunes. */
 int mmb_tune_plan_problems(const struct mmb_profile *p, const struct mmb_tune_plan *plan);
-bool mmb_tune_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d);
 
 #endif
