@@ -34,7 +34,7 @@ struct mmb_restriction {
 struct mmb_kernel_spec {
     char name[64];            /* from the section header [kernel NAME] */
     int line;                 /* of the section header */
-    enum mmb_kernel_kind kind;
+    enum mmb_kernel_kind kind;/* MMB_KERNEL_SOURCE, or a library's (model/library.h) */
     char source[MMB_PATH_MAX];/* resolved against the profile's folder */
     char function[64];        /* extern "C" __global__ name */
     unsigned dtypes;          /* bit (1u << enum mmb_dtype); 0 = all of the profile's */
@@ -96,8 +96,10 @@ struct mmb_profile {
 
 /* Reads and validates path. Returns 0, or -1 with err "path:line: what was expected".
  * Validation covers unknown sections and keys, values, sizes, duplicate parameters,
- * restrictions and geometry expressions that name something unknown. On failure
- * nothing is left to free; mmb_profile_free is safe either way. */
+ * restrictions and geometry expressions that name something unknown. [tune]'s
+ * strategy and objective are only read: mmb_tune_spec_check (search/tune_spec.h)
+ * checks them, and every command calls it next. On failure nothing is left to
+ * free; mmb_profile_free is safe either way. */
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
 void mmb_profile_free(struct mmb_profile *profile);
 
