@@ -10,7 +10,9 @@
 
 #include "check_run.h"
 #include "profile_fixture.h"
+#include "model/library.h"
 #include "model/profile.h"
+#include "model/sizes.h"
 #include "search/tune_spec.h"
 
 static char fixture[1024];
