@@ -312,7 +312,9 @@ static char *clean_line(char *s)
         *s = '\0';
         return s;
     }
-    for (char *c = s + 1; *c; c++) {
+    /* From s, not s + 1: a blank line leaves s at its terminator. s itself is no ';'
+     * (returned above), so c[-1] is read only inside the line. */
+    for (char *c = s; *c; c++) {
         if (*c == ';' && isspace((unsigned char)c[-1])) {
             *c = '\0';
             break;
