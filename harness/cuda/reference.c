@@ -58,7 +58,7 @@ enum mmb_status mmb_reference_open(struct mmb_reference **out, int arch, const c
     if (st != MMB_STATUS_OK)
         goto fail;
     struct mmb_kernel_attrs attrs;
-    st = mmb_module_load(cubin.data, cubin.size, req.function, &ref->int_kernel, &attrs, err, errlen);
+    st = mmb_module_load(cubin.data, cubin.size, cubin.function, &ref->int_kernel, &attrs, err, errlen);
     mmb_cubin_free(&cubin);
     if (st != MMB_STATUS_OK)
         goto fail;

@@ -141,8 +141,11 @@ const char *mmb_session_counter_note(const struct mmb_session *s)
     return s->counter_note;
 }
 
-void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
+void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_profile *profile,
+                              const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                              const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
 {
+    mmb_row_init(row);
     snprintf(row->gpu, sizeof row->gpu, "%s", s->dev.name);
     snprintf(row->gpu_uuid, sizeof row->gpu_uuid, "%s", s->dev.uuid);
     snprintf(row->cc, sizeof row->cc, "%d.%d", s->dev.cc_major, s->dev.cc_minor);
@@ -151,6 +154,15 @@ void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
     snprintf(row->cuda, sizeof row->cuda, "%s", s->dev.runtime);
     row->peak_gbps = s->dev.peak_gbps;
     row->peak_gflops = s->dev.peak_gflops;
+    snprintf(row->profile, sizeof row->profile, "%s", profile->name);
+    snprintf(row->kernel, sizeof row->kernel, "%s", k->name);
+    if (cfg)
+        mmb_space_format_params(k, cfg, row->params, sizeof row->params);
+    snprintf(row->dtype, sizeof row->dtype, "%s", mmb_dtype_info(dtype)->text);
+    row->m = size->m;
+    row->n = size->n;
+    row->k = size->k;
+    snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(profile->cache));
 }
 
 /* ---- problems (problem.c) on this session's device ---- */
@@ -220,7 +232,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     cm->status = mmb_compile(&req, &cubin, err, errlen);
     if (cm->status != MMB_STATUS_OK)
         return cm;
-    cm->status = mmb_module_load(cubin.data, cubin.size, kernel->function, &cm->module, &cm->attrs, err, errlen);
+    cm->status = mmb_module_load(cubin.data, cubin.size, cubin.function, &cm->module, &cm->attrs, err, errlen);
     mmb_cubin_free(&cubin);
     return cm;
 }

@@ -51,6 +51,20 @@ static int key_warmup(struct loader *ld, const char *key, const char *value, cha
     return mmb_profile_parse_int(value, 0, &ld->p->warmup);
 }
 
+static int key_timeout(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    double v;
+    if (mmb_profile_parse_number(value, &v) || !(v > 0) || v > 1e9)
+        return -1;
+    ld->p->timeout = v;
+    return 0;
+}
+
+static int key_max_configs(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    return mmb_profile_parse_ll(value, 1, LLONG_MAX, &ld->p->max_configs);
+}
+
 static int key_cache(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
     return mmb_cache_parse(value, &ld->p->cache) ? 0 : -1;
@@ -58,6 +72,7 @@ static int key_cache(struct loader *ld, const char *key, const char *value, char
 
 static int key_metrics(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
+    ld->p->metrics_line = ld->line;
     return mmb_profile_copy_text(ld->p->metrics, sizeof ld->p->metrics, value, msg, msglen);
 }
 
@@ -97,6 +112,9 @@ static const struct key_def profile_keys[] = {
     {"cache", key_cache, "'cold' or 'hot'", 0, NULL, NULL},
     {"metrics", key_metrics, "a metric set such as 'default'", 0, NULL, NULL},
     {"seed", key_seed, "an unsigned 64-bit integer", 0, NULL, NULL},
+    {"max_configurations", key_max_configs, "an integer >= 1 (the most configurations one kernel may have)", 0,
+     NULL, NULL},
+    {"timeout", key_timeout, "seconds one configuration may take, a number > 0 such as 120", 0, NULL, NULL},
     {"tolerance.", key_tolerance, "a number >= 0 such as 1e-4", KEY_PREFIX, "tolerance.DTYPE", NULL},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
@@ -541,6 +559,38 @@ static const struct section_def sections[] = {
     {NULL, NULL, false, NULL, NULL, NULL},
 };
 
+/* Every kernel's space within [profile] max_configurations (so that counting and
+ * walking it stay bounded), and its longest params text within a row's cell (so
+ * that the text identifies its configuration). */
+static int check_spaces(struct loader *ld)
+{
+    const struct mmb_profile *p = ld->p;
+    for (int ki = 0; ki < p->nkernels; ki++) {
+        const struct mmb_kernel_spec *k = &p->kernels[ki];
+        size_t configs = 1, text = 0;
+        for (int i = 0; i < k->nparams; i++) {
+            const struct mmb_param *pa = &k->params[i];
+            configs *= (size_t)pa->nvalues; /* end_kernel checked that this cannot overflow */
+            size_t widest = 0;
+            for (int v = 0; v < pa->nvalues; v++) {
+                char digits[32];
+                size_t w = (size_t)snprintf(digits, sizeof digits, "%lld", pa->values[v]);
+                widest = w > widest ? w : widest;
+            }
+            text += (i ? 1 : 0) + strlen(pa->name) + 1 + widest;
+        }
+        if (configs > (unsigned long long)p->max_configs)
+            return mmb_profile_fail(ld, k->line, "kernel '%s' has %zu configurations; expected at most %lld "
+                                    "(raise max_configurations in [profile] to allow more)", k->name, configs,
+                                    p->max_configs);
+        if (text >= MMB_PARAMS_LEN)
+            return mmb_profile_fail(ld, k->line, "kernel '%s': its longest configuration written as name=value;... "
+                                    "takes %zu characters; expected at most %d (shorter parameter names, or "
+                                    "fewer parameters)", k->name, text, MMB_PARAMS_LEN - 1);
+    }
+    return 0;
+}
+
 /* Runs after the last section: what needs the whole file. */
 static int finish(struct loader *ld)
 {
@@ -553,7 +603,7 @@ static int finish(struct loader *ld)
     if (!p->nkernels)
         return mmb_profile_fail(ld, ld->line ? ld->line : 1,
                                 "no kernel; expected at least one [kernel NAME] section");
-    if (check_tune_kernels(ld))
+    if (check_tune_kernels(ld) || check_spaces(ld))
         return -1;
     return set_default_name(ld);
 }
@@ -563,6 +613,8 @@ static void set_defaults(struct mmb_profile *p)
     p->dtypes = 1u << MMB_F32;
     p->repeats = 20;
     p->warmup = 2;
+    p->timeout = 120;
+    p->max_configs = MMB_DEFAULT_MAX_CONFIGS;
     p->cache = MMB_CACHE_COLD;
     strcpy(p->metrics, "default");
     p->seed = 1;

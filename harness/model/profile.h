@@ -18,6 +18,11 @@
 #define MMB_MAX_SIZES 256
 #define MMB_MAX_KERNELS 32
 #define MMB_PATH_MAX 1024
+/* The params text of a row ("name=value;..."), with its zero: a kernel whose longest
+ * configuration would not fit is refused, so that the text always names its configuration. */
+#define MMB_PARAMS_LEN 256
+/* Configurations per kernel unless [profile] max_configurations says otherwise. */
+#define MMB_DEFAULT_MAX_CONFIGS 1000000
 
 struct mmb_param {
     char name[32];
@@ -87,8 +92,11 @@ struct mmb_profile {
     int warmup;               /* untimed launches first, default 2 */
     enum mmb_cache_mode cache;/* default cold */
     char metrics[256];        /* metric set text, default "default" */
+    int metrics_line;         /* where it is set; 0: the default */
     double tolerance[MMB_DTYPE_COUNT]; /* default from the dtype table */
     unsigned long long seed;  /* input generator seed, default 1 */
+    double timeout;           /* seconds one configuration may take, default 120 */
+    long long max_configs;    /* configurations one kernel may have, default MMB_DEFAULT_MAX_CONFIGS */
     struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];
     int nkernels;
     struct mmb_tune_spec tune;

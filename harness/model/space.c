@@ -70,9 +70,12 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
     for (int i = 0; i < kernel->nrestrictions; i++) {
         long long v;
         char eerr[512];
-        if (mmb_expr_eval(kernel->restrictions[i].expr, scope_lookup, &s, &v, eerr, sizeof eerr))
+        if (mmb_expr_eval(kernel->restrictions[i].expr, scope_lookup, &s, &v, eerr, sizeof eerr)) {
+            if (failed)
+                *failed = i;
             return mmb_failf(err, errlen, "kernel '%s', restriction at line %d: %s", kernel->name,
-                        kernel->restrictions[i].line, eerr);
+                             kernel->restrictions[i].line, eerr);
+        }
         if (!v) {
             if (failed)
                 *failed = i;

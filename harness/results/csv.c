@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -550,7 +552,29 @@ int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char
                    sizeof line);
         return -1;
     }
-    if (write_all(w->fd, w->path, line, n, err, errlen) != 0)
+    /* One writer at a time (workers of several GPUs may share a file), and a row that
+     * could not be written whole (a full disk) is cut off again: no half row stays. */
+    while (flock(w->fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            mmb_errorf(err, errlen, "%s: flock: %s", w->path, strerror(errno));
+            return -1;
+        }
+    }
+    struct stat st;
+    int rc = fstat(w->fd, &st);
+    if (rc != 0)
+        mmb_errorf(err, errlen, "%s: fstat: %s", w->path, strerror(errno));
+    else if ((rc = write_all(w->fd, w->path, line, n, err, errlen)) != 0) {
+        char what[512];
+        snprintf(what, sizeof what, "%s", err);
+        if (ftruncate(w->fd, st.st_size) != 0)
+            mmb_errorf(err, errlen, "%s; cutting the half row off failed too (%s): the next run removes it",
+                       what, strerror(errno));
+        else
+            mmb_errorf(err, errlen, "%s; the row was not kept: run again to go on once that is fixed", what);
+    }
+    flock(w->fd, LOCK_UN);
+    if (rc != 0)
         return -1;
     char key[1024];
     row_key(row, key, sizeof key);
@@ -560,6 +584,26 @@ int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char
     }
     w->rows++;
     return 0;
+}
+
+int mmb_csv_writer_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen)
+{
+    /* An open-file-description lock on one byte far past any real data, chosen by the
+     * owner's name: held while the writer is open, gone with its process, so that a
+     * killed run leaves no stale lock; other owners lock other bytes. */
+    uint64_t h = 1469598103934665603ull;
+    for (const char *c = owner; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET,
+                       .l_start = (off_t)((1ull << 62) + (h % (1ull << 30))), .l_len = 1};
+    if (fcntl(w->fd, F_OFD_SETLK, &fl) == 0)
+        return 0;
+    if (errno == EAGAIN || errno == EACCES)
+        mmb_errorf(err, errlen, "%s is being written by another mmbench run or tune on %s; expected one at a "
+                   "time: wait for it to end, or write elsewhere with -o", w->path, owner);
+    else
+        mmb_errorf(err, errlen, "%s: fcntl(F_OFD_SETLK): %s", w->path, strerror(errno));
+    return -1;
 }
 
 size_t mmb_csv_writer_rows(const struct mmb_csv_writer *w)

@@ -22,6 +22,9 @@ bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *ro
 
 /* Formats the whole line first, writes it with one write(2), flushes to the file. */
 int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen);
+/* Holds the file for owner (a GPU's UUID) until the writer closes: a second run or
+ * tune of the same owner on the same file gets -1 with a message. */
+int mmb_csv_writer_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen);
 size_t mmb_csv_writer_rows(const struct mmb_csv_writer *w); /* rows in the file */
 void mmb_csv_writer_close(struct mmb_csv_writer *w);
 
