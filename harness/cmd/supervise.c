@@ -4,6 +4,7 @@
 #include "cmd/supervise.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -163,6 +164,10 @@ static int start(struct child *c, int (*fn)(void *), void *ctx)
     memset(c, 0, sizeof *c);
     c->pid = pid;
     c->fd = fds[0];
+    /* Read what is there and go back to poll: never wait inside read. */
+    int flags = fcntl(c->fd, F_GETFL);
+    if (flags < 0 || fcntl(c->fd, F_SETFL, flags | O_NONBLOCK) != 0)
+        perror("mmbench: fcntl O_NONBLOCK");
     return 0;
 }
 
@@ -367,8 +372,11 @@ int mmb_probe(int (*fn)(void *ctx), void *ctx, char *reply, size_t len)
     if (len)
         reply[0] = '\0';
     int r;
-    while ((r = read_msg(&c)) >= 0)
-        if (r == 1 && c.msg.kind == MSG_REPLY && len)
+    struct pollfd pfd = {.fd = c.fd, .events = POLLIN};
+    while (poll(&pfd, 1, -1) >= 0 || errno == EINTR)
+        if ((r = read_msg(&c)) < 0)
+            break;
+        else if (r == 1 && c.msg.kind == MSG_REPLY && len)
             snprintf(reply, len, "%s", c.msg.csv_path);
     close(c.fd);
     int status = 0;
