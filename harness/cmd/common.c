@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/space.h"
 #include "search/tune_spec.h"
 
 #ifdef MMB_HAVE_CUDA
@@ -19,7 +20,7 @@ int mmb_cmd_load_profile(const char *path, struct mmb_profile *p)
         fprintf(stderr, "mmbench: %s\n", err);
         return -1;
     }
-    if (mmb_tune_spec_check(p, err, sizeof err) != 0) {
+    if (mmb_tune_spec_check(p, err, sizeof err) != 0 || mmb_space_check_restrictions(p, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench: %s\n", err);
         mmb_profile_free(p);
         return -1;

@@ -93,13 +93,47 @@ char *mmb_stream_read(FILE *f, size_t *len)
     return buf;
 }
 
-char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
+FILE *mmb_file_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: opening a FIFO with no writer would wait forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    const char *what = NULL;
+    if (fstat(fd, &st) != 0)
+        mmb_errorf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        what = "a folder";
+    else if (S_ISFIFO(st.st_mode))
+        what = "a FIFO";
+    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        what = "a device";
+    else if (!S_ISREG(st.st_mode))
+        what = "not a regular file";
+    else if ((unsigned long long)st.st_size > max_bytes)
+        mmb_errorf(err, errlen, "%s: %lld bytes; expected a file of at most %zu bytes", path, (long long)st.st_size,
+                   max_bytes);
+    else {
+        int flags = fcntl(fd, F_GETFL);
+        FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+        if (f)
+            return f;
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (what)
+        mmb_errorf(err, errlen, "%s: %s; expected a regular file", path, what);
+    close(fd);
+    return NULL;
+}
+
+char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *f = mmb_file_open_regular(path, MMB_FILE_MAX, err, errlen);
+    if (!f)
+        return NULL;
     char *buf = mmb_stream_read(f, len);
     if (!buf)
         mmb_errorf(err, errlen, "%s: cannot read: %s", path, ferror(f) ? strerror(errno) : "out of memory");

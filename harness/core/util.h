@@ -28,8 +28,14 @@ uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
 /* Reads f to its end (NUL-terminated); NULL on a read error (ferror) or without memory. */
 char *mmb_stream_read(FILE *f, size_t *len);
 
-/* Reads a whole file (NUL-terminated). Returns NULL with err set. */
+/* Reads a whole regular file of at most MMB_FILE_MAX bytes (NUL-terminated).
+ * Returns NULL with err set. */
 char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen);
+/* Opens path for reading only when it is a regular file of at most max_bytes (a FIFO,
+ * a device or a folder is refused without waiting on it); NULL with err naming the
+ * path and what was expected. */
+#define MMB_FILE_MAX ((size_t)256 << 20)
+FILE *mmb_file_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen);
 /* Writes data to path atomically (temporary file + rename). */
 int mmb_file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 /* mkdir -p. */

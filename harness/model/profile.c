@@ -149,6 +149,9 @@ static int key_source(struct loader *ld, const char *key, const char *value, cha
                                 strerror(errno));
     if (!S_ISREG(st.st_mode))
         return mmb_profile_msgf(msg, msglen, "source '%s' is not a file (looked for %s)", value, dst);
+    if ((unsigned long long)st.st_size > MMB_FILE_MAX)
+        return mmb_profile_msgf(msg, msglen, "source '%s' is %lld bytes; expected at most %zu", value,
+                                (long long)st.st_size, MMB_FILE_MAX);
     return 0;
 }
 

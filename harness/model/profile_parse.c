@@ -375,12 +375,9 @@ static char *read_line(char *str, int num, void *stream)
 
 int mmb_profile_parse_file(struct loader *ld, int (*finish)(struct loader *ld))
 {
-    ld->f = fopen(ld->path, "r");
-    if (!ld->f) {
-        if (ld->err && ld->errlen)
-            snprintf(ld->err, ld->errlen, "%s: cannot open: %s", ld->path, strerror(errno));
+    ld->f = mmb_file_open_regular(ld->path, MMB_PROFILE_MAX, ld->err, ld->errlen);
+    if (!ld->f)
         return -1;
-    }
     int rc = ini_parse_stream(read_line, ld, on_key, ld);
     if (!ld->failed && rc > 0)
         mmb_profile_fail(ld, rc, "expected 'key = value', '[section]' or a comment");

@@ -12,6 +12,9 @@
 
 #include "core/dtype.h"
 
+/* A profile file is refused above this size. */
+#define MMB_PROFILE_MAX ((size_t)1 << 20)
+
 /* What profile.c's key functions fill in; the reader itself only carries them. */
 struct mmb_kernel_spec;
 struct mmb_profile;

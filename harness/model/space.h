@@ -30,6 +30,11 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
                       const struct mmb_size *size, size_t elem_size, int *failed,
                       char *err, size_t errlen);
 
+/* Evaluates every restriction of every kernel at every configuration, size and dtype
+ * it runs: -1 with "FILE:LINE: ..." on the first that cannot be evaluated (division
+ * by zero, overflow), so that such a profile is bad input before any GPU work. */
+int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t errlen);
+
 /* Launch geometry for cfg at size. Returns 0 or -1 with err (e.g. a zero divisor). */
 int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                        const struct mmb_size *size, size_t elem_size,

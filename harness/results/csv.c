@@ -522,11 +522,19 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
         return NULL;
     }
     /* O_APPEND: every row lands at the end, whatever else holds the file open. */
-    w->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    w->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
     if (w->fd < 0) {
         mmb_errorf(err, errlen, "%s: cannot open for appending: %s", path, strerror(errno));
         free(w->path);
         free(w);
+        return NULL;
+    }
+    struct stat st;
+    bool stat_ok = fstat(w->fd, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) {
+        mmb_errorf(err, errlen, "%s: %s; expected a regular file for the results", path,
+                   stat_ok ? "not a regular file" : strerror(errno));
+        mmb_csv_writer_close(w);
         return NULL;
     }
     if (writer_load(w, err, errlen) != 0) {
