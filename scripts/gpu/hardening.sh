@@ -50,7 +50,7 @@ check "first run: exit" 0 "$?"
 check "first run: rows" 9 "$(rows "$work/both.csv")"
 
 # 3. Ctrl-C, then resume
-timeout -s INT 4 "$mmbench" run -o "$work/int.csv" "$fixtures/slow.ini" >"$work/int.log" 2>&1
+timeout --preserve-status -s INT 4 "$mmbench" run -o "$work/int.csv" "$fixtures/slow.ini" >"$work/int.log" 2>&1
 check "Ctrl-C: exit" 130 "$?"
 check "Ctrl-C: message" 1 "$(grep -c 'interrupted: .* rows kept in' "$work/int.log")"
 check "Ctrl-C: rows kept, under 9" yes "$( [ "$(rows "$work/int.csv")" -lt 9 ] && echo yes || echo no)"
