@@ -113,4 +113,10 @@ int mmb_profile_parse_dtypes(const char *value, unsigned *bits, char *msg, size_
 /* The row of key in keys (a table ending with a NULL key), or -1. */
 int mmb_profile_key_index(const struct key_def *keys, const char *key);
 
+/* The [tune] section (profile_tune.c): its key table, its start, and the check of
+ * the kernels it names, which runs once every [kernel] is known. */
+extern const struct key_def mmb_profile_tune_keys[];
+int mmb_profile_begin_tune(struct loader *ld, const char *name);
+int mmb_profile_check_tune_kernels(struct loader *ld);
+
 #endif
