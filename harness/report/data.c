@@ -298,7 +298,7 @@ static int kernels_collect(struct mmb_report_data *d, char *err, size_t errlen)
     bool cublas = false;
     for (size_t i = 0; i < d->nrows; i++) {
         const char *name = d->rows[i].r.kernel;
-        if (strcmp(name, "cublas") == 0) {
+        if (strcmp(name, mmb_row_reference_kernel()) == 0) {
             cublas = true;
             continue;
         }
@@ -311,7 +311,7 @@ static int kernels_collect(struct mmb_report_data *d, char *err, size_t errlen)
     d->cublas = -1;
     if (cublas) {
         d->cublas = (int)d->nkernels;
-        snprintf(d->kernels[d->nkernels++], MMB_REPORT_NAME_MAX, "cublas");
+        snprintf(d->kernels[d->nkernels++], MMB_REPORT_NAME_MAX, "%s", mmb_row_reference_kernel());
     }
     for (size_t i = 0; i < d->nrows; i++) {
         size_t k = 0;

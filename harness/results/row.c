@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/library.h"
 #include "results/columns.h"
 
 void mmb_row_init(struct mmb_row *row)
@@ -114,4 +115,9 @@ bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b)
         if (c->role == MMB_ROLE_KEY && !cell_equal(c, a, b))
             return false;
     return true;
+}
+
+const char *mmb_row_reference_kernel(void)
+{
+    return mmb_library_reference()->name;
 }
