@@ -4,7 +4,7 @@
 # `ncu --metrics <DRAM bytes only>`: one pass, so ncu neither replays nor saves and
 # restores memory, with --cache-control all (flush before the kernel) and none (the
 # state mmbench's own cold timing leaves: a memset of twice L2). Then mmbench with
-# each L2 preparation METHOD (MMB_L2_SWEEP, harness/cupti.c). Prints DRAM write MB
+# each L2 preparation METHOD (MMB_L2_SWEEP, harness/cuda/cupti.c). Prints DRAM write MB
 # per kernel and size, one line per run.
 set -euo pipefail
 mmbench=$1

@@ -31,8 +31,7 @@ static void compile_profile(const char *path, size_t *compiled)
             struct mmb_config cfg;
             mmb_space_config_at(k, i, &cfg);
             for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-                unsigned mask = (k->dtypes ? k->dtypes : p->dtypes) & p->dtypes;
-                if (!(mask & (1u << d)))
+                if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
                     continue;
                 bool any = false;
                 for (int si = 0; si < p->nsizes && !any; si++) {

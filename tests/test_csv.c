@@ -1,6 +1,10 @@
 /* test_csv.c - the CSV column table (roles, requirements, better directions, cells),
  * the row functions that read it, the resumable writer and the reader. */
 #include <check.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <sys/resource.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +14,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "csv_rows.h"
 #include "results/columns.h"
 #include "results/csv.h"
 #include "results/row.h"
@@ -518,22 +523,86 @@ START_TEST(test_not_regular)
     char path[512], err[1024] = "";
     struct collect c = {0};
     ck_assert_int_eq(mmb_csv_read("/dev/zero", collect_row, &c, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "/dev/zero: a character device, not a regular file: expected a CSV file"), "%s", err);
+    ck_assert_msg(strstr(err, "/dev/zero: a device; expected a regular file"), "%s", err);
     ck_assert_int_eq(mmb_csv_read(tmpdir, collect_row, &c, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, ": a folder, not a regular file"), "%s", err);
+    ck_assert_msg(strstr(err, ": a folder; expected a regular file"), "%s", err);
     tmp_path(path, sizeof path, "fifo.csv");
     ck_assert_int_eq(mkfifo(path, 0600), 0);
     ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1); /* returns: no writer is awaited */
-    ck_assert_msg(strstr(err, "fifo.csv: a FIFO (named pipe), not a regular file"), "%s", err);
+    ck_assert_msg(strstr(err, "fifo.csv: a FIFO; expected a regular file"), "%s", err);
     tmp_path(path, sizeof path, "huge.csv");
     int fd = open(path, O_WRONLY | O_CREAT, 0644);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(ftruncate(fd, (off_t)MMB_CSV_MAX_BYTES + 1), 0);
     close(fd);
     ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "huge.csv: 256.0 MiB, larger than the 256 MiB a CSV file may have"), "%s", err);
-    ck_assert_ptr_null(mmb_csv_writer_open("/dev/zero", err, sizeof err));
-    ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
+    ck_assert_msg(strstr(err, "huge.csv: 268435457 bytes; expected a file of at most 268435456 bytes"), "%s", err);
+}
+END_TEST
+
+/* A write that fails half-way (here: the file size limit, as a full disk would)
+ * leaves no half row behind, and the writer says so. */
+START_TEST(test_write_failure_leaves_no_half_row)
+{
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/limited.csv", tmpdir);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row r;
+    row_sample(&r, 0);
+    ck_assert_msg(mmb_csv_append_row(w, &r, err, sizeof err) == 0, "%s", err);
+    struct stat before;
+    ck_assert_int_eq(stat(path, &before), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) { /* the limit in a child, so that the test process keeps its own */
+        struct rlimit lim = {(rlim_t)before.st_size + 40, (rlim_t)before.st_size + 40};
+        signal(SIGXFSZ, SIG_IGN);
+        struct mmb_row r2;
+        row_sample(&r2, 2);
+        char e[1024];
+        _exit(setrlimit(RLIMIT_FSIZE, &lim) == 0 && mmb_csv_append_row(w, &r2, e, sizeof e) != 0 &&
+              strstr(e, "the row was not kept") ? 0 : 1);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct stat after;
+    ck_assert_int_eq(stat(path, &after), 0);
+    ck_assert_int_eq(after.st_size, before.st_size);
+    mmb_csv_writer_close(w);
+    struct collected c = read_csv(path);
+    ck_assert_uint_eq(c.n, 1);
+    free(c.rows);
+}
+END_TEST
+
+/* One run per GPU and file: a second writer for the same GPU is refused while the
+ * first is open, one for another GPU is not, and closing (or dying) frees it. */
+START_TEST(test_run_lock)
+{
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/locked.csv", tmpdir);
+    struct mmb_csv_writer *a = mmb_csv_writer_open(path, err, sizeof err);
+    struct mmb_csv_writer *b = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert(a && b);
+    ck_assert_msg(mmb_csv_writer_lock(a, "GPU-one", err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(mmb_csv_writer_lock(b, "GPU-one", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "is being written by another mmbench run or tune on GPU-one"), "%s", err);
+    ck_assert_msg(mmb_csv_writer_lock(b, "GPU-two", err, sizeof err) == 0, "%s", err);
+    mmb_csv_writer_close(a);
+    struct mmb_csv_writer *c = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(mmb_csv_writer_lock(c, "GPU-one", err, sizeof err) == 0, "%s", err);
+    mmb_csv_writer_close(b);
+    mmb_csv_writer_close(c);
+}
+END_TEST
+
+START_TEST(test_writer_refuses_devices)
+{
+    char err[1024];
+    ck_assert_ptr_null(mmb_csv_writer_open("/dev/null", err, sizeof err));
+    ck_assert_msg(strstr(err, "/dev/null: not a regular file; expected a regular file"), "%s", err);
 }
 END_TEST
 
@@ -556,6 +625,9 @@ int main(void)
     tcase_add_test(tc, test_bad_fixtures);
     tcase_add_test(tc, test_line_ends);
     tcase_add_test(tc, test_not_regular);
+    tcase_add_test(tc, test_write_failure_leaves_no_half_row);
+    tcase_add_test(tc, test_run_lock);
+    tcase_add_test(tc, test_writer_refuses_devices);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -13,7 +13,7 @@
 #include "csv_rows.h"
 #include "cuda/gpu.h"
 #include "model/profile.h"
-#include "cmd/run.h"
+#include "cmd/sweep.h"
 #include "model/space.h"
 
 #define EXIT_SKIP 77

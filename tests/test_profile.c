@@ -1,6 +1,7 @@
 /* test_profile.c - profile loading: a full profile read back field by field, the
  * defaults, a table of bad profiles (each with the file:line: it must name and what
- * the message must say), size and value lists, and every shipped profile. */
+ * the message must say), size and value lists, and every shipped profile. Profiles
+ * load as the commands load them: mmb_profile_load, then mmb_tune_spec_check. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -9,7 +10,10 @@
 
 #include "check_run.h"
 #include "profile_fixture.h"
+#include "model/library.h"
 #include "model/profile.h"
+#include "model/sizes.h"
+#include "search/tune_spec.h"
 
 static char fixture[1024];
 
@@ -21,13 +25,26 @@ static const char *fixture_path(const char *name)
     return fixture;
 }
 
+/* The reading (model/) and the [tune] checks that need search/; nothing is left
+ * to free on failure, as after mmb_profile_load alone. */
+static int load_checked(const char *path, struct mmb_profile *p, char *err, size_t errlen)
+{
+    if (mmb_profile_load(path, p, err, errlen) != 0)
+        return -1;
+    if (mmb_tune_spec_check(p, err, errlen) != 0) {
+        mmb_profile_free(p);
+        return -1;
+    }
+    return 0;
+}
+
 /* Profiles are large: keep them off the stack. */
 static struct mmb_profile *load_ok(const char *name)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
     ck_assert(p);
     char err[1024];
-    int rc = mmb_profile_load(fixture_path(name), p, err, sizeof err);
+    int rc = load_checked(fixture_path(name), p, err, sizeof err);
     ck_assert_msg(rc == 0, "%s", err);
     return p;
 }
@@ -168,7 +185,9 @@ START_TEST(test_tune_section)
     const struct mmb_tune_spec *t = &p->tune;
     ck_assert_int_eq(t->line, 7);
     ck_assert_str_eq(t->strategy, "annealing");
+    ck_assert_int_eq(t->strategy_line, 8);
     ck_assert_str_eq(t->objective, "gflops");
+    ck_assert_int_eq(t->objective_line, 9);
     ck_assert(t->max_fevals == 50);
     ck_assert_double_eq(t->time_limit, 90.5);
     ck_assert(t->seed == 12345678901234567890ULL);
@@ -265,6 +284,10 @@ static const struct {
     {"bad-too-long-value.ini", 6, "value is 70 characters long; expected at most 63"},
     {"bad-tune-strategy.ini", 5, "unknown strategy 'bayes'; expected one of brute_force, random, annealing, genetic"},
     {"bad-tune-objective.ini", 5, "objective 'speed' is not a numeric result column; expected one of time,"},
+    /* Both bad: the first in the file is named, as the loader names the first bad line. */
+    {"bad-tune-objective-first.ini", 5, "objective 'time:fast': expected ':min' or ':max' after the column"},
+    /* Longer than any strategy name: still an unknown strategy, not a field too short. */
+    {"bad-tune-strategy-long.ini", 5, "unknown strategy 'a_strategy_name_longer_than_any_in_the_table_of_strategies'"},
     {"bad-tune-kernel.ini", 5, "[tune] names kernel 'nope', which no [kernel NAME] section defines"},
     {"bad-tune-library.ini", 5, "[tune] names kernel 'cublas', a library kernel (line 12)"},
     {"bad-tune-dup.ini", 7, "[tune] appears twice (first at line 4)"},
@@ -281,7 +304,7 @@ START_TEST(test_bad_profile)
     ck_assert(p);
     char err[2048];
     strcpy(err, "(untouched)");
-    int rc = mmb_profile_load(path, p, err, sizeof err);
+    int rc = load_checked(path, p, err, sizeof err);
     ck_assert_msg(rc == -1, "%s loaded but should not", file);
     char prefix[1200];
     snprintf(prefix, sizeof prefix, "%s:%d: ", path, bad_profiles[_i].line);
@@ -437,6 +460,52 @@ START_TEST(test_values)
 }
 END_TEST
 
+/* A kernel runs the dtypes it supports (its own list, else the profile's) that the
+ * profile lists too. */
+START_TEST(test_kernel_runs_dtype)
+{
+    struct mmb_profile *p = load_ok("good.ini"); /* f32, f64, i32; naive: f64, f32; tunable: all */
+    const struct mmb_kernel_spec *naive = kernel_named(p, "naive"), *tunable = kernel_named(p, "tunable");
+    ck_assert_uint_eq(mmb_kernel_dtypes(p, naive), (1u << MMB_F32) | (1u << MMB_F64));
+    ck_assert_uint_eq(mmb_kernel_dtypes(p, tunable), p->dtypes);
+    ck_assert(mmb_kernel_runs_dtype(p, naive, MMB_F64));
+    ck_assert(!mmb_kernel_runs_dtype(p, naive, MMB_I32));
+    ck_assert(mmb_kernel_runs_dtype(p, tunable, MMB_I32));
+    p->dtypes = 1u << MMB_F32; /* a kernel's dtype the profile does not list is not run */
+    ck_assert(!mmb_kernel_runs_dtype(p, naive, MMB_F64));
+    ck_assert(mmb_kernel_dtypes(p, naive) & (1u << MMB_F64));
+    ck_assert(mmb_kernel_runs_dtype(p, naive, MMB_F32));
+    unload(p);
+}
+END_TEST
+
+/* One row per library kernel; cuBLAS is the reference. */
+START_TEST(test_library_table)
+{
+    int references = 0;
+    for (const struct mmb_library *l = mmb_libraries; l->name; l++) {
+        ck_assert_int_ne(l->kind, MMB_KERNEL_SOURCE);
+        ck_assert_ptr_eq(mmb_library_find(l->name), l);
+        ck_assert_ptr_eq(mmb_library_of(l->kind), l);
+        ck_assert(l->description && l->description[0]);
+        references += l->reference;
+    }
+    ck_assert_int_eq(references, 1);
+    const struct mmb_library *cublas = mmb_library_find("cublas");
+    ck_assert_ptr_nonnull(cublas);
+    ck_assert_int_eq(cublas->kind, MMB_KERNEL_CUBLAS);
+    ck_assert_uint_eq(cublas->dtypes, (1u << MMB_F32) | (1u << MMB_F64));
+    ck_assert_ptr_eq(mmb_library_reference(), cublas);
+    ck_assert_ptr_null(mmb_library_find("cutlass"));
+    ck_assert_ptr_null(mmb_library_of(MMB_KERNEL_SOURCE));
+    char names[64];
+    mmb_library_names(names, sizeof names, " or ", true);
+    ck_assert_str_eq(names, "'cublas'");
+    mmb_library_names(names, sizeof names, " or ", false);
+    ck_assert_str_eq(names, "cublas");
+}
+END_TEST
+
 /* Every profile that ships must load: a broken one fails here, not on the GPU. */
 START_TEST(test_shipped_profiles)
 {
@@ -455,7 +524,7 @@ START_TEST(test_shipped_profiles)
         struct mmb_profile *p = calloc(1, sizeof *p);
         ck_assert(p);
         char err[2048];
-        ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(load_checked(path, p, err, sizeof err) == 0, "%s", err);
         ck_assert_int_gt(p->nkernels, 0);
         unload(p);
     }
@@ -477,6 +546,8 @@ int main(void)
     tcase_add_test(tc, test_sizes_good);
     tcase_add_test(tc, test_sizes_bad);
     tcase_add_test(tc, test_values);
+    tcase_add_test(tc, test_kernel_runs_dtype);
+    tcase_add_test(tc, test_library_table);
     tcase_add_test(tc, test_shipped_profiles);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -13,6 +13,9 @@
 #include "hand_space.h"
 #include "results/csv.h"
 #include "model/space.h"
+#include "search/objective.h"
+#include "search/tune_history.h"
+#include "search/tune_plan.h"
 #include "search/tuner.h"
 
 static char tmpdir[256];
@@ -425,6 +428,33 @@ START_TEST(test_history_rejects_other_gpu)
 }
 END_TEST
 
+/* The reference library is measured at every tuned size: the profile's own
+ * [kernel] of it when there is one, else a bare kernel named after it. */
+START_TEST(test_plan_reference)
+{
+    static const char *const files[] = {"minimal.ini", "good-tune.ini"};
+    for (int f = 0; f < 2; f++) {
+        char path[1100], err[1024];
+        snprintf(path, sizeof path, "%s/tests/fixtures/profiles/%s", getenv("MMB_SOURCE_ROOT"), files[f]);
+        struct mmb_profile *p = calloc(1, sizeof *p);
+        struct mmb_tune_plan *plan = calloc(1, sizeof *plan);
+        ck_assert(p && plan);
+        ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+        struct mmb_tune_options opt = {.max_fevals = -1, .time_limit = -1, .counters = true};
+        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan), 0);
+        ck_assert_str_eq(plan->cublas->name, "cublas");
+        ck_assert_int_eq(plan->cublas->kind, MMB_KERNEL_CUBLAS);
+        if (f == 0)
+            ck_assert_ptr_eq(plan->cublas, &plan->bare_reference);
+        else
+            ck_assert_ptr_eq(plan->cublas, &p->kernels[p->nkernels - 1]); /* [kernel cublas], the last */
+        mmb_profile_free(p);
+        free(p);
+        free(plan);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tuner");
@@ -441,6 +471,7 @@ int main(void)
     tcase_add_test(tc, test_resume_random_same_path);
     tcase_add_test(tc, test_annealing_measures_only_allowed);
     tcase_add_test(tc, test_history_rejects_other_gpu);
+    tcase_add_test(tc, test_plan_reference);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

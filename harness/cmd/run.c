@@ -1,274 +1,98 @@
-/* run.c - the sweep: sizes x dtypes x kernels x configurations -> CSV rows. */
+/* run.c - `mmbench run PROFILE`: the profile checked before any GPU work, then one
+ * supervised worker process per GPU (--devices all) or for the one GPU asked for,
+ * each sweeping the whole profile into its GPU's CSV (sweep.c). */
 #include "cmd/run.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "results/csv.h"
-#include "cuda/session.h"
-#include "model/space.h"
-#include "core/util.h"
+#include "cmd/common.h"
+#include "cmd/devices.h"
+#include "cmd/options.h"
+#include "cmd/supervise.h"
+#include "cmd/sweep.h"
+#include "results/metrics.h"
 
-struct sweep {
+struct run_job {
     const struct mmb_profile *profile;
-    const struct mmb_run_options *opts;
-    struct mmb_session *session;
-    struct mmb_csv_writer *csv;
-    struct mmb_run_summary *sum;
-    size_t total, done;
-    bool progress;
-    double t0;
+    struct mmb_run_options opts; /* device set per worker */
 };
 
-static bool kernel_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d)
+static int run_worker(void *ctx)
 {
-    unsigned mask = k->dtypes ? k->dtypes : p->dtypes;
-    return (mask & (1u << d)) && (p->dtypes & (1u << d));
-}
-
-static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
-                         const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
-{
-    mmb_row_init(row);
-    mmb_session_fill_identity(sw->session, row);
-    snprintf(row->profile, sizeof row->profile, "%s", sw->profile->name);
-    snprintf(row->kernel, sizeof row->kernel, "%s", k->name);
-    mmb_space_format_params(k, cfg, row->params, sizeof row->params);
-    snprintf(row->dtype, sizeof row->dtype, "%s", mmb_dtype_info(dtype)->text);
-    row->m = size->m;
-    row->n = size->n;
-    row->k = size->k;
-    snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(sw->profile->cache));
-}
-
-static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
-{
-    mmb_timestamp_utc(row->timestamp, sizeof row->timestamp);
-    if (mmb_csv_append_row(sw->csv, row, err, errlen) != 0)
-        return -1;
-    sw->sum->rows_written++;
-    if ((unsigned)row->status < MMB_STATUS_COUNT)
-        sw->sum->by_status[row->status]++;
-    if (sw->opts->verbose || !mmb_status_info(row->status)->quiet) {
-        if (sw->progress)
-            fputs("\r\033[K", stderr);
-        fprintf(stderr, "%s %s [%s] %s %lldx%lldx%lld: %s", row->kernel, row->params[0] ? row->params : "-",
-                row->dtype, row->cache, row->m, row->n, row->k, mmb_status_text(row->status));
-        if (row->status == MMB_STATUS_OK)
-            fprintf(stderr, " %.4f ms, %.1f GFLOP/s\n", row->time_ms_median, row->gflops);
-        else
-            fprintf(stderr, ": %s\n", row->reason);
+    struct run_job *job = ctx;
+    struct mmb_run_summary sum;
+    char err[2048];
+    if (mmb_run_profile(job->profile, &job->opts, &sum, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench run: %s\n", err);
+        return sum.device_lost ? MMB_EXIT_DEVICE_LOST : MMB_EXIT_FAILED;
+    }
+    printf("%s: %zu rows written, %zu already there, %zu configurations removed by restrictions\n", sum.csv_path,
+           sum.rows_written, sum.rows_resumed, sum.restricted);
+    for (int s = 0; s < MMB_STATUS_COUNT; s++)
+        if (sum.by_status[s])
+            printf("  %-16s %zu\n", mmb_status_text((enum mmb_status)s), sum.by_status[s]);
+    if (sum.interrupted) {
+        fprintf(stderr, "mmbench run: interrupted: %zu rows kept in %s (%zu written now); run the same command "
+                "again to go on from there\n", sum.rows_resumed + sum.rows_written, sum.csv_path, sum.rows_written);
+        return MMB_EXIT_INTERRUPTED;
     }
     return 0;
 }
 
-static void show_progress(struct sweep *sw, const struct mmb_row *row)
+int mmb_cmd_run(int argc, char **argv)
 {
-    sw->done++;
-    if (!sw->progress)
-        return;
-    fprintf(stderr, "\r\033[K[%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
-            mmb_seconds_now() - sw->t0, row->kernel, row->params, row->m, row->n, row->k);
-    fflush(stderr);
-}
-
-/* Rows for every remaining configuration of this problem that cannot run at all. */
-static int emit_problem_failure(struct sweep *sw, const struct mmb_size *size, enum mmb_dtype dtype,
-                                enum mmb_status st, const char *reason, char *err, size_t errlen)
-{
-    const struct mmb_profile *p = sw->profile;
-    for (int ki = 0; ki < p->nkernels; ki++) {
-        const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!kernel_runs_dtype(p, k, dtype))
-            continue;
-        size_t n = mmb_space_size(k);
-        for (size_t i = 0; i < n; i++) {
-            struct mmb_config cfg;
-            struct mmb_row row;
-            mmb_space_config_at(k, i, &cfg);
-            row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row))
-                continue;
-            int failed = 0;
-            char why[256];
-            if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 1)
-                continue;
-            row.status = st;
-            snprintf(row.reason, sizeof row.reason, "%s", reason);
-            show_progress(sw, &row);
-            if (emit(sw, &row, err, errlen) != 0)
-                return -1;
-        }
+    struct mmb_cmd_settings s;
+    int rc = mmb_cmd_options_parse(MMB_CMD_RUN, argc, argv, &s);
+    if (rc)
+        return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
+    const char *l2_flush;
+    if (mmb_cmd_l2_flush_method("run", &l2_flush) != 0)
+        return MMB_EXIT_BAD_INPUT;
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    if (!p) {
+        perror("mmbench run");
+        return MMB_EXIT_FAILED;
     }
-    return 0;
-}
-
-/* Configurations of this problem still missing from the CSV and allowed. */
-static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_dtype dtype)
-{
-    const struct mmb_profile *p = sw->profile;
-    size_t left = 0;
-    for (int ki = 0; ki < p->nkernels; ki++) {
-        const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!kernel_runs_dtype(p, k, dtype))
-            continue;
-        for (size_t i = 0; i < mmb_space_size(k); i++) {
-            struct mmb_config cfg;
-            struct mmb_row row;
-            int failed;
-            char why[256];
-            mmb_space_config_at(k, i, &cfg);
-            row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row)) {
-                sw->sum->rows_resumed++;
-                sw->done++;
-            } else if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 0 ||
-                       sw->opts->record_restricted) {
-                left++;
-            }
-        }
+    char err[1024];
+    struct mmb_metric_set set;
+    int ndev;
+    struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
+                                                 .cache_dir = s.cache_dir, .counters = !s.no_counters,
+                                                 .metrics = &set, .verbose = s.verbose,
+                                                 .record_restricted = s.record_restricted, .repeats = s.repeats,
+                                                 .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush}};
+    if (mmb_cmd_load_profile(s.profile, p) != 0) {
+        free(p);
+        return MMB_EXIT_BAD_INPUT;
     }
-    return left;
-}
-
-/* One problem (size x dtype). Returns 1 when the device was lost: the CUDA context
- * is unusable, and the sweep must go on in a fresh process (finished rows are
- * skipped through the CSV's keys). */
-static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_dtype dtype, char *err, size_t errlen)
-{
-    const struct mmb_profile *p = sw->profile;
-    char why[512] = "";
-    struct mmb_problem *prob = NULL;
-    if (remaining(sw, size, dtype) == 0)
-        return 0; /* resumed: no buffers, no reference */
-    enum mmb_status st = mmb_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
-    if (st != MMB_STATUS_OK)
-        return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
-    struct mmb_eval_options eo = {
-        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .repeats = sw->opts->repeats > 0 ? sw->opts->repeats : p->repeats,
-        .cache = p->cache, .tolerance = p->tolerance[dtype],
-    };
-    int rc = 0;
-    for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
-        const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!kernel_runs_dtype(p, k, dtype))
-            continue;
-        size_t n = mmb_space_size(k);
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            struct mmb_config cfg;
-            struct mmb_row row;
-            mmb_space_config_at(k, i, &cfg);
-            row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row))
-                continue; /* counted by remaining() */
-            int failed = -1;
-            int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
-                                            row.reason, sizeof row.reason);
-            if (allowed == 0) {
-                sw->sum->restricted++;
-                if (!sw->opts->record_restricted)
-                    continue;
-                row.status = MMB_STATUS_RESTRICTED;
-                snprintf(row.reason, sizeof row.reason, "%s", mmb_expr_text(k->restrictions[failed].expr));
-            } else if (allowed < 0) {
-                row.status = MMB_STATUS_INVALID_CONFIG;
-            } else {
-                show_progress(sw, &row);
-                bool lost = false;
-                mmb_session_evaluate(sw->session, prob, k, &cfg, &eo, &row, &lost);
-                if (lost)
-                    rc = 1;
-            }
-            if (emit(sw, &row, err, errlen) != 0)
-                rc = -1;
-        }
+    rc = MMB_EXIT_BAD_INPUT;
+    if (mmb_metric_set_parse(p->metrics, &set, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench run: %s:%d: metrics: %s\n", s.profile, p->metrics_line, err);
+        goto out;
     }
-    mmb_problem_close(prob);
+    if ((ndev = mmb_cmd_gpu_count("run")) < 0) {
+        rc = MMB_EXIT_NO_GPU;
+        goto out;
+    }
+    if (s.device >= ndev) {
+        fprintf(stderr, "mmbench run: --device %d, but there %s %d GPU%s (0 to %d)\n", s.device,
+                ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
+        goto out;
+    }
+    int nworkers = s.all_devices ? (ndev < 64 ? ndev : 64) : 1;
+    struct mmb_worker workers[64];
+    struct run_job jobs[64];
+    for (int i = 0; i < nworkers; i++) {
+        jobs[i] = job;
+        jobs[i].opts.device = s.all_devices ? i : s.device;
+        workers[i] = (struct mmb_worker){.work = run_worker, .ctx = &jobs[i]};
+        snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", jobs[i].opts.device);
+    }
+    rc = mmb_supervise("run", workers, nworkers);
+out:
+    mmb_profile_free(p);
+    free(p);
     return rc;
-}
-
-static size_t count_work(const struct mmb_profile *p)
-{
-    size_t total = 0;
-    for (int d = 0; d < MMB_DTYPE_COUNT; d++)
-        for (int ki = 0; ki < p->nkernels; ki++)
-            if (kernel_runs_dtype(p, &p->kernels[ki], (enum mmb_dtype)d)) {
-                for (int si = 0; si < p->nsizes; si++)
-                    for (size_t i = 0; i < mmb_space_size(&p->kernels[ki]); i++) {
-                        struct mmb_config cfg;
-                        int failed;
-                        char why[64];
-                        mmb_space_config_at(&p->kernels[ki], i, &cfg);
-                        if (mmb_space_allowed(&p->kernels[ki], &cfg, &p->sizes[si], mmb_dtype_info(d)->size,
-                                              &failed, why, sizeof why) == 1)
-                            total++;
-                    }
-            }
-    return total;
-}
-
-int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
-                    struct mmb_run_summary *summary, char *err, size_t errlen)
-{
-    struct sweep sw = {.profile = profile, .opts = opts, .sum = summary, .t0 = mmb_seconds_now()};
-    memset(summary, 0, sizeof *summary);
-    struct mmb_session_options so = {
-        .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
-        .metrics = opts->metrics, .l2_flush = getenv("MMB_L2_SWEEP"), .verbose = opts->verbose,
-    };
-    if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
-        return -1;
-    const struct mmb_device_info *dev = mmb_session_device(sw.session);
-    if (opts->output) {
-        snprintf(summary->csv_path, sizeof summary->csv_path, "%s", opts->output);
-    } else {
-        char dir[MMB_PATH_MAX];
-        snprintf(dir, sizeof dir, "%s/%s", opts->data_dir ? opts->data_dir : "data", dev->slug);
-        if (mmb_mkdir_p(dir, err, errlen) != 0)
-            goto fail;
-        snprintf(summary->csv_path, sizeof summary->csv_path, "%.900s/%.60s.csv", dir, profile->name);
-    }
-    sw.csv = mmb_csv_writer_open(summary->csv_path, err, errlen);
-    if (!sw.csv)
-        goto fail;
-    const char *note = mmb_session_counter_note(sw.session);
-    if (note[0] && opts->counters)
-        fprintf(stderr, "mmbench: warning: %s\n", note);
-    sw.total = count_work(profile);
-    sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
-    fprintf(stderr, "mmbench: %s on %s (sm_%d%d), %zu runs -> %s\n", profile->name, dev->name, dev->cc_major,
-            dev->cc_minor, sw.total, summary->csv_path);
-
-    for (int si = 0; si < profile->nsizes; si++)
-        for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-            if (!(profile->dtypes & (1u << d)))
-                continue;
-            int rc = run_problem(&sw, &profile->sizes[si], (enum mmb_dtype)d, err, errlen);
-            if (rc < 0)
-                goto fail;
-            if (rc == 1) {
-                /* cudaDeviceReset does not bring the context back everywhere (seen on an
-                 * H200 VM: cudaSetDevice then fails with cudaErrorDevicesUnavailable);
-                 * a fresh process always does. */
-                summary->device_lost = true;
-                mmb_errorf(err, errlen, "the GPU reported a sticky error; a fresh process must go on");
-                goto fail;
-            }
-        }
-    if (sw.progress)
-        fputs("\r\033[K", stderr);
-    if (sw.csv)
-        mmb_csv_writer_close(sw.csv);
-    mmb_session_close(sw.session);
-    return 0;
-fail:
-    if (sw.progress)
-        fputs("\r\033[K", stderr);
-    if (sw.csv)
-        mmb_csv_writer_close(sw.csv);
-    mmb_session_close(sw.session);
-    return -1;
 }

@@ -1,39 +1,9 @@
-/* run.h - `mmbench run`: every configuration of every kernel of a profile at every
- * size and dtype, one CSV row each, resumable. */
-#ifndef MMB_RUN_H
-#define MMB_RUN_H
+/* run.h - `mmbench run PROFILE.ini`: options in `mmbench run --help`. */
+#ifndef MMB_CMD_RUN_H
+#define MMB_CMD_RUN_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "core/status.h"
-#include "model/profile.h"
-#include "results/metrics.h"
-
-struct mmb_run_options {
-    int device;
-    const char *output;       /* CSV path; NULL: <data_dir>/<gpu>/<profile>.csv */
-    const char *data_dir;     /* default "data" */
-    const char *cache_dir;    /* cubin cache; NULL: none */
-    bool counters;
-    const struct mmb_metric_set *metrics; /* the profile's, parsed; read when counters */
-    bool verbose;
-    bool record_restricted;   /* write rows with status restricted too */
-    int repeats;              /* > 0 overrides the profile */
-    int warmup;               /* >= 0 overrides the profile; -1 keeps it */
-};
-
-struct mmb_run_summary {
-    size_t rows_written, rows_resumed, restricted;
-    size_t by_status[MMB_STATUS_COUNT];
-    char csv_path[MMB_PATH_MAX];
-    bool device_lost;         /* stopped after a sticky error: run again to go on */
-};
-
-/* Returns 0 when the sweep completed (failed configurations are rows, not errors),
- * -1 with err on what stops a sweep (no GPU, unwritable CSV, and a sticky GPU error,
- * after which summary->device_lost is set and a new process resumes the sweep). */
-int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
-                    struct mmb_run_summary *summary, char *err, size_t errlen);
+/* Returns 0, 1 (results could not be written), 2 (bad input), 69 (no GPU) or 130
+ * (interrupted; the rows written so far are kept). */
+int mmb_cmd_run(int argc, char **argv);
 
 #endif

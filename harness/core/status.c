@@ -25,6 +25,9 @@ const struct mmb_status_info mmb_status_table[] = {
     /* timed and verified; only the counters are missing */
     {MMB_STATUS_PROFILING_DENIED, "profiling_denied", "hardware counters could not be read; timing is still valid",
      .t4 = "correct", .failed = true},
+    {MMB_STATUS_TIMEOUT, "timeout",
+     "ran over the time limit for one configuration; its worker was stopped and the sweep went on",
+     .t4 = "runtime", .failed = true},
     {MMB_STATUS_COUNT, NULL, NULL, NULL, false, false},
 };
 

@@ -17,6 +17,10 @@ void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
 /* mmb_errorf, then returns -1: `return mmb_failf(err, errlen, "...", ...);` */
 int mmb_failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Appends name to the list in buf (which starts as ""), with sep before every name
+ * but the first; cut at len as snprintf cuts. Builds "expected one of a, b, c". */
+void mmb_join_append(char *buf, size_t len, const char *sep, const char *name);
+
 /* 64-bit FNV-1a, chainable through seed (start with MMB_FNV_SEED). */
 #define MMB_FNV_SEED 0xcbf29ce484222325ULL
 uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
@@ -24,14 +28,18 @@ uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
 /* Reads f to its end (NUL-terminated); NULL on a read error (ferror) or without memory. */
 char *mmb_stream_read(FILE *f, size_t *len);
 
-/* Reads a whole file (NUL-terminated). Returns NULL with err set. */
+/* Reads a whole regular file of at most MMB_FILE_MAX bytes (NUL-terminated).
+ * Returns NULL with err set. */
 char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen);
+/* Opens path for reading only when it is a regular file of at most max_bytes (a FIFO,
+ * a device or a folder is refused without waiting on it); NULL with err naming the
+ * path and what was expected. */
+#define MMB_FILE_MAX ((size_t)256 << 20)
+FILE *mmb_file_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen);
 
-/* Reads a whole regular file of at most limit bytes (NUL-terminated), for input
- * that a user names: what is not a regular file (a folder, a device such as
- * /dev/zero, a FIFO, which is opened without waiting for a writer) and a file over
- * the limit are refused, never read. what names the expected input ("CSV file").
- * Returns NULL with err "path: what was expected". */
+/* mmb_file_read with a limit of the caller's: the whole regular file of at most
+ * limit bytes (mmb_file_open_regular), refused also when it grows past the limit
+ * while it is read; what names the input in that message ("CSV file"). */
 char *mmb_file_read_regular(const char *path, size_t limit, const char *what, size_t *len, char *err,
                             size_t errlen);
 /* "a folder", "a character device", ...: what st_mode is, for messages. */

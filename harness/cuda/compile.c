@@ -1,6 +1,7 @@
 /* compile.c - NVRTC: kernel source + -D macros + -arch -> cubin, cached on disk. */
 #include "cuda/compile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <nvrtc.h>
 #include <stdio.h>
@@ -12,19 +13,6 @@
 #include "core/util.h"
 
 #define MMB_MAX_OPTIONS 64
-
-void mmb_compile_default_cache_dir(char *out, size_t len)
-{
-    const char *env = getenv("MMB_CACHE_DIR");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    if (env && *env)
-        snprintf(out, len, "%s", env);
-    else if (xdg && *xdg)
-        snprintf(out, len, "%s/mmbench", xdg);
-    else
-        snprintf(out, len, "%s/.cache/mmbench", home && *home ? home : "/tmp");
-}
 
 void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                          enum mmb_dtype dtype, char storage[][MMB_DEFINE_LEN], const char **defines)
@@ -125,7 +113,7 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
  * compile the compiler rejected. */
 struct cache_entry {
     const char *dir; /* NULL: no cache */
-    char cubin[4096], log[4096];
+    char cubin[4096], log[4096], name[4096];
 };
 
 /* The disk key hashes the source text (without its zero, as the cubins already cached
@@ -146,6 +134,7 @@ static void cache_locate(const struct mmb_compile_request *req, const struct nvr
     h = mmb_hash_bytes(h, ver, sizeof ver);
     snprintf(c->cubin, sizeof c->cubin, "%s/%016llx-sm_%d.cubin", c->dir, (unsigned long long)h, req->arch);
     snprintf(c->log, sizeof c->log, "%s/%016llx-sm_%d.error", c->dir, (unsigned long long)h, req->arch);
+    snprintf(c->name, sizeof c->name, "%s/%016llx-sm_%d.name", c->dir, (unsigned long long)h, req->arch);
 }
 
 /* The cache's answer, when it has one: a cubin (*st MMB_STATUS_OK), or the message of
@@ -162,6 +151,11 @@ static bool cache_lookup(const struct cache_entry *c, double t0, struct mmb_cubi
         out->data = data;
         out->size = len;
         out->from_cache = true;
+        /* The lowered name, kept only where it differs from the function's own. */
+        char *name = mmb_file_read(c->name, &len, ignored, sizeof ignored);
+        if (name && len > 0 && len < sizeof out->function)
+            snprintf(out->function, sizeof out->function, "%.*s", (int)len, name);
+        free(name);
         out->compile_seconds = mmb_seconds_now() - t0;
         *st = MMB_STATUS_OK;
         return true;
@@ -190,6 +184,8 @@ static void cache_store(const struct cache_entry *c, const struct mmb_cubin *cub
     char ignored[256];
     if (!c->dir || (st != MMB_STATUS_OK && !rejected) || mmb_mkdir_p(c->dir, ignored, sizeof ignored) != 0)
         return;
+    if (st == MMB_STATUS_OK && cubin->function[0])
+        (void)mmb_file_write_atomic(c->name, cubin->function, strlen(cubin->function), ignored, sizeof ignored);
     if (st == MMB_STATUS_OK)
         (void)mmb_file_write_atomic(c->cubin, cubin->data, cubin->size, ignored, sizeof ignored);
     else
@@ -224,12 +220,30 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
     nvrtcProgram prog = NULL;
     *rejected = false;
     MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, 0, NULL, NULL), goto out);
+    bool named = req->function && req->function[0];
+    if (named)
+        MMB_CHECK_NVRTC(nvrtcAddNameExpression(prog, req->function), goto out);
     nvrtcResult r = nvrtcCompileProgram(prog, o->count, o->argv);
     if (r != NVRTC_SUCCESS) {
-        mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
+        if (named && !mmb_names_identifier(req->source, req->function))
+            mmb_errorf(err, errlen, "%s: function '%s' (the profile's `function`) is not in the source", req->source_path,
+                       req->function);
+        else
+            mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
         copy_log(prog, err, errlen);
         *rejected = r == NVRTC_ERROR_COMPILATION;
         goto out;
+    }
+    if (named) {
+        const char *lowered = NULL;
+        MMB_CHECK_NVRTC(nvrtcGetLoweredName(prog, req->function, &lowered), goto out);
+        if (strlen(lowered) >= sizeof out->function) {
+            mmb_errorf(err, errlen, "%s: the lowered name of '%s' is %zu characters long; expected under %zu",
+                       req->source_path, req->function, strlen(lowered), sizeof out->function);
+            goto out;
+        }
+        if (strcmp(lowered, req->function) != 0)
+            snprintf(out->function, sizeof out->function, "%s", lowered);
     }
     size_t size = 0;
     MMB_CHECK_NVRTC(nvrtcGetCUBINSize(prog, &size), goto out);
@@ -262,14 +276,38 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
     struct cache_entry cache;
     cache_locate(req, &o, major, minor, &cache);
-    if (!cache_lookup(&cache, t0, out, &st, err, errlen)) {
+    bool hit = cache_lookup(&cache, t0, out, &st, err, errlen);
+    if (!hit) {
         bool rejected = false;
         st = nvrtc_run(req, &o, out, &rejected, err, errlen);
         if (st == MMB_STATUS_OK)
             out->compile_seconds = mmb_seconds_now() - t0;
         cache_store(&cache, out, st, rejected, err);
     }
+    if (st == MMB_STATUS_OK && !out->function[0] && req->function)
+        snprintf(out->function, sizeof out->function, "%s", req->function);
 out:
     options_free(&o);
     return st;
+}
+
+bool mmb_names_identifier(const char *source, const char *name)
+{
+    /* The identifier part of a name expression: "f<float>" -> "f", "ns::f" -> "f". */
+    const char *start = name, *c;
+    for (c = name; *c && *c != '<' && *c != '('; c++)
+        if (*c == ':')
+            start = c + 1;
+    size_t len = (size_t)(c - start);
+    if (!len)
+        return false;
+    for (const char *p = source; *p; p++) {
+        if (strncmp(p, start, len) != 0)
+            continue;
+        bool before = p == source || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = !(isalnum((unsigned char)p[len]) || p[len] == '_');
+        if (before && after)
+            return true;
+    }
+    return false;
 }

@@ -25,15 +25,22 @@ struct mmb_compile_request {
 struct mmb_cubin {
     void *data;
     size_t size;
+    char function[256];        /* the request's function as the module names it (C++ names mangled) */
     bool from_cache;
     double compile_seconds;
 };
 
 /* Returns MMB_STATUS_OK, or MMB_STATUS_COMPILE_ERROR with the compiler's log (first
- * lines) in err. */
+ * lines) in err. The function is compiled as an NVRTC name expression, so that a
+ * template instance (`f<float>`) or a C++ function is found under its lowered name
+ * (out->function), and a function the source does not define is a compile error. */
 enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cubin *out,
                             char *err, size_t errlen);
 void mmb_cubin_free(struct mmb_cubin *cubin);
+
+/* Whether source mentions the identifier of a function name expression ("f" of
+ * "f<float>") as a whole word: tells a missing function from other compile errors. */
+bool mmb_names_identifier(const char *source, const char *name);
 
 /* The -D macros NVRTC gets for cfg: "name=value" for each parameter and
  * "elem_t=<ctype>", written into storage; defines gets them NULL-terminated. */
@@ -47,7 +54,5 @@ void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_
  * has its own key, over the source text, all options and the NVRTC version. */
 uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines);
 
-/* Default cache folder: $MMB_CACHE_DIR, else $XDG_CACHE_HOME/mmbench, else ~/.cache/mmbench. */
-void mmb_compile_default_cache_dir(char *out, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
 #include "core/util.h"
+#include "model/library.h"
 
 /* Integer products of the inputs cannot overflow (inputs.h), so any summation order
  * gives the same exact result: one plain loop per output suffices. */
@@ -28,11 +29,6 @@ struct mmb_reference {
     struct mmb_module *int_kernel;
     void *stream;
 };
-
-int mmb_reference_has_cublas(enum mmb_dtype dtype)
-{
-    return dtype == MMB_F32 || dtype == MMB_F64;
-}
 
 enum mmb_status mmb_reference_open(struct mmb_reference **out, int arch, const char *cache_dir,
                                    void *stream, char *err, size_t errlen)
@@ -58,7 +54,7 @@ enum mmb_status mmb_reference_open(struct mmb_reference **out, int arch, const c
     if (st != MMB_STATUS_OK)
         goto fail;
     struct mmb_kernel_attrs attrs;
-    st = mmb_module_load(cubin.data, cubin.size, req.function, &ref->int_kernel, &attrs, err, errlen);
+    st = mmb_module_load(cubin.data, cubin.size, cubin.function, &ref->int_kernel, &attrs, err, errlen);
     mmb_cubin_free(&cubin);
     if (st != MMB_STATUS_OK)
         goto fail;
@@ -105,7 +101,7 @@ enum mmb_status mmb_reference_gemm(struct mmb_reference *ref, enum mmb_dtype dty
                                    long long m, long long n, long long k,
                                    const void *A, const void *B, void *C, char *err, size_t errlen)
 {
-    if (mmb_reference_has_cublas(dtype))
+    if (mmb_library_reference()->dtypes & (1u << dtype))
         return mmb_reference_cublas(ref, dtype, m, n, k, A, B, C, err, errlen);
     int M = (int)m, N = (int)n, K = (int)k;
     void *args[] = {&C, (void *)&A, (void *)&B, &M, &N, &K};

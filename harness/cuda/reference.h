@@ -15,9 +15,6 @@ enum mmb_status mmb_reference_open(struct mmb_reference **out, int arch, const c
                                    void *stream, char *err, size_t errlen);
 void mmb_reference_close(struct mmb_reference *ref);
 
-/* True when cuBLAS has a GEMM for dtype (f32, f64). */
-int mmb_reference_has_cublas(enum mmb_dtype dtype);
-
 /* C = A * B through cuBLAS (row-major; asynchronous on the stream). */
 enum mmb_status mmb_reference_cublas(struct mmb_reference *ref, enum mmb_dtype dtype,
                                      long long m, long long n, long long k,

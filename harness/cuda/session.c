@@ -19,6 +19,7 @@
 #include "model/inputs.h"
 #include "results/metrics.h"
 #include "cuda/reference.h"
+#include "model/library.h"
 #include "core/util.h"
 
 #define MODULE_CACHE 64
@@ -141,8 +142,11 @@ const char *mmb_session_counter_note(const struct mmb_session *s)
     return s->counter_note;
 }
 
-void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
+void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_profile *profile,
+                              const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                              const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
 {
+    mmb_row_init(row);
     snprintf(row->gpu, sizeof row->gpu, "%s", s->dev.name);
     snprintf(row->gpu_uuid, sizeof row->gpu_uuid, "%s", s->dev.uuid);
     snprintf(row->cc, sizeof row->cc, "%d.%d", s->dev.cc_major, s->dev.cc_minor);
@@ -151,6 +155,15 @@ void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row)
     snprintf(row->cuda, sizeof row->cuda, "%s", s->dev.runtime);
     row->peak_gbps = s->dev.peak_gbps;
     row->peak_gflops = s->dev.peak_gflops;
+    snprintf(row->profile, sizeof row->profile, "%s", profile->name);
+    snprintf(row->kernel, sizeof row->kernel, "%s", k->name);
+    if (cfg)
+        mmb_space_format_params(k, cfg, row->params, sizeof row->params);
+    snprintf(row->dtype, sizeof row->dtype, "%s", mmb_dtype_info(dtype)->text);
+    row->m = size->m;
+    row->n = size->n;
+    row->k = size->k;
+    snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(profile->cache));
 }
 
 /* ---- problems (problem.c) on this session's device ---- */
@@ -220,7 +233,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     cm->status = mmb_compile(&req, &cubin, err, errlen);
     if (cm->status != MMB_STATUS_OK)
         return cm;
-    cm->status = mmb_module_load(cubin.data, cubin.size, kernel->function, &cm->module, &cm->attrs, err, errlen);
+    cm->status = mmb_module_load(cubin.data, cubin.size, cubin.function, &cm->module, &cm->attrs, err, errlen);
     mmb_cubin_free(&cubin);
     return cm;
 }
@@ -232,17 +245,85 @@ struct launch_ctx {
     struct mmb_module *module;
     struct mmb_geometry geo;
     int M, N, K;
+    mmb_launch_fn launch;  /* the engine's */
 };
 
-static enum mmb_status launch_one(void *opaque, char *err, size_t errlen)
+/* ---- kernel engines: how each kind of kernel is prepared and launched ---- */
+
+static enum mmb_status launch_cublas(void *opaque, char *err, size_t errlen)
 {
     struct launch_ctx *c = opaque;
-    if (c->kernel->kind == MMB_KERNEL_CUBLAS)
-        return mmb_reference_cublas(c->s->ref, c->p->dtype, c->p->size.m, c->p->size.n, c->p->size.k,
-                                    c->p->dA, c->p->dB, c->p->dC, err, errlen);
+    return mmb_reference_cublas(c->s->ref, c->p->dtype, c->p->size.m, c->p->size.n, c->p->size.k, c->p->dA,
+                                c->p->dB, c->p->dC, err, errlen);
+}
+
+static enum mmb_status launch_source(void *opaque, char *err, size_t errlen)
+{
+    struct launch_ctx *c = opaque;
     void *args[] = {&c->p->dC, &c->p->dA, &c->p->dB, &c->M, &c->N, &c->K};
     return mmb_module_launch(c->module, c->geo.grid, c->geo.block, (size_t)c->geo.smem_bytes, args,
                              c->s->stream, err, errlen);
+}
+
+static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
+                                    const struct mmb_kernel_attrs *attrs, char *err, size_t errlen);
+
+/* A library kernel runs the dtypes its row of the library table names. */
+static enum mmb_status prepare_library(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
+                                       struct mmb_row *row)
+{
+    const struct mmb_library *lib = mmb_library_of(c->kernel->kind);
+    if (!lib || !(lib->dtypes & (1u << c->p->dtype))) {
+        mmb_errorf(row->reason, sizeof row->reason, "%s has no %s GEMM", lib ? lib->name : "the library",
+                   mmb_dtype_info(c->p->dtype)->text);
+        return MMB_STATUS_SKIPPED;
+    }
+    return MMB_STATUS_OK;
+}
+
+/* A source kernel: its geometry, the device's limits, then its module (compiled or
+ * cached), whose registers and shared memory the limits are checked against again. */
+static enum mmb_status prepare_source(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
+                                      struct mmb_row *row)
+{
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
+    enum mmb_status st;
+    if (mmb_space_geometry(c->kernel, cfg, &c->p->size, c->p->esize, &c->geo, err, errlen) != 0)
+        return MMB_STATUS_INVALID_CONFIG;
+    if ((st = check_limits(s, c, NULL, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    struct cached_module *cm = module_for(s, c->kernel, cfg, c->p->dtype);
+    if (cm->status != MMB_STATUS_OK) {
+        snprintf(row->reason, sizeof row->reason, "%s", cm->reason);
+        return cm->status;
+    }
+    c->module = cm->module;
+    row->registers = cm->attrs.registers;
+    row->smem_bytes = (long long)cm->attrs.static_smem + c->geo.smem_bytes;
+    return check_limits(s, c, &cm->attrs, err, errlen);
+}
+
+struct kernel_engine {
+    enum mmb_kernel_kind kind;
+    enum mmb_status (*prepare)(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
+                               struct mmb_row *row);
+    mmb_launch_fn launch;
+    bool is_reference;   /* its error is the reference's own against float64 */
+};
+
+static const struct kernel_engine engines[] = {
+    {MMB_KERNEL_SOURCE, prepare_source, launch_source, false},
+    {MMB_KERNEL_CUBLAS, prepare_library, launch_cublas, true},
+    {MMB_KERNEL_SOURCE, NULL, NULL, false},
+};
+
+static const struct kernel_engine *engine_of(enum mmb_kernel_kind kind)
+{
+    const struct kernel_engine *e = engines;
+    while (e->prepare && e->kind != kind)
+        e++;
+    return e->prepare ? e : NULL;
 }
 
 static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
@@ -284,7 +365,7 @@ static void read_counters(struct mmb_session *s, struct launch_ctx *c, bool cold
     char err[512] = "";
     double duration_ns = NAN;
     int passes = 0;
-    enum mmb_status st = mmb_profiler_measure(s->profiler, launch_one, c, cold, row, &duration_ns,
+    enum mmb_status st = mmb_profiler_measure(s->profiler, c->launch, c, cold, row, &duration_ns,
                                               &passes, err, sizeof err);
     row->counter_status = st;
     if (s->opts.verbose)
@@ -306,35 +387,23 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
     *device_lost = false;
     row->reason[0] = '\0';
 
-    if (kernel->kind == MMB_KERNEL_CUBLAS && !mmb_reference_has_cublas(p->dtype)) {
-        mmb_errorf(err, errlen, "cuBLAS has no %s GEMM", mmb_dtype_info(p->dtype)->text);
+    const struct kernel_engine *engine = engine_of(kernel->kind);
+    if (!engine) {
+        mmb_errorf(err, errlen, "kernel '%s' is of no kind this session can run", kernel->name);
         return row->status = MMB_STATUS_SKIPPED;
     }
+    c.launch = engine->launch;
     if (p->size.m * p->size.k > INT32_MAX || p->size.k * p->size.n > INT32_MAX || (long long)count > INT32_MAX) {
         mmb_errorf(err, errlen, "a matrix of more than 2^31 elements: the kernel ABI indexes with int");
         return row->status = MMB_STATUS_SKIPPED;
     }
-    if (kernel->kind == MMB_KERNEL_SOURCE) {
-        if (mmb_space_geometry(kernel, cfg, &p->size, p->esize, &c.geo, err, errlen) != 0)
-            return row->status = MMB_STATUS_INVALID_CONFIG;
-        if ((row->status = check_limits(s, &c, NULL, err, errlen)) != MMB_STATUS_OK)
-            return row->status;
-        struct cached_module *cm = module_for(s, kernel, cfg, p->dtype);
-        if (cm->status != MMB_STATUS_OK) {
-            snprintf(row->reason, sizeof row->reason, "%s", cm->reason);
-            return row->status = cm->status;
-        }
-        c.module = cm->module;
-        row->registers = cm->attrs.registers;
-        row->smem_bytes = (long long)cm->attrs.static_smem + c.geo.smem_bytes;
-        if ((row->status = check_limits(s, &c, &cm->attrs, err, errlen)) != MMB_STATUS_OK)
-            return row->status;
-    }
+    if ((row->status = engine->prepare(s, &c, cfg, row)) != MMB_STATUS_OK)
+        return row->status;
 
     /* Correct first: one launch on a poisoned output, compared with the reference. */
     MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->esize, s->stream),
                    *device_lost = true; return row->status = mmb_gpu_status_of(e));
-    if ((row->status = launch_one(&c, err, errlen)) != MMB_STATUS_OK) {
+    if ((row->status = c.launch(&c, err, errlen)) != MMB_STATUS_OK) {
         *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
         return row->status;
     }
@@ -343,7 +412,7 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
                    *device_lost = true; return row->status = mmb_gpu_status_of(e));
     struct mmb_compare cmp;
     mmb_inputs_compare(p->hOut, p->hRef, count, p->dtype, eo->tolerance, &cmp);
-    row->max_rel_err = kernel->kind == MMB_KERNEL_CUBLAS ? p->ref_err : cmp.max_rel_err;
+    row->max_rel_err = engine->is_reference ? p->ref_err : cmp.max_rel_err;
     if (!cmp.ok) {
         mmb_errorf(err, errlen, "%zu of %zu elements beyond tolerance %.3g; first at row %lld column %lld",
                    cmp.mismatches, count, eo->tolerance, (long long)(cmp.first_bad / (size_t)p->size.n),
@@ -353,7 +422,7 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
 
     struct mmb_stats stats;
     double clock = NAN;
-    row->status = mmb_timer_measure(s->timer, launch_one, &c, eo->warmup, eo->repeats, eo->cache == MMB_CACHE_COLD,
+    row->status = mmb_timer_measure(s->timer, c.launch, &c, eo->warmup, eo->repeats, eo->cache == MMB_CACHE_COLD,
                                     &stats, &clock, err, errlen);
     if (row->status != MMB_STATUS_OK) {
         *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;

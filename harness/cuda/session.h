@@ -30,8 +30,12 @@ int mmb_session_open(struct mmb_session **out, const struct mmb_session_options 
                      char *err, size_t errlen);
 void mmb_session_close(struct mmb_session *s);
 const struct mmb_device_info *mmb_session_device(const struct mmb_session *s);
-/* Fills the identity columns that come from the device (gpu ... cuda, peaks). */
-void mmb_session_fill_identity(const struct mmb_session *s, struct mmb_row *row);
+/* Starts row as the row of kernel k, configuration cfg (NULL: no params), at size and
+ * dtype, in profile's cache mode on this session's GPU: every identity column
+ * (gpu ... cuda, peaks, profile, kernel, params, dtype, shape, cache); the rest empty. */
+void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_profile *profile,
+                              const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                              const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row);
 /* Why counters are off for this session ("" when they are on). */
 const char *mmb_session_counter_note(const struct mmb_session *s);
 

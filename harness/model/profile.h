@@ -9,6 +9,8 @@
 #include "core/cache.h"
 #include "core/dtype.h"
 #include "core/expr.h"
+#include "model/library.h"
+#include "model/sizes.h"
 
 #define MMB_MAX_PARAMS 16
 #define MMB_MAX_VALUES 64
@@ -16,10 +18,11 @@
 #define MMB_MAX_SIZES 256
 #define MMB_MAX_KERNELS 32
 #define MMB_PATH_MAX 1024
-
-struct mmb_size {
-    long long m, n, k; /* C (m x n) = A (m x k) * B (k x n), row-major */
-};
+/* The params text of a row ("name=value;..."), with its zero: a kernel whose longest
+ * configuration would not fit is refused, so that the text always names its configuration. */
+#define MMB_PARAMS_LEN 256
+/* Configurations per kernel unless [profile] max_configurations says otherwise. */
+#define MMB_DEFAULT_MAX_CONFIGS 1000000
 
 struct mmb_param {
     char name[32];
@@ -33,12 +36,10 @@ struct mmb_restriction {
     int line;
 };
 
-enum mmb_kernel_kind { MMB_KERNEL_SOURCE, MMB_KERNEL_CUBLAS };
-
 struct mmb_kernel_spec {
     char name[64];            /* from the section header [kernel NAME] */
     int line;                 /* of the section header */
-    enum mmb_kernel_kind kind;
+    enum mmb_kernel_kind kind;/* MMB_KERNEL_SOURCE, or a library's (model/library.h) */
     char source[MMB_PATH_MAX];/* resolved against the profile's folder */
     char function[64];        /* extern "C" __global__ name */
     unsigned dtypes;          /* bit (1u << enum mmb_dtype); 0 = all of the profile's */
@@ -56,11 +57,19 @@ struct mmb_kernel_spec {
     char nvrtc_options[256];  /* extra options, space-separated */
 };
 
-/* [tune]: how `mmbench tune` searches (docs/profiles.md); its options override. */
+/* Room for any value a profile line can carry (libinih reads lines of up to 200
+ * bytes), so that search/ checks [tune] text exactly as it was written. */
+#define MMB_TUNE_TEXT_MAX 256
+
+/* [tune]: how `mmbench tune` searches (docs/profiles.md); its options override.
+ * mmb_profile_load reads strategy and objective as text; mmb_tune_spec_check
+ * (search/tune_spec.h) checks them against the strategy table and the columns. */
 struct mmb_tune_spec {
     int line;                 /* of [tune]; 0 when the profile has none */
-    char strategy[32];        /* a name from the strategy table; default brute_force */
-    char objective[64];       /* time, gflops, or a numeric column[:min|:max]; default time */
+    char strategy[MMB_TUNE_TEXT_MAX];  /* a name from the strategy table; default brute_force */
+    int strategy_line;        /* 0: the default */
+    char objective[MMB_TUNE_TEXT_MAX]; /* time, gflops, or a numeric column[:min|:max]; default time */
+    int objective_line;       /* 0: the default */
     long long max_fevals;     /* 0: no limit */
     double time_limit;        /* seconds per tune invocation; 0: none */
     unsigned long long seed;  /* of the search (not of the inputs); default 1 */
@@ -83,8 +92,11 @@ struct mmb_profile {
     int warmup;               /* untimed launches first, default 2 */
     enum mmb_cache_mode cache;/* default cold */
     char metrics[256];        /* metric set text, default "default" */
+    int metrics_line;         /* where it is set; 0: the default */
     double tolerance[MMB_DTYPE_COUNT]; /* default from the dtype table */
     unsigned long long seed;  /* input generator seed, default 1 */
+    double timeout;           /* seconds one configuration may take, default 120 */
+    long long max_configs;    /* configurations one kernel may have, default MMB_DEFAULT_MAX_CONFIGS */
     struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];
     int nkernels;
     struct mmb_tune_spec tune;
@@ -92,19 +104,19 @@ struct mmb_profile {
 
 /* Reads and validates path. Returns 0, or -1 with err "path:line: what was expected".
  * Validation covers unknown sections and keys, values, sizes, duplicate parameters,
- * restrictions and geometry expressions that name something unknown. On failure
- * nothing is left to free; mmb_profile_free is safe either way. */
+ * restrictions and geometry expressions that name something unknown. [tune]'s
+ * strategy and objective are only read: mmb_tune_spec_check (search/tune_spec.h)
+ * checks them, and every command calls it next. On failure nothing is left to
+ * free; mmb_profile_free is safe either way. */
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
 void mmb_profile_free(struct mmb_profile *profile);
 
-/* "256:8192:x2, 1024x512x2048, 1000" -> sizes. Square N means N x N x N.
- * Ranges: a:b:xF (multiply) or a:b:+S (add), inclusive of b when reached. */
-int mmb_sizes_parse(const char *text, struct mmb_size *sizes, int max, int *count,
-                    char *err, size_t errlen);
-
-/* "16, 32, 1:32:x2, -1" -> values (parameter value lists): integers and the ranges
- * above; a value listed twice is an error. */
-int mmb_values_parse(const char *text, long long *values, int max, int *count,
-                     char *err, size_t errlen);
+/* The dtypes kernel supports: its own `dtypes`, or the profile's when it has none
+ * (bits 1u << enum mmb_dtype). */
+unsigned mmb_kernel_dtypes(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel);
+/* True when run and tune measure kernel at dtype: the kernel supports it and the
+ * profile's `dtypes` lists it. */
+bool mmb_kernel_runs_dtype(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel,
+                           enum mmb_dtype dtype);
 
 #endif

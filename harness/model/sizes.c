@@ -1,13 +1,16 @@
 /* sizes.c - the comma-separated lists of profiles: matrix sizes ("256:8192:x2,
  * 1024x4096x512, 1000") and parameter values ("16, 32, 1:32:x2"). Both share one
  * range syntax, so it is parsed in one place. */
-#include "model/profile.h"
-#include "core/util.h"
+#include "model/sizes.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "core/util.h"
 
 /* Kernels index with int, so a dimension beyond INT_MAX could never run. */
 #define MAX_DIM INT_MAX

@@ -70,9 +70,12 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
     for (int i = 0; i < kernel->nrestrictions; i++) {
         long long v;
         char eerr[512];
-        if (mmb_expr_eval(kernel->restrictions[i].expr, scope_lookup, &s, &v, eerr, sizeof eerr))
+        if (mmb_expr_eval(kernel->restrictions[i].expr, scope_lookup, &s, &v, eerr, sizeof eerr)) {
+            if (failed)
+                *failed = i;
             return mmb_failf(err, errlen, "kernel '%s', restriction at line %d: %s", kernel->name,
-                        kernel->restrictions[i].line, eerr);
+                             kernel->restrictions[i].line, eerr);
+        }
         if (!v) {
             if (failed)
                 *failed = i;
@@ -218,6 +221,38 @@ int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *tex
         for (int i = 0; i < kernel->nparams; i++)
             idx = idx * (size_t)kernel->params[i].nvalues + (size_t)digit[i];
         *index = idx;
+    }
+    return 0;
+}
+
+int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t errlen)
+{
+    for (int ki = 0; ki < p->nkernels; ki++) {
+        const struct mmb_kernel_spec *k = &p->kernels[ki];
+        size_t n = k->nrestrictions ? mmb_space_size(k) : 0;
+        for (size_t i = 0; i < n; i++) {
+            struct mmb_config cfg;
+            mmb_space_config_at(k, i, &cfg);
+            for (int si = 0; si < p->nsizes; si++)
+                for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+                    if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+                        continue;
+                    int which = -1;
+                    char why[512];
+                    if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
+                                          why, sizeof why) >= 0)
+                        continue;
+                    char params[MMB_PARAMS_LEN];
+                    mmb_space_format_params(k, &cfg, params, sizeof params);
+                    const char *colon = strstr(why, ": ");
+                    return mmb_failf(err, errlen, "%s:%d: restriction '%s' of kernel '%s' cannot be evaluated at %s, "
+                                     "size %lldx%lldx%lld, %s; expected a value at every configuration: %s",
+                                     p->path, k->restrictions[which].line, mmb_expr_text(k->restrictions[which].expr),
+                                     k->name, params[0] ? params : "no parameters", p->sizes[si].m, p->sizes[si].n,
+                                     p->sizes[si].k, mmb_dtype_info((enum mmb_dtype)d)->text,
+                                     colon ? colon + 2 : why);
+                }
+        }
     }
     return 0;
 }

@@ -24,10 +24,16 @@ size_t mmb_space_size(const struct mmb_kernel_spec *kernel);
 void mmb_space_config_at(const struct mmb_kernel_spec *kernel, size_t index, struct mmb_config *cfg);
 
 /* Returns 1 when every restriction holds, 0 when one fails (*failed = its index),
- * -1 when evaluation fails (err set). */
+ * -1 when evaluating one fails (*failed = its index, err set: division by zero,
+ * overflow). */
 int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                       const struct mmb_size *size, size_t elem_size, int *failed,
                       char *err, size_t errlen);
+
+/* Evaluates every restriction of every kernel at every configuration, size and dtype
+ * it runs: -1 with "FILE:LINE: ..." on the first that cannot be evaluated (division
+ * by zero, overflow), so that such a profile is bad input before any GPU work. */
+int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t errlen);
 
 /* Launch geometry for cfg at size. Returns 0 or -1 with err (e.g. a zero divisor). */
 int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,

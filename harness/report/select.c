@@ -222,7 +222,7 @@ static int kernels_collect(struct mmb_report_data *d, char *err, size_t errlen)
         d->cublas = -1;
         for (size_t g = 0; g < (size_t)n; g++) {
             const char *name = d->rows[first[g]].r.kernel;
-            if (strcmp(name, "cublas") == 0) {
+            if (strcmp(name, mmb_row_reference_kernel()) == 0) {
                 d->cublas = (int)g;
                 continue;
             }
@@ -232,7 +232,7 @@ static int kernels_collect(struct mmb_report_data *d, char *err, size_t errlen)
         if (d->cublas >= 0) {
             to[d->cublas] = d->nkernels;
             d->cublas = (int)d->nkernels;
-            snprintf(d->kernels[d->nkernels++], MMB_REPORT_NAME_MAX, "cublas");
+            snprintf(d->kernels[d->nkernels++], MMB_REPORT_NAME_MAX, "%s", mmb_row_reference_kernel());
         }
         for (size_t i = 0; i < d->nrows; i++)
             d->rows[i].kernel = to[group[i]];

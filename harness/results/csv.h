@@ -26,6 +26,9 @@ bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *ro
 
 /* Formats the whole line first, writes it with one write(2), flushes to the file. */
 int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen);
+/* Holds the file for owner (a GPU's UUID) until the writer closes: a second run or
+ * tune of the same owner on the same file gets -1 with a message. */
+int mmb_csv_writer_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen);
 size_t mmb_csv_writer_rows(const struct mmb_csv_writer *w); /* rows in the file */
 void mmb_csv_writer_close(struct mmb_csv_writer *w);
 
@@ -40,5 +43,9 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w);
 typedef int (*mmb_csv_row_fn)(void *ctx, const struct mmb_row *row, const char *path, long line,
                               char *err, size_t errlen);
 int mmb_csv_read(const char *path, mmb_csv_row_fn fn, void *ctx, char *err, size_t errlen);
+/* The same over a file's text already in memory (path names it in messages). With
+ * exact_header, the header must be mmbench's own columns in order (the writer's check). */
+int mmb_csv_read_buffer(const char *path, const char *buf, size_t len, bool exact_header, mmb_csv_row_fn fn,
+                        void *ctx, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
+#include "model/library.h"
 #include "results/columns.h"
 #include "results/limiter.h"
 #include "results/peaks.h"
@@ -201,4 +202,9 @@ bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b)
         if (c->role == MMB_ROLE_KEY && !cell_equal(c, a, b))
             return false;
     return true;
+}
+
+const char *mmb_row_reference_kernel(void)
+{
+    return mmb_library_reference()->name;
 }

@@ -53,5 +53,8 @@ const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len);
 /* True when a and b measure the same problem: every key column (kernel, dtype, m,
  * n, k, cache) equal; the configuration may differ. The rows of one tune. */
 bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b);
+/* The name the reference library's rows carry in the kernel column ("cublas"), from
+ * the library table, for readers of results that cannot see the model. */
+const char *mmb_row_reference_kernel(void);
 
 #endif

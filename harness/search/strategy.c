@@ -3,7 +3,6 @@
 #include "search/strategy.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,13 +34,10 @@ const struct mmb_strategy_ops *mmb_strategy_find(const char *name)
 
 void mmb_strategy_list(char *buf, size_t len)
 {
-    size_t n = 0;
     if (len)
         buf[0] = '\0';
-    for (const struct mmb_strategy_ops *const *o = mmb_strategies; *o && n < len; o++) {
-        int w = snprintf(buf + n, len - n, "%s%s", o == mmb_strategies ? "" : ", ", (*o)->name);
-        n += w < 0 ? 0 : (size_t)w;
-    }
+    for (const struct mmb_strategy_ops *const *o = mmb_strategies; *o; o++)
+        mmb_join_append(buf, len, ", ", (*o)->name);
 }
 
 int mmb_search_init(struct mmb_search *s, const struct mmb_strategy_ops *ops, char *err, size_t errlen)

@@ -1,5 +1,6 @@
-/* strategy.h - search strategies over a parameter space, in the style of fio's I/O
- * engines: one struct of operations per strategy and one table that lists them. A
+/* strategy.h - search strategies over a parameter space: one struct of operations
+ * per strategy, and one table (mmb_strategies) that lists them all and is the only
+ * place a name is looked up, so a new strategy is one ops struct and one row. A
  * strategy proposes configuration indices and learns each one's score; the tuner
  * (tuner.c) decides what a proposal costs, evaluates, counts and records. */
 #ifndef MMB_STRATEGY_H

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "search/strategy.h"
 #include "search/strategy_impl.h"
 #include "core/util.h"
 

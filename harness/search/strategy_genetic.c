@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/strategy.h"
 #include "search/strategy_impl.h"
 #include "core/util.h"
 

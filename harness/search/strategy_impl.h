@@ -3,7 +3,16 @@
 #ifndef MMB_STRATEGY_IMPL_H
 #define MMB_STRATEGY_IMPL_H
 
-#include "search/strategy.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* From search/strategy.h, which every strategy includes too. Not included here:
+ * strategy.c includes this header for the table, and a header that included
+ * strategy.h back would make the two one circle. */
+struct mmb_kernel_spec;
+struct mmb_search;
+struct mmb_strategy_ops;
 
 extern const struct mmb_strategy_ops mmb_strategy_brute_force;
 extern const struct mmb_strategy_ops mmb_strategy_random;

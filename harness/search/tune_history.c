@@ -1,6 +1,8 @@
 /* tune_history.c - the resume cache of a tune: the rows the results file already
  * holds for one (GPU, kernel, problem), by configuration index. The results CSV is
  * the cache file, so nothing can disagree with what was published. */
+#include "search/tune_history.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +11,8 @@
 
 #include "results/csv.h"
 #include "core/imap.h"
-#include "search/tuner.h"
 #include "core/util.h"
+#include "model/space.h"
 
 struct mmb_tune_history {
     struct mmb_imap rows; /* index -> struct mmb_row * */

@@ -1,5 +1,6 @@
-/* tune_plan.h - inside `mmbench tune`: its options, and the plan they make with the
- * profile's [tune] section (kernels, sizes, strategy, objective, budget). */
+/* tune_plan.h - inside `mmbench tune`: its options (cmd/options.c parses them), and
+ * the plan they make with the profile's [tune] section (kernels, sizes, strategy,
+ * objective, budget). */
 #ifndef MMB_TUNE_PLAN_H
 #define MMB_TUNE_PLAN_H
 
@@ -17,7 +18,7 @@ struct mmb_tune_options {
     double time_limit;         /* < 0: from the profile */
     unsigned long long seed;
     bool seed_set, counters, record_restricted, verbose, no_t4;
-    int jobs;                  /* -1: one per CPU */
+    int jobs;                  /* NVRTC threads compiling ahead; 0: none */
     int device, repeats;
     const char *output, *t4, *data_dir, *cache_dir;
 };
@@ -33,16 +34,15 @@ struct mmb_tune_plan {
     double time_limit;
     uint64_t seed;
     bool record_restricted;
+    /* The reference library kernel (model/library.h), measured at every tuned size:
+     * the profile's [kernel] with its library, or bare_reference when it has none. */
     const struct mmb_kernel_spec *cublas;
+    struct mmb_kernel_spec bare_reference;
 };
 
-/* Parses argv (optind is left at the profile). Returns 0, 1 after --help, or -1 after
- * a message on stderr (bad input). cache holds the default cubin cache folder. */
-int mmb_tune_options_parse(int argc, char **argv, struct mmb_tune_options *o, char *cache, size_t cache_len);
 /* Options over [tune] over defaults. Returns 0, or -1 after a message (bad input). */
 int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan);
 /* Kernel x size x dtype combinations the plan tunes. */
 int mmb_tune_plan_problems(const struct mmb_profile *p, const struct mmb_tune_plan *plan);
-bool mmb_tune_runs_dtype(const struct mmb_profile *p, const struct mmb_kernel_spec *k, enum mmb_dtype d);
 
 #endif

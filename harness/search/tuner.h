@@ -14,46 +14,9 @@
 #include "results/columns.h"
 #include "results/row.h"
 #include "model/space.h"
+#include "search/objective.h"
 #include "search/strategy.h"
-
-/* What the search optimises: a numeric CSV column and a direction. */
-struct mmb_objective {
-    char text[64];                     /* as given: "time", "gflops", "dram_gbps:max" */
-    const struct mmb_column *column;
-    bool maximize;
-};
-
-/* "time" (time_ms_median), "gflops", or any numeric CSV column, optionally followed
- * by ":min" or ":max"; without one, rates, utilisations and hit rates are maximised
- * and everything else minimised. Returns -1 with err listing what is expected. */
-int mmb_objective_parse(const char *text, struct mmb_objective *obj, char *err, size_t errlen);
-/* True when the objective needs CUPTI counters (a counter column). */
-bool mmb_objective_needs_counters(const struct mmb_objective *obj);
-/* The objective's value in row; NaN when the row is not ok or the cell is empty. */
-double mmb_objective_value(const struct mmb_objective *obj, const struct mmb_row *row);
-/* Lower is better (maxima negated); INFINITY when the value is NaN. */
-double mmb_objective_score(const struct mmb_objective *obj, const struct mmb_row *row);
-
-/* Rows already in the results for one (kernel, problem): the resume cache. */
-struct mmb_tune_history;
-
-struct mmb_tune_history *mmb_tune_history_new(void);
-void mmb_tune_history_free(struct mmb_tune_history *h);
-/* Remembers row as configuration index's result (a later add replaces it). */
-int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct mmb_row *row);
-/* NULL when index has no row. */
-const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, size_t index);
-/* Calls fn for every remembered row, in no particular order. */
-void mmb_tune_history_each(const struct mmb_tune_history *h,
-                           void (*fn)(void *ctx, size_t index, const struct mmb_row *row), void *ctx);
-
-/* Reads the rows of csv_path that belong to kernel at identity's problem (kernel
- * name, dtype, m, n, k and cache equal) into h; a missing file is an empty history.
- * Rows whose params are no longer in the space are skipped and counted in *stale.
- * A row of another GPU (gpu_uuid differs, when identity has one) is an error: one
- * results file per GPU. */
-int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, const struct mmb_kernel_spec *kernel,
-                          const struct mmb_row *identity, size_t *loaded, size_t *stale, char *err, size_t errlen);
+#include "search/tune_history.h"
 
 struct mmb_tuner_callbacks {
     /* Measures cfg into row (identity and params already set, the rest empty).

@@ -1,12 +1,14 @@
 /* fuzz_profile.c - libFuzzer target: the profile reader (INI syntax, keys, sizes,
- * parameter lists, restriction and geometry expressions), then the parameter space
- * it describes, walked for a bounded number of configurations. */
+ * parameter lists, restriction and geometry expressions) and the [tune] checks
+ * that follow it in every command, then the parameter space it describes, walked
+ * for a bounded number of configurations. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "fuzz_common.h"
 #include "model/profile.h"
 #include "model/space.h"
+#include "search/tune_spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!p)
         abort();
     char err[1024];
-    if (mmb_profile_load(path, p, err, sizeof err) == 0) {
+    if (mmb_profile_load(path, p, err, sizeof err) == 0 && mmb_tune_spec_check(p, err, sizeof err) == 0) {
         for (int ki = 0; ki < p->nkernels; ki++) {
             const struct mmb_kernel_spec *k = &p->kernels[ki];
             size_t n = mmb_space_size(k);

@@ -1,0 +1,204 @@
+/* check.c - `mmbench check PROFILE...`: every check a profile gets before GPU work,
+ * the configurations each kernel's restrictions allow, and with --compile sm_XY every
+ * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU). */
+#include "cmd/check.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "cmd/options.h"
+#include "model/library.h"
+#include "model/space.h"
+
+#ifdef MMB_HAVE_CUDA
+#include "core/util.h"
+#include "cuda/compile.h"
+#include "results/metrics.h"
+#endif
+
+struct check_counts {
+    size_t compiled, failed;
+};
+
+/* "sm_90" or "90": two or three digits, the first not 0. */
+static int parse_arch(const char *text, int *arch)
+{
+    const char *d = strncmp(text, "sm_", 3) ? text : text + 3;
+    long long v;
+    size_t len = strlen(d);
+    if (len < 2 || len > 3 || d[0] == '0' || mmb_cmd_parse_int(d, 10, 999, &v) != 0)
+        return -1;
+    *arch = (int)v;
+    return 0;
+}
+
+#ifdef MMB_HAVE_CUDA
+/* Compiles one configuration for every dtype the kernel runs. */
+static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const char *text,
+                           const struct mmb_config *cfg, int arch, struct check_counts *n)
+{
+    for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+        if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+            continue;
+        char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN], why[1024];
+        const char *defines[MMB_MAX_PARAMS + 2];
+        mmb_compile_defines(k, cfg, (enum mmb_dtype)d, storage, defines);
+        struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = k->function,
+                                          .defines = defines, .arch = arch, .extra_options = k->nvrtc_options};
+        struct mmb_cubin cubin;
+        if (mmb_compile(&req, &cubin, why, sizeof why) != MMB_STATUS_OK) {
+            char params[MMB_PARAMS_LEN];
+            mmb_space_format_params(k, cfg, params, sizeof params);
+            fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] sm_%d: %s\n", p->path, k->line, k->name, params,
+                    mmb_dtype_info((enum mmb_dtype)d)->text, arch, why);
+            n->failed++;
+        } else {
+            n->compiled++;
+        }
+        mmb_cubin_free(&cubin);
+    }
+}
+#endif
+
+/* The allowed configurations of one kernel (compiled with arch > 0); -1 on a
+ * restriction that cannot be evaluated, after a file:line message. */
+static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, int arch,
+                        struct check_counts *n)
+{
+    size_t count = mmb_space_size(k), allowed = 0;
+    char *text = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        struct mmb_config cfg;
+        mmb_space_config_at(k, i, &cfg);
+        bool any = false;
+        for (int si = 0; si < p->nsizes && rc == 0; si++) {
+            int which = -1;
+            char why[512];
+            int ok = mmb_space_allowed(k, &cfg, &p->sizes[si], 4, &which, why, sizeof why);
+            if (ok < 0) {
+                char params[MMB_PARAMS_LEN];
+                mmb_space_format_params(k, &cfg, params, sizeof params);
+                fprintf(stderr, "mmbench check: %s:%d: restriction '%s' of kernel %s cannot be evaluated at %s, "
+                        "size %lldx%lldx%lld: %s\n", p->path, k->restrictions[which].line,
+                        mmb_expr_text(k->restrictions[which].expr), k->name, params, p->sizes[si].m,
+                        p->sizes[si].n, p->sizes[si].k, why);
+                rc = -1;
+            }
+            any |= ok == 1;
+        }
+        if (!any || rc)
+            continue;
+        allowed++;
+#ifdef MMB_HAVE_CUDA
+        if (arch && k->kind == MMB_KERNEL_SOURCE) {
+            char why[1024];
+            if (!text && !(text = mmb_file_read(k->source, NULL, why, sizeof why))) {
+                fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, why);
+                n->failed++;
+                rc = -1;
+                break;
+            }
+            compile_config(p, k, text, &cfg, arch, n);
+        }
+#endif
+    }
+    free(text);
+    const struct mmb_library *lib = mmb_library_of(k->kind);
+    char what[80];
+    snprintf(what, sizeof what, lib ? "(library %s)" : "%s", lib ? lib->name : k->function);
+    printf("  kernel %-12s %s: %zu configurations, %zu allowed by its restrictions\n", k->name, what, count,
+           allowed);
+    return rc;
+}
+
+/* One profile: 0, MMB_EXIT_BAD_INPUT, or MMB_EXIT_FAILED when a compile failed. */
+static int check_profile(const char *path, int arch)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    if (!p) {
+        perror("mmbench check");
+        return MMB_EXIT_FAILED;
+    }
+    if (mmb_cmd_load_profile(path, p) != 0) {
+        free(p);
+        return MMB_EXIT_BAD_INPUT;
+    }
+    int rc = 0;
+#ifdef MMB_HAVE_CUDA
+    char err[1024];
+    struct mmb_metric_set set;
+    if (mmb_metric_set_parse(p->metrics, &set, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench check: %s:%d: metrics: %s\n", path, p->metrics_line, err);
+        rc = MMB_EXIT_BAD_INPUT;
+    }
+#endif
+    struct check_counts n = {0, 0};
+    printf("%s: profile '%s', %d sizes\n", path, p->name, p->nsizes);
+    for (int ki = 0; ki < p->nkernels; ki++)
+        if (check_kernel(p, &p->kernels[ki], arch, &n) != 0)
+            rc = MMB_EXIT_BAD_INPUT;
+    if (arch)
+        printf("  compiled for sm_%d: %zu ok, %zu failed\n", arch, n.compiled, n.failed);
+    else
+        printf("  not compiled: `mmbench check --compile sm_XY` compiles every allowed configuration\n");
+    if (n.failed && !rc)
+        rc = MMB_EXIT_FAILED;
+    mmb_profile_free(p);
+    free(p);
+    return rc;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mmbench check [--compile sm_XY] PROFILE.ini...\n\n"
+               "Checks profiles without a GPU: syntax, keys, values, sizes, restrictions and geometry at every\n"
+               "size, and counts the configurations each kernel's restrictions allow.\n\n"
+               "  --compile sm_XY   also compile every allowed configuration with NVRTC for that architecture\n"
+               "                    (needs the CUDA toolkit, not a GPU; default: compile nothing)\n"
+               "  -h, --help        this text\n"
+               "exit status: 0 all good, 1 a configuration did not compile, 2 bad input\n");
+}
+
+int mmb_cmd_check(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"compile", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int arch = 0, opt;
+    while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'c':
+            if (parse_arch(optarg, &arch) != 0) {
+                fprintf(stderr, "mmbench check: --compile expects an architecture such as sm_90 or 90, not '%s'\n",
+                        optarg);
+                return MMB_EXIT_BAD_INPUT;
+            }
+#ifndef MMB_HAVE_CUDA
+            fprintf(stderr, "mmbench check: --compile needs the CUDA toolkit, which this mmbench was built "
+                    "without\n");
+            return MMB_EXIT_BAD_INPUT;
+#endif
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            fprintf(stderr, "mmbench check: see mmbench check --help\n");
+            return MMB_EXIT_BAD_INPUT;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "mmbench check: expected one or more profiles (see mmbench check --help)\n");
+        return MMB_EXIT_BAD_INPUT;
+    }
+    int rc = 0;
+    for (int a = optind; a < argc; a++) {
+        int r = check_profile(argv[a], arch);
+        if (r == MMB_EXIT_BAD_INPUT || !rc)
+            rc = r ? r : rc;
+    }
+    return rc;
+}

@@ -1,0 +1,96 @@
+/* devices.c - `mmbench devices`: the GPUs, their peaks and data folders; and the GPU
+ * count that run and tune take before they start their workers. */
+#include "cmd/devices.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "cmd/supervise.h"
+
+#ifdef MMB_HAVE_CUDA
+#include "cuda/gpu.h"
+
+static int count_gpus(void *ctx)
+{
+    char err[512], reply[600];
+    int n = mmb_gpu_count(err, sizeof err);
+    if (n <= 0)
+        snprintf(reply, sizeof reply, "%s", err);
+    else
+        snprintf(reply, sizeof reply, "%d", n);
+    mmb_probe_reply(reply);
+    return n > 0 ? 0 : MMB_EXIT_NO_GPU;
+}
+
+/* One plain line; of CUDA's message only the error's name (cudaErrorNoDevice, ...). */
+static void no_gpu(const char *command, const char *why)
+{
+    const char *name = strstr(why, "cudaError");
+    int len = 0;
+    while (name && isalpha((unsigned char)name[len]))
+        len++;
+    fprintf(stderr, "mmbench %s: no NVIDIA GPU or driver found (%.*s); `mmbench report` works without one\n",
+            command, name ? len : (int)strlen(why), name ? name : why);
+}
+
+int mmb_cmd_gpu_count(const char *command)
+{
+    char reply[600];
+    int rc = mmb_probe(count_gpus, NULL, reply, sizeof reply);
+    if (rc == 0)
+        return atoi(reply);
+    if (rc == MMB_EXIT_NO_GPU)
+        no_gpu(command, reply[0] ? reply : "no reply");
+    else
+        fprintf(stderr, "mmbench %s: counting the GPUs failed (exit %d)\n", command, rc);
+    return -1;
+}
+
+int mmb_cmd_devices(int argc, char **argv)
+{
+    if (argc > 1) {
+        bool help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
+        fprintf(help ? stdout : stderr, "usage: mmbench devices\n\nLists the GPUs: name, compute capability, "
+                "SMs, clocks, memory, L2, the peaks mmbench derives and each GPU's data folder.\n");
+        if (!help)
+            fprintf(stderr, "mmbench devices: takes no arguments, not '%s'\n", argv[1]);
+        return help ? 0 : MMB_EXIT_BAD_INPUT;
+    }
+    char err[512];
+    int n = mmb_gpu_count(err, sizeof err);
+    if (n <= 0) {
+        no_gpu("devices", err);
+        return MMB_EXIT_NO_GPU;
+    }
+    printf("%-3s %-24s %-5s %4s %9s %9s %5s %7s %6s %10s %11s %s\n", "#", "name", "cc", "SMs", "SM MHz", "mem MHz",
+           "bus", "mem GiB", "L2 MiB", "peak GB/s", "peak GFLOP/s", "data folder");
+    for (int i = 0; i < n; i++) {
+        struct mmb_device_info d;
+        if (mmb_gpu_query(i, &d, err, sizeof err) != 0) {
+            fprintf(stderr, "mmbench devices: device %d: %s\n", i, err);
+            return MMB_EXIT_FAILED;
+        }
+        printf("%-3d %-24s %d.%-3d %4d %9.0f %9.0f %5d %7.1f %6.1f %10.1f %11.1f data/%s\n", i, d.name, d.cc_major,
+               d.cc_minor, d.sm_count, d.sm_clock_mhz, d.mem_clock_mhz, d.mem_bus_bits,
+               d.mem_bytes / 1073741824.0, d.l2_bytes / 1048576.0, d.peak_gbps, d.peak_gflops, d.slug);
+    }
+    printf("peaks: DRAM = 2 x memory clock x bus width; FP32 = 2 x FP32 lanes per SM x SMs x SM clock (boost)\n");
+    return 0;
+}
+#else
+int mmb_cmd_gpu_count(const char *command)
+{
+    fprintf(stderr, "mmbench %s: this mmbench was built without the CUDA toolkit\n", command);
+    return -1;
+}
+
+int mmb_cmd_devices(int argc, char **argv)
+{
+    fprintf(stderr, "mmbench devices: this mmbench was built without the CUDA toolkit; install it and "
+            "reconfigure (meson setup --reconfigure build)\n");
+    return MMB_EXIT_NO_GPU;
+}
+#endif

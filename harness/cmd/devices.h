@@ -1,0 +1,14 @@
+/* devices.h - `mmbench devices`, and the GPU count the other commands start from. */
+#ifndef MMB_CMD_DEVICES_H
+#define MMB_CMD_DEVICES_H
+
+/* Lists the GPUs with their peaks and data folders: 0, or 69 with one plain line
+ * when there is no GPU or driver. */
+int mmb_cmd_devices(int argc, char **argv);
+
+/* The number of GPUs, counted in a child process so that the caller, which forks
+ * the workers, never initialises CUDA itself; -1 after a message naming the command
+ * when there is none. */
+int mmb_cmd_gpu_count(const char *command);
+
+#endif

@@ -1,0 +1,284 @@
+/* tune_kernel.c - `mmbench tune` for one kernel at one problem: the tuner with the
+ * session as its evaluator (each configuration announced to the supervisor with its
+ * time limit first), the compile pool running ahead of it, rows to the results CSV,
+ * then a summary against cuBLAS and the T4 file. */
+#include "cmd/tune_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/common.h"
+#include "cmd/supervise.h"
+#include "core/imap.h"
+#include "core/util.h"
+#include "model/space.h"
+#include "results/t4.h"
+#include "search/strategy.h"
+#include "search/tuner.h"
+
+/* Proposals the tuner peeks at after each one: sparse spaces (seed 002's kernel keeps
+ * 44 of 288) need many to find enough allowed configurations for every worker. */
+#define LOOKAHEAD 256
+
+/* The callbacks' context: one kernel at one problem. */
+struct job {
+    struct tune_run *run;
+    const struct mmb_kernel_spec *kernel;
+    const char *source;              /* NULL: nothing to compile (cuBLAS) */
+    struct mmb_problem *problem;
+    struct mmb_size size;
+    enum mmb_dtype dtype;
+    struct mmb_eval_options eo;
+    struct mmb_imap compile_us;      /* index -> compile microseconds + 1 */
+    double measure_s;
+    size_t measured;
+    double best_ms;
+};
+
+/* Ctrl-C, or a sticky GPU error: the row that hit it is recorded, then the search
+ * stops so that a fresh process can go on (main.c restarts it). */
+static bool should_stop(void *ctx)
+{
+    const struct job *j = ctx;
+    return mmb_watch_interrupted() || j->run->device_lost;
+}
+
+/* ---- the tuner's callbacks ---- */
+
+static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, struct mmb_row *row,
+                        char *err, size_t errlen)
+{
+    struct job *j = ctx;
+    struct tune_run *r = j->run;
+    if (r->pool && j->source) {
+        double ms;
+        bool from_cache;
+        mmb_compile_pool_wait(r->pool, j->kernel, cfg, j->dtype, &ms, &from_cache);
+        if (!isnan(ms) && mmb_imap_put(&j->compile_us, index, (uintptr_t)(ms * 1e3) + 1) != 0) {
+            mmb_errorf(err, errlen, "out of host memory");
+            return -1;
+        }
+    }
+    if (r->progress) {
+        fprintf(stderr, "\r\033[K[%zu measured, best %.4g ms] %s %s", j->measured, j->best_ms, j->kernel->name,
+                row->params[0] ? row->params : "-");
+        fflush(stderr);
+    }
+    double limit = r->settings->timeout > 0 ? r->settings->timeout : r->profile->timeout;
+    mmb_watch_begin(row, r->csv_path, limit);
+    bool lost = false;
+    double t0 = mmb_seconds_now();
+    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &j->eo, row, &lost);
+    j->measure_s += mmb_seconds_now() - t0;
+    j->measured++;
+    if (row->status == MMB_STATUS_OK && !(row->time_ms_median >= j->best_ms))
+        j->best_ms = row->time_ms_median;
+    r->device_lost |= lost;
+    return 0;
+}
+
+static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t errlen)
+{
+    struct job *j = ctx;
+    struct tune_run *r = j->run;
+    if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
+        return -1;
+    if (r->opt->verbose || !mmb_status_info(row->status)->quiet)
+        mmb_cmd_print_row(row, r->progress);
+    mmb_watch_end(j->measured, 0);
+    return 0;
+}
+
+/* Compiles ahead what the session would compile: not what the device refuses
+ * before compiling (too many threads), nor what has no geometry. */
+static void job_prefetch(void *ctx, const size_t *indices, size_t n)
+{
+    struct job *j = ctx;
+    struct tune_run *r = j->run;
+    if (!r->pool || !j->source)
+        return;
+    struct mmb_config *cfgs = malloc(n * sizeof *cfgs);
+    if (!cfgs)
+        return; /* compiling ahead is an optimisation: the session compiles anyway */
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct mmb_geometry geo;
+        char why[8];
+        mmb_space_config_at(j->kernel, indices[i], &cfgs[m]);
+        if (mmb_space_geometry(j->kernel, &cfgs[m], &j->size, mmb_dtype_info(j->dtype)->size, &geo, why,
+                               sizeof why) != 0)
+            continue;
+        if (geo.block[0] * geo.block[1] * geo.block[2] > r->dev->max_threads_per_block)
+            continue;
+        m++;
+    }
+    (void)mmb_compile_pool_submit(r->pool, j->kernel, j->source, cfgs, m, j->dtype);
+    free(cfgs);
+}
+
+static double job_compile_ms(void *ctx, const struct mmb_row *row)
+{
+    struct job *j = ctx;
+    struct mmb_config cfg;
+    size_t index;
+    uintptr_t us;
+    if (mmb_space_parse_params(j->kernel, row->params, &cfg, &index) != 0 ||
+        !mmb_imap_get(&j->compile_us, index, &us))
+        return NAN;
+    return (double)(us - 1) / 1e3;
+}
+
+/* ---- one kernel at one problem ---- */
+
+static void t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *out, size_t len)
+{
+    if (r->opt->t4) {
+        snprintf(out, len, "%s", r->opt->t4);
+        return;
+    }
+    size_t stem = strlen(r->csv_path);
+    if (stem > 4 && !strcmp(r->csv_path + stem - 4, ".csv"))
+        stem -= 4;
+    snprintf(out, len, "%.*s-%s-%lldx%lldx%lld-%s.t4.json", (int)stem, r->csv_path, id->kernel, id->m, id->n, id->k,
+             id->dtype);
+}
+
+static void print_summary(const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
+                          const struct mmb_row *reference, const struct mmb_compile_pool_stats *pool)
+{
+    const struct mmb_tune_plan *p = r->plan;
+    printf("%s @ %lldx%lldx%lld %s: %s, objective %s; %zu configurations", j->kernel->name, j->size.m, j->size.n,
+           j->size.k, mmb_dtype_info(j->dtype)->text, p->strategy->name, p->objective.text, res->space);
+    if (res->allowed)
+        printf(", %zu allowed, %zu removed by restrictions", res->allowed, res->space - res->allowed);
+    printf("\n  %zu results used (%zu measured now, %zu from %s), %zu restricted met; stopped: %s\n", res->fevals,
+           res->evaluated, res->resumed, r->csv_path, res->restricted, mmb_tuner_stop_text(res->stop));
+    printf("  rows written:");
+    for (int s = 0; s < MMB_STATUS_COUNT; s++)
+        if (res->by_status[s])
+            printf(" %s %zu", mmb_status_text((enum mmb_status)s), res->by_status[s]);
+    printf("%s\n", res->recorded ? "" : " none");
+    if (!res->have_best) {
+        printf("  best: none (no configuration ran correctly)\n");
+    } else {
+        const struct mmb_row *b = &res->best;
+        printf("  best: %s  %.4f ms  %.1f GFLOP/s", b->params, b->time_ms_median, b->gflops);
+        if (strcmp(p->objective.column->name, "time_ms_median") && strcmp(p->objective.column->name, "gflops"))
+            printf("  %s %.6g", p->objective.column->name, mmb_objective_value(&p->objective, b));
+        if (reference && reference->status == MMB_STATUS_OK && reference->time_ms_median > 0)
+            printf("  = %.1f%% of cuBLAS (%.4f ms, %.1f GFLOP/s)", 100.0 * reference->time_ms_median / b->time_ms_median,
+                   reference->time_ms_median, reference->gflops);
+        else
+            printf("  (no cuBLAS reference at this size)");
+        printf("\n");
+    }
+    double other = res->seconds - j->measure_s - pool->wait_seconds;
+    printf("  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
+           "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
+           res->seconds, j->measure_s, pool->wait_seconds, other > 0 ? other : 0.0, pool->nvrtc_seconds,
+           r->opt->jobs, r->opt->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
+    /* One line for scripts (scripts/bench-tune.sh). */
+    printf("  timing kernel=%s size=%lldx%lldx%lld dtype=%s wall_s=%.3f measure_s=%.3f wait_s=%.3f nvrtc_s=%.3f "
+           "compiled=%zu cache_hits=%zu measured=%zu\n",
+           j->kernel->name, j->size.m, j->size.n, j->size.k, mmb_dtype_info(j->dtype)->text, res->seconds,
+           j->measure_s, pool->wait_seconds, pool->nvrtc_seconds, pool->compiled, pool->cache_hits, res->evaluated);
+}
+
+static void stats_delta(struct mmb_compile_pool *pool, const struct mmb_compile_pool_stats *before,
+                        struct mmb_compile_pool_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!pool)
+        return;
+    struct mmb_compile_pool_stats now;
+    mmb_compile_pool_stats(pool, &now);
+    out->submitted = now.submitted - before->submitted;
+    out->compiled = now.compiled - before->compiled;
+    out->cache_hits = now.cache_hits - before->cache_hits;
+    out->failed = now.failed - before->failed;
+    out->inline_compiles = now.inline_compiles - before->inline_compiles;
+    out->nvrtc_seconds = now.nvrtc_seconds - before->nvrtc_seconds;
+    out->wait_seconds = now.wait_seconds - before->wait_seconds;
+}
+
+int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const char *source,
+                       struct mmb_problem *problem, const struct mmb_size *size, enum mmb_dtype dtype,
+                       const struct mmb_row *reference, struct mmb_row *reference_out, char *err, size_t errlen)
+{
+    const struct mmb_tune_plan *p = r->plan;
+    const struct mmb_profile *pr = r->profile;
+    bool is_reference = reference_out != NULL;
+    struct mmb_row id;
+    mmb_session_row_identity(r->session, r->profile, k, NULL, size, dtype, &id);
+    struct job j = {
+        .run = r, .kernel = k, .source = source, .problem = problem, .size = *size, .dtype = dtype,
+        .eo = {.warmup = r->settings->warmup >= 0 ? r->settings->warmup : pr->warmup,
+               .repeats = r->opt->repeats > 0 ? r->opt->repeats : pr->repeats,
+               .cache = pr->cache, .tolerance = pr->tolerance[dtype]},
+        .best_ms = INFINITY,
+    };
+    struct mmb_tune_history *h = mmb_tune_history_new();
+    if (!h) {
+        mmb_errorf(err, errlen, "out of host memory");
+        return MMB_EXIT_FAILED;
+    }
+    size_t loaded = 0, stale = 0;
+    if (mmb_tune_history_load(h, r->csv_path, k, &id, &loaded, &stale, err, errlen) != 0) {
+        mmb_tune_history_free(h);
+        return MMB_EXIT_BAD_INPUT;
+    }
+    if (stale)
+        fprintf(stderr, "mmbench tune: %s: %zu rows of %s are not in its current space (the profile changed); "
+                "they stay in the file and are not used\n", r->csv_path, stale, k->name);
+    struct mmb_tuner_options o = {
+        .kernel = k, .identity = &id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
+        .strategy = is_reference ? mmb_strategy_find("brute_force") : p->strategy, .seed = p->seed,
+        .max_fevals = is_reference ? 0 : p->max_fevals, .time_limit = is_reference ? 0 : p->time_limit,
+        .objective = p->objective, .record_restricted = p->record_restricted,
+        .lookahead = r->pool && source ? LOOKAHEAD : 0,
+    };
+    if (is_reference && mmb_objective_parse("time", &o.objective, err, errlen) != 0) {
+        mmb_tune_history_free(h);
+        return MMB_EXIT_FAILED;
+    }
+    struct mmb_tuner_callbacks cb = {.evaluate = job_evaluate, .record = job_record, .prefetch = job_prefetch,
+                                     .interrupted = should_stop, .ctx = &j};
+    struct mmb_compile_pool_stats before = {0}, pool;
+    if (r->pool)
+        mmb_compile_pool_stats(r->pool, &before);
+    struct mmb_tuner_result *res = malloc(sizeof *res);
+    if (!res) {
+        mmb_tune_history_free(h);
+        mmb_errorf(err, errlen, "out of host memory");
+        return MMB_EXIT_FAILED;
+    }
+    int rc = mmb_tuner_run(&o, &cb, h, res, err, errlen) == 0 ? 0 : MMB_EXIT_FAILED;
+    if (r->progress)
+        fputs("\r\033[K", stderr);
+    stats_delta(r->pool, &before, &pool);
+    if (rc == 0 && is_reference) {
+        *reference_out = res->have_best ? res->best : id;
+        if (!res->have_best)
+            reference_out->status = MMB_STATUS_SKIPPED;
+    } else if (rc == 0) {
+        print_summary(r, &j, res, reference, &pool);
+        if (!r->opt->no_t4) {
+            char path[MMB_PATH_MAX + 128];
+            size_t count = 0;
+            t4_path_of(r, &id, path, sizeof path);
+            if (mmb_t4_export_csv(r->csv_path, &id, p->objective.text, job_compile_ms, &j, path, &count, err,
+                                  errlen) != 0)
+                rc = MMB_EXIT_FAILED;
+            else
+                printf("  t4: %s (%zu results)\n", path, count);
+        }
+        fflush(stdout);
+    }
+    free(res);
+    mmb_imap_free(&j.compile_us);
+    mmb_tune_history_free(h);
+    return rc;
+}
+

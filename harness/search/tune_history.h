@@ -1,0 +1,32 @@
+/* tune_history.h - the resume cache of a tune: the rows the results file already
+ * holds for one (GPU, kernel, problem), by configuration index. */
+#ifndef MMB_TUNE_HISTORY_H
+#define MMB_TUNE_HISTORY_H
+
+#include <stddef.h>
+
+#include "model/profile.h"
+#include "results/row.h"
+
+/* Rows already in the results for one (kernel, problem). */
+struct mmb_tune_history;
+
+struct mmb_tune_history *mmb_tune_history_new(void);
+void mmb_tune_history_free(struct mmb_tune_history *h);
+/* Remembers row as configuration index's result (a later add replaces it). */
+int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct mmb_row *row);
+/* NULL when index has no row. */
+const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, size_t index);
+/* Calls fn for every remembered row, in no particular order. */
+void mmb_tune_history_each(const struct mmb_tune_history *h,
+                           void (*fn)(void *ctx, size_t index, const struct mmb_row *row), void *ctx);
+
+/* Reads the rows of csv_path that belong to kernel at identity's problem (kernel
+ * name, dtype, m, n, k and cache equal) into h; a missing file is an empty history.
+ * Rows whose params are no longer in the space are skipped and counted in *stale.
+ * A row of another GPU (gpu_uuid differs, when identity has one) is an error: one
+ * results file per GPU. */
+int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, const struct mmb_kernel_spec *kernel,
+                          const struct mmb_row *identity, size_t *loaded, size_t *stale, char *err, size_t errlen);
+
+#endif

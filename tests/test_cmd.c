@@ -1,0 +1,314 @@
+/* test_cmd.c - the mmbench program as a user meets it, without a GPU: each class of
+ * bad input of the README's table gets its message and exit code; help goes to
+ * stdout and exits 0; numbers on the command line never wrap; files that are not
+ * regular files are refused at once; run and tune check everything before they look
+ * for a GPU. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_run.h"
+
+static char tmpdir[64];
+static char root[1024];
+static char out[1 << 16], err[1 << 16];
+
+static void setup(void)
+{
+    const char *r = getenv("MMB_SOURCE_ROOT");
+    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_cmd.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Runs mmbench with argv (NULL-terminated, without the program), stdout and stderr
+ * caught in out and err, for at most 60 s; returns the exit code. */
+static int mmbench(const char *arg0, ...)
+{
+    const char *prog = getenv("MMBENCH");
+    ck_assert_msg(prog != NULL, "MMBENCH must name the mmbench program");
+    char *argv[32] = {(char *)prog};
+    int n = 1;
+    va_list ap;
+    va_start(ap, arg0);
+    for (const char *a = arg0; a && n < 31; a = va_arg(ap, const char *))
+        argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n] = NULL;
+    char po[128], pe[128];
+    snprintf(po, sizeof po, "%s/out", tmpdir);
+    snprintf(pe, sizeof pe, "%s/err", tmpdir);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+            _exit(127);
+        alarm(60);
+        execv(prog, argv);
+        _exit(127);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    slurp(po, out, sizeof out);
+    slurp(pe, err, sizeof err);
+    ck_assert_msg(WIFEXITED(status), "killed by signal %d; stderr: %s", WTERMSIG(status), err);
+    return WEXITSTATUS(status);
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+    return path;
+}
+
+/* A profile with one naive kernel; extra is appended to its [kernel] section. */
+static const char *profile_with(const char *profile_keys, const char *kernel_keys)
+{
+    char text[8192];
+    snprintf(text, sizeof text, "[profile]\nsizes = 64, 100x30x7\n%s\n[kernel naive]\nsource = %s/kernels/naive.cu\n"
+             "function = matmul_naive\n%s\n", profile_keys, root, kernel_keys);
+    return write_file("p.ini", text);
+}
+
+#define ASSERT_ERR(text) ck_assert_msg(strstr(err, text) != NULL, "expected '%s' in stderr: %s", text, err)
+
+START_TEST(test_no_command)
+{
+    ck_assert_int_eq(mmbench(NULL), 2);
+    ASSERT_ERR("usage: mmbench COMMAND");
+    ASSERT_ERR("expected a command");
+    ck_assert_int_eq(mmbench("frobnicate", NULL), 2);
+    ASSERT_ERR("'frobnicate' is not a command");
+}
+END_TEST
+
+START_TEST(test_help_everywhere)
+{
+    static const char *const commands[] = {"run", "tune", "check", "devices", "report"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        ck_assert_msg(mmbench(commands[i], "--help", NULL) == 0, "%s --help: %s", commands[i], err);
+        ck_assert_msg(strstr(out, "usage: mmbench") != NULL, "%s --help printed: %s", commands[i], out);
+    }
+    ck_assert_int_eq(mmbench("run", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "--timeout SECONDS"));
+    ck_assert_ptr_nonnull(strstr(out, "(default 0)"));
+    ck_assert_int_eq(mmbench("tune", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "--seed S"));
+    ck_assert_ptr_nonnull(strstr(out, "strategies:"));
+}
+END_TEST
+
+START_TEST(test_numbers_never_wrap)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    struct {
+        const char *command, *option, *value, *expect;
+    } cases[] = {
+        {"run", "--device", "4294967296", "--device expects an integer from 0 to 1023, not '4294967296'"},
+        {"run", "--device", "", "--device expects an integer from 0 to 1023, not ''"},
+        {"run", "--device", "-1", "not '-1'"},
+        {"run", "--repeats", "4294967297", "--repeats expects an integer from 1 to 1000000"},
+        {"run", "--warmup", "", "--warmup expects an integer from 0 to 1000000, not ''"},
+        {"run", "--warmup", "3x", "not '3x'"},
+        {"run", "--timeout", "0", "--timeout expects seconds, a number > 0, not '0'"},
+        {"run", "--timeout", "nan", "not 'nan'"},
+        {"run", "--devices", "some", "--devices expects 'all', not 'some'"},
+        {"tune", "--device", "2000", "--device expects an integer from 0 to 1023, not '2000'"},
+        {"tune", "--repeats", "2000000", "--repeats expects an integer from 1 to 1000000, not '2000000'"},
+        {"tune", "--seed", "-1", "--seed expects an unsigned 64-bit integer"},
+        {"tune", "--seed", "18446744073709551616", "--seed expects an unsigned 64-bit integer"},
+        {"tune", "--max-fevals", "0", "--max-fevals expects an integer >= 1, not '0'"},
+        {"tune", "--jobs", "1025", "--jobs expects an integer from 0 to 1024, not '1025'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = mmbench(cases[i].command, cases[i].option, cases[i].value, p, NULL);
+        ck_assert_msg(rc == 2, "%s %s '%s': exit %d", cases[i].command, cases[i].option, cases[i].value, rc);
+        ASSERT_ERR(cases[i].expect);
+    }
+}
+END_TEST
+
+/* The full 64-bit range of --seed is accepted: it gets as far as looking for a GPU
+ * (69 here) or running (0), never 2. */
+START_TEST(test_seed_full_range)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
+    int rc = mmbench("tune", "--seed", "18446744073709551615", "--no-counters", "-o", "/dev/null", p, NULL);
+    ck_assert_msg(rc != 2, "exit %d: %s", rc, err);
+}
+END_TEST
+
+START_TEST(test_not_regular_files)
+{
+    char fifo[128];
+    snprintf(fifo, sizeof fifo, "%s/fifo.ini", tmpdir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(mmbench("check", "/dev/zero", NULL), 2);
+    ASSERT_ERR("/dev/zero: a device; expected a regular file");
+    ck_assert_int_eq(mmbench("check", fifo, NULL), 2);
+    ASSERT_ERR("a FIFO; expected a regular file");
+    ck_assert_int_eq(mmbench("check", tmpdir, NULL), 2);
+    ASSERT_ERR("a folder; expected a regular file");
+    ck_assert_int_eq(mmbench("run", "/dev/zero", NULL), 2);
+    ck_assert_int_eq(mmbench("tune", fifo, NULL), 2);
+}
+END_TEST
+
+START_TEST(test_file_too_large)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/big.ini", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 40000; i++)
+        fputs("; a comment line that is long enough to make the file big\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(mmbench("check", path, NULL), 2);
+    ASSERT_ERR("bytes; expected a file of at most 1048576 bytes");
+}
+END_TEST
+
+START_TEST(test_restriction_cannot_be_evaluated)
+{
+    const char *p = profile_with("", "param.block_size_x = 0, 16\nparam.block_size_y = 16\n"
+                                     "restrict = 32 % block_size_x == 0");
+    ck_assert_int_eq(mmbench("check", p, NULL), 2);
+    ASSERT_ERR("p.ini:9: restriction '32 % block_size_x == 0' of kernel 'naive' cannot be evaluated at "
+               "block_size_x=0;block_size_y=16");
+    ASSERT_ERR("division by zero");
+    ck_assert_int_eq(mmbench("run", p, NULL), 2); /* before any GPU is looked for */
+    ASSERT_ERR("p.ini:9: restriction");
+    p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16\nrestrict = 9223372036854775807 + M > 0");
+    ck_assert_int_eq(mmbench("check", p, NULL), 2);
+    ASSERT_ERR("p.ini:9:");
+    ASSERT_ERR("overflow");
+}
+END_TEST
+
+START_TEST(test_space_bounded)
+{
+    const char *p = profile_with("", "param.a = 1:64:+1\nparam.b = 1:64:+1\nparam.c = 1:64:+1\n"
+                                     "param.d = 1:64:+1\nparam.e = 1:64:+1\nparam.f = 1:64:+1");
+    ck_assert_int_eq(mmbench("check", p, NULL), 2);
+    ASSERT_ERR("p.ini:4: kernel 'naive' has 68719476736 configurations; expected at most 1000000 (raise "
+               "max_configurations");
+    p = profile_with("max_configurations = 100", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    ck_assert_int_eq(mmbench("check", p, NULL), 2);
+    ASSERT_ERR("has 110 configurations; expected at most 100");
+    p = profile_with("max_configurations = 110", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+}
+END_TEST
+
+START_TEST(test_params_text_fits)
+{
+    char keys[4096] = "";
+    for (int i = 0; i < 9; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "param.a_rather_long_parameter_name_%d = 1, 1000000000000\n", i);
+        strcat(keys, line);
+    }
+    const char *p = profile_with("", keys);
+    ck_assert_int_eq(mmbench("check", p, NULL), 2);
+    ASSERT_ERR("p.ini:4: kernel 'naive': its longest configuration written as name=value;... takes");
+    ASSERT_ERR("expected at most 255");
+}
+END_TEST
+
+START_TEST(test_unknown_metric_set)
+{
+    const char *p = profile_with("metrics = fastest", "param.block_size_x = 16\nparam.block_size_y = 16");
+    int rc = mmbench("check", p, NULL);
+    if (strstr(err, "metrics") == NULL && rc == 0)
+        return; /* built without CUDA: metric sets are checked where counters are read */
+    ck_assert_int_eq(rc, 2);
+    ASSERT_ERR("p.ini:3: metrics:");
+}
+END_TEST
+
+START_TEST(test_check_compile)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const bad[] = {"sm_0", "sm_90x", "-90", "sm_", "sm_9", "", "sm_1000"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(mmbench("check", "--compile", bad[i], p, NULL) == 2, "--compile '%s'", bad[i]);
+        ASSERT_ERR("--compile expects an architecture such as sm_90 or 90");
+    }
+    ck_assert_int_eq(mmbench("check", p, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "not compiled: `mmbench check --compile sm_XY`"));
+    if (mmbench("check", "--compile", "sm_90", p, NULL) == 2 && strstr(err, "without the CUDA toolkit"))
+        return; /* nothing more to see without NVRTC */
+    ck_assert_msg(strstr(out, "compiled for sm_90: 1 ok, 0 failed") != NULL, "%s%s", out, err);
+    char text[2048];
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\n[kernel gone]\nsource = %s/kernels/naive.cu\n"
+             "function = matmul_elsewhere\nparam.block_size_x = 16\nparam.block_size_y = 16\n", root);
+    p = write_file("gone.ini", text);
+    ck_assert_int_eq(mmbench("check", "--compile", "90", p, NULL), 1);
+    ASSERT_ERR("function 'matmul_elsewhere' (the profile's `function`) is not in the source");
+}
+END_TEST
+
+START_TEST(test_no_gpu_one_line)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    int rc = mmbench("run", "-o", "/dev/null", p, NULL);
+    if (rc != 69)
+        return; /* a GPU is here, or CUDA is not */
+    ASSERT_ERR("no NVIDIA GPU or driver found");
+    ASSERT_ERR("`mmbench report` works without one");
+    ck_assert_ptr_null(strstr(err, ".c:")); /* no source locations for the user */
+    ck_assert_int_eq(mmbench("devices", NULL), 69);
+    ASSERT_ERR("no NVIDIA GPU or driver found");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cmd");
+    TCase *tc = tcase_create("bad input");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 240);
+    tcase_add_test(tc, test_no_command);
+    tcase_add_test(tc, test_help_everywhere);
+    tcase_add_test(tc, test_numbers_never_wrap);
+    tcase_add_test(tc, test_seed_full_range);
+    tcase_add_test(tc, test_not_regular_files);
+    tcase_add_test(tc, test_file_too_large);
+    tcase_add_test(tc, test_restriction_cannot_be_evaluated);
+    tcase_add_test(tc, test_space_bounded);
+    tcase_add_test(tc, test_params_text_fits);
+    tcase_add_test(tc, test_unknown_metric_set);
+    tcase_add_test(tc, test_check_compile);
+    tcase_add_test(tc, test_no_gpu_one_line);
+    suite_add_tcase(s, tc);
+    return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
