@@ -597,9 +597,11 @@ END_TEST
  * the committed H100, H200 and GTX TITAN X rows they give the numbers the expert
  * review worked out by hand (reviews/report.md); a GPU whose rows carry L1 and L2
  * throughput gets its limiter named. */
+static void file_put(const char *path, const char *text);
+
 START_TEST(test_report_findings)
 {
-    char cmd[2600], troot[600], out[700], path[800];
+    char cmd[4400], troot[600], out[700], path[800];
     snprintf(troot, sizeof troot, "%s/root", tmpdir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/reports' && cp -r '%s/tests/fixtures/csv/findings' '%s/data'", troot, root,
              troot);
@@ -662,6 +664,30 @@ START_TEST(test_report_findings)
     ck_assert_ptr_nonnull(strstr(md, "cublas is limited by the FP32 pipe (77%"));
     ck_assert_ptr_nonnull(strstr(md, "What limits it is L1/TEX throughput."));
     ck_assert_ptr_null(strstr(md, "measure again with the default metrics to name it"));
+
+    /* the L1 and L2 roofs come from the roof lines of the GPU's ncu comparison; the
+     * points of each level from its byte counter */
+    char dir[900], path2[1000];
+    snprintf(dir, sizeof dir, "%s/sol/data/synthetic-gpu-with-sol-counters/bench", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s/sol.csv' '%s/..'", dir, sol, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path2, sizeof path2, "%s/ncu-compare.txt", dir);
+    file_put(path2, "roof L1 33454.1 GB/s  (l1tex)\nroof L2 8192.0 GB/s  (lts)\nroof DRAM 3485.9 GB/s  (dram)\n");
+    snprintf(troot, sizeof troot, "%s/sol", tmpdir);
+    snprintf(out, sizeof out, "%s/sol/reports", tmpdir);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", troot, 1), 0);
+    char *argv_roofs[] = {"report", "-q", "--no-plots", "-o", out, NULL};
+    rc = report_run(5, argv_roofs);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", root, 1), 0);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.gp", out);
+    const char *gp = file_get(path2);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_ptr_nonnull(strstr(gp, "B2 = 33454.1"));
+    ck_assert_ptr_nonnull(strstr(gp, "B1 = 8192.0"));
+    ck_assert_ptr_nonnull(strstr(gp, "title \"L1 intensity\""));
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "# naive, L1"));
 }
 END_TEST
 
