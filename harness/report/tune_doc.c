@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "report/md.h"
 #include "report/tune_groups.h"
+#include "report/tune_top.h"
 
 typedef struct mmb_report_tune_group group;
 
@@ -51,12 +52,6 @@ static void status_counts(FILE *f, const group *g)
 
 /* ---- the table of best configurations ------------------------------------------------------- */
 
-/* About four significant digits, as the other tables write times. */
-static void ms_text(double ms, char *out, size_t len)
-{
-    snprintf(out, len, ms >= 1000 ? "%.0f" : ms >= 100 ? "%.1f" : ms >= 10 ? "%.2f" : ms >= 1 ? "%.3f" : "%.3g", ms);
-}
-
 static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -81,7 +76,7 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
             snprintf(pct, sizeof pct, "%.1f", 100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
         mmb_report_params_short(b ? b->r.params : "", conf, sizeof conf);
         if (b) {
-            ms_text(b->r.time_ms_median, ms, sizeof ms);
+            mmb_report_ms_text(b->r.time_ms_median, ms, sizeof ms);
             snprintf(tf, sizeof tf, "%.2f", mmb_report_gflops(b) / 1000);
             params[np++] = b->r.params;
         }
@@ -129,76 +124,6 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
     }
     fputs("\\end{table}\n\n", tex);
     fputs("\n", md);
-}
-
-/* ---- the fastest configurations of each tuned space ----------------------------------------- */
-
-static const struct mmb_report_data *top_d;
-static int top_cmp(const void *a, const void *b)
-{
-    double x = top_d->rows[*(const size_t *)a].r.time_ms_median, y = top_d->rows[*(const size_t *)b].r.time_ms_median;
-    return (x > y) - (x < y);
-}
-
-/* The ten fastest configurations of a tuned group with what the compiler and the
- * SM made of them: registers, shared memory, achieved occupancy. */
-static void top_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *g)
-{
-    const struct mmb_report_data *d = &rep->data;
-    size_t *idx = malloc((d->nrows ? d->nrows : 1) * sizeof *idx), n = 0;
-    for (size_t i = 0; idx && i < d->nrows; i++)
-        if (mmb_report_tune_member(g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
-            idx[n++] = i;
-    if (n < 5) {
-        free(idx);
-        return;
-    }
-    top_d = d;
-    qsort(idx, n, sizeof *idx, top_cmp);
-    char gpu[128], shape[96], kslug[MMB_REPORT_NAME_MAX];
-    mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
-    shape_text(g, shape, sizeof shape);
-    mmb_gpu_slug(d->kernels[g->kernel], kslug, sizeof kslug);
-    size_t shown = n < 10 ? n : 10;
-    fprintf(md, "**%s: the %zu fastest of %zu configurations of ", gpu, shown, n);
-    mmb_report_md_text(md, d->kernels[g->kernel]);
-    fprintf(md, " at %s**\n\n| # | configuration | ms | × best | TFLOP/s | registers | shared memory (B) | occupancy %% |\n"
-                "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
-            shape);
-    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\caption{", tex);
-    mmb_report_tex_text(tex, gpu);
-    fprintf(tex, ": the %zu fastest of %zu configurations of ", shown, n);
-    mmb_report_tex_text(tex, d->kernels[g->kernel]);
-    fprintf(tex, " at %s}\n\\label{tab:%s-%s-top}\n\\mmbfit{\\begin{tabular}{rlrrrrrr}\n\\toprule\n"
-                 "\\# & Configuration & ms & $\\times$ best & TFLOP/s & Regs & Smem (B) & Occup. \\%% \\\\\n\\midrule\n",
-            shape, d->gpus[g->gpu].slug, kslug);
-    double best = d->rows[idx[0]].r.time_ms_median;
-    for (size_t i = 0; i < shown; i++) {
-        const struct mmb_report_row *r = &d->rows[idx[i]];
-        char conf[256], ms[32], regs[32] = "–", smem[32] = "–", occ[32] = "–";
-        mmb_report_params_short(r->r.params, conf, sizeof conf);
-        ms_text(r->r.time_ms_median, ms, sizeof ms);
-        if (r->r.registers != MMB_INT_EMPTY)
-            snprintf(regs, sizeof regs, "%lld", r->r.registers);
-        if (r->r.smem_bytes != MMB_INT_EMPTY)
-            snprintf(smem, sizeof smem, "%lld", r->r.smem_bytes);
-        if (isfinite(r->r.occupancy_pct))
-            snprintf(occ, sizeof occ, "%.0f", r->r.occupancy_pct);
-        fprintf(md, "| %zu | `%s` | %s | %.2f | %.2f | %s | %s | %s |\n", i + 1, conf, ms, r->r.time_ms_median / best,
-                mmb_report_gflops(r) / 1000, regs, smem, occ);
-        fprintf(tex, "%zu & \\texttt{", i + 1);
-        mmb_report_tex_text(tex, conf);
-        fprintf(tex, "} & %s & %.2f & %.2f & ", ms, r->r.time_ms_median / best, mmb_report_gflops(r) / 1000);
-        mmb_report_tex_text(tex, regs);
-        fputs(" & ", tex);
-        mmb_report_tex_text(tex, smem);
-        fputs(" & ", tex);
-        mmb_report_tex_text(tex, occ);
-        fputs(" \\\\\n", tex);
-    }
-    fputs("\\bottomrule\n\\end{tabular}}\n\\end{table}\n\n", tex);
-    fputs("\n", md);
-    free(idx);
 }
 
 /* ---- where the results are, and what tuning cost -------------------------------------------- */
@@ -567,7 +492,7 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
                 hit = &d->rows[i];
         char cell[64] = "";
         if (hit && hit->r.status == MMB_STATUS_OK)
-            ms_text(hit->r.time_ms_median, cell, sizeof cell);
+            mmb_report_ms_text(hit->r.time_ms_median, cell, sizeof cell);
         else if (hit)
             snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
         bool best = hit && hit == best_of(d, g);
@@ -632,7 +557,7 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
     best_table(md, tex, rep, gs, n);
     for (size_t j = 0; j < n; j++)
         if (gs[j].tuned)
-            top_table(md, tex, rep, &gs[j]);
+            mmb_report_tune_top_table(md, tex, rep, &gs[j]);
     t4_links(md, rep, gs, n);
     wall_times(md, rep, gs, n);
     published_compare(md, rep, gs, n);
