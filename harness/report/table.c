@@ -338,8 +338,76 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
             c->bold = ix == grid->best_x && iy == grid->best_y;
         }
     }
-    if (d->rows[grid->best_row].published)
+    if (d->rows[grid->best_row].published) {
         snprintf(t->foot, sizeof t->foot, "published figures, not measured by mmbench (see Data in reports/README.md)");
+        for (size_t iy = 0; iy < t->nrows; iy++)
+            t->rows[iy][0].mark = true;
+    }
+    return 0;
+}
+
+/* Each kernel in every element type at the reference shape: TFLOP/s and the share
+ * of the pipe that element type runs on (rows of the other dtypes are not selected,
+ * so they are looked up here). */
+static int table_dtypes(const struct mmb_report *rep, size_t g, struct table *t)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const struct mmb_report_shape *ref = &d->shapes[d->ref];
+    enum { DTYPES = 3 };
+    static const char *const dtypes[DTYPES] = {"f32", "f64", "i32"};
+    const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX][DTYPES] = {{NULL}};
+    size_t other = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status != MMB_STATUS_OK || r->r.m != ref->m || r->r.n != ref->n || r->r.k != ref->k ||
+            (d->cache[0] && r->r.cache[0] && strcmp(r->r.cache, d->cache)))
+            continue;
+        for (size_t t2 = 0; t2 < DTYPES; t2++)
+            if (!strcmp(r->r.dtype, dtypes[t2]) &&
+                (!best[r->kernel][t2] || r->r.time_ms_median < best[r->kernel][t2]->r.time_ms_median)) {
+                other += !best[r->kernel][t2] && strcmp(dtypes[t2], d->dtype) != 0;
+                best[r->kernel][t2] = r;
+            }
+    }
+    if (!other)
+        return 0;
+    char ref_text[96], gpu[128];
+    mmb_report_shape_label(ref, ref_text, sizeof ref_text);
+    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+    snprintf(t->title, sizeof t->title, "%s: each element type at %s, TFLOP/s (TOP/s for i32) and %% of its pipe's peak",
+             gpu, ref_text);
+    snprintf(t->label, sizeof t->label, "tab:%s-dtypes", d->gpus[g].slug);
+    head_set(t, 0, "Kernel", false, false);
+    for (size_t t2 = 0; t2 < DTYPES; t2++) {
+        char h[64];
+        snprintf(h, sizeof h, "%s", dtypes[t2]);
+        head_set(t, 1 + 2 * t2, h, true, false);
+        snprintf(h, sizeof h, "%% %s pipe", t2 == 0 ? "FP32" : t2 == 1 ? "FP64" : "INT32");
+        head_set(t, 2 + 2 * t2, h, true, false);
+    }
+    bool over = false;
+    for (size_t k = 0; k < d->nkernels; k++) {
+        bool any = false;
+        for (size_t t2 = 0; t2 < DTYPES; t2++)
+            any = any || best[k][t2];
+        if (!any)
+            continue;
+        struct cell *row = table_row(t);
+        if (!row)
+            return -1;
+        snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[k]);
+        for (size_t t2 = 0; t2 < DTYPES; t2++) {
+            const struct mmb_report_row *r = best[k][t2];
+            if (!r)
+                continue;
+            num_fixed(mmb_report_gflops(r) / 1000, 2, row[1 + 2 * t2].text, sizeof row[1 + 2 * t2].text);
+            double pct = mmb_row_fp32_pct(&r->r);
+            num_fixed(pct, 0, row[2 + 2 * t2].text, sizeof row[2 + 2 * t2].text);
+            over = over || pct > 100;
+        }
+    }
+    note_add(t, "Each pipe's peak is 2 × its lanes per SM × SMs × clock, without tensor cores%s.",
+             over ? "; above 100% a library uses tensor cores (cuBLAS DGEMM on Hopper uses the FP64 ones)" : "");
     return 0;
 }
 
@@ -479,6 +547,8 @@ int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FI
     if (rc == 0 && (rc = table_sizes(rep, g, false, &t)) == 0)
         table_emit(md, tex, &t);
     if (rc == 0 && (rc = table_sizes(rep, g, true, &t)) == 0)
+        table_emit(md, tex, &t);
+    if (rc == 0 && d->ref >= 0 && (rc = table_dtypes(rep, g, &t)) == 0)
         table_emit(md, tex, &t);
     table_free(&t);
     struct mmb_report_grid *grid = malloc(sizeof *grid);
