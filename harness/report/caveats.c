@@ -5,9 +5,12 @@
 #include "report/caveats.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "report/md.h"
 #include "report/ncu.h"
 
@@ -60,6 +63,44 @@ static int restriction_key(const struct mmb_report_row *a, const struct mmb_repo
     return c ? c : strcmp(a->r.reason, b->r.reason);
 }
 
+/* A compiler's reason without the path and the tool's prefix: "ptxas error   :
+ * Entry function ... uses too much shared data" keeps what it says. */
+static void reason_short(const char *reason, char *out, size_t len)
+{
+    const char *p = strstr(reason, "ptxas error");
+    if (p && strchr(p, ':'))
+        p = strchr(p, ':') + 1;
+    else
+        p = reason;
+    while (*p == ' ')
+        p++;
+    size_t o = 0;
+    for (; *p && o + 1 < len; p++)
+        if (!(*p == ' ' && o && out[o - 1] == ' '))
+            out[o++] = *p;
+    while (o && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+}
+
+/* A fingerprint of a GPU's failures (each configuration's status, kernel, params and
+ * reason, and its sizes), so that a GPU that failed exactly as an earlier one says so
+ * instead of repeating the list. */
+static uint64_t failures_hash(const struct mmb_report_data *d, size_t g)
+{
+    uint64_t h = MMB_FNV_SEED;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (r->gpu != g || r->r.status == MMB_STATUS_OK || r->r.status == MMB_STATUS_RESTRICTED)
+            continue;
+        char key[1024];
+        snprintf(key, sizeof key, "%d|%s|%s|%s|%lld|%lld|%lld|%s", (int)r->r.status, r->r.kernel, r->r.params,
+                 r->r.reason, r->r.m, r->r.n, r->r.k, r->r.dtype);
+        h = mmb_hash_bytes(h, key, strlen(key) + 1);
+    }
+    return h;
+}
+
 /* Failed rows of one GPU, one line per (kernel, params, status, reason) with the
  * sizes it failed at: a configuration that cannot launch fails at every size. */
 static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
@@ -69,12 +110,15 @@ static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
     size_t shown = groups < 8 ? groups : 8;
     for (size_t gi = 0; gi < shown; gi++) {
         const struct mmb_report_row *r = &d->rows[rows[first[gi]]];
+        char conf[256], reason[256];
+        mmb_report_params_short(r->r.params, conf, sizeof conf);
+        reason_short(r->r.reason, reason, sizeof reason);
         fprintf(f, "  - %s ", r->r.kernel);
-        mmb_report_md_code(f, r->r.params[0] ? r->r.params : "-");
+        mmb_report_md_code(f, conf);
         fprintf(f, ": %s", mmb_status_text(r->r.status));
-        if (r->r.reason[0]) {
+        if (reason[0]) {
             fputs(" (", f);
-            mmb_report_md_text(f, r->r.reason);
+            mmb_report_md_text(f, reason);
             fputs(")", f);
         }
         fputs(" at", f);
@@ -218,8 +262,22 @@ static size_t not_plotted(FILE *f, const struct mmb_report *rep)
                 }
             fputs(".", f);
         }
-        fputs("\n", f);
-        md_failed(f, d, g);
+        /* the same failures as a GPU above: say so, not the list again */
+        size_t same = g;
+        uint64_t h = bad > restricted ? failures_hash(d, g) : 0;
+        for (size_t e = 0; e < g && same == g && h; e++)
+            if (d->gpus[e].rows - d->gpus[e].by_status[MMB_STATUS_OK] - d->gpus[e].by_status[MMB_STATUS_RESTRICTED] ==
+                    bad - restricted &&
+                failures_hash(d, e) == h)
+                same = e;
+        if (same < g) {
+            fputs(" The same configurations failed, for the same reasons, as on the ", f);
+            mmb_report_md_text(f, d->gpus[same].name);
+            fputs(".\n", f);
+        } else {
+            fputs("\n", f);
+            md_failed(f, d, g);
+        }
         n++;
     }
     return n;
