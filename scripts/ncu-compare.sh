@@ -9,8 +9,9 @@
 #                              launch of the same kernel, as in mmbench's hot passes;
 #   compare-kernel-replay.txt  cold, mmbench with CUPTI's kernel replay instead of
 #                              its user replay (MMB_CUPTI_REPLAY=kernel).
-# Each prints both values and their difference (scripts/ncu_compare.py). Needs a GPU
-# and ncu on the PATH.
+# Each prints both values and their difference (scripts/ncu_compare.py), then the
+# L1, L2 and DRAM roofs that `mmbench report` draws in its hierarchical roofline.
+# Needs a GPU and ncu on the PATH.
 set -euo pipefail
 mmbench=$1
 out=$2
@@ -19,6 +20,14 @@ here=$(dirname "$0")
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__bytes.sum.per_second
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,lts__t_sector_hit_rate.pct
+# the Speed-of-Light memory levels mmbench reads since issue 12
+metrics+=,l1tex__throughput.avg.pct_of_peak_sustained_active,lts__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,l1tex__t_bytes.sum,lts__t_bytes.sum
+# the roofs of the hierarchical roofline, as ncu's own roofline section computes them
+# (bytes per cycle at peak x cycles per second); ncu_compare.py prints them as "roof" lines
+metrics+=,l1tex__t_bytes.sum.peak_sustained,l1tex__cycles_elapsed.avg.per_second
+metrics+=,lts__t_bytes.sum.peak_sustained,lts__cycles_elapsed.avg.per_second
+metrics+=,dram__bytes.sum.peak_sustained,dram__cycles_elapsed.avg.per_second
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 
 # The profile with hot L2, its kernel sources found from anywhere.
@@ -33,13 +42,13 @@ MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" profi
 # Under ncu, mmbench's own counters are off, and with warm-up 0 and one repeat each
 # configuration launches its kernel twice (verify, time): ncu_compare.py takes the second.
 "$ncu" --clock-control none --cache-control all --kernel-name regex:'^matmul_' \
-    --metrics "$metrics" --csv --page raw \
+    --metrics "$metrics" --csv --page raw --print-units base \
     "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \
     >"$out/ncu.csv" 2>"$out/ncu.log"
 # Application replay runs the program once per pass: each run needs a fresh CSV, or
 # the second would resume the first and launch nothing.
 "$ncu" --replay-mode application --clock-control none --cache-control none --kernel-name regex:'^matmul_' \
-    --metrics "$metrics" --csv --page raw \
+    --metrics "$metrics" --csv --page raw --print-units base \
     sh -c "exec '$mmbench' run --no-counters --repeats 1 --warmup 0 -o \$(mktemp -u /tmp/ncu-hot.XXXXXX.csv) '$out/ncu-check-hot.ini'" \
     >"$out/ncu-hot.csv" 2>"$out/ncu-hot.log"
 

@@ -16,16 +16,50 @@ PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
     ("SM %", "sm_util_pct", "sm__throughput.avg.pct_of_peak_sustained_elapsed", None),
     ("FFMA", "ffma", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", None),
     ("L2 hit %", "l2_hit_pct", "lts__t_sector_hit_rate.pct", None),
+    ("L1 %", "l1_util_pct", "l1tex__throughput.avg.pct_of_peak_sustained_active", None),
+    ("L2 %", "l2_util_pct", "lts__throughput.avg.pct_of_peak_sustained_elapsed", None),
+    ("L1 MB", "l1_bytes", "l1tex__t_bytes.sum", None),
+    ("L2 MB", "l2_bytes", "lts__t_bytes.sum", None),
+]
+
+# The roofs of the hierarchical roofline: ncu's roofline section multiplies a level's
+# peak bytes per cycle by its cycles per second.
+ROOFS = [  # level, bytes per cycle at peak, cycles per second
+    ("L1", "l1tex__t_bytes.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second"),
+    ("L2", "lts__t_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second"),
+    ("DRAM", "dram__bytes.sum.peak_sustained", "dram__cycles_elapsed.avg.per_second"),
 ]
 
 # Below these, on both sides, a relative difference says nothing (0.001 MB against
 # 0.002 MB is 50%): such rows are shown but left out of the largest differences and
 # counted apart, with the largest value either side had.
-FLOOR = {"DRAM read MB": 1.0, "DRAM write MB": 1.0, "DRAM %": 0.1}
+FLOOR = {"DRAM read MB": 1.0, "DRAM write MB": 1.0, "DRAM %": 0.1, "L1 MB": 1.0, "L2 MB": 1.0}
 
 # ncu's units, scaled to what the label says.
 UNIT = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
         "byte": 1e-6, "Kbyte": 1e-3, "KB": 1e-3, "Mbyte": 1.0, "MB": 1.0, "Gbyte": 1e3, "GB": 1e3}
+# cycles per second and bytes per cycle, to base units (--print-units base gives those)
+RATE = {"cycle/second": 1.0, "cycle/usecond": 1e6, "cycle/nsecond": 1e9, "hz": 1.0, "Khz": 1e3, "Mhz": 1e6,
+        "Ghz": 1e9, "GHz": 1e9, "byte/cycle": 1.0, "Kbyte/cycle": 1e3, "Mbyte/cycle": 1e6}
+
+
+def roofs(rows):
+    """Each level's peak bandwidth in GB/s (the median over the launches that have it)."""
+    out = []
+    for level, per_cycle, per_second in ROOFS:
+        values = []
+        for r in rows:
+            if per_cycle in r and per_second in r:
+                (b, bu), (c, cu) = r[per_cycle], r[per_second]
+                try:
+                    values.append(float(b.replace(",", "")) * RATE.get(bu, float("nan"))
+                                  * float(c.replace(",", "")) * RATE.get(cu, float("nan")) / 1e9)
+                except ValueError:
+                    pass
+        values = sorted(v for v in values if v == v)
+        if values:
+            out.append((level, values[len(values) // 2], per_cycle, per_second))
+    return out
 
 
 def ncu_rows(path):
@@ -89,6 +123,11 @@ def main():
             print(f"  {label:<14} {worst[label]:6.2f} %")
     for label, (count, top) in small.items():
         print(f"  {label:<14} {count} rows below {FLOOR[label]:g} on both sides (largest {top:.3f}), not compared")
+    levels = roofs(timed)
+    if levels:
+        print("\nroofs of the hierarchical roofline (mmbench report reads these lines):")
+    for level, gbps, per_cycle, per_second in levels:
+        print(f"roof {level} {gbps:.1f} GB/s  ({per_cycle} x {per_second})")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -136,8 +137,9 @@ START_TEST(test_columns_table)
         "n", "k", "status", "reason", "max_rel_err", "repeats", "time_ms_median", "time_ms_min",
         "time_ms_max", "time_ms_stddev", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
-        "smem_bank_conflicts", "occupancy_pct", "counter_status", "gflops", "flop_counted", "intensity",
-        "peak_gbps", "peak_gflops", "registers", "smem_bytes", "timestamp",
+        "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
+        "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "peak_gflops", "fp32_pct",
+        "declared_gbps", "declared_bw_pct", "limiter", "registers", "smem_bytes", "timestamp",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);
@@ -189,7 +191,8 @@ START_TEST(test_columns_roles)
     /* numbers that describe the problem, the GPU or the method, not the configuration */
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
-                     "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct gflops intensity");
+                     "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
+                     "gflops intensity fp32_pct declared_gbps declared_bw_pct");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);
@@ -524,7 +527,84 @@ START_TEST(test_writer_refuses_devices)
 {
     char err[1024];
     ck_assert_ptr_null(mmb_csv_writer_open("/dev/null", err, sizeof err));
-    ck_assert_msg(strstr(err, "/dev/null: not a regular file; expected a regular file"), "%s", err);
+    ck_assert_msg(strstr(err, "/dev/null: a character device, not a regular file: expected a CSV file"), "%s", err);
+}
+END_TEST
+
+/* Every class of bad input in tests/fixtures/csv/bad: the file, the line and what
+ * was expected, never a value taken silently. */
+START_TEST(test_bad_fixtures)
+{
+    static const struct {
+        const char *file, *line, *says;
+    } cases[] = {
+        {"cr-line-numbers.csv", "3", "expected 12 fields as in the header, found 11"},
+        {"nan-time.csv", "3", "column 'time_ms_median': expected a number, found 'nan'"},
+        {"inf-gflops.csv", "3", "column 'gflops': expected a number greater than 0 (from 1e-300 to 1e300), found 'inf'"},
+        {"negative-time.csv", "3", "column 'time_ms_median': expected a number greater than 0"},
+        {"denormal-time.csv", "3", "found '5e-324'"},
+        {"zero-size.csv", "3", "column 'n': expected an integer of at least 1, found '0'"},
+        {"unknown-dtype.csv", "3", "column 'dtype': expected one of f32, f64, i32, found 'f16'"},
+        {"unknown-cache.csv", "3", "column 'cache': expected one of cold, hot, found 'warm'"},
+        {"nul-byte.csv", "3", "field 2 holds a NUL byte"},
+        {"negative-counter.csv", "3", "column 'dram_read_bytes': expected a finite number of at least 0, found '-1000'"},
+    };
+    const char *r = getenv("MMB_SOURCE_ROOT");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[1024], want[1100], err[1024] = "";
+        snprintf(path, sizeof path, "%s/tests/fixtures/csv/bad/%s", r && r[0] ? r : ".", cases[i].file);
+        struct collect c = {0};
+        ck_assert_msg(mmb_csv_read(path, collect_row, &c, err, sizeof err) == -1, "%s: read", cases[i].file);
+        snprintf(want, sizeof want, "%s:%s: ", path, cases[i].line);
+        ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s: expected '%s...', got '%s'", cases[i].file, want, err);
+        ck_assert_msg(strstr(err, cases[i].says), "%s: expected '%s' in '%s'", cases[i].file, cases[i].says, err);
+    }
+}
+END_TEST
+
+/* Records that end with a bare CR (old Mac files) count as lines, as LF and CR LF do. */
+START_TEST(test_line_ends)
+{
+    static const char *const ends[] = {"\n", "\r\n", "\r"};
+    for (size_t e = 0; e < 3; e++) {
+        char path[512], text[512], err[1024] = "";
+        tmp_path(path, sizeof path, "ends.csv");
+        snprintf(text, sizeof text, "kernel,params,dtype,m,n,k,status%sa,,f32,1,1,1,ok%sb,,f32,1,1,1,ok%s%sc,,f32,1,1,1,ok%s",
+                 ends[e], ends[e], ends[e], ends[e], ends[e]);
+        file_put(path, text);
+        struct collect c = {0};
+        ck_assert_msg(mmb_csv_read(path, collect_row, &c, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(c.n, 3);
+        ck_assert_int_eq(c.lines[0], 2);
+        ck_assert_int_eq(c.lines[1], 3);
+        ck_assert_int_eq(c.lines[2], 5);
+    }
+}
+END_TEST
+
+/* What is not a regular file is refused before anything is read; so is a file over
+ * MMB_CSV_MAX_BYTES (sparse here: nothing is written). */
+START_TEST(test_not_regular)
+{
+    char path[512], err[1024] = "";
+    struct collect c = {0};
+    ck_assert_int_eq(mmb_csv_read("/dev/zero", collect_row, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "/dev/zero: a character device, not a regular file: expected a CSV file"), "%s", err);
+    ck_assert_int_eq(mmb_csv_read(tmpdir, collect_row, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, ": a folder, not a regular file"), "%s", err);
+    tmp_path(path, sizeof path, "fifo.csv");
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1); /* returns: no writer is awaited */
+    ck_assert_msg(strstr(err, "fifo.csv: a FIFO (named pipe), not a regular file"), "%s", err);
+    tmp_path(path, sizeof path, "huge.csv");
+    int fd = open(path, O_WRONLY | O_CREAT, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, (off_t)MMB_CSV_MAX_BYTES + 1), 0);
+    close(fd);
+    ck_assert_int_eq(mmb_csv_read(path, collect_row, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "huge.csv: 256.0 MiB, larger than the 256 MiB a CSV file may have"), "%s", err);
+    ck_assert_ptr_null(mmb_csv_writer_open("/dev/zero", err, sizeof err));
+    ck_assert_msg(strstr(err, "not a regular file"), "%s", err);
 }
 END_TEST
 
@@ -547,6 +627,9 @@ int main(void)
     tcase_add_test(tc, test_write_failure_leaves_no_half_row);
     tcase_add_test(tc, test_run_lock);
     tcase_add_test(tc, test_writer_refuses_devices);
+    tcase_add_test(tc, test_bad_fixtures);
+    tcase_add_test(tc, test_line_ends);
+    tcase_add_test(tc, test_not_regular);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

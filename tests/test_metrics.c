@@ -3,6 +3,7 @@
  * report's fallbacks (results/row.h) compute what they promise. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ START_TEST(test_table_consistent)
     ck_assert_ptr_null(mmb_metrics[MMB_METRIC_DURATION].column);
 
     size_t first = offsetof(struct mmb_row, dram_read_bytes);
-    size_t last = offsetof(struct mmb_row, occupancy_pct);
+    size_t last = offsetof(struct mmb_row, l2_bytes);
     for (size_t i = 0; i < n; i++) {
         const struct mmb_metric *a = &mmb_metrics[i];
         ck_assert_msg(strchr(a->cupti, '.') != NULL, "%s lacks its roll-up suffix", a->cupti);
@@ -113,10 +114,10 @@ START_TEST(test_named_sets)
     ck_assert_mem_eq(null_text.index, set.index, set.count);
 
     ck_assert_int_eq(mmb_metric_set_parse("memory", &set, err, sizeof err), 0);
-    ck_assert_uint_eq(mmb_metric_set_size(&set), 6);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 8);
     const char *memory[] = {"dram_read_bytes", "dram_write_bytes", "dram_gbps", "dram_util_pct",
-                            "l1_hit_pct", "l2_hit_pct"};
-    for (size_t i = 0; i < 6; i++)
+                            "l1_hit_pct", "l2_hit_pct", "l1_bytes", "l2_bytes"};
+    for (size_t i = 0; i < 8; i++)
         ck_assert_msg(set_has_name(&set, memory[i]), "memory lacks %s", memory[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("compute", &set, err, sizeof err), 0);
@@ -127,7 +128,7 @@ START_TEST(test_named_sets)
         ck_assert_msg(set_has_name(&set, compute[i]), "compute lacks %s", compute[i]);
 
     struct mmb_metric_set all;
-    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute ", &all, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
     ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
     ck_assert_uint_eq(all.count, set.count);
     for (size_t i = 0; i < all.count; i++)
@@ -268,6 +269,62 @@ START_TEST(test_fallbacks)
 }
 END_TEST
 
+/* The columns of the Speed-of-Light view: each pipe's use against its own peak, nvbench's
+ * declared bandwidth, and the limiter. */
+START_TEST(test_derive_pipe_and_limiter)
+{
+    struct mmb_row row;
+    row_empty(&row);
+    snprintf(row.cc, sizeof row.cc, "9.0");
+    snprintf(row.dtype, sizeof row.dtype, "f32");
+    row.m = row.n = row.k = 4096;
+    row.time_ms_median = 21.41;
+    row.peak_gflops = 66908.16, row.peak_gbps = 3352.32;
+    row.l1_util_pct = 80.0, row.l2_util_pct = 30.0, row.dram_util_pct = 6.0;
+    mmb_row_derive(&row);
+    double gflops = 2.0 * 4096 * 4096 * 4096 / 21.41e-3 / 1e9; /* 6419 */
+    ck_assert(real_close(row.peak_gflops, 66908.16));
+    ck_assert(real_close(row.fp32_pct, 100.0 * gflops / 66908.16)); /* 9.6% */
+    double declared = 3.0 * 4096 * 4096 * 4 / 21.41e-3 / 1e9; /* 9.4 GB/s, as the review found */
+    ck_assert(real_close(row.declared_gbps, declared));
+    ck_assert(real_close(row.declared_bw_pct, 100.0 * declared / 3352.32));
+    ck_assert_str_eq(row.limiter, "l1");
+
+    /* an f64 row on Hopper: the FP64 pipe has half the FP32 lanes */
+    struct mmb_row f64 = row;
+    snprintf(f64.dtype, sizeof f64.dtype, "f64");
+    f64.peak_gflops = 66908.16, f64.l1_util_pct = 10.0, f64.l2_util_pct = 15.0;
+    mmb_row_derive(&f64);
+    ck_assert(real_close(f64.peak_gflops, 33454.08));
+    ck_assert(real_close(f64.fp32_pct, 100.0 * gflops / 33454.08));
+    ck_assert_str_eq(f64.limiter, "fp64");
+    ck_assert(real_close(f64.declared_gbps, 2 * declared));
+    /* an older f64 row: FP32 peak, no fp32_pct; the report scales it once */
+    struct mmb_row old = f64;
+    old.peak_gflops = 66908.16, old.fp32_pct = NAN, old.limiter[0] = '\0';
+    ck_assert(real_close(mmb_row_pipe_peak(&old), 33454.08));
+    ck_assert(real_close(mmb_row_fp32_pct(&old), f64.fp32_pct));
+    char buf[8];
+    ck_assert_str_eq(mmb_row_limiter(&old, buf, sizeof buf), "fp64");
+    ck_assert(real_close(mmb_row_pipe_peak(&f64), 33454.08)); /* derived: not scaled twice */
+
+    /* without L1 and L2 throughput (older files) there is no limiter to name */
+    row_empty(&row);
+    snprintf(row.cc, sizeof row.cc, "9.0");
+    snprintf(row.dtype, sizeof row.dtype, "i32");
+    row.m = row.n = row.k = 1024, row.time_ms_median = 1.0, row.peak_gflops = 66908.16, row.dram_util_pct = 5;
+    mmb_row_derive(&row);
+    ck_assert(real_close(row.peak_gflops, 33454.08)); /* INT32: 64 lanes per SM on 9.0 */
+    ck_assert_str_eq(row.limiter, "");
+    ck_assert_str_eq(mmb_row_limiter(&row, buf, sizeof buf), "");
+    /* a compute capability the table does not know: no peak rather than a wrong one */
+    snprintf(row.cc, sizeof row.cc, "3.5");
+    row.peak_gflops = 5000;
+    mmb_row_derive(&row);
+    ck_assert(isnan(row.peak_gflops) && isnan(row.fp32_pct));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("metrics");
@@ -280,6 +337,7 @@ int main(void)
     tcase_add_test(tc, test_derive_known_inputs);
     tcase_add_test(tc, test_derive_empty_inputs);
     tcase_add_test(tc, test_fallbacks);
+    tcase_add_test(tc, test_derive_pipe_and_limiter);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

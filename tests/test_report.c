@@ -340,13 +340,13 @@ START_TEST(test_report_tuning)
     ck_assert_ptr_nonnull(tuning);
     const char *caveats = strstr(tuning, "## Caveats");
     ck_assert_ptr_nonnull(caveats);
-    ck_assert_ptr_nonnull(strstr(tuning, "| NVIDIA H200 | tunable | 4096 | `block_size_x="));
+    ck_assert_ptr_nonnull(strstr(tuning, "| NVIDIA H200 | tunable | 4096 | `bx="));
     ck_assert_ptr_nonnull(strstr(tuning, "36 ok, 244 restricted, 4 invalid_config, 4 compile_error (288)"));
     ck_assert_ptr_nonnull(strstr(tuning, "`data/h200/tune-seed-tunable-4096x4096x4096-f32.t4.json`"));
     ck_assert_ptr_nonnull(strstr(tuning, "**Against the seed's published best.**"));
     ck_assert_ptr_nonnull(strstr(tuning, "tiled `block_size_x=32;block_size_y=32`: 183.3 ms, 750 GFLOP/s"));
     ck_assert_ptr_nonnull(strstr(tuning, "#### naive at 4096: median time (ms) of every configuration"));
-    ck_assert_ptr_nonnull(strstr(tuning, "| `block_size_x=64;block_size_y=32` | invalid_config | - |"));
+    ck_assert_ptr_nonnull(strstr(tuning, "| `bx=64 by=32` | invalid_config | - |"));
     ck_assert_ptr_nonnull(strstr(tuning, "**502.0**")); /* the published best, beside the measured */
     ck_assert_ptr_nonnull(strstr(tuning, "(figures/heatmap-h200-naive.png)") ? strstr(tuning, "heatmap-h200-naive")
                                                                                : strstr(tuning, "(gnuplot/heatmap-h200-naive.gp)"));
@@ -462,6 +462,185 @@ START_TEST(test_report_ncu_caveat)
 }
 END_TEST
 
+/* Input that is no CSV to read: exit 2 with the path and what was expected, nothing
+ * written; a header without rows and the smallest times still give a report. */
+START_TEST(test_report_bad_inputs)
+{
+    char out[512], path[700], dir[700], fixture[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(dir, sizeof dir, "%s/empty-folder", tmpdir);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    char *empty[] = {"report", "-o", out, dir, NULL};
+    ck_assert_int_eq(report_run(4, empty), 2);
+    ck_assert_msg(strstr(report_err, "empty-folder: no *.csv file in this folder"), "%s", report_err);
+
+    char *dev[] = {"report", "-o", out, "/dev/zero", NULL};
+    ck_assert_int_eq(report_run(4, dev), 2);
+    ck_assert_msg(strstr(report_err, "/dev/zero: a character device: expected a CSV file or a folder"), "%s",
+                  report_err);
+    snprintf(path, sizeof path, "%s/fifo.csv", tmpdir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    char *fifo[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, fifo), 2);
+    ck_assert_msg(strstr(report_err, "fifo.csv: a FIFO (named pipe)"), "%s", report_err);
+    ck_assert(!exists("%s/README.md", out));
+
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/csv/bad/ok-without-time.csv", root);
+    char *no_time[] = {"report", "-o", out, fixture, NULL};
+    ck_assert_int_eq(report_run(4, no_time), 2);
+    ck_assert_msg(strstr(report_err, "ok-without-time.csv:3: column 'time_ms_median': expected the median time of an ok row"),
+                  "%s", report_err);
+    snprintf(path, sizeof path, "%s/order.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median,time_ms_min,time_ms_max\n"
+                   "naive,,f32,8,8,8,ok,2,3,4\n");
+    char *order[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, order), 2);
+    ck_assert_msg(strstr(report_err, "order.csv:2: expected time_ms_min <= time_ms_median <= time_ms_max"), "%s",
+                  report_err);
+    ck_assert(!exists("%s/README.md", out));
+
+    /* a header and no row: a report that says so, no undefined behaviour */
+    snprintf(path, sizeof path, "%s/header-only.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status\n");
+    char *header[] = {"report", "-q", "--no-plots", "-o", out, path, NULL};
+    ck_assert_msg(report_run(6, header) == 0, "%s", report_err);
+    ck_assert(exists("%s/README.md", out));
+
+    /* the smallest time a cell may hold (a heatmap's colour scale once looped forever
+     * on 5e-324) and a large one: the report returns, the tics are few */
+    snprintf(path, sizeof path, "%s/tiny.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median\n"
+                   "k,a=1;b=1,f32,1,1,1,ok,1e-300\nk,a=1;b=2,f32,1,1,1,ok,1\n"
+                   "k,a=2;b=1,f32,1,1,1,ok,1e300\nk,a=2;b=2,f32,1,1,1,ok,1\n");
+    char *tiny[] = {"report", "-q", "--no-plots", "-o", out, path, NULL};
+    ck_assert_msg(report_run(6, tiny) == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/gnuplot/heatmap-unknown-gpu-k.gp", out);
+    const char *gp = file_get(path);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_ptr_nonnull(strstr(gp, "set cbtics (1e-300, 2e-300,"));
+}
+END_TEST
+
+/* A gnuplot named with -g that cannot draw is bad input: exit 2 with its path,
+ * nothing written. Without -g and no gnuplot installed, test_report_without_gnuplot. */
+START_TEST(test_report_gnuplot_named)
+{
+    char out[512], good[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(good, sizeof good, "%s/tests/fixtures/csv/good", root);
+    char *missing[] = {"report", "-g", "/no/such/gnuplot", "-o", out, good, NULL};
+    ck_assert_int_eq(report_run(6, missing), 2);
+    ck_assert_msg(strstr(report_err, "--gnuplot /no/such/gnuplot: no such file: expected the gnuplot program"), "%s",
+                  report_err);
+    char *not_gnuplot[] = {"report", "-g", "/bin/true", "-o", out, good, NULL};
+    ck_assert_int_eq(report_run(6, not_gnuplot), 2);
+    ck_assert_msg(strstr(report_err, "/bin/true -e 'set terminal' printed no list of terminals"), "%s", report_err);
+    ck_assert(!exists("%s/README.md", out));
+    ck_assert(!exists("%s/gnuplot/gflops-h200.gp", out));
+}
+END_TEST
+
+/* Memory and time grow with the rows, not with GPUs x kernels x shapes (600 rows of
+ * 30 GPUs and 20 shapes once asked for 1.7 GB); past the report's limits, an error
+ * names the row. */
+START_TEST(test_report_many)
+{
+    char path[700], out[512];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(path, sizeof path, "%s/many.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("gpu,kernel,params,dtype,m,n,k,status,time_ms_median\n", f);
+    for (int i = 0; i < 600; i++)
+        fprintf(f, "gpu%d,k%d,,f32,%d,%d,%d,ok,1\n", i % 30, i % 50, 1 + i / 30, 7, 7);
+    ck_assert_int_eq(fclose(f), 0);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, path, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("kernel,params,dtype,m,n,k,status,time_ms_median\n", f);
+    for (int i = 0; i < 70; i++)
+        fprintf(f, "k%d,,f32,8,8,8,ok,1\n", i);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(report_run(6, argv), 2);
+    ck_assert_msg(strstr(report_err, "many.csv:66: kernel 'k64' is one more than the 64 that a report tells apart"), "%s",
+                  report_err);
+}
+END_TEST
+
+/* The Key findings open the README and are computed from the data: from a subset of
+ * the committed H100, H200 and GTX TITAN X rows they give the numbers the expert
+ * review worked out by hand (reviews/report.md); a GPU whose rows carry L1 and L2
+ * throughput gets its limiter named. */
+START_TEST(test_report_findings)
+{
+    char cmd[2600], troot[600], out[700], path[800];
+    snprintf(troot, sizeof troot, "%s/root", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/reports' && cp -r '%s/tests/fixtures/csv/findings' '%s/data'", troot, root,
+             troot);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(out, sizeof out, "%s/reports", troot);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", troot, 1), 0);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, NULL};
+    int rc = report_run(5, argv);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", root, 1), 0);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/README.md", out);
+    char *md = strdup(file_get(path));
+    ck_assert_ptr_nonnull(md);
+    static const char opening[] = "# mmbench report\n\n## Key findings\n\n- **";
+    ck_assert_msg(strncmp(md, opening, strlen(opening)) == 0, "%.200s", md);
+    const char *end = strstr(md, "\n## This report");
+    ck_assert_ptr_nonnull(end);
+    size_t bullets = 0;
+    for (const char *p = strstr(md, "\n- **"); p && p < end; p = strstr(p + 1, "\n- **"))
+        bullets++;
+    ck_assert_uint_ge(bullets, 8);
+    static const char *const says[] = {
+        "naive 6.4 TFLOP/s, tiled 9.0 (×1.41), rect\\_tiles 12.7 (×1.41), tunable 33.9 (×2.66), cublas 51.6 (×1.52)",
+        "tunable, reaches 66% of cuBLAS and 51% of the FP32 peak (66.9 TFLOP/s); cuBLAS reaches 77%",
+        "naive uses 9.6% of the FP32 pipe, SM throughput 77%, DRAM 6.0%, L1 hit rate 94%",
+        "naive uses 0.28% of DRAM bandwidth by nvbench's definition",
+        "and 6.0% by the bytes DRAM actually moved, yet only 9.6% of the FP32 pipe: it is bound by neither",
+        "GTX TITAN X (published) times give 2.74× at 4096 (naive's best 502.0 ms, tiled 183.3 ms)",
+        "On the H100 80GB HBM3 tiling gives 1.41× at 4096, 1.57× at 8192",
+        "naive 21×, tiled 42×, rect\\_tiles 11×, tunable 10×, cublas 1.96×",
+        "is naive 0.98, tiled 0.97, rect\\_tiles 1.00, tunable 1.00, cublas 0.99. Within 3% for every kernel",
+        "the largest difference is tunable at 8192: ×1.06, where the H200 moves 31% fewer DRAM bytes (36.7 GB "
+        "against 53.0 GB): its larger L2 keeps more of the reuse",
+        "runs naive 23× and tiled 12× faster than the GTX TITAN X (published), whose FP32 peak is 10× lower",
+        "The best, bx=32 by=4 tx=4 ty=8, reaches 33.9 TFLOP/s, 66% of cuBLAS",
+        "The best runs at 30% occupancy, the three slowest at 99% on average",
+        "The H200 ranks them alike: the same 8 fastest, in the same order",
+        "143% of the FP64 pipe's peak (33.5 TFLOP/s): DGEMM runs on the FP64 tensor cores",
+        "the timing spread (max - min over the median) reaches",
+    };
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++) {
+        const char *at = strstr(md, says[i]);
+        ck_assert_msg(at && at < end, "Key findings lack: %s", says[i]);
+    }
+    free(md);
+    snprintf(path, sizeof path, "%s/tables.tex", out);
+    const char *tex = file_get(path);
+    ck_assert_ptr_nonnull(strstr(tex, "\\section*{Key findings}"));
+    ck_assert_ptr_nonnull(strstr(tex, "give 2.74$\\times$ at 4096"));
+    ck_assert_ptr_nonnull(strstr(tex, "\\section*{Terms}"));
+
+    /* with L1 and L2 throughput the limiter is named, and no request to measure again */
+    char sol[1200];
+    snprintf(sol, sizeof sol, "%s/tests/fixtures/csv/findings-sol", root);
+    char *argv_sol[] = {"report", "-q", "--no-plots", "-o", out, sol, NULL};
+    ck_assert_msg(report_run(6, argv_sol) == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/README.md", out);
+    md = file_get(path);
+    ck_assert_ptr_nonnull(strstr(md, "naive is limited by L1/TEX throughput (86%; pipe 9.3%, L1 86%, L2 41%, DRAM 5.9%)"));
+    ck_assert_ptr_nonnull(strstr(md, "cublas is limited by the FP32 pipe (77%"));
+    ck_assert_ptr_nonnull(strstr(md, "What limits it is L1/TEX throughput."));
+    ck_assert_ptr_null(strstr(md, "measure again with the default metrics to name it"));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report");
@@ -477,6 +656,10 @@ int main(void)
     tcase_add_test(tc, test_report_published);
     tcase_add_test(tc, test_report_tuning);
     tcase_add_test(tc, test_report_ncu_caveat);
+    tcase_add_test(tc, test_report_bad_inputs);
+    tcase_add_test(tc, test_report_gnuplot_named);
+    tcase_add_test(tc, test_report_many);
+    tcase_add_test(tc, test_report_findings);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

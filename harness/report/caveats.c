@@ -5,6 +5,7 @@
 #include "report/caveats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/md.h"
@@ -12,25 +13,62 @@
 
 /* ---- lists inside a caveat ------------------------------------------------------------------- */
 
+/* The rows of GPU g for which want(row) holds, grouped by key: *rows the positions'
+ * rows, *group each position's group, *first each group's first position. Returns
+ * the number of groups (0 when none or without memory); the caller frees the three. */
+static size_t gpu_rows_group(const struct mmb_report_data *d, size_t g, bool (*want)(const struct mmb_report_row *r),
+                             int (*key)(const struct mmb_report_row *a, const struct mmb_report_row *b), size_t **rows,
+                             size_t **group, size_t **first, size_t *n)
+{
+    *n = 0;
+    *rows = malloc((d->nrows ? d->nrows : 1) * sizeof **rows);
+    *group = malloc((d->nrows ? d->nrows : 1) * sizeof **group);
+    *first = malloc((d->nrows ? d->nrows : 1) * sizeof **first);
+    if (!*rows || !*group || !*first)
+        return 0;
+    for (size_t i = 0; i < d->nrows; i++)
+        if (d->rows[i].gpu == g && want(&d->rows[i]))
+            (*rows)[(*n)++] = i;
+    long groups = mmb_report_rows_group(d, *rows, *n, key, *group, *first);
+    return groups > 0 ? (size_t)groups : 0;
+}
+
+static bool row_failed(const struct mmb_report_row *r)
+{
+    return r->r.status != MMB_STATUS_OK && r->r.status != MMB_STATUS_RESTRICTED;
+}
+
+static bool row_restricted(const struct mmb_report_row *r)
+{
+    return r->r.status == MMB_STATUS_RESTRICTED;
+}
+
+/* A configuration that failed for one reason: status, kernel, params, reason. */
+static int failure_key(const struct mmb_report_row *a, const struct mmb_report_row *b)
+{
+    int c = (int)a->r.status - (int)b->r.status;
+    if (!c)
+        c = strcmp(a->r.kernel, b->r.kernel);
+    if (!c)
+        c = strcmp(a->r.params, b->r.params);
+    return c ? c : strcmp(a->r.reason, b->r.reason);
+}
+
+static int restriction_key(const struct mmb_report_row *a, const struct mmb_report_row *b)
+{
+    int c = strcmp(a->r.kernel, b->r.kernel);
+    return c ? c : strcmp(a->r.reason, b->r.reason);
+}
+
 /* Failed rows of one GPU, one line per (kernel, params, status, reason) with the
  * sizes it failed at: a configuration that cannot launch fails at every size. */
 static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
 {
-    size_t groups = 0, shown = 0;
-    for (size_t i = 0; i < d->nrows; i++) {
-        const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || r->r.status == MMB_STATUS_OK || r->r.status == MMB_STATUS_RESTRICTED)
-            continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++) {
-            const struct mmb_report_row *q = &d->rows[j];
-            seen = q->gpu == g && q->r.status == r->r.status && !strcmp(q->r.kernel, r->r.kernel) &&
-                   !strcmp(q->r.params, r->r.params) && !strcmp(q->r.reason, r->r.reason);
-        }
-        if (seen)
-            continue;
-        if (groups++ >= 8)
-            continue;
+    size_t *rows, *group, *first, n;
+    size_t groups = gpu_rows_group(d, g, row_failed, failure_key, &rows, &group, &first, &n);
+    size_t shown = groups < 8 ? groups : 8;
+    for (size_t gi = 0; gi < shown; gi++) {
+        const struct mmb_report_row *r = &d->rows[rows[first[gi]]];
         fprintf(f, "  - %s ", r->r.kernel);
         mmb_report_md_code(f, r->r.params[0] ? r->r.params : "-");
         fprintf(f, ": %s", mmb_status_text(r->r.status));
@@ -41,42 +79,37 @@ static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
         }
         fputs(" at", f);
         size_t sizes = 0;
-        for (size_t j = i; j < d->nrows; j++) {
-            const struct mmb_report_row *q = &d->rows[j];
-            if (q->gpu == g && q->r.status == r->r.status && !strcmp(q->r.kernel, r->r.kernel) &&
-                !strcmp(q->r.params, r->r.params) && !strcmp(q->r.reason, r->r.reason) && sizes++ < 6)
+        for (size_t p = first[gi]; p < n; p++) {
+            const struct mmb_report_row *q = &d->rows[rows[p]];
+            if (group[p] == gi && sizes++ < 6)
                 fprintf(f, "%s %lldx%lldx%lld %s", sizes > 1 ? "," : "", q->r.m, q->r.n, q->r.k, q->r.dtype);
         }
         fputs(sizes > 6 ? ", ...\n" : "\n", f);
-        shown++;
     }
     if (groups > shown)
         fprintf(f, "  - and %zu more configurations\n", groups - shown);
+    free(rows);
+    free(group);
+    free(first);
 }
 
 /* Restricted rows of one GPU, counted per kernel and restriction. */
 static void md_restricted(FILE *f, const struct mmb_report_data *d, size_t g)
 {
-    const char *sep = "";
-    for (size_t i = 0; i < d->nrows; i++) {
-        const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || r->r.status != MMB_STATUS_RESTRICTED)
-            continue;
-        bool seen = false;
-        size_t count = 0;
-        for (size_t j = 0; j < d->nrows && !seen; j++) {
-            const struct mmb_report_row *q = &d->rows[j];
-            bool same = q->gpu == g && q->r.status == MMB_STATUS_RESTRICTED && !strcmp(q->r.kernel, r->r.kernel) &&
-                        !strcmp(q->r.reason, r->r.reason);
-            seen = same && j < i;
-            count += same;
-        }
-        if (seen)
-            continue;
-        fprintf(f, "%s%zu of %s's configurations, excluded by ", sep, count, r->r.kernel);
+    size_t *rows, *group, *first, n;
+    size_t groups = gpu_rows_group(d, g, row_restricted, restriction_key, &rows, &group, &first, &n);
+    size_t *count = calloc(groups ? groups : 1, sizeof *count);
+    for (size_t p = 0; count && p < n; p++)
+        count[group[p]]++;
+    for (size_t gi = 0; count && gi < groups; gi++) {
+        const struct mmb_report_row *r = &d->rows[rows[first[gi]]];
+        fprintf(f, "%s%zu of %s's configurations, excluded by ", gi ? "; " : "", count[gi], r->r.kernel);
         mmb_report_md_code(f, r->r.reason[0] ? r->r.reason : "its restrictions");
-        sep = "; ";
     }
+    free(count);
+    free(rows);
+    free(group);
+    free(first);
 }
 
 /* Figures left out, one line per GPU, grouped by reason. */

@@ -11,6 +11,14 @@
 
 #define MMB_REPORT_NAME_MAX 64
 
+/* What one report reads at most: rows (about 1.2 kB of memory each), and the GPUs
+ * kernels and matrix shapes that its figures can tell apart. More is an error naming the row
+ * where the limit was passed, not a silently truncated figure. */
+#define MMB_REPORT_ROWS_MAX 1000000
+#define MMB_REPORT_GPUS_MAX 32
+#define MMB_REPORT_KERNELS_MAX 64
+#define MMB_REPORT_SHAPES_MAX 1024
+
 struct mmb_report_shape {
     long long m, n, k;
 };
@@ -42,6 +50,11 @@ struct mmb_report_row {
     bool l2_low;      /* DRAM writes under half the output: the output stayed in L2 */
 };
 
+/* The best row of one (GPU, kernel, shape): data.c keeps them sorted by the three. */
+struct mmb_report_best {
+    size_t gpu, kernel, shape, row;
+};
+
 struct mmb_report_data {
     struct mmb_report_row *rows;
     size_t nrows, caprows;
@@ -58,10 +71,12 @@ struct mmb_report_data {
     int ref;                              /* shape of tables, bars and heatmaps; -1 if none */
     char dtype[8], cache[8];
     size_t other_dtype, other_cache;      /* ok rows left out by the selection */
-    size_t *best;                         /* [gpu][kernel][shape]: row index + 1, 0 none */
+    struct mmb_report_best *best;         /* one per (gpu, kernel, shape) with a selected row */
+    size_t nbest;
 };
 
-/* Reads one CSV and appends its rows. shown is the path the report prints. */
+/* Reads one CSV and appends its rows. shown is the path the report prints. Every
+ * ok row must carry its median time (min <= median <= max when all are there). */
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen);
 
@@ -73,6 +88,14 @@ int mmb_report_data_select(struct mmb_report_data *d, const char *dtype, const c
                            const struct mmb_report_shape *ref, char *err, size_t errlen);
 
 void mmb_report_data_free(struct mmb_report_data *d);
+
+/* Groups the rows rows[0..n) (every row when rows is NULL) by key in O(n log n):
+ * group[p] is the group of the row at position p, groups numbered in the order of
+ * their first member, and first[g] that member's position (ascending). Both
+ * arrays hold n. Returns the number of groups, -1 without memory. */
+long mmb_report_rows_group(const struct mmb_report_data *d, const size_t *rows, size_t n,
+                           int (*key)(const struct mmb_report_row *a, const struct mmb_report_row *b), size_t *group,
+                           size_t *first);
 
 const struct mmb_report_row *mmb_report_best(const struct mmb_report_data *d, size_t gpu, size_t kernel,
                                              size_t shape);

@@ -8,9 +8,11 @@
 
 #include "core/util.h"
 #include "report/caveats.h"
+#include "report/findings.h"
 #include "report/md.h"
 #include "report/out.h"
 #include "report/table.h"
+#include "report/terms.h"
 #include "report/tune_doc.h"
 #include "report/tune_groups.h"
 
@@ -155,7 +157,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         ok += d->rows[i].r.status == MMB_STATUS_OK;
     char sel[64];
     mmb_report_selection(rep, -1, sel, sizeof sel);
-    fputs("# mmbench report\n\n", f);
+    fputs("## This report\n\n", f);
     fprintf(f, "%zu GPUs, %zu CSV files, %zu rows", d->ngpus, d->nfiles, d->nrows);
     size_t by[MMB_STATUS_COUNT] = {0};
     for (size_t i = 0; i < d->nrows; i++)
@@ -202,7 +204,8 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
                 mmb_report_format_info(rep->formats[i])->description);
     fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
-    fprintf(f, "Contents: [Figures](#figures) · [Tables](#tables) · %s[Caveats](#caveats) · [Data](#data)\n\n",
+    fprintf(f, "Contents: [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · [Figures](#figures) · "
+               "[Tables](#tables) · %s[Caveats](#caveats) · [Data](#data)\n\n",
             mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");
 }
 
@@ -217,12 +220,21 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         return -1;
     }
     mmb_report_figures_check(rep);
+    fputs("# mmbench report\n\n", md.f);
+    mmb_report_findings_md(md.f, rep);
     md_head(md.f, rep);
+    mmb_report_terms_md(md.f, rep);
     md_figures(md.f, rep);
 
-    fputs("% tables.tex - the tables of reports/README.md for LaTeX slides and notes.\n"
-          "% Written by `mmbench report`; needs \\usepackage{booktabs}.\n\n",
+    fputs("% tables.tex - the findings and tables of reports/README.md for LaTeX notes and slides.\n"
+          "% Written by `mmbench report`. \\input it after \\usepackage{booktabs,graphicx}, in an article\n"
+          "% (A4, 10 pt) or on a 4:3 slide: \\mmbfit scales a table down only where it would be wider than\n"
+          "% the line or taller than three quarters of the page.\n"
+          "\\providecommand{\\mmbfit}[1]{\\resizebox*{!}{\\ifdim\\totalheight>0.75\\textheight 0.75\\textheight"
+          "\\else\\totalheight\\fi}{\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{#1}}}\n\n",
           tex.f);
+    mmb_report_findings_tex(tex.f, rep);
+    mmb_report_terms_tex(tex.f, rep);
     fputs("## Tables\n\n", md.f);
     int rc = 0;
     for (size_t g = 0; g < d->ngpus && rc == 0; g++) {

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,7 +40,11 @@ static bool path_search(const char *prog, char *out, size_t len)
     return false;
 }
 
-/* The output of `gnuplot -e "set terminal"` (it lists them on stderr). */
+/* The output of `gnuplot -e "set terminal"` (it lists them on stderr), at most
+ * TERMINALS_MAX bytes within TERMINALS_SECONDS: a program that is not gnuplot may
+ * print without end or never exit, and is then stopped. NULL when it could not run. */
+#define TERMINALS_MAX ((size_t)1 << 20)
+#define TERMINALS_SECONDS 20.0
 static char *terminals_list(const char *gnuplot)
 {
     int fds[2];
@@ -59,15 +65,32 @@ static char *terminals_list(const char *gnuplot)
         _exit(127);
     }
     close(fds[1]);
-    FILE *in = fdopen(fds[0], "r");
-    char *buf = in ? mmb_stream_read(in, NULL) : NULL;
-    if (in)
-        fclose(in);
-    else
-        close(fds[0]);
+    size_t n = 0;
+    char *buf = malloc(TERMINALS_MAX + 1);
+    double end = mmb_seconds_now() + TERMINALS_SECONDS;
+    while (buf && n < TERMINALS_MAX) {
+        double left = end - mmb_seconds_now();
+        struct pollfd p = {fds[0], POLLIN, 0};
+        int ready = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            break; /* out of time */
+        ssize_t got = read(fds[0], buf + n, TERMINALS_MAX - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fds[0]);
+    /* done reading: whatever it is, it has had its chance */
+    kill(pid, SIGKILL);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (buf)
+        buf[n] = '\0';
     return buf;
 }
 
@@ -88,7 +111,8 @@ bool mmb_report_gnuplot_find(struct mmb_report *rep)
     char found[4096];
     if (rep->gnuplot[0]) {
         if (!executable(rep->gnuplot)) {
-            snprintf(rep->plot_state, sizeof rep->plot_state, "%s is not an executable file", rep->gnuplot);
+            snprintf(rep->plot_state, sizeof rep->plot_state, "--gnuplot %s: %s: expected the gnuplot program", rep->gnuplot,
+                     access(rep->gnuplot, F_OK) != 0 ? "no such file" : "not an executable file");
             rep->gnuplot[0] = '\0';
             return false;
         }
@@ -100,8 +124,11 @@ bool mmb_report_gnuplot_find(struct mmb_report *rep)
         return false;
     }
     char *list = terminals_list(rep->gnuplot);
-    if (!list) {
-        snprintf(rep->plot_state, sizeof rep->plot_state, "%s -e 'set terminal' could not be run", rep->gnuplot);
+    if (!list || !strstr(list, "terminal")) {
+        snprintf(rep->plot_state, sizeof rep->plot_state,
+                 "%s -e 'set terminal' %s: expected gnuplot's list of terminals", rep->gnuplot,
+                 list ? "printed no list of terminals" : "could not be run");
+        free(list);
         rep->gnuplot[0] = '\0';
         return false;
     }

@@ -3,6 +3,7 @@
  * figure's entry in the README. */
 #include "report/md.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,9 +21,29 @@ void mmb_report_md_text(FILE *f, const char *s)
     }
 }
 
+/* The few non-ASCII characters the report writes, as pdflatex reads them without
+ * extra packages. */
+static const struct {
+    const char *utf8, *tex;
+} tex_symbols[] = {
+    {"\u00d7", "$\\times$"}, {"\u2013", "--"}, {"\u00b5", "$\\mu$"}, {"\u2020", "$^\\dagger$"},
+    {"\u2264", "$\\le$"}, {"\u2265", "$\\ge$"}, {"\u2248", "$\\approx$"}, {"\u00b7", "$\\cdot$"},
+};
+
 void mmb_report_tex_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
+        bool symbol = false;
+        for (size_t i = 0; i < sizeof tex_symbols / sizeof tex_symbols[0] && !symbol; i++) {
+            size_t n = strlen(tex_symbols[i].utf8);
+            if (strncmp(s, tex_symbols[i].utf8, n) == 0) {
+                fputs(tex_symbols[i].tex, f);
+                s += n - 1;
+                symbol = true;
+            }
+        }
+        if (symbol)
+            continue;
         switch (*s) {
         case '\\': fputs("\\textbackslash{}", f); break;
         case '~': fputs("\\textasciitilde{}", f); break;
@@ -34,6 +55,76 @@ void mmb_report_tex_text(FILE *f, const char *s)
         default: fputc(*s, f);
         }
     }
+}
+
+/* "block_size_x": "bx"; a name of one word stays whole. */
+static void param_abbrev(const char *name, size_t len, char *out, size_t outlen)
+{
+    size_t o = 0, words = 0;
+    for (size_t i = 0; i < len && o + 1 < outlen;) {
+        size_t w = i;
+        while (w < len && name[w] != '_')
+            w++;
+        bool skip = (w - i == 4 && !strncmp(name + i, "size", 4)) || (w - i == 2 && !strncmp(name + i, "of", 2));
+        if (!skip)
+            out[o++] = name[i];
+        words++;
+        i = w + 1;
+    }
+    out[o] = '\0';
+    if (words < 2 || o == 0)
+        snprintf(out, outlen, "%.*s", (int)len, name);
+}
+
+void mmb_report_params_short(const char *params, char *out, size_t len)
+{
+    char names[16][64];
+    size_t n = 0, o = 0;
+    out[0] = '\0';
+    for (const char *p = params; *p && n < 16;) {
+        size_t item = strcspn(p, ";"), eq = strcspn(p, "=");
+        if (eq > item)
+            eq = item;
+        param_abbrev(p, eq, names[n], sizeof names[n]);
+        for (size_t j = 0; j < n; j++)
+            if (!strcmp(names[j], names[n])) {
+                snprintf(out, len, "%s", params); /* two would read alike: keep the names */
+                return;
+            }
+        int w = snprintf(out + o, o < len ? len - o : 0, "%s%s%.*s", n ? " " : "", names[n], (int)(item - eq), p + eq);
+        o += w > 0 ? (size_t)w : 0;
+        n++;
+        p += item + (p[item] == ';');
+    }
+    if (!params[0])
+        snprintf(out, len, "-");
+}
+
+void mmb_report_params_legend(const char *params, char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *p = params; *p;) {
+        size_t item = strcspn(p, ";"), eq = strcspn(p, "=");
+        if (eq > item)
+            eq = item;
+        char ab[64];
+        param_abbrev(p, eq, ab, sizeof ab);
+        if (strlen(ab) != eq || strncmp(ab, p, eq)) {
+            int w = snprintf(out + o, o < len ? len - o : 0, "%s%s = %.*s", o ? ", " : "", ab, (int)eq, p);
+            o += w > 0 ? (size_t)w : 0;
+        }
+        p += item + (p[item] == ';');
+    }
+}
+
+void mmb_report_gpu_short(const char *name, char *out, size_t len)
+{
+    static const char *const prefixes[] = {"NVIDIA ", "GeForce "};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            name += strlen(prefixes[i]);
+    snprintf(out, len, "%s", name);
 }
 
 /* A code span: backticks inside would end it early. */
@@ -60,7 +151,8 @@ char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
 {
     char path[4400], ignored[128];
     snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
-    return mmb_file_read(path, NULL, ignored, sizeof ignored);
+    /* benchmark outputs and T4 files of a few kB: bounded, regular files only */
+    return mmb_file_read_regular(path, (size_t)16 << 20, "text file", NULL, ignored, sizeof ignored);
 }
 
 void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text)

@@ -11,13 +11,21 @@
 /* Text escaped for Markdown (outside code spans) and for LaTeX. */
 void mmb_report_md_text(FILE *f, const char *s);
 void mmb_report_tex_text(FILE *f, const char *s);
+/* "block_size_x=32;tile_size_y=8" as "bx=32 ty=8" (each name's word initials, "size"
+ * left out; full names where two would read alike), "-" for none; and the legend of
+ * the short names, "bx = block_size_x, ty = tile_size_y". */
+void mmb_report_params_short(const char *params, char *out, size_t len);
+void mmb_report_params_legend(const char *params, char *out, size_t len);
+/* "NVIDIA H100 80GB HBM3" as "H100 80GB HBM3", "GeForce GTX TITAN X" as "GTX TITAN X". */
+void mmb_report_gpu_short(const char *name, char *out, size_t len);
 /* A Markdown code span. */
 void mmb_report_md_code(FILE *f, const char *s);
 
 /* <root>/<rel> as the README shows it: a link (text, or rel when NULL) where the
  * report is written to <root>/reports and the file exists, else rel as code. */
 void mmb_report_md_source(FILE *f, const struct mmb_report *rep, const char *rel, const char *text);
-/* The whole text of <root>/<rel>, NULL when it cannot be read; free it. */
+/* The whole text of <root>/<rel> (a regular file of at most 16 MiB), NULL when it
+ * cannot be read; free it. */
 char *mmb_report_source_read(const struct mmb_report *rep, const char *rel);
 
 /* One figure's heading, caption, picture and links, in Markdown. */

@@ -78,7 +78,7 @@ static double floor_of(const char *metric)
     static const struct {
         const char *metric;
         double floor;
-    } floors[] = {{"DRAM read MB", 1.0}, {"DRAM write MB", 1.0}, {"DRAM %", 0.1}};
+    } floors[] = {{"DRAM read MB", 1.0}, {"DRAM write MB", 1.0}, {"DRAM %", 0.1}, {"L1 MB", 1.0}, {"L2 MB", 1.0}};
     for (size_t i = 0; i < MMB_COUNT(floors); i++)
         if (strcmp(metric, floors[i].metric) == 0)
             return floors[i].floor;
@@ -120,33 +120,6 @@ static void range_text(FILE *f, double lo, double hi, const char *fmt)
         fprintf(f, "%s–%s", a, b);
 }
 
-/* The L2 size of the GPU as `mmbench devices` printed it (data/<gpu>/bench/devices.txt):
- * the fourth field from the end of the line that names the GPU's data folder. */
-static double l2_mib(const struct mmb_report *rep, const char *slug)
-{
-    char rel[256], folder[160];
-    snprintf(rel, sizeof rel, "data/%s/bench/devices.txt", slug);
-    snprintf(folder, sizeof folder, "data/%s", slug);
-    char *text = mmb_report_source_read(rep, rel);
-    double l2 = NAN;
-    for (const char *p = text; p && *p && isnan(l2);) {
-        size_t len = strcspn(p, "\n");
-        char buf[512], *tok[32];
-        size_t n = 0;
-        if (len < sizeof buf) {
-            memcpy(buf, p, len);
-            buf[len] = '\0';
-            for (char *t = strtok(buf, " \t"); t && n < 32; t = strtok(NULL, " \t"))
-                tok[n++] = t;
-            if (n >= 5 && strcmp(tok[n - 1], folder) == 0)
-                l2 = strtod(tok[n - 4], NULL);
-        }
-        p += len + (p[len] == '\n');
-    }
-    free(text);
-    return l2 > 0 ? l2 : NAN;
-}
-
 static void sizes_collect(const struct ncu_row *rows, size_t n, long long *sizes, size_t *nsizes)
 {
     *nsizes = 0;
@@ -174,7 +147,8 @@ static const struct {
     const char *metric, *what;
 } agreed[] = {
     {"duration us", "kernel duration"},  {"DRAM read MB", "DRAM read bytes"}, {"DRAM %", "DRAM throughput %"},
-    {"SM %", "SM throughput %"},         {"L2 hit %", "L2 hit rate"},
+    {"SM %", "SM throughput %"},         {"L2 hit %", "L2 hit rate"},     {"L1 %", "L1 throughput %"},
+    {"L2 %", "L2 throughput %"},         {"L1 MB", "L1 bytes"},           {"L2 MB", "L2 bytes"},
 };
 
 static void agreement_write(FILE *f, const struct ncu_row *rows, size_t n)
@@ -277,7 +251,7 @@ size_t mmb_report_ncu_caveat(FILE *f, const struct mmb_report *rep, size_t g)
     fputs("). Cold L2 (`--cache-control all`): ", f);
     agreement_write(f, rows, n);
     fputs(".", f);
-    writes_write(f, rows, n, l2_mib(rep, d->gpus[g].slug));
+    writes_write(f, rows, n, rep->devices[g].l2_mib);
     misses_write(f, rows, n);
     struct ncu_row *hot = rows_read(rep, hot_rel, &nhot);
     if (nhot) {

@@ -85,10 +85,15 @@ static void heatmap_colorbox(FILE *f, const struct heatmap *h)
     size_t nsteps = narrow ? MMB_COUNT(fine) : MMB_COUNT(coarse);
     fputs("    set logscale cb\n    set cbtics (", f);
     int tics = 0;
-    for (double dec = pow(10, floor(log10(h->lo))); dec <= h->hi; dec *= 10)
-        for (size_t i = 0; i < nsteps; i++)
+    /* over whole exponents, never a product that underflows to 0 and stays there;
+     * lo and hi are positive, finite times, so at most ~600 decades */
+    double e0 = floor(log10(h->lo)), e1 = ceil(log10(h->hi));
+    for (double e = fmax(e0, -400); e <= fmin(e1, 400); e++)
+        for (size_t i = 0; i < nsteps; i++) {
+            double dec = pow(10, e);
             if (steps[i] * dec >= h->lo && steps[i] * dec <= h->hi)
                 fprintf(f, "%s%.10g", tics++ ? ", " : "", steps[i] * dec);
+        }
     fputs(")\n", f);
 }
 

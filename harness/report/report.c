@@ -123,12 +123,16 @@ static int inputs_collect(char *const *args, size_t nargs, const char *root, str
         if (S_ISDIR(st.st_mode)) {
             if (folder_scan(arg, out, 0, err, errlen) != 0)
                 return -1;
-            /* the same order on every machine, whatever readdir returns */
-            qsort(out->v + before, out->n - before, sizeof *out->v, path_cmp);
             if (out->n == before) {
                 mmb_errorf(err, errlen, "%s: no *.csv file in this folder", arg);
                 return -1;
             }
+            /* the same order on every machine, whatever readdir returns */
+            qsort(out->v + before, out->n - before, sizeof *out->v, path_cmp);
+        } else if (!S_ISREG(st.st_mode)) {
+            /* a device or a FIFO would be read until memory runs out, or forever */
+            mmb_errorf(err, errlen, "%s: %s: expected a CSV file or a folder of them", arg, mmb_file_kind(st.st_mode));
+            return -1;
         } else if (paths_add(out, arg) != 0) {
             mmb_errorf(err, errlen, "out of memory");
             return -1;
@@ -218,6 +222,10 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         fprintf(stderr, "report: %s\n", err);
         return MMB_REPORT_BAD_INPUT;
     }
+    if (!(rep->devices = mmb_report_devices_read(rep->root, &rep->data))) {
+        fprintf(stderr, "report: out of memory\n");
+        return 1;
+    }
     return 0;
 }
 
@@ -230,21 +238,25 @@ static int report_run(struct mmb_report *rep, const struct mmb_report_options *o
     int status = data_read(rep, opt);
     if (status != 0)
         return status;
+    /* gnuplot before anything is written: one named with -g that cannot draw is bad
+     * input, like a malformed CSV; without -g, no gnuplot leaves the scripts */
+    bool plots = false;
+    if (opt->no_plots) {
+        snprintf(rep->plot_state, sizeof rep->plot_state, "--no-plots: the scripts are written, the figures are not drawn");
+    } else if (!(plots = mmb_report_gnuplot_find(rep))) {
+        fprintf(stderr, "report: %s\n", rep->plot_state);
+        if (opt->gnuplot && opt->gnuplot[0])
+            return MMB_REPORT_BAD_INPUT;
+    }
     if (mmb_mkdir_p(rep->out, err, sizeof err) != 0 || stale_remove(rep, "figures", figure_file, err, sizeof err) != 0 ||
         stale_remove(rep, "gnuplot", script_file, err, sizeof err) != 0 ||
         mmb_report_plot_write(rep, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return 1;
     }
-    if (opt->no_plots) {
-        snprintf(rep->plot_state, sizeof rep->plot_state, "--no-plots: the scripts are written, the figures are not drawn");
-    } else if (mmb_report_gnuplot_find(rep)) {
-        if (mmb_report_gnuplot_run(rep, err, sizeof err) != 0) {
-            fprintf(stderr, "report: %s\n", err);
-            status = 1; /* still write the README: it says which figures are missing */
-        }
-    } else {
-        fprintf(stderr, "report: %s\n", rep->plot_state);
+    if (plots && mmb_report_gnuplot_run(rep, err, sizeof err) != 0) {
+        fprintf(stderr, "report: %s\n", err);
+        status = 1; /* still write the README: it says which figures are missing */
     }
     if (mmb_report_doc_write(rep, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
@@ -276,6 +288,7 @@ int mmb_report_write(const struct mmb_report_options *opt)
     rep->quiet = opt->quiet;
     int status = report_run(rep, opt);
     mmb_report_data_free(&rep->data);
+    free(rep->devices);
     free(rep->figs);
     free(rep->notes);
     free(rep->omits);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "report/data.h"
+#include "report/devices.h"
 #include "report/formats.h"
 
 enum mmb_report_group {
@@ -43,6 +44,7 @@ struct mmb_report {
     bool quiet;
     /* what was read and selected */
     struct mmb_report_data data;
+    struct mmb_report_device *devices; /* [GPU]: specification, roofs, software */
     /* what was written */
     struct mmb_report_figure *figs;
     size_t nfigs;

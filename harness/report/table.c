@@ -4,12 +4,15 @@
 #include "report/table.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 #include "report/grid.h"
 #include "report/md.h"
+#include "results/row.h"
 
 /* ---- table model ------------------------------------------------------------------ */
 
@@ -29,7 +32,8 @@ struct table {
     bool num[TCOLS];   /* right-aligned */
     bool code[TCOLS];  /* parameters: monospace */
     struct cell (*rows)[TCOLS];
-    char foot[512];
+    char foot[512];   /* after a dagger: what the marked cells are */
+    char note[1536];  /* under the table: where the numbers come from */
 };
 
 static struct cell *table_row(struct table *t)
@@ -96,25 +100,67 @@ static double dram_util(const struct mmb_report_row *r)
     return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_dram_pct(r);
 }
 
-static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t)
+static void note_add(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(struct table *t, const char *fmt, ...)
+{
+    size_t n = strlen(t->note);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->note + n, sizeof t->note - n, fmt, ap);
+    va_end(ap);
+}
+
+/* "bx = block_size_x, ..." for the parameters of every row shown, once each. */
+static void legend_note(struct table *t, const char *const *params, size_t n)
+{
+    char seen[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+        char legend[512];
+        mmb_report_params_legend(params[i], legend, sizeof legend);
+        for (char *p = legend; *p;) {
+            size_t len = strcspn(p, ",");
+            char item[128];
+            snprintf(item, sizeof item, "%.*s", (int)len, p);
+            if (item[0] && !strstr(seen, item) && strlen(seen) + len + 3 < sizeof seen)
+                snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%s", seen[0] ? ", " : "", item);
+            p += len;
+            while (*p == ',' || *p == ' ')
+                p++;
+        }
+    }
+    if (seen[0])
+        note_add(t, "%sParameters: %s.", t->note[0] ? " " : "", seen);
+}
+
+static void kernels_head(const struct mmb_report *rep, size_t g, struct table *t, const char *what, const char *slug)
 {
     const struct mmb_report_data *d = &rep->data;
     char ref[96], sel[64], gpu[128];
     mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
     mmb_report_selection(rep, (int)g, sel, sizeof sel);
     mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    snprintf(t->title, sizeof t->title, "%s: every kernel at %s (%s), best configuration", gpu, ref, sel);
-    snprintf(t->label, sizeof t->label, "tab:%s-kernels", d->gpus[g].slug);
+    snprintf(t->title, sizeof t->title, "%s: %s at %s (%s), each kernel's best configuration", gpu, what, ref, sel);
+    snprintf(t->label, sizeof t->label, "tab:%s-%s", d->gpus[g].slug, slug);
+}
+
+/* The speed of each kernel at the reference size: the lecture's ladder in numbers. */
+static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t)
+{
+    const struct mmb_report_data *d = &rep->data;
+    kernels_head(rep, g, t, "speed", "kernels");
     static const struct {
         const char *head;
         bool num, code;
-    } heads[] = {{"Kernel", false, false},   {"Parameters", false, true}, {"Time (ms)", true, false},
-                 {"GFLOP/s", true, false},   {"% of cuBLAS", true, false}, {"DRAM GB/s", true, false},
-                 {"DRAM %", true, false},    {"SM %", true, false}};
+    } heads[] = {{"Kernel", false, false},  {"Configuration", false, true}, {"ms", true, false},
+                 {"Noise %", true, false},  {"TFLOP/s", true, false},      {"× prev.", true, false},
+                 {"% FP32", true, false},   {"% cuBLAS", true, false}};
     for (size_t c = 0; c < MMB_COUNT(heads); c++)
         head_set(t, c, heads[c].head, heads[c].num, heads[c].code);
     const struct mmb_report_row *cub =
         d->cublas >= 0 ? mmb_report_best(d, g, (size_t)d->cublas, (size_t)d->ref) : NULL;
+    const struct mmb_report_row *prev = NULL;
+    const char *params[MMB_REPORT_KERNELS_MAX];
+    size_t np = 0;
     bool published = false;
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
@@ -126,47 +172,103 @@ static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t
         snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[k]);
         row[0].mark = r->published;
         published = published || r->published;
-        snprintf(row[1].text, sizeof row[1].text, "%s", r->r.params);
+        mmb_report_params_short(r->r.params, row[1].text, sizeof row[1].text);
+        params[np++] = r->r.params;
         num_sig(r->r.time_ms_median, row[2].text, sizeof row[2].text);
-        num_fixed(mmb_report_gflops(r), 0, row[3].text, sizeof row[3].text);
+        num_fixed(100.0 * r->r.time_ms_stddev / r->r.time_ms_median, 2, row[3].text, sizeof row[3].text);
+        num_fixed(mmb_report_gflops(r) / 1000, 1, row[4].text, sizeof row[4].text);
+        if (prev)
+            num_fixed(prev->r.time_ms_median / r->r.time_ms_median, 2, row[5].text, sizeof row[5].text);
+        num_fixed(mmb_row_fp32_pct(&r->r), 1, row[6].text, sizeof row[6].text);
         if (cub)
-            num_fixed(100.0 * cub->r.time_ms_median / r->r.time_ms_median, 1, row[4].text, sizeof row[4].text);
-        num_fixed(mmb_report_dram_gbps(r), 0, row[5].text, sizeof row[5].text);
-        num_fixed(dram_util(r), 1, row[6].text, sizeof row[6].text);
-        num_fixed(r->r.sm_util_pct, 1, row[7].text, sizeof row[7].text);
+            num_fixed(100.0 * cub->r.time_ms_median / r->r.time_ms_median, 1, row[7].text, sizeof row[7].text);
+        prev = r;
     }
     if (published)
         snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data in reports/README.md)");
+    note_add(t, "Noise: standard deviation over the median; × prev.: speed over the kernel above.");
+    legend_note(t, params, np);
     return 0;
 }
 
-static int table_sizes(const struct mmb_report *rep, size_t g, struct table *t)
+/* Nsight Compute's Speed of Light for each kernel at the reference size. */
+static int table_sol(const struct mmb_report *rep, size_t g, struct table *t)
+{
+    const struct mmb_report_data *d = &rep->data;
+    kernels_head(rep, g, t, "Speed of Light (% of each unit's peak)", "sol");
+    static const char *const heads[] = {"Kernel", "FP32", "SM", "L1", "L2", "DRAM", "L1 hit", "L2 hit", "Occup.",
+                                        "DRAM × need", "Limiter"};
+    for (size_t c = 0; c < MMB_COUNT(heads); c++)
+        head_set(t, c, heads[c], c > 0 && c + 1 < MMB_COUNT(heads), false);
+    bool l12 = false;
+    for (size_t k = 0; k < d->nkernels; k++) {
+        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
+        if (!r || !mmb_report_has_util(r))
+            continue;
+        struct cell *row = table_row(t);
+        if (!row)
+            return -1;
+        snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[k]);
+        num_fixed(mmb_row_fp32_pct(&r->r), 1, row[1].text, sizeof row[1].text);
+        num_fixed(r->r.sm_util_pct, 1, row[2].text, sizeof row[2].text);
+        num_fixed(r->r.l1_util_pct, 1, row[3].text, sizeof row[3].text);
+        num_fixed(r->r.l2_util_pct, 1, row[4].text, sizeof row[4].text);
+        num_fixed(dram_util(r), 1, row[5].text, sizeof row[5].text);
+        num_fixed(r->r.l1_hit_pct, 0, row[6].text, sizeof row[6].text);
+        num_fixed(r->r.l2_hit_pct, 0, row[7].text, sizeof row[7].text);
+        num_fixed(r->r.occupancy_pct, 0, row[8].text, sizeof row[8].text);
+        double need = mmb_row_compulsory_bytes(&r->r);
+        num_fixed((r->r.dram_read_bytes + r->r.dram_write_bytes) / need, 1, row[9].text, sizeof row[9].text);
+        char buf[8];
+        snprintf(row[10].text, sizeof row[10].text, "%s", mmb_row_limiter(&r->r, buf, sizeof buf));
+        l12 = l12 || isfinite(r->r.l1_util_pct);
+    }
+    note_add(t, "SM: the busiest SM unit (sm__throughput), not FP32 use; DRAM × need: DRAM bytes over the compulsory "
+                "bytes (A, B and C once).");
+    if (!l12)
+        note_add(t, " L1 and L2 throughput and the limiter are not in these CSVs (measure again with the default "
+                    "metrics).");
+    return 0;
+}
+
+/* Each kernel's TFLOP/s by size: square sizes (rect false) or the other shapes. */
+static int table_sizes(const struct mmb_report *rep, size_t g, bool rect, struct table *t)
 {
     const struct mmb_report_data *d = &rep->data;
     char sel[64], gpu[128];
     mmb_report_selection(rep, (int)g, sel, sizeof sel);
     mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    snprintf(t->title, sizeof t->title, "%s: GFLOP/s of each kernel's best configuration by size (%s)", gpu, sel);
-    snprintf(t->label, sizeof t->label, "tab:%s-sizes", d->gpus[g].slug);
+    snprintf(t->title, sizeof t->title, "%s: TFLOP/s of each kernel's best configuration %s (%s)", gpu,
+             rect ? "at the rectangular shapes M×N×K" : "by size N", sel);
+    snprintf(t->label, sizeof t->label, "tab:%s-%s", d->gpus[g].slug, rect ? "shapes" : "sizes");
     head_set(t, 0, "Kernel", false, false);
-    size_t cols = 0;
+    size_t cols = 0, skipped = 0;
     int *shape_col = calloc(d->nshapes ? d->nshapes : 1, sizeof *shape_col);
     if (!shape_col)
         return -1;
     for (size_t s = 0; s < d->nshapes; s++) {
         shape_col[s] = -1;
+        bool sq = d->shapes[s].m == d->shapes[s].n && d->shapes[s].n == d->shapes[s].k;
         bool any = false;
         for (size_t k = 0; k < d->nkernels; k++)
             any = any || mmb_report_best(d, g, k, s);
-        if (!any || cols + 1 >= TCOLS)
+        if (!any || sq == rect)
             continue;
-        char label[96];
+        if (cols + 1 >= TCOLS) {
+            skipped++;
+            continue;
+        }
+        char label[96], head[160] = "";
         mmb_report_shape_label(&d->shapes[s], label, sizeof label);
+        for (const char *p = label; *p; p++) /* 2048×8192×1024 */
+            snprintf(head + strlen(head), sizeof head - strlen(head), *p == 'x' ? "×" : "%c", *p);
         shape_col[s] = (int)++cols;
-        head_set(t, cols, label, true, false);
+        head_set(t, cols, head, true, false);
     }
     for (size_t k = 0; k < d->nkernels; k++) {
         struct cell *row = NULL;
+        char configs[512] = "";
+        const char *last = NULL;
         for (size_t s = 0; s < d->nshapes; s++) {
             const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
             if (!r || shape_col[s] < 0)
@@ -177,13 +279,26 @@ static int table_sizes(const struct mmb_report *rep, size_t g, struct table *t)
             }
             snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[k]);
             row[0].mark = row[0].mark || r->published;
-            num_fixed(mmb_report_gflops(r), 0, row[shape_col[s]].text, sizeof row[shape_col[s]].text);
+            num_fixed(mmb_report_gflops(r) / 1000, 2, row[shape_col[s]].text, sizeof row[shape_col[s]].text);
             if (r->published)
                 snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data in reports/README.md)");
+            /* the configuration behind each number, once per change */
+            if (r->r.params[0] && (!last || strcmp(last, r->r.params))) {
+                char p[256], l[96];
+                mmb_report_params_short(r->r.params, p, sizeof p);
+                mmb_report_shape_label(&d->shapes[s], l, sizeof l);
+                snprintf(configs + strlen(configs), sizeof configs - strlen(configs), "%s%s from %s",
+                         configs[0] ? ", " : "", p, l);
+                last = r->r.params;
+            }
         }
+        if (configs[0])
+            note_add(t, "%s%s: %s.", t->note[0] ? " " : "Configurations: ", d->kernels[k], configs);
     }
+    if (skipped)
+        note_add(t, " %zu more shapes are in the CSVs, not in this table.", skipped);
     free(shape_col);
-    return 0;
+    return t->ncols > 2 || (rect && t->ncols > 1) ? 0 : (t->nrows = 0, 0);
 }
 
 static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const struct mmb_report_grid *grid,
@@ -270,6 +385,11 @@ static void md_table(FILE *f, const struct table *t)
     }
     if (t->foot[0])
         fprintf(f, "\n† %s\n", t->foot);
+    if (t->note[0]) {
+        fputc('\n', f);
+        mmb_report_md_text(f, t->note);
+        fputc('\n', f);
+    }
     fputc('\n', f);
 }
 
@@ -277,9 +397,9 @@ static void md_table(FILE *f, const struct table *t)
 
 static void tex_table(FILE *f, const struct table *t)
 {
-    fputs("\\begin{table}[htbp]\n\\centering\n\\small\n\\caption{", f);
+    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n\\caption{", f);
     mmb_report_tex_text(f, t->title);
-    fprintf(f, "}\n\\label{%s}\n\\begin{tabular}{", t->label);
+    fprintf(f, "}\n\\label{%s}\n\\mmbfit{\\begin{tabular}{", t->label);
     for (size_t c = 0; c < t->ncols; c++)
         fputc(t->num[c] ? 'r' : 'l', f);
     fputs("}\n\\toprule\n", f);
@@ -315,38 +435,48 @@ static void tex_table(FILE *f, const struct table *t)
         }
         fputs(" \\\\\n", f);
     }
-    fputs("\\bottomrule\n\\end{tabular}\n", f);
-    if (t->foot[0]) {
-        fputs("\\par\\smallskip\\footnotesize $^\\dagger$ ", f);
-        mmb_report_tex_text(f, t->foot);
-        fputc('\n', f);
+    fputs("\\bottomrule\n\\end{tabular}}\n", f);
+    if (t->foot[0] || t->note[0]) {
+        fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize ", f);
+        if (t->foot[0]) {
+            fputs("$^\\dagger$ ", f);
+            mmb_report_tex_text(f, t->foot);
+            fputs(t->note[0] ? " " : "", f);
+        }
+        mmb_report_tex_text(f, t->note);
+        fputs("}\n", f);
     }
     fputs("\\end{table}\n\n", f);
 }
 
 /* ---- the tables of every GPU, written to both documents ---------------------------------- */
 
+static void table_emit(FILE *md, FILE *tex, struct table *t)
+{
+    if (t->nrows) {
+        md_table(md, t);
+        tex_table(tex, t);
+    }
+    table_free(t);
+    memset(t, 0, sizeof *t);
+}
+
 int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FILE *tex)
 {
     const struct mmb_report_data *d = &rep->data;
     struct table t;
+    memset(&t, 0, sizeof t);
     int rc = 0;
     if (d->ref >= 0) {
-        memset(&t, 0, sizeof t);
-        rc = table_kernels(rep, g, &t);
-        if (rc == 0 && t.nrows) {
-            md_table(md, &t);
-            tex_table(tex, &t);
-        }
-        table_free(&t);
+        if ((rc = table_kernels(rep, g, &t)) == 0)
+            table_emit(md, tex, &t);
+        if (rc == 0 && (rc = table_sol(rep, g, &t)) == 0)
+            table_emit(md, tex, &t);
     }
-    memset(&t, 0, sizeof t);
-    if (rc == 0)
-        rc = table_sizes(rep, g, &t);
-    if (rc == 0 && t.nrows) {
-        md_table(md, &t);
-        tex_table(tex, &t);
-    }
+    if (rc == 0 && (rc = table_sizes(rep, g, false, &t)) == 0)
+        table_emit(md, tex, &t);
+    if (rc == 0 && (rc = table_sizes(rep, g, true, &t)) == 0)
+        table_emit(md, tex, &t);
     table_free(&t);
     struct mmb_report_grid *grid = malloc(sizeof *grid);
     if (!grid)
@@ -355,14 +485,10 @@ int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FI
         if (!mmb_report_grid_build(d, g, k, (size_t)d->ref, grid))
             continue;
         memset(&t, 0, sizeof t);
-        rc = table_grid(rep, g, k, grid, &t);
-        if (rc == 0) {
-            md_table(md, &t);
-            tex_table(tex, &t);
-        }
+        if ((rc = table_grid(rep, g, k, grid, &t)) == 0)
+            table_emit(md, tex, &t);
         table_free(&t);
     }
     free(grid);
     return rc;
 }
-

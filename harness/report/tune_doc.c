@@ -51,32 +51,47 @@ static void status_counts(FILE *f, const group *g)
 
 /* ---- the table of best configurations ------------------------------------------------------- */
 
+/* About four significant digits, as the other tables write times. */
+static void ms_text(double ms, char *out, size_t len)
+{
+    snprintf(out, len, ms >= 1000 ? "%.0f" : ms >= 100 ? "%.1f" : ms >= 10 ? "%.2f" : ms >= 1 ? "%.3f" : "%.3g", ms);
+}
+
 static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
-    fputs("| GPU | kernel | size | best configuration | median ms | GFLOP/s | % of cuBLAS | configurations of the space |\n"
+    fputs("| GPU | kernel | size | best configuration | median ms | TFLOP/s | % of cuBLAS | configurations of the space |\n"
           "| --- | --- | --- | --- | ---: | ---: | ---: | --- |\n",
           md);
-    fputs("% Tuning: best configuration per GPU and kernel\n\\begin{table}[htbp]\n\\centering\n\\small\n"
-          "\\caption{Tuning: best configuration per GPU and kernel; configurations measured ok, restricted, failed}\n"
-          "\\label{tab:tuning-best}\n\\begin{tabular}{lllrrrr}\n\\toprule\nGPU & Kernel & Best configuration "
-          "& Time (ms) & GFLOP/s & \\% of cuBLAS & ok / restr. / failed \\\\\n\\midrule\n",
+    fputs("% Tuning: best configuration per GPU and kernel\n\\begin{table}[htbp]\n\\centering\n\\footnotesize\n"
+          "\\setlength{\\tabcolsep}{4pt}\n"
+          "\\caption{Tuning: the best configuration per GPU, kernel and size; its space's configurations ok, "
+          "restricted, failed}\n\\label{tab:tuning-best}\n\\mmbfit{\\begin{tabular}{llllrrrr}\n\\toprule\n"
+          "GPU & Kernel & Size & Best configuration & ms & TFLOP/s & \\% cuBLAS & ok / restr. / failed \\\\\n\\midrule\n",
           tex);
+    const char *params[MMB_REPORT_TUNE_GROUPS_MAX];
+    size_t np = 0;
     for (size_t j = 0; j < n; j++) {
         const group *g = &gs[j];
-        char gpu[128], shape[96], pct[32] = "-";
+        char gpu[128], shape[96], pct[32] = "-", conf[256], ms[32], tf[32] = "-";
         mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         shape_text(g, shape, sizeof shape);
         const struct mmb_report_row *b = best_of(d, g);
         if (b && g->cublas)
             snprintf(pct, sizeof pct, "%.1f", 100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
+        mmb_report_params_short(b ? b->r.params : "", conf, sizeof conf);
+        if (b) {
+            ms_text(b->r.time_ms_median, ms, sizeof ms);
+            snprintf(tf, sizeof tf, "%.2f", mmb_report_gflops(b) / 1000);
+            params[np++] = b->r.params;
+        }
         fputs("| ", md);
         mmb_report_md_text(md, gpu);
         fputs(" | ", md);
         mmb_report_md_text(md, d->kernels[g->kernel]);
-        fprintf(md, " | %s | `%s` | ", shape, b ? b->r.params : "-");
+        fprintf(md, " | %s | `%s` | ", shape, conf);
         if (b)
-            fprintf(md, "%.3f | %.0f | %s | ", b->r.time_ms_median, mmb_report_gflops(b), pct);
+            fprintf(md, "%s | %s | %s | ", ms, tf, pct);
         else
             fputs("- | - | - | ", md);
         status_counts(md, g);
@@ -87,16 +102,32 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
         mmb_report_tex_text(tex, gpu);
         fputs(" & ", tex);
         mmb_report_tex_text(tex, d->kernels[g->kernel]);
-        fputs(" & \\texttt{", tex);
-        mmb_report_tex_text(tex, b ? b->r.params : "--");
+        fprintf(tex, " & %s & \\texttt{", shape);
+        mmb_report_tex_text(tex, conf);
         fputs("}", tex);
         if (b)
-            fprintf(tex, " & %.3f & %.0f & %s", b->r.time_ms_median, mmb_report_gflops(b), strcmp(pct, "-") ? pct : "--");
+            fprintf(tex, " & %s & %s & %s", ms, tf, strcmp(pct, "-") ? pct : "--");
         else
             fputs(" & -- & -- & --", tex);
         fprintf(tex, " & %zu / %zu / %zu \\\\\n", ok, restricted, rows_of(g) - ok - restricted);
     }
-    fputs("\\bottomrule\n\\end{tabular}\n\\end{table}\n\n", tex);
+    char legend[512] = "";
+    for (size_t i = 0; i < np; i++) {
+        char one[256];
+        mmb_report_params_legend(params[i], one, sizeof one);
+        if (one[0] && !strstr(legend, one))
+            snprintf(legend + strlen(legend), sizeof legend - strlen(legend), "%s%s", legend[0] ? ", " : "", one);
+    }
+    fputs("\\bottomrule\n\\end{tabular}}\n", tex);
+    if (legend[0]) {
+        fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);
+        mmb_report_tex_text(tex, legend);
+        fputs(".}\n", tex);
+        fputs("\nParameters: ", md);
+        mmb_report_md_text(md, legend);
+        fputs(".\n", md);
+    }
+    fputs("\\end{table}\n\n", tex);
     fputs("\n", md);
 }
 
@@ -422,12 +453,16 @@ static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const
     fprintf(md, " at %s: median time (ms) of every configuration\n\nSeed 000's block-size table, measured on each GPU "
                 "beside the times the seed publishes; the fastest of each column is in bold.\n\n| parameters |",
             shape);
-    fputs("\\begin{table}[htbp]\n\\centering\n\\small\n\\caption{", tex);
+    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\caption{", tex);
     mmb_report_tex_text(tex, d->kernels[g0->kernel]);
-    fprintf(tex, " at %s: median time (ms) of every configuration}\n\\begin{tabular}{l", shape);
+    char kslug[MMB_REPORT_NAME_MAX];
+    mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
+    fprintf(tex, " at %s: median time (ms) of every configuration on each GPU}\n\\label{tab:%s-%s-configurations}\n"
+                 "\\mmbfit{\\begin{tabular}{l",
+            shape, kslug, shape);
     for (size_t c = 0; c < nc; c++)
         fputc('r', tex);
-    fputs("}\n\\toprule\nParameters", tex);
+    fputs("}\n\\toprule\nConfiguration", tex);
     for (size_t c = 0; c < nc; c++) {
         char gpu[128];
         mmb_report_gpu_label(rep, gs[cols[c]].gpu, gpu, sizeof gpu);
@@ -448,9 +483,11 @@ static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const
 static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, const group *gs, const size_t *cols,
                        size_t nc, const char *params)
 {
-    fprintf(md, "| `%s` |", params);
+    char conf[256];
+    mmb_report_params_short(params, conf, sizeof conf);
+    fprintf(md, "| `%s` |", conf);
     fputs("\\texttt{", tex);
-    mmb_report_tex_text(tex, params);
+    mmb_report_tex_text(tex, conf);
     fputs("}", tex);
     for (size_t c = 0; c < nc; c++) {
         const group *g = &gs[cols[c]];
@@ -460,7 +497,7 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
                 hit = &d->rows[i];
         char cell[64] = "";
         if (hit && hit->r.status == MMB_STATUS_OK)
-            snprintf(cell, sizeof cell, "%.1f", hit->r.time_ms_median);
+            ms_text(hit->r.time_ms_median, cell, sizeof cell);
         else if (hit)
             snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
         bool best = hit && hit == best_of(d, g);
@@ -491,8 +528,19 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
     config_head(md, tex, rep, gs, cols, nc, g0);
     for (size_t p = 0; p < np; p++)
         config_row(md, tex, d, gs, cols, nc, params[p]);
+    char legend[256];
+    mmb_report_params_legend(params[0], legend, sizeof legend);
+    fputs("\\bottomrule\n\\end{tabular}}\n", tex);
+    if (legend[0]) {
+        fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);
+        mmb_report_tex_text(tex, legend);
+        fputs(".}\n", tex);
+        fputs("\nParameters: ", md);
+        mmb_report_md_text(md, legend);
+        fputs(".\n", md);
+    }
     fputs("\n", md);
-    fputs("\\bottomrule\n\\end{tabular}\n\\end{table}\n\n", tex);
+    fputs("\\end{table}\n\n", tex);
 }
 
 /* ---- the section ---------------------------------------------------------------------------- */

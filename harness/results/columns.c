@@ -11,61 +11,78 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cache.h"
+#include "core/dtype.h"
 #include "core/util.h"
+#include "results/limiter.h"
 
-#define COL(field, type_, role_, required_, better_, unit_, description_)                                 \
+#define COL(field, type_, role_, required_, better_, domain_, unit_, description_)                        \
     {#field, MMB_COL_##type_, offsetof(struct mmb_row, field), sizeof(((struct mmb_row *)0)->field), \
-     MMB_ROLE_##role_, MMB_REQUIRED_##required_, MMB_BETTER_##better_, unit_, description_}
+     MMB_ROLE_##role_, MMB_REQUIRED_##required_, MMB_BETTER_##better_, MMB_DOMAIN_##domain_, unit_, description_}
 
 /* In the order of the CSV header; a file's header must match it to be appended to. */
 const struct mmb_column mmb_columns[] = {
-    COL(gpu, STR, IDENTITY, NO, NONE, "", "GPU name as the driver reports it"),
-    COL(gpu_uuid, STR, IDENTITY, NO, NONE, "", "GPU UUID"),
-    COL(cc, STR, IDENTITY, NO, NONE, "", "compute capability, major.minor"),
-    COL(sm_count, INT, IDENTITY, NO, NONE, "", "streaming multiprocessors"),
-    COL(driver, STR, IDENTITY, NO, NONE, "", "CUDA driver version"),
-    COL(cuda, STR, IDENTITY, NO, NONE, "", "CUDA runtime version"),
-    COL(profile, STR, IDENTITY, NO, NONE, "", "profile the row was swept from"),
-    COL(kernel, STR, KEY, VALUE, NONE, "", "kernel name (cublas for the reference)"),
-    COL(params, STR, CONFIG, COLUMN, NONE, "", "tunable values, name=value joined by ';'"),
-    COL(dtype, STR, KEY, VALUE, NONE, "", "element type: f32, f64 or i32"),
-    COL(m, INT, KEY, VALUE, NONE, "", "rows of A and C"),
-    COL(n, INT, KEY, VALUE, NONE, "", "columns of B and C"),
-    COL(k, INT, KEY, VALUE, NONE, "", "columns of A, rows of B"),
-    COL(status, STATUS, OUTCOME, VALUE, NONE, "", "disposition of the configuration"),
-    COL(reason, STR, OUTCOME, NO, NONE, "", "why, when status is not ok; source of published rows"),
-    COL(max_rel_err, REAL, OUTCOME, NO, LOWER, "", "max |C - ref| / max |ref|"),
-    COL(repeats, INT, IDENTITY, NO, NONE, "", "timed launches"),
-    COL(time_ms_median, REAL, TIME, NO, LOWER, "ms", "median kernel time"),
-    COL(time_ms_min, REAL, TIME, NO, LOWER, "ms", "fastest kernel time"),
-    COL(time_ms_max, REAL, TIME, NO, LOWER, "ms", "slowest kernel time"),
-    COL(time_ms_stddev, REAL, TIME, NO, LOWER, "ms", "sample standard deviation of the kernel time"),
-    COL(cache, STR, KEY, NO, NONE, "", "cold (L2 flushed before each launch) or hot"),
-    COL(sm_clock_mhz, REAL, TIME, NO, NONE, "MHz", "SM clock read during the run"),
-    COL(dram_read_bytes, REAL, COUNTER, NO, LOWER, "B", "bytes read from DRAM"),
-    COL(dram_write_bytes, REAL, COUNTER, NO, LOWER, "B", "bytes written to DRAM"),
-    COL(dram_gbps, REAL, COUNTER, NO, HIGHER, "GB/s", "achieved DRAM bandwidth (read + write)"),
-    COL(dram_util_pct, REAL, COUNTER, NO, HIGHER, "%",
+    COL(gpu, STR, IDENTITY, NO, NONE, TEXT, "", "GPU name as the driver reports it"),
+    COL(gpu_uuid, STR, IDENTITY, NO, NONE, TEXT, "", "GPU UUID"),
+    COL(cc, STR, IDENTITY, NO, NONE, TEXT, "", "compute capability, major.minor"),
+    COL(sm_count, INT, IDENTITY, NO, NONE, COUNT, "", "streaming multiprocessors"),
+    COL(driver, STR, IDENTITY, NO, NONE, TEXT, "", "CUDA driver version"),
+    COL(cuda, STR, IDENTITY, NO, NONE, TEXT, "", "CUDA runtime version"),
+    COL(profile, STR, IDENTITY, NO, NONE, TEXT, "", "profile the row was swept from"),
+    COL(kernel, STR, KEY, VALUE, NONE, TEXT, "", "kernel name (cublas for the reference)"),
+    COL(params, STR, CONFIG, COLUMN, NONE, TEXT, "", "tunable values, name=value joined by ';'"),
+    COL(dtype, STR, KEY, VALUE, NONE, DTYPE, "", "element type: f32, f64 or i32"),
+    COL(m, INT, KEY, VALUE, NONE, COUNT, "", "rows of A and C"),
+    COL(n, INT, KEY, VALUE, NONE, COUNT, "", "columns of B and C"),
+    COL(k, INT, KEY, VALUE, NONE, COUNT, "", "columns of A, rows of B"),
+    COL(status, STATUS, OUTCOME, VALUE, NONE, STATUS, "", "disposition of the configuration"),
+    COL(reason, STR, OUTCOME, NO, NONE, TEXT, "", "why, when status is not ok; source of published rows"),
+    COL(max_rel_err, REAL, OUTCOME, NO, LOWER, ERROR, "", "max |C - ref| / max |ref|"),
+    COL(repeats, INT, IDENTITY, NO, NONE, COUNT, "", "timed launches"),
+    COL(time_ms_median, REAL, TIME, NO, LOWER, POSITIVE, "ms", "median kernel time"),
+    COL(time_ms_min, REAL, TIME, NO, LOWER, POSITIVE, "ms", "fastest kernel time"),
+    COL(time_ms_max, REAL, TIME, NO, LOWER, POSITIVE, "ms", "slowest kernel time"),
+    COL(time_ms_stddev, REAL, TIME, NO, LOWER, NONNEG, "ms", "sample standard deviation of the kernel time"),
+    COL(cache, STR, KEY, NO, NONE, CACHE, "", "cold (L2 flushed before each launch) or hot"),
+    COL(sm_clock_mhz, REAL, TIME, NO, NONE, POSITIVE, "MHz", "SM clock read during the run"),
+    COL(dram_read_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes read from DRAM"),
+    COL(dram_write_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes written to DRAM"),
+    COL(dram_gbps, REAL, COUNTER, NO, HIGHER, NONNEG, "GB/s", "achieved DRAM bandwidth (read + write)"),
+    COL(dram_util_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
         "DRAM throughput, percent of the sustained peak over the kernel's duration"),
-    COL(sm_util_pct, REAL, COUNTER, NO, HIGHER, "%",
+    COL(sm_util_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
         "SM throughput (busiest SM pipeline or unit), percent of peak over the duration"),
-    COL(ffma, REAL, COUNTER, NO, NONE, "", "FP32 fused multiply-add thread instructions executed"),
-    COL(fadd, REAL, COUNTER, NO, NONE, "", "FP32 add thread instructions executed"),
-    COL(fmul, REAL, COUNTER, NO, NONE, "", "FP32 multiply thread instructions executed"),
-    COL(l1_hit_pct, REAL, COUNTER, NO, HIGHER, "%", "L1/TEX cache sector hit rate"),
-    COL(l2_hit_pct, REAL, COUNTER, NO, HIGHER, "%", "L2 cache sector hit rate"),
-    COL(smem_bank_conflicts, REAL, COUNTER, NO, LOWER, "", "shared-memory bank conflicts of loads"),
-    COL(occupancy_pct, REAL, COUNTER, NO, HIGHER, "%", "achieved occupancy: active warps, percent of the SM's maximum"),
-    COL(counter_status, STATUS, COUNTER, NO, NONE, "", "ok, profiling_denied, or skipped when no counters were asked"),
-    COL(gflops, REAL, DERIVED, NO, HIGHER, "GFLOP/s", "2MNK / median time"),
-    COL(flop_counted, REAL, DERIVED, NO, NONE, "FLOP", "2 ffma + fadd + fmul"),
-    COL(intensity, REAL, DERIVED, NO, HIGHER, "FLOP/B", "2MNK per DRAM byte"),
-    COL(peak_gbps, REAL, IDENTITY, NO, NONE, "GB/s", "peak DRAM bandwidth of this GPU"),
-    COL(peak_gflops, REAL, IDENTITY, NO, NONE, "GFLOP/s", "peak FP32 rate of this GPU"),
-    COL(registers, INT, STATIC, NO, NONE, "", "registers per thread"),
-    COL(smem_bytes, INT, STATIC, NO, NONE, "B", "shared memory per block"),
-    COL(timestamp, STR, IDENTITY, NO, NONE, "", "ISO 8601 UTC time of the measurement"),
-    {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, NULL, NULL},
+    COL(ffma, REAL, COUNTER, NO, NONE, NONNEG, "", "FP32 fused multiply-add thread instructions executed"),
+    COL(fadd, REAL, COUNTER, NO, NONE, NONNEG, "", "FP32 add thread instructions executed"),
+    COL(fmul, REAL, COUNTER, NO, NONE, NONNEG, "", "FP32 multiply thread instructions executed"),
+    COL(l1_hit_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%", "L1/TEX cache sector hit rate"),
+    COL(l2_hit_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%", "L2 cache sector hit rate"),
+    COL(smem_bank_conflicts, REAL, COUNTER, NO, LOWER, NONNEG, "", "shared-memory bank conflicts of loads"),
+    COL(occupancy_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%", "achieved occupancy: active warps, percent of the SM's maximum"),
+    COL(l1_util_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "L1/TEX throughput: busiest L1 unit, percent of peak over the SM's active cycles (ncu Speed of Light)"),
+    COL(l2_util_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "L2 throughput: busiest L2 unit, percent of peak over the duration (ncu Speed of Light)"),
+    COL(l1_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L1/TEX cache (global and local memory)"),
+    COL(l2_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L2 cache"),
+    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
+    COL(gflops, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/s", "2MNK / median time"),
+    COL(flop_counted, REAL, DERIVED, NO, NONE, NONNEG, "FLOP", "2 ffma + fadd + fmul"),
+    COL(intensity, REAL, DERIVED, NO, HIGHER, POSITIVE, "FLOP/B", "2MNK per DRAM byte"),
+    COL(peak_gbps, REAL, IDENTITY, NO, NONE, POSITIVE, "GB/s", "peak DRAM bandwidth of this GPU"),
+    COL(peak_gflops, REAL, IDENTITY, NO, NONE, POSITIVE, "GFLOP/s",
+        "peak rate of this GPU's pipe for the element type: FP32, FP64 or INT32 (no tensor cores)"),
+    COL(fp32_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%",
+        "gflops as percent of peak_gflops: the FP32 pipe's use (FP64's or INT32's for f64 and i32)"),
+    COL(declared_gbps, REAL, DERIVED, NO, HIGHER, POSITIVE, "GB/s",
+        "nvbench's GlobalMem BW: compulsory bytes (MK + KN + MN) x element size / median time"),
+    COL(declared_bw_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "nvbench's BWUtil: declared_gbps as percent of peak_gbps"),
+    COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
+        "the busiest of the pipe (fp32_pct), L1, L2 and DRAM throughput: what limits the kernel"),
+    COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
+    COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
+    COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
+    {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, MMB_DOMAIN_TEXT, NULL, NULL},
 };
 
 size_t mmb_columns_count(void)
@@ -195,20 +212,74 @@ static void status_list(char *out, size_t len)
     }
 }
 
+/* The domain of a parsed number: NULL when v is in it, else what was expected. */
+static const char *number_check(enum mmb_col_domain domain, double v)
+{
+    switch (domain) {
+    case MMB_DOMAIN_COUNT:
+        return v >= 1 ? NULL : "an integer of at least 1";
+    case MMB_DOMAIN_NONNEG:
+        return isfinite(v) && v >= 0 ? NULL : "a finite number of at least 0";
+    case MMB_DOMAIN_ERROR:
+        return v >= 0 ? NULL : "a number of at least 0, or inf";
+    case MMB_DOMAIN_POSITIVE:
+        return isfinite(v) && v >= 1e-300 && v <= 1e300 ? NULL : "a number greater than 0 (from 1e-300 to 1e300)";
+    default:
+        return isfinite(v) ? NULL : "a finite number";
+    }
+}
+
+/* The names a text domain allows, NULL for free text; *ok tells whether text is one. */
+static const char *name_check(enum mmb_col_domain domain, const char *text, char *list, size_t len, bool *ok)
+{
+    size_t o = 0;
+    *ok = true;
+    list[0] = '\0';
+    if (domain == MMB_DOMAIN_DTYPE) {
+        enum mmb_dtype t;
+        *ok = mmb_dtype_parse(text, &t);
+        for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text && o < len; d++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", d->text);
+    } else if (domain == MMB_DOMAIN_CACHE) {
+        enum mmb_cache_mode m;
+        *ok = mmb_cache_parse(text, &m);
+        for (const struct mmb_cache_info *c = mmb_cache_table; c->text && o < len; c++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", c->text);
+    } else if (domain == MMB_DOMAIN_LIMITER) {
+        *ok = mmb_limiter_parse(text) != NULL;
+        for (const struct mmb_limiter *l = mmb_limiter_table; l->text && o < len; l++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", l->text);
+    } else {
+        return NULL;
+    }
+    return list;
+}
+
+static int text_parse(const struct mmb_column *c, const char *text, size_t n, void *p, char *err, size_t errlen)
+{
+    if (n >= c->size) {
+        mmb_errorf(err, errlen, "column '%s': expected at most %zu bytes, found %zu", c->name, c->size - 1, n);
+        return -1;
+    }
+    char list[128];
+    bool ok;
+    if (n > 0 && name_check(c->domain, text, list, sizeof list, &ok) && !ok) {
+        mmb_errorf(err, errlen, "column '%s': expected one of %s, found '%s'", c->name, list, text);
+        return -1;
+    }
+    memcpy(p, text, n + 1);
+    return 0;
+}
+
 int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_row *row, char *err,
                      size_t errlen)
 {
     void *p = (char *)row + c->offset;
     size_t n = strlen(text);
+    const char *want;
     switch (c->type) {
     case MMB_COL_STR:
-        if (n >= c->size) {
-            mmb_errorf(err, errlen, "column '%s': expected at most %zu bytes, found %zu", c->name,
-                       c->size - 1, n);
-            return -1;
-        }
-        memcpy(p, text, n + 1);
-        return 0;
+        return text_parse(c, text, n, p, err, errlen);
     case MMB_COL_INT: {
         if (n == 0) {
             *(long long *)p = MMB_INT_EMPTY;
@@ -221,15 +292,27 @@ int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_ro
             mmb_errorf(err, errlen, "column '%s': expected an integer, found '%s'", c->name, text);
             return -1;
         }
+        if ((want = number_check(c->domain, (double)v))) {
+            mmb_errorf(err, errlen, "column '%s': expected %s, found '%s'", c->name, want, text);
+            return -1;
+        }
         *(long long *)p = v;
         return 0;
     }
-    case MMB_COL_REAL:
-        if (!real_parse(text, (double *)p)) {
+    case MMB_COL_REAL: {
+        double v;
+        if (!real_parse(text, &v) || (n > 0 && isnan(v))) {
+            /* NaN is written as an empty cell, never as text */
             mmb_errorf(err, errlen, "column '%s': expected a number, found '%s'", c->name, text);
             return -1;
         }
+        if (n > 0 && (want = number_check(c->domain, v))) {
+            mmb_errorf(err, errlen, "column '%s': expected %s, found '%s'", c->name, want, text);
+            return -1;
+        }
+        *(double *)p = v;
         return 0;
+    }
     case MMB_COL_STATUS: {
         if (n == 0)
             return 0; /* keeps mmb_row_init's default; required columns are checked apart */

@@ -40,6 +40,21 @@ enum mmb_col_required {
  * maximised, lower and none minimised. */
 enum mmb_col_better { MMB_BETTER_NONE, MMB_BETTER_LOWER, MMB_BETTER_HIGHER };
 
+/* What a cell may hold besides being empty; the reader refuses anything else with
+ * the file and line, so that no impossible value reaches a figure or a loop. */
+enum mmb_col_domain {
+    MMB_DOMAIN_TEXT,     /* any text without a NUL */
+    MMB_DOMAIN_DTYPE,    /* a name of core/dtype's table: f32, f64, i32 */
+    MMB_DOMAIN_CACHE,    /* a name of core/cache's table: cold, hot */
+    MMB_DOMAIN_LIMITER,  /* a name of mmb_limiter_table (limiter.h) */
+    MMB_DOMAIN_COUNT,    /* an integer of at least 1: sizes, SMs, repeats */
+    MMB_DOMAIN_NONNEG,   /* a finite number of at least 0: counts, bytes, percentages */
+    MMB_DOMAIN_ERROR,    /* at least 0, or inf: an error against a reference, which an
+                          * output element left unwritten (NaN) makes infinite */
+    MMB_DOMAIN_POSITIVE, /* a finite number from 1e-300 to 1e300: times, rates, peaks */
+    MMB_DOMAIN_STATUS,   /* a name of core/status's table */
+};
+
 struct mmb_column {
     const char *name;       /* CSV header */
     enum mmb_col_type type;
@@ -48,6 +63,7 @@ struct mmb_column {
     enum mmb_col_role role;
     enum mmb_col_required required;
     enum mmb_col_better better;
+    enum mmb_col_domain domain;
     const char *unit;       /* "" when none; T4 measurements carry it */
     const char *description;
 };
@@ -65,7 +81,8 @@ double mmb_column_number(const struct mmb_column *c, const struct mmb_row *row);
 /* The cell's text as the CSV holds it, unquoted: "" when empty, line breaks as
  * spaces, reals as mmb_csv_round describes. */
 void mmb_column_format(const struct mmb_column *c, const struct mmb_row *row, char *out, size_t len);
-/* Parses one cell into the row. Returns 0, or -1 with err "what was expected". */
+/* Parses one cell into the row and checks it against the column's domain. Returns
+ * 0, or -1 with err "column 'x': expected ..., found '...'". */
 int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_row *row, char *err,
                      size_t errlen);
 

@@ -49,6 +49,7 @@ struct record {
 typedef int (*record_fn)(void *ctx, const struct record *rec, long line, char *err, size_t errlen);
 
 struct parse_state {
+    const char *path;
     struct record rec;
     record_fn fn;
     void *ctx;
@@ -66,6 +67,13 @@ static void on_field(void *s, size_t len, void *data)
     struct record *r = &st->rec;
     if (st->failed)
         return;
+    if (len && memchr(s, '\0', len)) {
+        /* a cell is C text from here on: a NUL would cut it silently */
+        mmb_errorf(st->err, st->errlen, "%s:%ld: field %zu holds a NUL byte: expected text", st->path, st->line,
+                   r->nfields + 1);
+        st->failed = 1;
+        return;
+    }
     if (r->nfields == r->fcap) {
         size_t cap = r->fcap ? 2 * r->fcap : 64;
         size_t *offs = realloc(r->offs, cap * sizeof *offs);
@@ -111,6 +119,19 @@ static const char *record_field(const struct record *r, size_t i)
     return r->buf + r->offs[i];
 }
 
+/* The physical line at p, its end included: LF, CR LF, or a bare CR (old Mac
+ * files; libcsv ends a record on either), so that line numbers count them all. */
+static size_t line_length(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '\n')
+            return i + 1;
+        if (p[i] == '\r')
+            return i + 1 < len && p[i + 1] == '\n' ? i + 2 : i + 1;
+    }
+    return len;
+}
+
 /* Parses buf as CSV, calling fn for each record with the line it starts on.
  * Errors are "path:line: ..." in err. */
 static int records_parse(const char *path, const char *buf, size_t len, record_fn fn, void *ctx,
@@ -121,15 +142,14 @@ static int records_parse(const char *path, const char *buf, size_t len, record_f
         mmb_errorf(err, errlen, "%s: csv_init: out of memory", path);
         return -1;
     }
-    struct parse_state st = {.fn = fn, .ctx = ctx, .between = true, .err = err, .errlen = errlen};
+    struct parse_state st = {.path = path, .fn = fn, .ctx = ctx, .between = true, .err = err, .errlen = errlen};
     char msg[1024] = "";
     st.err = msg;
     st.errlen = sizeof msg;
     int rc = 0;
     size_t pos = 0;
     while (pos < len && !st.failed) {
-        const char *nl = memchr(buf + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (buf + pos)) + 1 : len - pos;
+        size_t n = line_length(buf + pos, len - pos);
         st.line++;
         if (st.between)
             st.rec_line = st.line;
@@ -296,7 +316,7 @@ int mmb_csv_read_buffer(const char *path, const char *buf, size_t len, bool exac
 int mmb_csv_read(const char *path, mmb_csv_row_fn fn, void *ctx, char *err, size_t errlen)
 {
     size_t len;
-    char *buf = mmb_file_read(path, &len, err, errlen);
+    char *buf = mmb_file_read_regular(path, MMB_CSV_MAX_BYTES, "CSV file", &len, err, errlen);
     if (!buf)
         return -1;
     int rc = mmb_csv_read_buffer(path, buf, len, false, fn, ctx, err, errlen);

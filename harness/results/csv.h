@@ -10,6 +10,10 @@
 
 struct mmb_csv_writer;
 
+/* The largest CSV file read (or resumed): a results file of a million rows is
+ * about 300 MB; anything larger is refused, not read until memory runs out. */
+#define MMB_CSV_MAX_BYTES ((size_t)256 << 20)
+
 /* Opens path for appending: creates it with the header when absent or empty.
  * When it exists, its header must be this table's (else -1, err names file and
  * the first differing column); a trailing partial line left by a killed run is cut
@@ -32,7 +36,8 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w);
  * 1-based line of the row). Columns are matched by header name: columns the table
  * lacks are ignored, table columns the file lacks stay empty; the table's required
  * columns (kernel, params, dtype, m, n, k, status) must be there, and all but params
- * must hold a value in every row.
+ * must hold a value in every row; each cell must hold what its column's domain
+ * allows (columns.h). path must be a regular file of at most MMB_CSV_MAX_BYTES.
  * Returns 0, or -1 with err "path:line: what was expected" (also when fn returns
  * non-zero, with fn's message left in err). */
 typedef int (*mmb_csv_row_fn)(void *ctx, const struct mmb_row *row, const char *path, long line,

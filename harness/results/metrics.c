@@ -33,6 +33,12 @@ const struct mmb_metric mmb_metrics[] = {
            "l1data_bank_conflict", 1.0, SUM, MMB_METRIC_COMPUTE),
     METRIC("sm__warps_active.avg.pct_of_peak_sustained_active", occupancy_pct, "percent", 1.0, TIME_AVG,
            MMB_METRIC_COMPUTE),
+    /* ncu's Speed of Light: the memory levels' throughput (4-5 passes each on GH100,
+     * so in `default` only) and the bytes each level moved */
+    METRIC("l1tex__throughput.avg.pct_of_peak_sustained_active", l1_util_pct, "percent", 1.0, TIME_AVG, 0),
+    METRIC("lts__throughput.avg.pct_of_peak_sustained_elapsed", l2_util_pct, "percent", 1.0, TIME_AVG, 0),
+    METRIC("l1tex__t_bytes.sum", l1_bytes, "byte", 1.0, SUM, MMB_METRIC_MEMORY),
+    METRIC("lts__t_bytes.sum", l2_bytes, "byte", 1.0, SUM, MMB_METRIC_MEMORY),
     {NULL, NULL, NULL, 0.0, MMB_MERGE_SUM, 0, 0},
 };
 

@@ -4,10 +4,14 @@
 #include "results/row.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "core/dtype.h"
 #include "model/library.h"
 #include "results/columns.h"
+#include "results/limiter.h"
+#include "results/peaks.h"
 
 void mmb_row_init(struct mmb_row *row)
 {
@@ -59,6 +63,47 @@ static double intensity_of(const struct mmb_row *row)
     return !isnan(work) && positive(bytes) ? work / bytes : NAN;
 }
 
+/* The compulsory bytes of the problem: A, B and C once each (nvbench's declared
+ * global memory reads and writes in seed 004); NaN for an unknown dtype. */
+static double compulsory_bytes(const struct mmb_row *row)
+{
+    enum mmb_dtype t;
+    if (isnan(work_flop(row)) || !mmb_dtype_parse(row->dtype, &t))
+        return NAN;
+    double m = (double)row->m, n = (double)row->n, k = (double)row->k;
+    return (m * k + k * n + m * n) * (double)mmb_dtype_info(t)->size;
+}
+
+static double percent_of(double v, double peak)
+{
+    return isfinite(v) && positive(peak) ? 100.0 * v / peak : NAN;
+}
+
+/* The busiest of the pipe, L1, L2 and DRAM; "" unless all four are known. */
+static void limiter_of(const struct mmb_row *row, double pipe_pct, char *out, size_t len)
+{
+    enum mmb_dtype t;
+    enum mmb_limiter_kind pipe = !mmb_dtype_parse(row->dtype, &t) || t == MMB_F32 ? MMB_LIMITER_FP32
+                                 : t == MMB_F64                                   ? MMB_LIMITER_FP64
+                                                                                  : MMB_LIMITER_INT32;
+    const struct {
+        enum mmb_limiter_kind kind;
+        double pct;
+    } levels[] = {{pipe, pipe_pct},
+                  {MMB_LIMITER_L1, row->l1_util_pct},
+                  {MMB_LIMITER_L2, row->l2_util_pct},
+                  {MMB_LIMITER_DRAM, row->dram_util_pct}};
+    size_t best = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        if (!isfinite(levels[i].pct))
+            return;
+        if (levels[i].pct > levels[best].pct)
+            best = i;
+    }
+    snprintf(out, len, "%s", mmb_limiter_info(levels[best].kind)->text);
+}
+
 void mmb_row_derive(struct mmb_row *row)
 {
     row->gflops = giga_per_second(work_flop(row), row);
@@ -66,6 +111,12 @@ void mmb_row_derive(struct mmb_row *row)
     if (!isnan(row->ffma) && !isnan(row->fadd) && !isnan(row->fmul))
         row->flop_counted = 2.0 * row->ffma + row->fadd + row->fmul;
     row->intensity = intensity_of(row);
+    /* the device gives its FP32 peak; an f64 or i32 row runs on another pipe */
+    row->peak_gflops = mmb_pipe_peak(row->peak_gflops, row->cc, row->dtype);
+    row->fp32_pct = percent_of(row->gflops, row->peak_gflops);
+    row->declared_gbps = giga_per_second(compulsory_bytes(row), row);
+    row->declared_bw_pct = percent_of(row->declared_gbps, row->peak_gbps);
+    limiter_of(row, row->fp32_pct, row->limiter, sizeof row->limiter);
 }
 
 double mmb_row_gflops(const struct mmb_row *row)
@@ -89,6 +140,42 @@ double mmb_row_dram_pct(const struct mmb_row *row)
     if (isfinite(gbps) && positive(row->peak_gbps))
         return 100.0 * gbps / row->peak_gbps;
     return row->dram_util_pct;
+}
+
+double mmb_row_pipe_peak(const struct mmb_row *row)
+{
+    if (isfinite(row->fp32_pct))
+        return row->peak_gflops;
+    return mmb_pipe_peak(row->peak_gflops, row->cc, row->dtype);
+}
+
+double mmb_row_fp32_pct(const struct mmb_row *row)
+{
+    return isfinite(row->fp32_pct) ? row->fp32_pct : percent_of(mmb_row_gflops(row), mmb_row_pipe_peak(row));
+}
+
+double mmb_row_declared_gbps(const struct mmb_row *row)
+{
+    return positive(row->declared_gbps) ? row->declared_gbps : giga_per_second(compulsory_bytes(row), row);
+}
+
+double mmb_row_declared_pct(const struct mmb_row *row)
+{
+    return isfinite(row->declared_bw_pct) ? row->declared_bw_pct
+                                          : percent_of(mmb_row_declared_gbps(row), row->peak_gbps);
+}
+
+double mmb_row_compulsory_bytes(const struct mmb_row *row)
+{
+    return compulsory_bytes(row);
+}
+
+const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len)
+{
+    if (row->limiter[0])
+        return row->limiter;
+    limiter_of(row, mmb_row_fp32_pct(row), buf, len);
+    return buf;
 }
 
 static bool cell_equal(const struct mmb_column *c, const struct mmb_row *a, const struct mmb_row *b)

@@ -3,20 +3,30 @@
 #ifndef MMB_ROW_H
 #define MMB_ROW_H
 
+#include <stddef.h>
+
 #include "results/row_fields.h"
 
 /* Sets every cell empty; status ok, counter_status skipped. */
 void mmb_row_init(struct mmb_row *row);
 
-/* Fills the derived columns from the others; empty (NaN) whatever lacks an input:
- *   gflops       = 2 m n k / (time_ms_median 1e-3) / 1e9
- *   flop_counted = 2 ffma + fadd + fmul                       (counted FP32 work)
- *   intensity    = 2 m n k / (dram_read_bytes + dram_write_bytes)
+/* Fills the derived columns from the others; empty (NaN, "") whatever lacks an input:
+ *   gflops          = 2 m n k / (time_ms_median 1e-3) / 1e9
+ *   flop_counted    = 2 ffma + fadd + fmul                    (counted FP32 work)
+ *   intensity       = 2 m n k / (dram_read_bytes + dram_write_bytes)
+ *   peak_gflops     = the device's FP32 peak, as the caller filled it in, scaled to
+ *                     the row's pipe: FP64 for f64, INT32 for i32 (results/peaks.h)
+ *   fp32_pct        = 100 gflops / peak_gflops
+ *   declared_gbps   = (m k + k n + m n) x element size / median time (nvbench's
+ *                     GlobalMem BW of seed 004: compulsory bytes, not measured ones)
+ *   declared_bw_pct = 100 declared_gbps / peak_gbps (nvbench's BWUtil)
+ *   limiter         = the highest of fp32_pct, l1_util_pct, l2_util_pct and
+ *                     dram_util_pct, as limiter.h names it; "" unless all four are known
  * intensity uses 2 m n k, not flop_counted, so that the roofline places every kernel
  * by the work the problem needs, the same for every kernel of a size: one that wastes
  * FLOPs (padding, recomputed tiles) gains no intensity from the waste, and rows
- * without FP32 counters (set `memory`) still have one. peak_gbps and peak_gflops are
- * the device's and are left as they are. */
+ * without FP32 counters (set `memory`) still have one. Call it once per row: it
+ * scales peak_gflops. A row that has fp32_pct thus carries its pipe's peak. */
 void mmb_row_derive(struct mmb_row *row);
 
 /* Values the report needs: the row's cell when it holds one (positive for gflops
@@ -28,6 +38,17 @@ double mmb_row_gflops(const struct mmb_row *row);
 double mmb_row_intensity(const struct mmb_row *row);
 double mmb_row_dram_gbps(const struct mmb_row *row);
 double mmb_row_dram_pct(const struct mmb_row *row);
+/* The peak of the row's pipe: peak_gflops in a row that has fp32_pct (derived by
+ * this mmbench), else peak_gflops scaled from FP32 to the row's pipe, because older
+ * rows carry the FP32 peak whatever their dtype. */
+double mmb_row_pipe_peak(const struct mmb_row *row);
+double mmb_row_fp32_pct(const struct mmb_row *row);
+double mmb_row_declared_gbps(const struct mmb_row *row);
+double mmb_row_declared_pct(const struct mmb_row *row);
+/* (m k + k n + m n) x element size; NaN without sizes or a known dtype. */
+double mmb_row_compulsory_bytes(const struct mmb_row *row);
+/* The limiter cell, else computed into buf (len >= 8); "" when a level is unknown. */
+const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len);
 
 /* True when a and b measure the same problem: every key column (kernel, dtype, m,
  * n, k, cache) equal; the configuration may differ. The rows of one tune. */

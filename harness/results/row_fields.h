@@ -36,9 +36,12 @@ struct mmb_row {
     /* counters (CUPTI) */
     double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
+    double l1_util_pct, l2_util_pct, l1_bytes, l2_bytes;
     enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
     /* derived */
     double gflops, flop_counted, intensity, peak_gbps, peak_gflops;
+    double fp32_pct, declared_gbps, declared_bw_pct;
+    char limiter[8];    /* mmb_limiter_table's text: fp32, l1, l2, dram, ... */
     /* static */
     long long registers, smem_bytes;
     char timestamp[32]; /* ISO 8601 UTC */
