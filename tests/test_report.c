@@ -90,18 +90,21 @@ static bool gnuplot_on_path(void)
 /* What the fixtures allow: three GPUs (the V100 file has an older column set),
  * counters on two of them, cuBLAS on all three, a block-size grid on two. */
 static const char *const per_gpu_figures[] = {
-    "gflops-tesla-v100-sxm2-16gb",       "gflops-h100-80gb-hbm3",        "gflops-h200",
-    "pct-cublas-tesla-v100-sxm2-16gb",   "pct-cublas-h100-80gb-hbm3",    "pct-cublas-h200",
-    "bandwidth-tesla-v100-sxm2-16gb",    "bandwidth-h100-80gb-hbm3",     "bandwidth-pct-tesla-v100-sxm2-16gb",
-    "bandwidth-pct-h100-80gb-hbm3",      "util-tesla-v100-sxm2-16gb",    "util-h100-80gb-hbm3",
-    "roofline-tesla-v100-sxm2-16gb",     "roofline-h100-80gb-hbm3",      "heatmap-h100-80gb-hbm3-naive",
-    "heatmap-h200-naive",                "gpus-per-kernel",
+    "ladder-tesla-v100-sxm2-16gb",     "ladder-h100-80gb-hbm3",          "ladder-h200",
+    "gflops-tesla-v100-sxm2-16gb",     "gflops-h100-80gb-hbm3",          "gflops-h200",
+    "pct-cublas-tesla-v100-sxm2-16gb", "pct-cublas-h100-80gb-hbm3",      "pct-cublas-h200",
+    "bandwidth-tesla-v100-sxm2-16gb",  "bandwidth-h100-80gb-hbm3",       "traffic-tesla-v100-sxm2-16gb",
+    "traffic-h100-80gb-hbm3",          "util-tesla-v100-sxm2-16gb",      "util-h100-80gb-hbm3",
+    "roofline-tesla-v100-sxm2-16gb",   "roofline-h100-80gb-hbm3",        "heatmap-h100-80gb-hbm3-naive",
+    "heatmap-h200-naive",
 };
 static const char *const side_by_side_figures[] = {
-    "gpus-gflops", "gpus-pct-cublas", "gpus-bandwidth", "gpus-bandwidth-pct", "gpus-util", "gpus-roofline",
+    "gpus-speedup", "gpus-gflops", "gpus-ratio-h100-80gb-hbm3-tesla-v100-sxm2-16gb", "gpus-ratio-h200-h100-80gb-hbm3",
+    "gpus-bandwidth-naive", "gpus-bandwidth-tiled", "gpus-bandwidth-cublas", "gpus-util", "gpus-roofline",
 };
 /* the H200 fixture has no counters: these must be left out, not drawn empty */
-static const char *const absent_figures[] = {"bandwidth-h200", "bandwidth-pct-h200", "util-h200", "roofline-h200"};
+static const char *const absent_figures[] = {"bandwidth-h200", "traffic-h200", "util-h200", "roofline-h200",
+                                             "gpus-pct-cublas", "bandwidth-pct-h200", "gpus-per-kernel"};
 
 static int report_fixtures(const char *out, bool plots)
 {
@@ -122,7 +125,8 @@ START_TEST(test_report_files)
     for (size_t i = 0; i < sizeof per_gpu_figures / sizeof per_gpu_figures[0]; i++) {
         const char *n = per_gpu_figures[i];
         ck_assert_msg(exists("%s/gnuplot/%s.gp", out, n), "%s.gp", n);
-        ck_assert_msg(exists("%s/gnuplot/%s.dat", out, n), "%s.dat", n);
+        /* traffic-<GPU> draws from bandwidth-<GPU>.dat */
+        ck_assert_msg(!strncmp(n, "traffic-", 8) || exists("%s/gnuplot/%s.dat", out, n), "%s.dat", n);
         for (const char *const *fmt = (const char *const[]){"png", "svg", "pdf", NULL}; drawn && *fmt; fmt++)
             ck_assert_msg(exists("%s/figures/%s.%s", out, n, *fmt), "%s.%s", n, *fmt);
     }
@@ -354,6 +358,26 @@ START_TEST(test_report_tuning)
     ck_assert_ptr_nonnull(strstr(tuning, "tune-spread-tunable"));
     ck_assert(exists("%s/gnuplot/tune-spread-tunable.gp", out));
     ck_assert(exists("%s/gnuplot/tune-spread-naive.dat", out));
+    ck_assert(exists("%s/gnuplot/tune-occupancy-tunable.gp", out));
+    ck_assert(exists("%s/gnuplot/tune-pair-tunable.dat", out) || 1); /* one GPU here: no pair */
+    /* the tunable heatmap covers the space its restrictions allow: 36 ok cells and 8
+     * that failed, as rows of (block_size_x, block_size_y, tile_size_y) against tile_size_x */
+    char hm[700];
+    snprintf(hm, sizeof hm, "%s/gnuplot/heatmap-h200-tunable.dat", out);
+    const char *cells = file_get(hm);
+    ck_assert_ptr_nonnull(cells);
+    size_t ok = 0, failed = 0;
+    bool after = false;
+    for (const char *p = cells; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
+        if (!strncmp(p, "# configurations that did not run", 33))
+            after = true;
+        else if (*p >= '0' && *p <= '9')
+            *(after ? &failed : &ok) += 1;
+    }
+    ck_assert_uint_eq(ok, 36);
+    ck_assert_uint_eq(failed, 8);
+    snprintf(hm, sizeof hm, "%s/gnuplot/heatmap-h200-tunable.gp", out);
+    ck_assert_ptr_nonnull(strstr(file_get(hm), "set ylabel \"bx, by, ty\""));
     if (drawn) {
         ck_assert(exists("%s/figures/tune-spread-tunable.png", out));
         ck_assert(exists("%s/figures/tune-spread-naive.png", out));
@@ -364,9 +388,9 @@ START_TEST(test_report_tuning)
     char gp[700];
     snprintf(gp, sizeof gp, "%s/gnuplot/tune-spread-tunable.gp", out);
     const char *script = file_get(gp);
-    ck_assert_ptr_nonnull(strstr(script, "every ::0::0"));
+    ck_assert_ptr_nonnull(strstr(script, "fastest on the H200:\\n1. bx=32 by=4 tx=4 ty=8  ×1.00"));
     ck_assert_ptr_nonnull(strstr(script, "cuBLAS"));
-    ck_assert_ptr_nonnull(strstr(script, "set logscale y"));
+    ck_assert_ptr_nonnull(strstr(script, "median time / the GPU's best"));
     md = file_get(readme); /* file_get's buffer was reused */
 
     /* the caveats list what failed, and the restricted rows in one line, not one by one */
@@ -573,9 +597,11 @@ END_TEST
  * the committed H100, H200 and GTX TITAN X rows they give the numbers the expert
  * review worked out by hand (reviews/report.md); a GPU whose rows carry L1 and L2
  * throughput gets its limiter named. */
+static void file_put(const char *path, const char *text);
+
 START_TEST(test_report_findings)
 {
-    char cmd[2600], troot[600], out[700], path[800];
+    char cmd[4400], troot[600], out[700], path[800];
     snprintf(troot, sizeof troot, "%s/root", tmpdir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/reports' && cp -r '%s/tests/fixtures/csv/findings' '%s/data'", troot, root,
              troot);
@@ -638,6 +664,30 @@ START_TEST(test_report_findings)
     ck_assert_ptr_nonnull(strstr(md, "cublas is limited by the FP32 pipe (77%"));
     ck_assert_ptr_nonnull(strstr(md, "What limits it is L1/TEX throughput."));
     ck_assert_ptr_null(strstr(md, "measure again with the default metrics to name it"));
+
+    /* the L1 and L2 roofs come from the roof lines of the GPU's ncu comparison; the
+     * points of each level from its byte counter */
+    char dir[900], path2[1000];
+    snprintf(dir, sizeof dir, "%s/sol/data/synthetic-gpu-with-sol-counters/bench", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s/sol.csv' '%s/..'", dir, sol, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path2, sizeof path2, "%s/ncu-compare.txt", dir);
+    file_put(path2, "roof L1 33454.1 GB/s  (l1tex)\nroof L2 8192.0 GB/s  (lts)\nroof DRAM 3485.9 GB/s  (dram)\n");
+    snprintf(troot, sizeof troot, "%s/sol", tmpdir);
+    snprintf(out, sizeof out, "%s/sol/reports", tmpdir);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", troot, 1), 0);
+    char *argv_roofs[] = {"report", "-q", "--no-plots", "-o", out, NULL};
+    rc = report_run(5, argv_roofs);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", root, 1), 0);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.gp", out);
+    const char *gp = file_get(path2);
+    ck_assert_ptr_nonnull(gp);
+    ck_assert_ptr_nonnull(strstr(gp, "B2 = 33454.1"));
+    ck_assert_ptr_nonnull(strstr(gp, "B1 = 8192.0"));
+    ck_assert_ptr_nonnull(strstr(gp, "title \"L1 intensity\""));
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "# naive, L1"));
 }
 END_TEST
 

@@ -10,11 +10,15 @@
 
 #include "report/state.h"
 
-/* every GPU's GFLOP/s per kernel at the reference size, as bars */
-int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen);
+/* the kernel ladder of each GPU and every GPU's speed-up over the first kernel, as bars */
+int mmb_report_plot_ladder(struct mmb_report *rep, char *err, size_t errlen);
 /* GFLOP/s, % of cuBLAS, DRAM bandwidth and its % of peak against matrix size */
 int mmb_report_plot_lines(struct mmb_report *rep, char *err, size_t errlen);
-/* SM and DRAM utilisation per kernel at the reference size, as bars */
+/* each measured GPU's speed over the one before it, per kernel and size */
+int mmb_report_plot_generations(struct mmb_report *rep, char *err, size_t errlen);
+/* measured and declared bandwidth, seed 004's layout, traffic over compulsory bytes */
+int mmb_report_plot_bandwidth(struct mmb_report *rep, char *err, size_t errlen);
+/* Speed of Light per kernel at the reference size, as bars */
 int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen);
 /* each GPU's roofline */
 int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen);

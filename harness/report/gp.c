@@ -23,6 +23,11 @@ const char *mmb_gp_gpu_color(size_t i)
     return gpu_colors[i % MMB_COUNT(gpu_colors)];
 }
 
+const char *mmb_gp_kernel_color(const struct mmb_report *rep, size_t k)
+{
+    return (int)k == rep->data.cublas ? "#000000" : kernel_colors[k % MMB_COUNT(kernel_colors)];
+}
+
 const struct mmb_gp_pos mmb_gp_alone = {false, 0, 1, 1, 1, {0, 0}};
 
 /* ---- gnuplot text ---------------------------------------------------------------- */
@@ -78,6 +83,7 @@ void mmb_gp_script_end(FILE *f)
 void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep)
 {
     fputs("    unset label\n    unset object\n    unset arrow\n    unset logscale\n    unset title\n", f);
+    fputs("    unset y2tics\n    unset y2label\n    unset x2tics\n", f);
     fputs("    set border lw 1.5\n    set grid xtics ytics lc rgb \"#c4c4c4\" lw 1 dt 1\n", f);
     fputs("    set tics nomirror out\n    set xtics norotate\n", f);
     for (size_t k = 0; k < rep->data.nkernels; k++) {
@@ -85,7 +91,7 @@ void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep)
         fprintf(f, "    set style line %zu lc rgb \"%s\" dt %d pt %d ps 2 * PS lw 2.5\n", k + 1,
                 cublas ? "#000000" : kernel_colors[k % MMB_COUNT(kernel_colors)],
                 cublas ? 1 : kernel_dashes[k % MMB_COUNT(kernel_dashes)],
-                cublas ? 6 : kernel_points[k % MMB_COUNT(kernel_points)]);
+                cublas ? 7 : kernel_points[k % MMB_COUNT(kernel_points)]);
     }
 }
 
@@ -119,6 +125,84 @@ void mmb_gp_shapes_xtics(FILE *f, const struct mmb_report_data *d, const struct 
         fputs("    set xlabel \"Matrix size (N, or M x N x K)\"\n", f);
     else
         fputs("    set xlabel \"Matrix size: N for N x N x N, else M x N x K (by FLOP count)\"\n", f);
+}
+
+bool mmb_gp_square(const struct mmb_report_shape *s)
+{
+    return s->m == s->n && s->n == s->k;
+}
+
+double mmb_gp_size_x(const struct mmb_report_shape *s)
+{
+    return mmb_gp_square(s) ? (double)s->m : cbrt((double)s->m * (double)s->n * (double)s->k);
+}
+
+bool mmb_gp_size_axis(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos, bool named)
+{
+    double lo = INFINITY, hi = 0;
+    fputs("    set logscale x 2\n    set xtics (", f);
+    int n = 0;
+    for (size_t s = 0; s < d->nshapes; s++) {
+        double x = mmb_gp_size_x(&d->shapes[s]);
+        lo = fmin(lo, x), hi = fmax(hi, x);
+        if (mmb_gp_square(&d->shapes[s]))
+            fprintf(f, "%s\"%lld\" %lld", n++ ? ", " : "", d->shapes[s].m, d->shapes[s].m);
+    }
+    fputs(")\n", f);
+    if (!(hi > 0))
+        lo = 1, hi = 2;
+    fprintf(f, "    set xrange [%.6g:%.6g]\n", lo / 1.45, hi * 1.45);
+    if (pos->shared && d->nshapes > 6)
+        fprintf(f, "    set xtics font F%d\n", MMB_GP_FONT_PT - 4);
+    n = 0;
+    for (size_t s = 0; s < d->nshapes && named; s++) {
+        if (mmb_gp_square(&d->shapes[s]))
+            continue;
+        char label[96];
+        mmb_report_shape_label(&d->shapes[s], label, sizeof label);
+        if (!n++)
+            fprintf(f, "    set logscale x2 2\n    set x2range [%.6g:%.6g]\n    set x2tics (", lo / 1.45, hi * 1.45);
+        else
+            fputs(", ", f);
+        fprintf(f, "\"%s\" %.6g", label, mmb_gp_size_x(&d->shapes[s]));
+    }
+    if (n)
+        fprintf(f, ") out nomirror rotate by 25 left font F%d\n", MMB_GP_FONT_PT - 6);
+    if (!mmb_gp_xlabel_here(pos))
+        fputs("    unset xlabel\n", f);
+    else
+        fputs("    set xlabel \"Matrix size N (N×N×N, log scale)\"\n", f);
+    return n > 0;
+}
+
+void mmb_gp_title(FILE *f, const char *title, bool named)
+{
+    fputs("    set title ", f);
+    mmb_gp_string(f, title);
+    /* the top axis's slanted names take the room the title would have: lift it */
+    fputs(named ? "\n    set tmargin 8\n" : "\n", f);
+}
+
+void mmb_gp_l2_mark(FILE *f, double l2_mib, double elem_size, const char *color, const char *label, int tag)
+{
+    /* several GPUs' lines lie close together: their labels step down */
+    if (!(l2_mib > 0))
+        return;
+    double edge = sqrt(l2_mib * 1048576.0 / (3.0 * elem_size));
+    fprintf(f, "    set arrow %d from %.6g, graph 0 to %.6g, graph 1 nohead dt 2 lw 2 lc rgb \"%s\" back\n", tag, edge, edge,
+            color);
+    fputs("    set label ", f);
+    mmb_gp_string(f, label);
+    fprintf(f, " at %.6g, graph %.3f right offset -0.5,0 tc rgb \"%s\" font F%d\n", edge, 0.97 - 0.06 * (tag - 1), color,
+            MMB_GP_FONT_PT - 6);
+}
+
+int mmb_gp_open_point(const struct mmb_report *rep, size_t k)
+{
+    if ((int)k == rep->data.cublas)
+        return 6;
+    int pt = kernel_points[k % MMB_COUNT(kernel_points)];
+    return pt % 2 ? pt - 1 : pt;
 }
 
 void mmb_gp_range_set(FILE *f, char axis, const struct mmb_gp_range *r)
@@ -223,13 +307,19 @@ void mmb_gp_panel_box(FILE *f, const struct mmb_gp_pos *p)
  * whose key lists what every panel draws; the caller adds NaN terms. */
 void mmb_gp_legend_begin(FILE *f, const struct mmb_gp_pos *p, size_t entries)
 {
+    mmb_gp_legend_strip(f, p, entries, MP_LEGEND);
+}
+
+void mmb_gp_legend_strip(FILE *f, const struct mmb_gp_pos *p, size_t entries, int height)
+{
     /* about 270 px an entry: as few rows as the width allows */
     size_t per_row = (size_t)(p->c.w * 0.96 / 270);
     size_t rows = per_row ? (entries + per_row - 1) / per_row : 1;
     fprintf(f, "    set lmargin at screen 0.02\n    set rmargin at screen 0.98\n");
-    fprintf(f, "    set bmargin at screen 0.005\n    set tmargin at screen %.4f\n", (double)MP_LEGEND / p->c.h);
+    fprintf(f, "    set bmargin at screen 0.005\n    set tmargin at screen %.4f\n", (double)height / p->c.h);
     fputs("    unset border\n    unset tics\n    unset xlabel\n    unset ylabel\n    unset title\n    unset grid\n", f);
     fputs("    unset logscale\n    unset label\n    unset object\n    unset arrow\n    unset colorbox\n", f);
+    fputs("    unset y2tics\n    unset y2label\n    unset x2tics\n", f);
     fputs("    set xrange [0:1]\n    set yrange [0:1]\n", f);
     fprintf(f, "    set key center center horizontal maxrows %zu width 2 samplen 3 spacing 1.2\n", rows ? rows : 1);
 }

@@ -46,6 +46,22 @@ void mmb_gp_script_end(FILE *f);
 /* Clean slate, grid and the line style of every kernel (style k + 1). */
 void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep);
 const char *mmb_gp_gpu_color(size_t i);
+/* The colour of kernel k's line style, "#RRGGBB". */
+const char *mmb_gp_kernel_color(const struct mmb_report *rep, size_t k);
+
+/* The size axis: N of the square problems on a log2 axis (a tic at each), the other
+ * shapes at the N of the same FLOP count, (M N K)^(1/3), named on the top axis when
+ * named is set; returns whether it named some. */
+bool mmb_gp_square(const struct mmb_report_shape *s);
+double mmb_gp_size_x(const struct mmb_report_shape *s);
+bool mmb_gp_size_axis(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos, bool named);
+/* "set title ..." with room above for the top axis's names when named. */
+void mmb_gp_title(FILE *f, const char *title, bool named);
+/* A vertical line at the N where A, B and C just fill an L2 of l2_mib (nothing when
+ * unknown), in colour, labelled at its top. */
+void mmb_gp_l2_mark(FILE *f, double l2_mib, double elem_size, const char *color, const char *label, int tag);
+/* The open variant of kernel k's marker (rectangular shapes). */
+int mmb_gp_open_point(const struct mmb_report *rep, size_t k);
 
 /* Axes: matrix sizes or kernels as categories, labels where they belong. */
 void mmb_gp_shapes_xtics(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos);
@@ -65,6 +81,8 @@ struct mmb_gp_pos mmb_gp_multi_pos(size_t panels);
 void mmb_gp_multiplot_begin(FILE *f, const char *title);
 void mmb_gp_panel_box(FILE *f, const struct mmb_gp_pos *pos);
 void mmb_gp_legend_begin(FILE *f, const struct mmb_gp_pos *pos, size_t entries);
+/* The same in a strip height pixels high. */
+void mmb_gp_legend_strip(FILE *f, const struct mmb_gp_pos *pos, size_t entries, int height);
 
 /* Writes out/gnuplot/<name>.<ext> from the stream and frees it. */
 int mmb_gp_commit(const struct mmb_report *rep, struct mmb_report_out *o, const char *name, const char *ext,

@@ -1,6 +1,8 @@
-/* grid.h - a kernel's tuning landscape: its median time over the two parameters
- * that vary the most, at one size, the others held at the fastest configuration's
- * values. */
+/* grid.h - a kernel's tuning landscape at one size, as a table of cells: with two
+ * parameters, one per axis; with more, the configurations the space allows (the
+ * profile's restrictions leave out the rest) as rows of the other parameters'
+ * values against the one parameter that leaves the fewest cells empty, so that
+ * every cell is a configuration that ran or failed, none a restricted one. */
 #ifndef MMB_REPORT_GRID_H
 #define MMB_REPORT_GRID_H
 
@@ -9,19 +11,20 @@
 
 #include "report/data.h"
 
-/* A kernel's time over two of its parameters at one shape: the two that vary the
- * most, the others held at the best configuration's values. */
 #define MMB_REPORT_GRID_MAX 24
 struct mmb_report_grid {
-    char xname[MMB_REPORT_NAME_MAX], yname[MMB_REPORT_NAME_MAX];
-    double xs[MMB_REPORT_GRID_MAX], ys[MMB_REPORT_GRID_MAX];
+    char xname[MMB_REPORT_NAME_MAX];  /* the column parameter */
+    char yname[128];                  /* the row parameter, or the short names of the rows' ("bx, by, ty") */
+    double xs[MMB_REPORT_GRID_MAX];
+    char ylabels[MMB_REPORT_GRID_MAX][64]; /* "16", or "32, 4, 8" */
     size_t nx, ny, cells;
     double ms[MMB_REPORT_GRID_MAX][MMB_REPORT_GRID_MAX]; /* [y][x], NaN when not measured */
     const char *why[MMB_REPORT_GRID_MAX][MMB_REPORT_GRID_MAX]; /* status text of a failed cell */
     size_t best_x, best_y;
-    char fixed[256];          /* the other parameters, "" when none */
+    char legend[256];         /* "bx = block_size_x, ...", "" with two parameters */
     size_t best_row;          /* overall best row of the kernel at that shape */
-    size_t failed;            /* cells of the slice that are not ok */
+    size_t failed;            /* cells that are not ok */
+    size_t restricted;        /* configurations of the slice the restrictions removed */
 };
 
 /* Returns true and fills g when the kernel has a grid of at least four ok cells. */

@@ -118,6 +118,11 @@ void mmb_report_params_legend(const char *params, char *out, size_t len)
     }
 }
 
+void mmb_report_ms_text(double ms, char *out, size_t len)
+{
+    snprintf(out, len, ms >= 1000 ? "%.0f" : ms >= 100 ? "%.1f" : ms >= 10 ? "%.2f" : ms >= 1 ? "%.3f" : "%.3g", ms);
+}
+
 void mmb_report_gpu_short(const char *name, char *out, size_t len)
 {
     static const char *const prefixes[] = {"NVIDIA ", "GeForce "};

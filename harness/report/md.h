@@ -16,6 +16,8 @@ void mmb_report_tex_text(FILE *f, const char *s);
  * the short names, "bx = block_size_x, ty = tile_size_y". */
 void mmb_report_params_short(const char *params, char *out, size_t len);
 void mmb_report_params_legend(const char *params, char *out, size_t len);
+/* A time in ms to about four significant digits, as every table writes times. */
+void mmb_report_ms_text(double ms, char *out, size_t len);
 /* "NVIDIA H100 80GB HBM3" as "H100 80GB HBM3", "GeForce GTX TITAN X" as "GTX TITAN X". */
 void mmb_report_gpu_short(const char *name, char *out, size_t len);
 /* A Markdown code span. */

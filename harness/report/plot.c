@@ -6,12 +6,14 @@
 #include "report/figures.h"
 
 static int (*const figure_writers[])(struct mmb_report *rep, char *err, size_t errlen) = {
-    mmb_report_plot_per_kernel, /* gpus-per-kernel */
-    mmb_report_plot_lines,      /* gflops, pct-cublas, bandwidth, bandwidth-pct */
-    mmb_report_plot_util,       /* util */
-    mmb_report_plot_roofline,   /* roofline */
-    mmb_report_plot_heatmaps,   /* heatmap */
-    mmb_report_plot_tune,       /* tune-spread */
+    mmb_report_plot_ladder,      /* ladder, gpus-speedup */
+    mmb_report_plot_util,        /* util, gpus-util */
+    mmb_report_plot_lines,       /* gflops, gpus-gflops, pct-cublas */
+    mmb_report_plot_generations, /* gpus-ratio */
+    mmb_report_plot_bandwidth,   /* bandwidth, traffic, gpus-bandwidth-<kernel> */
+    mmb_report_plot_roofline,    /* roofline, gpus-roofline */
+    mmb_report_plot_heatmaps,    /* heatmap */
+    mmb_report_plot_tune,        /* tune-spread, tune-pair, tune-occupancy */
     NULL,
 };
 

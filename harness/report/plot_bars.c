@@ -1,6 +1,6 @@
-/* plot_bars.c - bar figures: compute and memory utilisation per kernel, as
- * Nsight Compute's summary shows them, and every GPU's GFLOP/s next to each other
- * per kernel. */
+/* plot_bars.c - the Speed-of-Light bars: each kernel's use of the FP32 pipe, SM
+ * throughput, L1, L2 and DRAM, each a percentage of its own peak, as Nsight
+ * Compute's summary shows them. */
 #include "report/figures.h"
 
 #include <math.h>
@@ -12,67 +12,148 @@
 #include "report/gp.h"
 #include "report/out.h"
 #include "report/panels.h"
+#include "results/row.h"
 
 /* ---- utilisation bars ------------------------------------------------------------ */
+
+/* The bars of the Speed-of-Light view, each a percentage of its own peak: what the
+ * FP32 pipe does, the busiest SM unit (which is not the same thing), L1, L2, DRAM. */
+static const struct util_bar {
+    const char *title;
+    const char *color;
+    const char *fill;
+} util_bars[] = {
+    {"FP32 pipe (% of FP32 peak)", "#0072B2", "solid 0.95"},
+    {"SM throughput (busiest SM unit)", "#56B4E9", "pattern 5"},
+    {"L1/TEX throughput", "#009E73", "solid 0.95"},
+    {"L2 throughput", "#E69F00", "pattern 4"},
+    {"DRAM throughput", "#D55E00", "solid 0.95"},
+};
+#define UTIL_BARS 5
+
+static double util_value(const struct mmb_report_row *r, size_t bar)
+{
+    switch (bar) {
+    case 0:
+        return mmb_row_fp32_pct(&r->r);
+    case 1:
+        return r->r.sm_util_pct;
+    case 2:
+        return r->r.l1_util_pct;
+    case 3:
+        return r->r.l2_util_pct;
+    default:
+        return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_dram_pct(r);
+    }
+}
+
+/* Which bars some GPU has: L1 and L2 are left out, and said to be missing, in data
+ * measured before they were counters. */
+struct util {
+    const char *ref;
+    bool shown[UTIL_BARS];
+};
 
 static void util_panel_write(FILE *f, const struct mmb_report *rep, size_t g, const char *dat, const char *title,
                              const struct mmb_gp_pos *pos, const void *ctx)
 {
+    const struct util *u = ctx;
     mmb_gp_panel_begin(f, rep);
     mmb_gp_panel_box(f, pos);
     fputs("    set title ", f);
     mmb_gp_string(f, title);
     fputc('\n', f);
-    mmb_gp_ylabel(f, pos, "Utilisation (% of peak sustained)");
+    mmb_gp_ylabel(f, pos, "% of each unit's peak");
     mmb_gp_kernels_xtics(f, &rep->data, pos);
     fputs("    set yrange [0:112]\n    set ytics 0,20,100\n    set grid noxtics\n", f);
     if (!pos->shared)
-        fputs("    set key outside below center horizontal samplen 2 height 1\n", f);
-    fputs("    set boxwidth 0.36\n", f);
-    fprintf(f, "    plot \"%s.dat\" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb \"#202020\" lc rgb \"#0072B2\" title \"Compute (SM %%)\", \\\n", dat);
-    fputs("         \"\" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb \"#202020\" lc rgb \"#D55E00\" title \"Memory (DRAM %)\", \\\n", f);
-    /* labels of up to three digits over bars 0.38 kernel slots apart: smaller type
-     * when many kernels share a panel, so that "100" and "98" never touch */
+        fputs("    set key outside below center horizontal maxrows 2 samplen 2 height 1\n", f);
+    size_t nb = 0;
+    for (size_t b = 0; b < UTIL_BARS; b++)
+        nb += u->shown[b];
+    double w = 0.84 / (double)(nb ? nb : 1);
+    fprintf(f, "    set boxwidth %.4f\n", w * 0.92);
+    if (!u->shown[2] && !u->shown[3])
+        fprintf(f, "    set label \"L1 and L2 throughput: not in these CSVs (measure again with the default metrics)\" "
+                   "at graph 0.5, graph 0.95 center font F%d tc rgb \"#505050\"\n",
+                MMB_GP_FONT_PT - 6);
+    /* labels of up to three digits over bars w kernel slots wide */
     size_t nk = rep->data.nkernels ? rep->data.nkernels : 1;
-    double apart = (pos->shared ? 700.0 : 1350.0) / (double)nk * 0.38;
-    int pt = MMB_GP_FONT_PT;
-    while (pt > MMB_GP_FONT_PT - 8 && 3 * 0.6 * pt > 0.9 * apart)
+    double apart = (pos->shared ? 700.0 : 1350.0) / (double)nk * w;
+    int pt = MMB_GP_FONT_PT - 4;
+    while (pt > MMB_GP_FONT_PT - 10 && 2 * 0.6 * pt > 0.95 * apart)
         pt -= 2;
-    fprintf(f, "         \"\" using ($1-0.19):2:(sprintf(\"%%.0f\", $2)) with labels offset 0,0.7 font F%d notitle, \\\n", pt);
-    fprintf(f, "         \"\" using ($1+0.19):3:(sprintf(\"%%.0f\", $3)) with labels offset 0,0.7 font F%d notitle\n", pt);
+    int n = 0;
+    for (size_t b = 0, i = 0; b < UTIL_BARS; b++) {
+        if (!u->shown[b])
+            continue;
+        double off = ((double)i++ - (double)(nb - 1) / 2.0) * w;
+        mmb_gp_term(f, &n);
+        fprintf(f, "\"%s.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" ", dat, off,
+                b + 2, util_bars[b].fill, util_bars[b].color);
+        if (pos->shared)
+            fputs("notitle", f);
+        else {
+            fputs("title ", f);
+            mmb_gp_string(f, util_bars[b].title);
+        }
+        mmb_gp_term(f, &n);
+        fprintf(f, "\"\" using ($1%+.4f):($%zu == $%zu ? $%zu : 2):($%zu == $%zu ? sprintf(\"%%.0f\", $%zu) : \"n/m\") "
+                   "with labels offset 0,0.6 font F%d notitle",
+                off, b + 2, b + 2, b + 2, b + 2, b + 2, b + 2, pt);
+    }
+    fputc('\n', f);
 }
 
 static void util_legend_write(FILE *f, const struct mmb_report *rep, const struct mmb_gp_pos *pos, const void *ctx)
 {
-    mmb_gp_legend_begin(f, pos, 2);
-    fputs("    plot NaN with boxes fs solid 0.9 border lc rgb \"#202020\" lc rgb \"#0072B2\" title \"Compute (SM %)\", \\\n", f);
-    fputs("         NaN with boxes fs pattern 4 border lc rgb \"#202020\" lc rgb \"#D55E00\" title \"Memory (DRAM %)\"\n", f);
+    const struct util *u = ctx;
+    size_t nb = 0;
+    for (size_t b = 0; b < UTIL_BARS; b++)
+        nb += u->shown[b];
+    mmb_gp_legend_begin(f, pos, nb);
+    int n = 0;
+    for (size_t b = 0; b < UTIL_BARS; b++) {
+        if (!u->shown[b])
+            continue;
+        mmb_gp_term(f, &n);
+        fprintf(f, "NaN with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ", util_bars[b].fill,
+                util_bars[b].color);
+        mmb_gp_string(f, util_bars[b].title);
+    }
+    fputc('\n', f);
 }
 
-/* gnuplot/util-<GPU>.dat: a kernel a line. Sets has when some kernel has the
- * counters, else notes that the GPU has no utilisation bars. */
+/* gnuplot/util-<GPU>.dat: a kernel a line, a column per bar (NaN: not measured).
+ * Sets has when some kernel has SM and DRAM counters, else notes that the GPU has
+ * no utilisation bars. */
 static int util_data(struct mmb_report *rep, size_t g, const char *name, bool *has, void *ctx, char *err,
                      size_t errlen)
 {
-    const char *ref = ctx; /* the reference size's label */
+    struct util *u = ctx;
     const struct mmb_report_data *d = &rep->data;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    fprintf(o.f, "# %s: SM and DRAM throughput (%% of peak) at %s on %s\n# kernel-index sm-pct dram-pct  # kernel, params\n",
-            name, ref, d->gpus[g].name);
+    fprintf(o.f, "# %s: %% of each unit's peak at %s on %s\n# kernel-index fp32 sm l1 l2 dram  # kernel, params\n",
+            name, u->ref, d->gpus[g].name);
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
-        if (r && mmb_report_has_util(r)) {
-            fprintf(o.f, "%zu %.6g %.6g  # %s, %s\n", k, r->r.sm_util_pct, r->r.dram_util_pct, d->kernels[k],
-                    r->r.params[0] ? r->r.params : "-");
-            *has = true;
+        if (!r || !mmb_report_has_util(r))
+            continue;
+        fprintf(o.f, "%zu", k);
+        for (size_t b = 0; b < UTIL_BARS; b++) {
+            double v = util_value(r, b);
+            fprintf(o.f, isfinite(v) ? " %.6g" : " NaN", v);
+            u->shown[b] = u->shown[b] || isfinite(v);
         }
+        fprintf(o.f, "  # %s, %s\n", d->kernels[k], r->r.params[0] ? r->r.params : "-");
+        *has = true;
     }
     if (!*has) {
         mmb_report_out_discard(&o);
         char why[160];
-        snprintf(why, sizeof why, "no SM and DRAM throughput counters at %s", ref);
+        snprintf(why, sizeof why, "no SM and DRAM throughput counters at %s", u->ref);
         mmb_report_omit_add(rep, (int)g, "utilisation bars", why);
         return 0;
     }
@@ -91,158 +172,31 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    const struct mmb_report_panels figs = {"util", has, util_data, util_panel_write, util_legend_write, ref};
+    struct util u = {ref, {false}};
+    const struct mmb_report_panels figs = {"util", has, util_data, util_panel_write, util_legend_write, &u};
     int rc = mmb_report_panels_data(rep, &figs, err, errlen);
+    /* FP32, SM and DRAM always: a missing one says "n/m" */
+    u.shown[0] = u.shown[1] = u.shown[4] = true;
     if (rc == 0) {
-        char what[160], caption[640];
-        snprintf(what, sizeof what, "compute and memory utilisation at %s", ref);
+        char what[160], caption[1024];
+        snprintf(what, sizeof what, "Speed of Light at %s (%% of each unit's peak)", ref);
         snprintf(caption, sizeof caption,
-                 "Compute (SM throughput) and memory (DRAM throughput) utilisation of each kernel's best configuration at %s, as the Nsight Compute screenshots of seed 000 show them.",
-                 ref);
-        rc = mmb_report_panels_each(rep, &figs, what, caption, (struct mmb_gp_canvas){1600, 900}, err, errlen);
+                 "Each kernel's best configuration at %s, as Nsight Compute's Speed of Light reads it: the FP32 pipe's "
+                 "use (achieved FLOP/s over the FP32 peak), SM throughput (sm__throughput, the busiest SM unit, "
+                 "load/store and issue included: high SM with low FP32 means the SM is busy feeding the pipe), and "
+                 "L1, L2 and DRAM throughput. The highest bar is the limiter; n/m: not measured.%s",
+                 ref, u.shown[2] || u.shown[3] ? "" : " L1 and L2 throughput are not in these CSVs (measured before "
+                                                     "mmbench read them): measure again to see them.");
+        rc = mmb_report_panels_each(rep, &figs, what, caption, (struct mmb_gp_canvas){1600, 950}, err, errlen);
     }
     if (rc == 0) {
         char sel[64], title[640];
         mmb_report_selection(rep, -1, sel, sizeof sel);
-        snprintf(title, sizeof title, "Every GPU: compute and memory utilisation at %s (%s)", ref, sel);
+        snprintf(title, sizeof title, "Every GPU: Speed of Light at %s (%s)", ref, sel);
         rc = mmb_report_panels_gpus(rep, &figs, "gpus-util", title,
-                                    "The utilisation bars of every GPU side by side, oldest generation first.", err,
+                                    "The Speed-of-Light bars of every GPU side by side, oldest generation first.", err,
                                     errlen);
     }
     free(has);
-    return rc;
-}
-
-
-/* ---- GPUs next to each other, per kernel ------------------------------------------------ */
-
-/* gnuplot/gpus-per-kernel.dat: a kernel a line, the GFLOP/s of each GPU of cols
- * in its own column. */
-static int per_kernel_data_write(struct mmb_report *rep, const size_t *cols, size_t ng, const char *ref,
-                                 const char *sel, struct mmb_gp_range *y, char *err, size_t errlen)
-{
-    const struct mmb_report_data *d = &rep->data;
-    struct mmb_report_out o;
-    if (mmb_report_out_open(&o, err, errlen) != 0)
-        return -1;
-    fprintf(o.f, "# gpus-per-kernel: best GFLOP/s of each kernel at %s (%s)\n# kernel-index", ref, sel);
-    for (size_t j = 0; j < ng; j++)
-        fprintf(o.f, " \"%s\"", d->gpus[cols[j]].name);
-    fputc('\n', o.f);
-    for (size_t k = 0; k < d->nkernels; k++) {
-        fprintf(o.f, "%zu", k);
-        for (size_t j = 0; j < ng; j++) {
-            const struct mmb_report_row *r = mmb_report_best(d, cols[j], k, (size_t)d->ref);
-            double v = r ? mmb_report_gflops(r) : NAN;
-            fprintf(o.f, isfinite(v) ? " %.6g" : " NaN", v);
-            mmb_gp_range_add(y, v);
-        }
-        fprintf(o.f, "  # %s\n", d->kernels[k]);
-    }
-    mmb_gp_range_finish(y);
-    return mmb_gp_commit(rep, &o, "gpus-per-kernel", "dat", err, errlen);
-}
-
-/* One bar per GPU in each kernel's slot, labelled with its value. */
-static void per_kernel_bars(FILE *f, const struct mmb_report *rep, const size_t *cols, size_t ng, bool upright,
-                            int label_pt)
-{
-    const struct mmb_report_data *d = &rep->data;
-    double w = 0.8 / (double)ng;
-    fprintf(f, "    set boxwidth %.4f\n", w * 0.95);
-    int n = 0;
-    for (size_t j = 0; j < ng; j++) {
-        const struct mmb_report_gpu *gp = &d->gpus[cols[j]];
-        double off = ((double)j - (double)(ng - 1) / 2.0) * w;
-        char gpu[128];
-        mmb_report_gpu_label(rep, cols[j], gpu, sizeof gpu);
-        mmb_gp_term(f, &n);
-        fprintf(f, "\"gpus-per-kernel.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ",
-                off, j + 2, gp->all_published ? "pattern 4" : "solid 0.9",
-                gp->all_published ? "#404040" : mmb_gp_gpu_color(j));
-        mmb_gp_string(f, gpu);
-        mmb_gp_term(f, &n);
-        /* 51.7k, not 51706: five digits over each of three adjacent bars run together. */
-        fprintf(f, "\"\" using ($1%+.4f):%zu:(column(%zu) >= 10000 ? sprintf(\"%%.1fk\", column(%zu) / 1000) : "
-                   "sprintf(\"%%.0f\", column(%zu))) with labels %s font F%d notitle",
-                off, j + 2, j + 2, j + 2, j + 2, upright ? "rotate by 90 left offset 0,0.4" : "offset 0,0.6", label_pt);
-    }
-    fputc('\n', f);
-}
-
-static int per_kernel_script_write(struct mmb_report *rep, const size_t *cols, size_t ng, const char *ref,
-                                   const char *sel, struct mmb_gp_range *y, char *err, size_t errlen)
-{
-    const struct mmb_report_data *d = &rep->data;
-    /* bar labels ("51.7k", at most five characters) over bars 0.8 / ng kernel slots
-     * apart: smaller type when bars are narrow, standing on end when even that
-     * would touch (room above the tallest bar for them then) */
-    double apart = 1350.0 / (double)(d->nkernels ? d->nkernels : 1) * 0.8 / (double)ng;
-    int label_pt = MMB_GP_FONT_PT - 4;
-    while (label_pt > MMB_GP_FONT_PT - 8 && 5 * 0.6 * label_pt > 0.9 * apart)
-        label_pt -= 2;
-    bool upright = 5 * 0.6 * label_pt > 0.9 * apart;
-    if (upright)
-        y->hi *= 3;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, "gpus-per-kernel", MMB_REPORT_GROUP_GPUS, -1);
-    struct mmb_report_out o;
-    if (!fig)
-        return mmb_failf(err, errlen, "out of memory");
-    if (mmb_report_out_open(&o, err, errlen) != 0)
-        return -1;
-    snprintf(fig->title, sizeof fig->title, "Every GPU per kernel: GFLOP/s at %s (%s, best configuration)", ref, sel);
-    snprintf(fig->caption, sizeof fig->caption,
-             "Each kernel's best GFLOP/s at %s on every GPU, next to each other (log scale, oldest generation left); hatched bars are published figures, not measured by mmbench.",
-             ref);
-    mmb_gp_script_begin(o.f, rep, "gpus-per-kernel", fig->title, (struct mmb_gp_canvas){1600, 900});
-    mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
-    mmb_gp_string(o.f, fig->title);
-    fputs("\n    set ylabel \"GFLOP/s (log scale)\"\n    set format y \"%g\"\n", o.f);
-    mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
-    fputs("    set grid noxtics\n", o.f);
-    mmb_gp_range_set(o.f, 'y', y);
-    fputs("    set key outside below center horizontal samplen 2 spacing 1.1 height 1\n", o.f);
-    per_kernel_bars(o.f, rep, cols, ng, upright, label_pt);
-    mmb_gp_script_end(o.f);
-    return mmb_gp_commit(rep, &o, "gpus-per-kernel", "gp", err, errlen);
-}
-
-int mmb_report_plot_per_kernel(struct mmb_report *rep, char *err, size_t errlen)
-{
-    struct mmb_report_data *d = &rep->data;
-    if (d->ref < 0)
-        return 0;
-    size_t *cols = calloc(d->ngpus ? d->ngpus : 1, sizeof *cols);
-    if (!cols) {
-        mmb_errorf(err, errlen, "out of memory");
-        return -1;
-    }
-    /* the GPUs with a row at the reference size */
-    size_t ng = 0;
-    for (size_t g = 0; g < d->ngpus; g++) {
-        bool any = false;
-        for (size_t k = 0; k < d->nkernels; k++)
-            any = any || mmb_report_best(d, g, k, (size_t)d->ref);
-        if (any)
-            cols[ng++] = g;
-    }
-    char ref[96], sel[64];
-    mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    mmb_report_selection(rep, -1, sel, sizeof sel);
-    int rc = 0;
-    if (ng < 2) {
-        if (d->ngpus >= 2) {
-            char why[160];
-            snprintf(why, sizeof why, "fewer than two GPUs have rows at %s", ref);
-            mmb_report_omit_add(rep, -1, "GPUs per kernel", why);
-        }
-    } else {
-        struct mmb_gp_range y = mmb_gp_range_new(true);
-        rc = per_kernel_data_write(rep, cols, ng, ref, sel, &y, err, errlen);
-        if (rc == 0)
-            rc = per_kernel_script_write(rep, cols, ng, ref, sel, &y, err, errlen);
-    }
-    free(cols);
     return rc;
 }

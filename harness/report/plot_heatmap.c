@@ -27,6 +27,17 @@ static void grid_tics(FILE *f, char axis, const double *v, size_t n)
     fprintf(f, ")\n    set %crange [-0.5:%zu.5]\n", axis, n - 1);
 }
 
+static void grid_row_tics(FILE *f, const struct mmb_report_grid *g)
+{
+    fputs("    set ytics (", f);
+    for (size_t i = 0; i < g->ny; i++) {
+        fputs(i ? ", " : "", f);
+        mmb_gp_string(f, g->ylabels[i]);
+        fprintf(f, " %zu", i);
+    }
+    fprintf(f, ")\n    set yrange [%zu.5:-0.5]\n", g->ny - 1);
+}
+
 /* One heatmap: the grid, its names and the colour scale its times span. */
 struct heatmap {
     const struct mmb_report_grid *grid;
@@ -108,26 +119,30 @@ static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h,
         mmb_errorf(err, errlen, "out of memory");
         return -1;
     }
-    snprintf(fig->title, sizeof fig->title, "%s: %s at %s (%s), median time over %s x %s", h->gpu, kernel, h->ref,
-             h->sel, grid->xname, grid->yname);
-    snprintf(fig->caption, sizeof fig->caption,
-             "Median time (ms) of %s over %s and %s at %s%s%s; the boxed cell is the fastest configuration%s.", kernel,
-             grid->xname, grid->yname, h->ref, grid->fixed[0] ? ", with " : "", grid->fixed,
-             grid->failed ? ", grey cells did not run (their status is written in them)" : "");
-    mmb_gp_script_begin(o.f, rep, h->name, fig->title, (struct mmb_gp_canvas){1600, 900});
+    snprintf(fig->title, sizeof fig->title, "%s: %s at %s (%s), median time (ms)", h->gpu, kernel, h->ref, h->sel);
+    if (grid->legend[0])
+        snprintf(fig->caption, sizeof fig->caption,
+                 "Median time (ms) of every configuration of %s at %s that the space allows: a row for each combination "
+                 "of %s (%s), a column for each %s; the %zu configurations the profile's restrictions exclude are not "
+                 "cells. The boxed cell is the fastest%s.",
+                 kernel, h->ref, grid->yname, grid->legend, grid->xname, grid->restricted,
+                 grid->failed ? ", grey cells did not run (their status is written in them)" : "");
+    else
+        snprintf(fig->caption, sizeof fig->caption,
+                 "Median time (ms) of %s over %s and %s at %s; the boxed cell is the fastest configuration%s.", kernel,
+                 grid->xname, grid->yname, h->ref,
+                 grid->failed ? ", grey cells did not run (their status is written in them)" : "");
+    mmb_gp_script_begin(o.f, rep, h->name, fig->title, (struct mmb_gp_canvas){1600, grid->ny > 8 ? 1200 : 900});
     mmb_gp_panel_begin(o.f, rep);
     fputs("    set title ", o.f);
-    char title[1024];
-    snprintf(title, sizeof title, "%s: %s at %s (%s)%s%s, median time (ms), fastest boxed", h->gpu, kernel, h->ref,
-             h->sel, grid->fixed[0] ? ", " : "", grid->fixed);
-    mmb_gp_string(o.f, title);
+    mmb_gp_string(o.f, fig->title);
     fputs("\n    set xlabel ", o.f);
     mmb_gp_string(o.f, grid->xname);
     fputs("\n    set ylabel ", o.f);
     mmb_gp_string(o.f, grid->yname);
     fputs("\n    set grid noxtics noytics\n    set tics scale 0\n", o.f);
     grid_tics(o.f, 'x', grid->xs, grid->nx);
-    grid_tics(o.f, 'y', grid->ys, grid->ny);
+    grid_row_tics(o.f, grid);
     heatmap_colorbox(o.f, h);
     fprintf(o.f, "    set object 1 rect from %zu - 0.5, %zu - 0.5 to %zu + 0.5, %zu + 0.5 front fillstyle empty border lc rgb \"#e4002b\" lw 4\n",
             grid->best_x, grid->best_y, grid->best_x, grid->best_y);

@@ -20,7 +20,7 @@ enum mmb_report_group {
 struct mmb_report_figure {
     char name[160];     /* figures/<name>.<format>, gnuplot/<name>.gp */
     char title[640];
-    char caption[640];  /* one or two sentences: what it shows */
+    char caption[1024]; /* one or two sentences: what it shows */
     enum mmb_report_group group;
     int gpu;            /* -1 for every GPU */
     bool drawn;         /* every format's file exists */

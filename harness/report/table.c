@@ -28,7 +28,7 @@ struct table {
     char title[1024];
     char label[160];
     size_t ncols, nrows, caprows;
-    char head[TCOLS][160];
+    char head[TCOLS][256];
     bool num[TCOLS];   /* right-aligned */
     bool code[TCOLS];  /* parameters: monospace */
     struct cell (*rows)[TCOLS];
@@ -311,9 +311,12 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
     mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
     mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
     snprintf(t->title, sizeof t->title, "%s: %s, median time (ms) by %s (columns) and %s (rows) at %s (%s)%s%s", gpu,
-             d->kernels[k], grid->xname, grid->yname, ref, sel, grid->fixed[0] ? ", " : "", grid->fixed);
+             d->kernels[k], grid->xname, grid->yname, ref, sel, "", "");
+    if (grid->legend[0])
+        note_add(t, "Rows: the combinations of %s that the space allows (%s); the %zu configurations its restrictions "
+                    "exclude are left out.", grid->yname, grid->legend, grid->restricted);
     snprintf(t->label, sizeof t->label, "tab:%s-%s-grid", d->gpus[g].slug, kslug);
-    char corner[160];
+    char corner[256];
     snprintf(corner, sizeof corner, "%s \\ %s", grid->yname, grid->xname);
     head_set(t, 0, corner, false, false);
     for (size_t ix = 0; ix < grid->nx && ix + 1 < TCOLS; ix++) {
@@ -325,7 +328,7 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
         struct cell *row = table_row(t);
         if (!row)
             return -1;
-        snprintf(row[0].text, sizeof row[0].text, "%g", grid->ys[iy]);
+        snprintf(row[0].text, sizeof row[0].text, "%s", grid->ylabels[iy]);
         for (size_t ix = 0; ix < grid->nx && ix + 1 < TCOLS; ix++) {
             struct cell *c = &row[ix + 1];
             if (!isnan(grid->ms[iy][ix]))

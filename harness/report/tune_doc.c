@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "report/md.h"
 #include "report/tune_groups.h"
+#include "report/tune_top.h"
 
 typedef struct mmb_report_tune_group group;
 
@@ -51,12 +52,6 @@ static void status_counts(FILE *f, const group *g)
 
 /* ---- the table of best configurations ------------------------------------------------------- */
 
-/* About four significant digits, as the other tables write times. */
-static void ms_text(double ms, char *out, size_t len)
-{
-    snprintf(out, len, ms >= 1000 ? "%.0f" : ms >= 100 ? "%.1f" : ms >= 10 ? "%.2f" : ms >= 1 ? "%.3f" : "%.3g", ms);
-}
-
 static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -81,7 +76,7 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
             snprintf(pct, sizeof pct, "%.1f", 100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
         mmb_report_params_short(b ? b->r.params : "", conf, sizeof conf);
         if (b) {
-            ms_text(b->r.time_ms_median, ms, sizeof ms);
+            mmb_report_ms_text(b->r.time_ms_median, ms, sizeof ms);
             snprintf(tf, sizeof tf, "%.2f", mmb_report_gflops(b) / 1000);
             params[np++] = b->r.params;
         }
@@ -497,7 +492,7 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
                 hit = &d->rows[i];
         char cell[64] = "";
         if (hit && hit->r.status == MMB_STATUS_OK)
-            ms_text(hit->r.time_ms_median, cell, sizeof cell);
+            mmb_report_ms_text(hit->r.time_ms_median, cell, sizeof cell);
         else if (hit)
             snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
         bool best = hit && hit == best_of(d, g);
@@ -560,6 +555,9 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
           "status names.\n\n",
           md);
     best_table(md, tex, rep, gs, n);
+    for (size_t j = 0; j < n; j++)
+        if (gs[j].tuned)
+            mmb_report_tune_top_table(md, tex, rep, &gs[j]);
     t4_links(md, rep, gs, n);
     wall_times(md, rep, gs, n);
     published_compare(md, rep, gs, n);

@@ -1,13 +1,13 @@
-# bandwidth-h200.gp - NVIDIA H200: achieved DRAM bandwidth against matrix size (f32, cold L2)
+# bandwidth-h200.gp - NVIDIA H200: DRAM bandwidth, measured and declared (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot bandwidth-h200.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -15,11 +15,15 @@ do for [i = 1:words(formats)] {
     F20 = sprintf(",%g", 20 * FS)
     F22 = sprintf(",%g", 22 * FS)
     set output "../figures/bandwidth-h200.".fmt
+    set multiplot title "NVIDIA H200: DRAM bandwidth, measured and declared (f32, cold L2)" font F22
     unset label
     unset object
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,24 +32,130 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set title "NVIDIA H200: achieved DRAM bandwidth against matrix size (f32, cold L2)"
-    set ylabel "DRAM bandwidth (GB/s, log scale)"
-    set xtics ("256" 0, "512" 1, "1024" 2, "2048" 3, "2048x8192x1024" 4, "1024x4096x8192" 5, "4096" 6, "8192x2048x4096" 7, "8192" 8)
-    set xtics rotate by 30 right
-    set xrange [-0.5:8.5]
-    set xlabel "Matrix size: N for N x N x N, else M x N x K (by FLOP count)"
-    set logscale y 10
-    set format y "%.10g"
-    set yrange [10:7702.89]
-    set label "4814 GB/s" at graph 0.99, first 4814.304 right offset 0,0.8 tc rgb "#404040"
-    set key outside below center horizontal samplen 3 spacing 1.1 width 1 height 1
-    plot "bandwidth-h200.dat" index 0 using 1:2 with linespoints ls 1 title "naive", \
-         "bandwidth-h200.dat" index 1 using 1:2 with linespoints ls 2 title "tiled", \
-         "bandwidth-h200.dat" index 2 using 1:2 with linespoints ls 3 title "rect_tiles", \
-         "bandwidth-h200.dat" index 3 using 1:2 with linespoints ls 4 title "tunable", \
-         "bandwidth-h200.dat" index 4 using 1:2 with linespoints ls 5 title "cublas", \
-         4814.304 with lines lc rgb "#404040" dt 3 lw 2.5 title "DRAM peak", \
-         "bandwidth-h200.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#404040" title "output stayed in L2"
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set lmargin at screen 0.0700
+    set rmargin at screen 0.4000
+    set bmargin at screen 0.3000
+    set tmargin at screen 0.8600
+    unset key
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "Measured DRAM traffic / time (counters)"
+    set yrange [0:1333.96]
+    set ylabel "GB/s"
+    set y2range [0:27.7084]
+    set y2tics nomirror
+    set y2label "% of the DRAM peak (4814 GB/s)"
+    set format y2 "%g"
+    set arrow 1 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
+    set label "L2 60 MiB" at 2289.73, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
+    plot "bandwidth-h200.dat" index 0 using 1:2 with linespoints ls 1 notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 1 using 1:2 with points ls 1 pt 4 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 2 using 1:2 with linespoints ls 2 notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 3 using 1:2 with points ls 2 pt 6 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 4 using 1:2 with linespoints ls 3 notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 6 using 1:2 with linespoints ls 4 notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 8 using 1:2 with linespoints ls 5 notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set lmargin at screen 0.5850
+    set rmargin at screen 0.9150
+    set bmargin at screen 0.3000
+    set tmargin at screen 0.8600
+    unset key
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "nvbench's declared bytes (A, B, C once) / time"
+    set yrange [0:229.542]
+    set ylabel "GB/s"
+    set y2range [0:4.76792]
+    set y2tics nomirror
+    set y2label "% of the DRAM peak (4814 GB/s)"
+    set format y2 "%g"
+    set arrow 1 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
+    set label "L2 60 MiB" at 2289.73, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
+    plot "bandwidth-h200.dat" index 0 using 1:4 with linespoints ls 1 notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 1 using 1:4 with points ls 1 pt 4 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 2 using 1:4 with linespoints ls 2 notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 3 using 1:4 with points ls 2 pt 6 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 4 using 1:4 with linespoints ls 3 notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 5 using 1:4 with points ls 3 pt 8 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 6 using 1:4 with linespoints ls 4 notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 7 using 1:4 with points ls 4 pt 10 lw 2.5 notitle, \
+         "bandwidth-h200.dat" index 8 using 1:4 with linespoints ls 5 notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 9 using 1:4 with points ls 5 pt 6 lw 2.5 notitle
+    set lmargin at screen 0.02
+    set rmargin at screen 0.98
+    set bmargin at screen 0.005
+    set tmargin at screen 0.1810
+    unset border
+    unset tics
+    unset xlabel
+    unset ylabel
+    unset title
+    unset grid
+    unset logscale
+    unset label
+    unset object
+    unset arrow
+    unset colorbox
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set xrange [0:1]
+    set yrange [0:1]
+    set key center center horizontal maxrows 2 width 2 samplen 3 spacing 1.2
+    plot NaN with linespoints ls 1 title "naive", \
+         NaN with linespoints ls 2 title "tiled", \
+         NaN with linespoints ls 3 title "rect_tiles", \
+         NaN with linespoints ls 4 title "tunable", \
+         NaN with linespoints ls 5 title "cublas", \
+         NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K", \
+         NaN with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" title "best configuration changes", \
+         NaN with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \
+         NaN with lines dt 2 lw 2 lc rgb "#505050" title "A, B, C fill L2"
+    unset multiplot
     unset output
 }

@@ -1,13 +1,13 @@
-# gflops-h200.gp - NVIDIA H200: GFLOP/s against matrix size (f32, cold L2)
+# gflops-h200.gp - NVIDIA H200: TFLOP/s against matrix size (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot gflops-h200.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1600,1100 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1100 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -20,6 +20,9 @@ do for [i = 1:words(formats)] {
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,23 +31,33 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set title "NVIDIA H200: GFLOP/s against matrix size (f32, cold L2)"
-    set ylabel "GFLOP/s (2MNK / median time)"
-    set xtics ("256" 0, "512" 1, "1024" 2, "2048" 3, "2048x8192x1024" 4, "1024x4096x8192" 5, "4096" 6, "8192x2048x4096" 7, "8192" 8)
-    set xtics rotate by 30 right
-    set xrange [-0.5:8.5]
-    set xlabel "Matrix size: N for N x N x N, else M x N x K (by FLOP count)"
-    set logscale y 10
-    set format y "%.10g"
-    set yrange [100:107053]
-    set label "66.9 TFLOP/s" at graph 0.99, first 66908.16 right offset 0,0.8 tc rgb "#404040"
-    set key outside below center horizontal samplen 3 spacing 1.1 width 1 height 1
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set logscale x2 2
+    set x2range [176.552:11878.4]
+    set x2tics ("2048x8192x1024" 2580.32, "1024x4096x8192" 3251, "8192x2048x4096" 4096) out nomirror rotate by 25 left font F14
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "NVIDIA H200: TFLOP/s against matrix size (f32, cold L2)"
+    set tmargin 8
+    set ylabel "TFLOP/s (2MNK / median time)"
+    set yrange [0:74]
+    set label "66.9 TFLOP/s" at graph 0.02, first 66.90816 left offset 0,0.8 tc rgb "#404040"
+    set key outside below center horizontal maxrows 2 samplen 4 spacing 1.1 width 1 height 1
     plot "gflops-h200.dat" index 0 using 1:2 with linespoints ls 1 title "naive", \
-         "gflops-h200.dat" index 1 using 1:2 with linespoints ls 2 title "tiled", \
-         "gflops-h200.dat" index 2 using 1:2 with linespoints ls 3 title "rect_tiles", \
-         "gflops-h200.dat" index 3 using 1:2 with linespoints ls 4 title "tunable", \
-         "gflops-h200.dat" index 4 using 1:2 with linespoints ls 5 title "cublas", \
-         66908.16 with lines lc rgb "#404040" dt 3 lw 2.5 title "FP32 peak"
+         "gflops-h200.dat" index 1 using 1:2 with points ls 1 pt 4 lw 2.5 notitle, \
+         "gflops-h200.dat" index 2 using 1:2 with linespoints ls 2 title "tiled", \
+         "gflops-h200.dat" index 3 using 1:2 with points ls 2 pt 6 lw 2.5 notitle, \
+         "gflops-h200.dat" index 4 using 1:2 with linespoints ls 3 title "rect_tiles", \
+         "gflops-h200.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
+         "gflops-h200.dat" index 6 using 1:2 with linespoints ls 4 title "tunable", \
+         "gflops-h200.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
+         "gflops-h200.dat" index 8 using 1:2 with linespoints ls 5 title "cublas", \
+         "gflops-h200.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle, \
+         66.90816 with lines lc rgb "#404040" dt 3 lw 2.5 title "FP32 peak", \
+         NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K (top axis)", \
+         "gflops-h200.dat" index 10 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
+         "gflops-h200.dat" index 11 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
     unset output
 }

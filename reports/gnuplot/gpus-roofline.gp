@@ -1,4 +1,4 @@
-# gpus-roofline.gp - Every GPU: roofline (f32, cold L2, shared axes)
+# gpus-roofline.gp - Every GPU: hierarchical roofline (f32, cold L2, shared axes)
 # Written by `mmbench report`. Redraw from this folder: gnuplot gpus-roofline.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
@@ -15,12 +15,15 @@ do for [i = 1:words(formats)] {
     F20 = sprintf(",%g", 20 * FS)
     F22 = sprintf(",%g", 22 * FS)
     set output "../figures/gpus-roofline.".fmt
-    set multiplot title "Every GPU: roofline (f32, cold L2, shared axes)" font F22
+    set multiplot title "Every GPU: hierarchical roofline (f32, cold L2, shared axes)" font F22
     unset label
     unset object
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -29,41 +32,47 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
     set bmargin at screen 0.3131
     unset key
-    set xlabel "Arithmetic intensity (FLOP per DRAM byte)"
-    set ylabel "GFLOP/s"
+    set title "NVIDIA H100 80GB HBM3"
+    set xlabel "FLOP per byte moved (log scale)"
+    set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:816.863]
+    set xrange [1:816.863]
     set logscale y 10
     set format y "%.10g"
-    set yrange [1000:107053]
-    set samples 800
-    B = 3352.3
+    set yrange [1000:160580]
+    set samples 1000
     P = 66908.2
-    roof(x) = x * B < P ? x * B : P
-    set arrow from P / B, graph 0 to P / B, P nohead dt 3 lw 1.5 lc rgb "#707070"
-    set title "NVIDIA H100 80GB HBM3"
-    set label "66.9 TFLOP/s" at graph 0.98, first P * 1.25 right tc rgb "#303030"
-    set label "ridge 20 FLOP/B " at P / B, P * 1.25 right tc rgb "#404040"
-    xr = P / B / 2.5
-    if (xr > 0.6 && xr * B * 1.9 < 107053) { set label sprintf("%.0f GB/s ", B) at xr, xr * B * 1.9 right tc rgb "#303030" }
-    plot roof(x) with lines lw 3.5 lc rgb "#303030" title "roof", \
-         "roofline-h100-80gb-hbm3.dat" index 0 using 1:2 with points ls 1 lw 2 title "naive", \
-         "roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with points ls 2 lw 2 title "tiled", \
-         "roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with points ls 3 lw 2 title "rect_tiles", \
-         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with points ls 4 lw 2 title "tunable", \
-         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with points ls 5 lw 2 title "cublas"
+    B0 = 3352.3
+    roof0(x) = x * B0 < P ? x * B0 : P
+    set label "DRAM 3352 GB/s" at 3.84645, 12894.5 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030" font F14
+    plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 0 using 1:2 with linespoints ls 1 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with linespoints ls 2 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 1 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 3 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 2 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 4 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
     unset label
     unset object
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -72,36 +81,39 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788
     set bmargin at screen 0.3131
     unset key
-    set xlabel "Arithmetic intensity (FLOP per DRAM byte)"
+    set title "NVIDIA H200"
+    set xlabel "FLOP per byte moved (log scale)"
     unset ylabel
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:816.863]
+    set xrange [1:816.863]
     set logscale y 10
     set format y "%.10g"
-    set yrange [1000:107053]
-    set samples 800
-    B = 4814.3
+    set yrange [1000:160580]
+    set samples 1000
     P = 66908.2
-    roof(x) = x * B < P ? x * B : P
-    set arrow from P / B, graph 0 to P / B, P nohead dt 3 lw 1.5 lc rgb "#707070"
-    set title "NVIDIA H200"
-    set label "66.9 TFLOP/s" at graph 0.98, first P * 1.25 right tc rgb "#303030"
-    set label "ridge 13.9 FLOP/B " at P / B, P * 1.25 right tc rgb "#404040"
-    xr = P / B / 2.5
-    if (xr > 0.6 && xr * B * 1.9 < 107053) { set label sprintf("%.0f GB/s ", B) at xr, xr * B * 1.9 right tc rgb "#303030" }
-    plot roof(x) with lines lw 3.5 lc rgb "#303030" title "roof", \
-         "roofline-h200.dat" index 0 using 1:2 with points ls 1 lw 2 title "naive", \
-         "roofline-h200.dat" index 1 using 1:2 with points ls 2 lw 2 title "tiled", \
-         "roofline-h200.dat" index 2 using 1:2 with points ls 3 lw 2 title "rect_tiles", \
-         "roofline-h200.dat" index 3 using 1:2 with points ls 4 lw 2 title "tunable", \
-         "roofline-h200.dat" index 4 using 1:2 with points ls 5 lw 2 title "cublas"
+    B0 = 4814.3
+    roof0(x) = x * B0 < P ? x * B0 : P
+    set label "DRAM 4814 GB/s" at 3.26833, 15734.7 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030" font F14
+    plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
+         "roofline-h200.dat" index 0 using 1:2 with linespoints ls 1 lw 1 notitle, \
+         "roofline-h200.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 1 using 1:2 with linespoints ls 2 lw 1 notitle, \
+         "roofline-h200.dat" index 1 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 2 using 1:2 with linespoints ls 3 lw 1 notitle, \
+         "roofline-h200.dat" index 2 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 4 lw 1 notitle, \
+         "roofline-h200.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h200.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -117,15 +129,18 @@ do for [i = 1:words(formats)] {
     unset object
     unset arrow
     unset colorbox
+    unset y2tics
+    unset y2label
+    unset x2tics
     set xrange [0:1]
     set yrange [0:1]
     set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
-    plot NaN with lines lw 3.5 lc rgb "#303030" title "roof", \
-         NaN with points ls 1 lw 2 title "naive", \
+    plot NaN with points ls 1 lw 2 title "naive", \
          NaN with points ls 2 lw 2 title "tiled", \
          NaN with points ls 3 lw 2 title "rect_tiles", \
          NaN with points ls 4 lw 2 title "tunable", \
-         NaN with points ls 5 lw 2 title "cublas"
+         NaN with points ls 5 lw 2 title "cublas", \
+         NaN with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2"
     unset multiplot
     unset output
 }

@@ -1,4 +1,4 @@
-# gpus-util.gp - Every GPU: compute and memory utilisation at 4096 (f32, cold L2)
+# gpus-util.gp - Every GPU: Speed of Light at 4096 (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot gpus-util.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
@@ -15,12 +15,15 @@ do for [i = 1:words(formats)] {
     F20 = sprintf(",%g", 20 * FS)
     F22 = sprintf(",%g", 22 * FS)
     set output "../figures/gpus-util.".fmt
-    set multiplot title "Every GPU: compute and memory utilisation at 4096 (f32, cold L2)" font F22
+    set multiplot title "Every GPU: Speed of Light at 4096 (f32, cold L2)" font F22
     unset label
     unset object
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -29,30 +32,36 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
     set bmargin at screen 0.3131
     unset key
     set title "NVIDIA H100 80GB HBM3"
-    set ylabel "Utilisation (% of peak sustained)"
+    set ylabel "% of each unit's peak"
     set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
     set xrange [-0.6:4.6]
     set xlabel "Kernel (best configuration at this size)"
     set yrange [0:112]
     set ytics 0,20,100
     set grid noxtics
-    set boxwidth 0.36
-    plot "util-h100-80gb-hbm3.dat" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
-         "" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)", \
-         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 font F20 notitle, \
-         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 font F20 notitle
+    set boxwidth 0.2576
+    set label "L1 and L2 throughput: not in these CSVs (measure again with the default metrics)" at graph 0.5, graph 0.95 center font F14 tc rgb "#505050"
+    plot "util-h100-80gb-hbm3.dat" using ($1-0.2800):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
+         "" using ($1-0.2800):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.0000):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
+         "" using ($1+0.0000):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.2800):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
+         "" using ($1+0.2800):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle
     unset label
     unset object
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -61,7 +70,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788
@@ -75,11 +84,14 @@ do for [i = 1:words(formats)] {
     set yrange [0:112]
     set ytics 0,20,100
     set grid noxtics
-    set boxwidth 0.36
-    plot "util-h200.dat" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
-         "" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)", \
-         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 font F20 notitle, \
-         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 font F20 notitle
+    set boxwidth 0.2576
+    set label "L1 and L2 throughput: not in these CSVs (measure again with the default metrics)" at graph 0.5, graph 0.95 center font F14 tc rgb "#505050"
+    plot "util-h200.dat" using ($1-0.2800):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
+         "" using ($1-0.2800):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h200.dat" using ($1+0.0000):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
+         "" using ($1+0.0000):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h200.dat" using ($1+0.2800):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
+         "" using ($1+0.2800):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -95,11 +107,15 @@ do for [i = 1:words(formats)] {
     unset object
     unset arrow
     unset colorbox
+    unset y2tics
+    unset y2label
+    unset x2tics
     set xrange [0:1]
     set yrange [0:1]
     set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
-    plot NaN with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
-         NaN with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)"
+    plot NaN with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
+         NaN with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
+         NaN with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput"
     unset multiplot
     unset output
 }

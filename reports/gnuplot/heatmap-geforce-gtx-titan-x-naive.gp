@@ -1,4 +1,4 @@
-# heatmap-geforce-gtx-titan-x-naive.gp - GeForce GTX TITAN X (published): naive at 4096 (f32), median time over block_size_x x block_size_y
+# heatmap-geforce-gtx-titan-x-naive.gp - GeForce GTX TITAN X (published): naive at 4096 (f32), median time (ms)
 # Written by `mmbench report`. Redraw from this folder: gnuplot heatmap-geforce-gtx-titan-x-naive.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
@@ -20,6 +20,9 @@ do for [i = 1:words(formats)] {
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,8 +31,8 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set title "GeForce GTX TITAN X (published): naive at 4096 (f32), median time (ms), fastest boxed"
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set title "GeForce GTX TITAN X (published): naive at 4096 (f32), median time (ms)"
     set xlabel "block_size_x"
     set ylabel "block_size_y"
     set grid noxtics noytics
@@ -37,7 +40,7 @@ do for [i = 1:words(formats)] {
     set xtics ("8" 0, "16" 1, "32" 2)
     set xrange [-0.5:2.5]
     set ytics ("1" 0, "2" 1, "4" 2, "8" 3, "16" 4, "32" 5)
-    set yrange [-0.5:5.5]
+    set yrange [5.5:-0.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
     set cbrange [501.9974:3349.53833]
     set cblabel "median time (ms, log scale)"

@@ -1,13 +1,13 @@
-# heatmap-h200-tunable.gp - NVIDIA H200: tunable at 4096 (f32, cold L2), median time over block_size_y x tile_size_x
+# heatmap-h200-tunable.gp - NVIDIA H200: tunable at 4096 (f32, cold L2), median time (ms)
 # Written by `mmbench report`. Redraw from this folder: gnuplot heatmap-h200-tunable.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,900 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,900 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1600,1200 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1200 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,6.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -20,6 +20,9 @@ do for [i = 1:words(formats)] {
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,22 +31,24 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set title "NVIDIA H200: tunable at 4096 (f32, cold L2), block_size_x=32, tile_size_y=8, median time (ms), fastest boxed"
-    set xlabel "block_size_y"
-    set ylabel "tile_size_x"
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set title "NVIDIA H200: tunable at 4096 (f32, cold L2), median time (ms)"
+    set xlabel "tile_size_x"
+    set ylabel "bx, by, ty"
     set grid noxtics noytics
     set tics scale 0
-    set xtics ("2" 0, "4" 1, "8" 2, "16" 3, "32" 4)
-    set xrange [-0.5:4.5]
-    set ytics ("1" 0, "2" 1, "4" 2, "8" 3)
-    set yrange [-0.5:3.5]
+    set xtics ("1" 0, "2" 1, "4" 2, "8" 3)
+    set xrange [-0.5:3.5]
+    set ytics ("16, 2, 8" 0, "16, 4, 4" 1, "16, 8, 2" 2, "16, 16, 1" 3, "32, 4, 8" 4, "32, 8, 4" 5, "32, 16, 2" 6, "32, 32, 1" 7, "64, 8, 8" 8, "64, 16, 4" 9, "64, 32, 2" 10)
+    set yrange [10.5:-0.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [4.04785609:6.61830401]
-    set cblabel "median time (ms)"
+    set cbrange [4.04785609:16.9239521]
+    set cblabel "median time (ms, log scale)"
     set colorbox
     unset key
-    set object 1 rect from 1 - 0.5, 2 - 0.5 to 1 + 0.5, 2 + 0.5 front fillstyle empty border lc rgb "#e4002b" lw 4
+    set logscale cb
+    set cbtics (5, 7, 10, 15)
+    set object 1 rect from 2 - 0.5, 4 - 0.5 to 2 + 0.5, 4 + 0.5 front fillstyle empty border lc rgb "#e4002b" lw 4
     plot "heatmap-h200-tunable.dat" index 0 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \
          "" index 0 using 1:2:($5 > 0 ? stringcolumn(4) : "") with labels font F18 tc rgb "white", \
          "" index 0 using 1:2:($5 > 0 ? "" : stringcolumn(4)) with labels font F18 tc rgb "black", \

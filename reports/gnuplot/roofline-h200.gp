@@ -1,13 +1,13 @@
-# roofline-h200.gp - NVIDIA H200: roofline (f32, cold L2)
+# roofline-h200.gp - NVIDIA H200: hierarchical roofline, square sizes (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot roofline-h200.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1600,1100 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1100 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -20,6 +20,9 @@ do for [i = 1:words(formats)] {
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,31 +31,34 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set xlabel "Arithmetic intensity (FLOP per DRAM byte)"
-    set ylabel "GFLOP/s"
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set title "NVIDIA H200: hierarchical roofline, square sizes (f32, cold L2)"
+    set xlabel "Arithmetic intensity (FLOP per byte moved at each level, log scale)"
+    set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:816.863]
+    set xrange [1:816.863]
     set logscale y 10
     set format y "%.10g"
-    set yrange [1000:107053]
-    set samples 800
-    B = 4814.3
+    set yrange [1000:160580]
+    set samples 1000
     P = 66908.2
-    roof(x) = x * B < P ? x * B : P
-    set arrow from P / B, graph 0 to P / B, P nohead dt 3 lw 1.5 lc rgb "#707070"
-    set title "NVIDIA H200: roofline (f32, cold L2)"
-    set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.25 right tc rgb "#303030"
-    set label "ridge 13.9 FLOP/B " at P / B, P * 1.25 right tc rgb "#404040"
-    xr = P / B / 2.5
-    if (xr > 0.6 && xr * B * 1.9 < 107053) { set label sprintf("DRAM %.0f GB/s ", B) at xr, xr * B * 1.9 right tc rgb "#303030" }
-    set key outside below center horizontal samplen 2 spacing 1.1 height 1
-    plot roof(x) with lines lw 3.5 lc rgb "#303030" title "roof", \
-         "roofline-h200.dat" index 0 using 1:2 with points ls 1 lw 2 title "naive", \
-         "roofline-h200.dat" index 1 using 1:2 with points ls 2 lw 2 title "tiled", \
-         "roofline-h200.dat" index 2 using 1:2 with points ls 3 lw 2 title "rect_tiles", \
-         "roofline-h200.dat" index 3 using 1:2 with points ls 4 lw 2 title "tunable", \
-         "roofline-h200.dat" index 4 using 1:2 with points ls 5 lw 2 title "cublas"
+    B0 = 4814.3
+    roof0(x) = x * B0 < P ? x * B0 : P
+    set label "DRAM 4814 GB/s" at 3.26833, 15734.7 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030"
+    set key outside below center horizontal maxrows 3 samplen 3 spacing 1.1 height 1
+    plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
+         "roofline-h200.dat" index 0 using 1:2 with linespoints ls 1 lw 1 title "naive", \
+         "roofline-h200.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 1 using 1:2 with linespoints ls 2 lw 1 title "tiled", \
+         "roofline-h200.dat" index 1 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 2 using 1:2 with linespoints ls 3 lw 1 title "rect_tiles", \
+         "roofline-h200.dat" index 2 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 4 lw 1 title "tunable", \
+         "roofline-h200.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 5 lw 1 title "cublas", \
+         "roofline-h200.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2"
     unset output
 }

@@ -1,4 +1,4 @@
-# tune-spread-tunable.gp - Tuning tunable at 4096 (f32, cold L2): every configuration's time, fastest first
+# tune-spread-tunable.gp - Tuning tunable at 4096 (f32, cold L2): every configuration's time over the best
 # Written by `mmbench report`. Redraw from this folder: gnuplot tune-spread-tunable.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
@@ -20,6 +20,9 @@ do for [i = 1:words(formats)] {
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,23 +31,18 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set title "Tuning tunable at 4096 (f32, cold L2): every configuration's time, fastest first"
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set title "Tuning tunable at 4096 (f32, cold L2): every configuration's time over the best"
     set xlabel "Configuration, fastest first (rank by median time)"
-    set ylabel "Median time (ms, log scale)"
-    set xrange [0:36.5]
-    set logscale y 10
-    set format y "%.10g"
-    set yrange [1:27.0783]
-    set format y "%g"
+    set ylabel "median time / the GPU's best"
+    set xrange [0:37.5]
+    set yrange [0:4.59906]
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
-    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 4.054 ms, cuBLAS 2.660 ms", \
-         "tune-spread-tunable.dat" index 0 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#0072B2" notitle, \
-         2.65996802 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 4.048 ms, cuBLAS 2.682 ms", \
-         "tune-spread-tunable.dat" index 1 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#009E73" notitle, \
-         2.68200004 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
-         NaN with points pt 6 ps 4.5 * PS lw 3 lc rgb "#404040" title "fastest configuration", \
-         NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS (dashed, colour of its GPU)"
+    set label "fastest on the H100 80GB HBM3:\n1. bx=32 by=4 tx=4 ty=8  ×1.00\n2. bx=32 by=4 tx=8 ty=8  ×1.02\n3. bx=32 by=8 tx=4 ty=4  ×1.14\n4. bx=32 by=4 tx=2 ty=8  ×1.14\n5. bx=32 by=8 tx=8 ty=4  ×1.17" at graph 0.03, graph 0.95 left front font F16 tc rgb "#303030"
+    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 4.05 ms", \
+         0.656075 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
+         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 4.05 ms", \
+         0.662573 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+         NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS on that GPU (dashed, its colour)"
     unset output
 }

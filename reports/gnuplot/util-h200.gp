@@ -1,13 +1,13 @@
-# util-h200.gp - NVIDIA H200: compute and memory utilisation at 4096 (f32, cold L2)
+# util-h200.gp - NVIDIA H200: Speed of Light at 4096 (% of each unit's peak) (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot util-h200.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,900 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,900 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1600,950 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,950 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.75in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -20,6 +20,9 @@ do for [i = 1:words(formats)] {
     unset arrow
     unset logscale
     unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
     set border lw 1.5
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
@@ -28,20 +31,23 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 6 ps 2 * PS lw 2.5
-    set title "NVIDIA H200: compute and memory utilisation at 4096 (f32, cold L2)"
-    set ylabel "Utilisation (% of peak sustained)"
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set title "NVIDIA H200: Speed of Light at 4096 (% of each unit's peak) (f32, cold L2)"
+    set ylabel "% of each unit's peak"
     set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
     set xrange [-0.6:4.6]
     set xlabel "Kernel (best configuration at this size)"
     set yrange [0:112]
     set ytics 0,20,100
     set grid noxtics
-    set key outside below center horizontal samplen 2 height 1
-    set boxwidth 0.36
-    plot "util-h200.dat" using ($1-0.19):2 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#0072B2" title "Compute (SM %)", \
-         "" using ($1+0.19):3 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#D55E00" title "Memory (DRAM %)", \
-         "" using ($1-0.19):2:(sprintf("%.0f", $2)) with labels offset 0,0.7 font F20 notitle, \
-         "" using ($1+0.19):3:(sprintf("%.0f", $3)) with labels offset 0,0.7 font F20 notitle
+    set key outside below center horizontal maxrows 2 samplen 2 height 1
+    set boxwidth 0.2576
+    set label "L1 and L2 throughput: not in these CSVs (measure again with the default metrics)" at graph 0.5, graph 0.95 center font F14 tc rgb "#505050"
+    plot "util-h200.dat" using ($1-0.2800):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
+         "" using ($1-0.2800):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h200.dat" using ($1+0.0000):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
+         "" using ($1+0.0000):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h200.dat" using ($1+0.2800):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput", \
+         "" using ($1+0.2800):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle
     unset output
 }
