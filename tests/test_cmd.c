@@ -173,11 +173,11 @@ START_TEST(test_not_regular_files)
     snprintf(fifo, sizeof fifo, "%s/fifo.ini", tmpdir);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     ck_assert_int_eq(mmbench("check", "/dev/zero", NULL), 2);
-    ASSERT_ERR("/dev/zero: a device; expected a regular file");
+    ASSERT_ERR("/dev/zero: a character device, not a regular file: expected a profile");
     ck_assert_int_eq(mmbench("check", fifo, NULL), 2);
-    ASSERT_ERR("a FIFO; expected a regular file");
+    ASSERT_ERR("a FIFO (named pipe), not a regular file: expected a profile");
     ck_assert_int_eq(mmbench("check", tmpdir, NULL), 2);
-    ASSERT_ERR("a folder; expected a regular file");
+    ASSERT_ERR("a folder, not a regular file: expected a profile");
     ck_assert_int_eq(mmbench("run", "/dev/zero", NULL), 2);
     ck_assert_int_eq(mmbench("tune", fifo, NULL), 2);
 }
@@ -193,7 +193,7 @@ START_TEST(test_file_too_large)
         fputs("; a comment line that is long enough to make the file big\n", f);
     ck_assert_int_eq(fclose(f), 0);
     ck_assert_int_eq(mmbench("check", path, NULL), 2);
-    ASSERT_ERR("bytes; expected a file of at most 1048576 bytes");
+    ASSERT_ERR("MiB, larger than the 1 MiB a profile may have");
 }
 END_TEST
 

@@ -15,6 +15,7 @@
 #include "cuda/compile_pool.h"
 #include "core/util.h"
 
+static const struct mmb_size size = {256, 256, 256};
 static char tmpdir[256];
 static char *source;
 static struct mmb_kernel_spec naive;
@@ -74,12 +75,12 @@ START_TEST(test_pool_compiles_once_then_caches)
     char err[256];
     struct mmb_compile_pool *pool;
     ck_assert_msg(mmb_compile_pool_open(&pool, 2, 90, tmpdir, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, N, MMB_F32), 0);
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, N, MMB_F32), 0); /* again: no new job */
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, N, &size, MMB_F32), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, N, &size, MMB_F32), 0); /* again: no new job */
     for (int i = N - 1; i >= 0; i--) { /* out of order: some are queued, some done */
         double ms;
         bool cached;
-        mmb_compile_pool_wait(pool, &naive, &cfgs[i], MMB_F32, &ms, &cached);
+        mmb_compile_pool_wait(pool, &naive, &cfgs[i], &size, MMB_F32, &ms, &cached);
         ck_assert(!isnan(ms) && ms > 0);
         ck_assert(!cached);
     }
@@ -93,11 +94,10 @@ START_TEST(test_pool_compiles_once_then_caches)
     ck_assert_int_eq(cubins_in_cache(), N);
 
     /* What the session asks mmb_compile for is there: a cache hit, no NVRTC. */
-    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
-    const char *defines[MMB_MAX_PARAMS + 2];
-    mmb_compile_defines(&naive, &cfgs[3], MMB_F32, storage, defines);
-    struct mmb_compile_request req = {.source_path = naive.source, .source = source, .function = naive.function,
-                                      .defines = defines, .arch = 90, .extra_options = naive.nvrtc_options,
+    struct mmb_defines defines;
+    ck_assert_int_eq(mmb_compile_defines(&naive, &cfgs[3], &size, MMB_F32, &defines, err, sizeof err), 0);
+    struct mmb_compile_request req = {.source_path = naive.source, .source = source, .function = defines.function,
+                                      .defines = defines.list, .arch = 90, .extra_options = naive.nvrtc_options,
                                       .cache_dir = tmpdir};
     struct mmb_cubin cubin;
     ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_OK);
@@ -106,11 +106,11 @@ START_TEST(test_pool_compiles_once_then_caches)
 
     /* A second pool (a second tune) compiles nothing. */
     ck_assert_int_eq(mmb_compile_pool_open(&pool, 2, 90, tmpdir, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, N, MMB_F32), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, N, &size, MMB_F32), 0);
     for (int i = 0; i < N; i++) {
         double ms;
         bool cached;
-        mmb_compile_pool_wait(pool, &naive, &cfgs[i], MMB_F32, &ms, &cached);
+        mmb_compile_pool_wait(pool, &naive, &cfgs[i], &size, MMB_F32, &ms, &cached);
         ck_assert(cached);
     }
     mmb_compile_pool_stats(pool, &st);
@@ -130,19 +130,19 @@ START_TEST(test_pool_wait_unknown_and_inline)
     ck_assert_int_eq(mmb_compile_pool_open(&pool, 1, 90, tmpdir, err, sizeof err), 0);
     double ms;
     bool cached;
-    mmb_compile_pool_wait(pool, &naive, &cfgs[0], MMB_F32, &ms, &cached); /* never submitted */
+    mmb_compile_pool_wait(pool, &naive, &cfgs[0], &size, MMB_F32, &ms, &cached); /* never submitted */
     ck_assert(isnan(ms));
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, 6, MMB_F32), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, 6, &size, MMB_F32), 0);
     /* The last of the batch is (all but surely) still queued behind the single
      * worker: taken and compiled by the caller. */
-    mmb_compile_pool_wait(pool, &naive, &cfgs[5], MMB_F32, &ms, &cached);
+    mmb_compile_pool_wait(pool, &naive, &cfgs[5], &size, MMB_F32, &ms, &cached);
     ck_assert(!isnan(ms));
     struct mmb_compile_pool_stats st;
     mmb_compile_pool_stats(pool, &st);
     ck_assert_uint_le(st.inline_compiles, 1);
     ck_assert(st.wait_seconds > 0);
     /* f64 is another configuration (elem_t differs). */
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, 1, MMB_F64), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, 1, &size, MMB_F64), 0);
     mmb_compile_pool_close(pool); /* drops what is queued, joins */
 }
 END_TEST
@@ -156,10 +156,10 @@ START_TEST(test_pool_counts_failures)
     char err[256];
     struct mmb_compile_pool *pool;
     ck_assert_int_eq(mmb_compile_pool_open(&pool, 2, 90, tmpdir, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &broken, source, &cfg, 1, MMB_F32), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &broken, source, &cfg, 1, &size, MMB_F32), 0);
     double ms;
     bool cached;
-    mmb_compile_pool_wait(pool, &broken, &cfg, MMB_F32, &ms, &cached);
+    mmb_compile_pool_wait(pool, &broken, &cfg, &size, MMB_F32, &ms, &cached);
     struct mmb_compile_pool_stats st;
     mmb_compile_pool_stats(pool, &st);
     ck_assert_uint_eq(st.failed, 1);
@@ -171,19 +171,19 @@ START_TEST(test_pool_counts_failures)
     /* The cache remembers the rejection: a second tune runs no NVRTC for it, and the
      * session (mmb_compile) gets the same message. */
     ck_assert_int_eq(mmb_compile_pool_open(&pool, 2, 90, tmpdir, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_compile_pool_submit(pool, &broken, source, &cfg, 1, MMB_F32), 0);
-    mmb_compile_pool_wait(pool, &broken, &cfg, MMB_F32, &ms, &cached);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &broken, source, &cfg, 1, &size, MMB_F32), 0);
+    mmb_compile_pool_wait(pool, &broken, &cfg, &size, MMB_F32, &ms, &cached);
     ck_assert(cached);
     mmb_compile_pool_stats(pool, &st);
     ck_assert_uint_eq(st.failed, 1);
     ck_assert_uint_eq(st.compiled, 0);
     ck_assert_uint_eq(st.cache_hits, 1);
     mmb_compile_pool_close(pool);
-    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
-    const char *defines[MMB_MAX_PARAMS + 2];
-    mmb_compile_defines(&broken, &cfg, MMB_F32, storage, defines);
-    struct mmb_compile_request req = {.source_path = broken.source, .source = source, .function = broken.function,
-                                      .defines = defines, .arch = 90, .extra_options = broken.nvrtc_options,
+    struct mmb_defines defines;
+    char derr[256];
+    ck_assert_int_eq(mmb_compile_defines(&broken, &cfg, &size, MMB_F32, &defines, derr, sizeof derr), 0);
+    struct mmb_compile_request req = {.source_path = broken.source, .source = source, .function = defines.function,
+                                      .defines = defines.list, .arch = 90, .extra_options = broken.nvrtc_options,
                                       .cache_dir = tmpdir};
     struct mmb_cubin cubin;
     char log[1024];

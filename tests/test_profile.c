@@ -280,8 +280,8 @@ static const struct {
     {"bad-tolerance-dup.ini", 4, "'tolerance.f32' is already set at line 3"},
     {"bad-seed-negative.ini", 3, "bad value '-1' for 'seed'"},
     {"bad-name-bad.ini", 3, "expected a name of letters, digits"},
-    {"bad-function-bad.ini", 6, "expected a C function name, got 'f()'"},
-    {"bad-too-long-value.ini", 6, "value is 70 characters long; expected at most 63"},
+    {"bad-function-bad.ini", 6, "expected a function name such as 'matmul', 'ns::matmul' or 'matmul<elem_t>', got 'f()'"},
+    {"bad-too-long-value.ini", 6, "value is 140 characters long; expected at most 127"},
     {"bad-tune-strategy.ini", 5, "unknown strategy 'bayes'; expected one of brute_force, random, annealing, genetic"},
     {"bad-tune-objective.ini", 5, "objective 'speed' is not a numeric result column; expected one of time,"},
     /* Both bad: the first in the file is named, as the loader names the first bad line. */
@@ -294,7 +294,56 @@ static const struct {
     {"bad-tune-time-limit.ini", 5, "bad value '0' for 'time_limit'; expected seconds, a number > 0"},
     {"bad-tune-record.ini", 5, "bad value 'maybe' for 'record_restricted'; expected 'yes' or 'no'"},
     {"bad-tune-max-fevals.ini", 5, "bad value '0' for 'max_fevals'; expected an integer >= 1"},
+    {"bad-args-unknown-name.ini", 7, "unknown name 'Q' at column 1 of 'args'; expected one of M, N, K, elem_size"},
+    {"bad-args-syntax.ini", 7, "argument 4: expected a number, a name or '(', found the end at column 4"},
+    {"bad-define-param.ini", 8, "'block_size_x' is a parameter (line 7), which is already a -D define"},
+    {"bad-define-name.ini", 7, "define name 'elem_t' is not a C identifier other than elem_t"},
+    {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
+    {"bad-prelude.ini", 7, "bad value 'cstdint' for 'prelude'; expected 'none' or 'stdint'"},
+    {"bad-function-template.ini", 6, "expected a function name such as 'matmul', 'ns::matmul' or 'matmul<elem_t>', "
+     "got 'f<float'"},
+    {"bad-grid-x-unknown-name.ini", 7, "unknown name 'blocks' at column 1 of 'grid_x'"},
+    {"bad-args-library.ini", 6, "kernel 'cublas' is a library kernel (library at line 5); expected no 'args'"},
 };
+
+/* A kernel bound as written: a C++ template name, its own argument order with
+ * expressions, defines, a grid by expression, a prelude. */
+START_TEST(test_binding)
+{
+    char path[1100], err[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/profiles/good-binding.ini", getenv("MMB_SOURCE_ROOT"));
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    const struct mmb_kernel_spec *k = kernel_named(p, "seed");
+    ck_assert_str_eq(k->function, "ns::seed_kernel<elem_t, 4>");
+    ck_assert_int_eq(k->nargs, 6);
+    ck_assert_int_eq(k->args[0].kind, MMB_ARG_B);
+    ck_assert_int_eq(k->args[1].kind, MMB_ARG_A);
+    ck_assert_int_eq(k->args[2].kind, MMB_ARG_C);
+    ck_assert_int_eq(k->args[4].kind, MMB_ARG_INT);
+    ck_assert_str_eq(mmb_expr_text(k->args[4].expr), "N / tile");
+    ck_assert_int_eq(k->ndefines, 2);
+    ck_assert_str_eq(k->defines[0].name, "WIDTH");
+    ck_assert_int_eq(k->defines[1].line, 10);
+    ck_assert(k->defines_use_size);
+    ck_assert_int_eq(k->prelude, MMB_PRELUDE_STDINT);
+    ck_assert_ptr_nonnull(k->grid_x);
+    ck_assert_ptr_null(k->grid_y);
+    /* No args: the mmbench ABI, C, A, B, M, N, K. */
+    const struct mmb_kernel_spec *plain = NULL;
+    unload(p);
+    snprintf(path, sizeof path, "%s/tests/fixtures/profiles/good.ini", getenv("MMB_SOURCE_ROOT"));
+    p = calloc(1, sizeof *p);
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    plain = kernel_named(p, "naive");
+    ck_assert_int_eq(plain->nargs, 6);
+    ck_assert(plain->args[0].kind == MMB_ARG_C && plain->args[1].kind == MMB_ARG_A && plain->args[2].kind == MMB_ARG_B);
+    ck_assert_str_eq(mmb_expr_text(plain->args[5].expr), "K");
+    ck_assert(!plain->defines_use_size);
+    unload(p);
+}
+END_TEST
 
 START_TEST(test_bad_profile)
 {
@@ -540,6 +589,7 @@ int main(void)
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_tune_section);
     tcase_add_test(tc, test_crlf_bom_indent_long_comments);
+    tcase_add_test(tc, test_binding);
     tcase_add_loop_test(tc, test_bad_profile, 0, (int)(sizeof bad_profiles / sizeof bad_profiles[0]));
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_every_fixture_is_in_the_table);

@@ -233,6 +233,42 @@ START_TEST(test_geometry)
 }
 END_TEST
 
+/* The binding of tests/fixtures/profiles/good-binding.ini evaluated: the int
+ * arguments, the defines, and a grid given by expressions. */
+START_TEST(test_binding_values)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert(p);
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/profiles/good-binding.ini", getenv("MMB_SOURCE_ROOT"));
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    const struct mmb_kernel_spec *k = kernel_named(p, "seed");
+    struct mmb_config c = {{16}};
+    struct mmb_size s = {100, 30, 7};
+    int ints[MMB_MAX_ARGS];
+    ck_assert_msg(mmb_space_int_args(k, &c, &s, 8, ints, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(ints[3], 30);     /* N */
+    ck_assert_int_eq(ints[4], 30 / 16); /* N / tile */
+    ck_assert_int_eq(ints[5], 7 * 8);   /* K * elem_size */
+    long long defs[MMB_MAX_DEFINES];
+    ck_assert_msg(mmb_space_define_values(k, &c, &s, 8, defs, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(defs[0], 30);
+    ck_assert_int_eq(defs[1], 16);
+    struct mmb_geometry g;
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert(g.block[0] == 16 && g.block[1] == 16 && g.block[2] == 1);
+    ck_assert_int_eq(g.grid[0], 1);   /* ceil_div(30, 32) */
+    ck_assert_int_eq(g.grid[1], 7);   /* ceil(100 / 16), from grid_div_y = block_y */
+    ck_assert_int_eq(g.grid[2], 3);
+    ck_assert_int_eq(g.smem_bytes, 2 * 16 * 16 * 4);
+    /* An int argument that does not fit the kernel's int is refused. */
+    struct mmb_size huge = {1, 1, 3000000000LL};
+    ck_assert_int_eq(mmb_space_int_args(k, &c, &huge, 8, ints, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "argument 6 = 24000000000 does not fit the kernel's int"), "%s", err);
+    unload(p);
+}
+END_TEST
+
 START_TEST(test_geometry_errors)
 {
     struct mmb_kernel_spec *k = hand_kernel();
@@ -331,6 +367,7 @@ int main(void)
     tcase_add_test(tc, test_restriction_error);
     tcase_add_test(tc, test_geometry);
     tcase_add_test(tc, test_geometry_errors);
+    tcase_add_test(tc, test_binding_values);
     tcase_add_test(tc, test_params_round_trip);
     tcase_add_test(tc, test_params_parse_errors);
     suite_add_tcase(s, tc);

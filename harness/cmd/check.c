@@ -36,24 +36,28 @@ static int parse_arch(const char *text, int *arch)
 }
 
 #ifdef MMB_HAVE_CUDA
-/* Compiles one configuration for every dtype the kernel runs. */
+/* Compiles one configuration at one size for every dtype the kernel runs. */
 static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const char *text,
-                           const struct mmb_config *cfg, int arch, struct check_counts *n)
+                           const struct mmb_config *cfg, const struct mmb_size *size, int arch,
+                           struct check_counts *n)
 {
     for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
         if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
             continue;
-        char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN], why[1024];
-        const char *defines[MMB_MAX_PARAMS + 2];
-        mmb_compile_defines(k, cfg, (enum mmb_dtype)d, storage, defines);
-        struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = k->function,
-                                          .defines = defines, .arch = arch, .extra_options = k->nvrtc_options};
-        struct mmb_cubin cubin;
-        if (mmb_compile(&req, &cubin, why, sizeof why) != MMB_STATUS_OK) {
-            char params[MMB_PARAMS_LEN];
+        char why[1024], params[MMB_PARAMS_LEN];
+        struct mmb_defines defs;
+        struct mmb_cubin cubin = {0};
+        enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
+        if (mmb_compile_defines(k, cfg, size, (enum mmb_dtype)d, &defs, why, sizeof why) == 0) {
+            struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
+                                              .defines = defs.list, .arch = arch,
+                                              .extra_options = k->nvrtc_options, .prelude = k->prelude};
+            st = mmb_compile(&req, &cubin, why, sizeof why);
+        }
+        if (st != MMB_STATUS_OK) {
             mmb_space_format_params(k, cfg, params, sizeof params);
-            fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] sm_%d: %s\n", p->path, k->line, k->name, params,
-                    mmb_dtype_info((enum mmb_dtype)d)->text, arch, why);
+            fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d: %s\n", p->path, k->line,
+                    k->name, params, mmb_dtype_info((enum mmb_dtype)d)->text, size->m, size->n, size->k, arch, why);
             n->failed++;
         } else {
             n->compiled++;
@@ -88,23 +92,24 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
                         p->sizes[si].n, p->sizes[si].k, why);
                 rc = -1;
             }
-            any |= ok == 1;
-        }
-        if (!any || rc)
-            continue;
-        allowed++;
+            if (ok != 1)
+                continue;
 #ifdef MMB_HAVE_CUDA
-        if (arch && k->kind == MMB_KERNEL_SOURCE) {
-            char why[1024];
-            if (!text && !(text = mmb_file_read(k->source, NULL, why, sizeof why))) {
-                fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, why);
-                n->failed++;
-                rc = -1;
-                break;
+            /* Once per configuration, or at every size when the defines read it. */
+            if (arch && k->kind == MMB_KERNEL_SOURCE && (!any || k->defines_use_size)) {
+                char err[1024];
+                if (!text && !(text = mmb_file_read(k->source, NULL, err, sizeof err))) {
+                    fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, err);
+                    n->failed++;
+                    rc = -1;
+                    break;
+                }
+                compile_config(p, k, text, &cfg, &p->sizes[si], arch, n);
             }
-            compile_config(p, k, text, &cfg, arch, n);
-        }
 #endif
+            any = true;
+        }
+        allowed += any;
     }
     free(text);
     const struct mmb_library *lib = mmb_library_of(k->kind);

@@ -55,7 +55,7 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     if (r->pool && j->source) {
         double ms;
         bool from_cache;
-        mmb_compile_pool_wait(r->pool, j->kernel, cfg, j->dtype, &ms, &from_cache);
+        mmb_compile_pool_wait(r->pool, j->kernel, cfg, &j->size, j->dtype, &ms, &from_cache);
         if (!isnan(ms) && mmb_imap_put(&j->compile_us, index, (uintptr_t)(ms * 1e3) + 1) != 0) {
             mmb_errorf(err, errlen, "out of host memory");
             return -1;
@@ -114,7 +114,7 @@ static void job_prefetch(void *ctx, const size_t *indices, size_t n)
             continue;
         m++;
     }
-    (void)mmb_compile_pool_submit(r->pool, j->kernel, j->source, cfgs, m, j->dtype);
+    (void)mmb_compile_pool_submit(r->pool, j->kernel, j->source, cfgs, m, &j->size, j->dtype);
     free(cfgs);
 }
 

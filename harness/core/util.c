@@ -109,52 +109,9 @@ char *mmb_stream_read(FILE *f, size_t *len)
     return mmb_stream_read_max(f, SIZE_MAX - 1, len, NULL);
 }
 
-FILE *mmb_file_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen)
-{
-    /* O_NONBLOCK: opening a FIFO with no writer would wait forever. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    const char *what = NULL;
-    if (fstat(fd, &st) != 0)
-        mmb_errorf(err, errlen, "%s: cannot stat: %s", path, strerror(errno));
-    else if (S_ISDIR(st.st_mode))
-        what = "a folder";
-    else if (S_ISFIFO(st.st_mode))
-        what = "a FIFO";
-    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
-        what = "a device";
-    else if (!S_ISREG(st.st_mode))
-        what = "not a regular file";
-    else if ((unsigned long long)st.st_size > max_bytes)
-        mmb_errorf(err, errlen, "%s: %lld bytes; expected a file of at most %zu bytes", path, (long long)st.st_size,
-                   max_bytes);
-    else {
-        int flags = fcntl(fd, F_GETFL);
-        FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
-        if (f)
-            return f;
-        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    }
-    if (what)
-        mmb_errorf(err, errlen, "%s: %s; expected a regular file", path, what);
-    close(fd);
-    return NULL;
-}
-
 char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = mmb_file_open_regular(path, MMB_FILE_MAX, err, errlen);
-    if (!f)
-        return NULL;
-    char *buf = mmb_stream_read(f, len);
-    if (!buf)
-        mmb_errorf(err, errlen, "%s: cannot read: %s", path, ferror(f) ? strerror(errno) : "out of memory");
-    fclose(f);
-    return buf;
+    return mmb_file_read_regular(path, MMB_FILE_MAX, "file", len, err, errlen);
 }
 
 const char *mmb_file_kind(unsigned mode)
@@ -174,22 +131,118 @@ const char *mmb_file_kind(unsigned mode)
     return "not a regular file";
 }
 
+/* "256 MiB", "1.5 KiB", "12 bytes" */
+static void size_text(double bytes, char *out, size_t len)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    size_t u = 0;
+    while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(out, len, u == 0 || bytes == (double)(long long)bytes ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+}
+
+FILE *mmb_file_open_regular(const char *path, size_t limit, const char *what, char *err, size_t errlen)
+{
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    char have[32], most[32];
+    size_text((double)limit, most, sizeof most);
+    int flags;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0) {
+        mmb_errorf(err, errlen, "%s: fstat: %s", path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        mmb_errorf(err, errlen, "%s: %s, not a regular file: expected a %s", path, mmb_file_kind(st.st_mode), what);
+    } else if (st.st_size < 0 || (unsigned long long)st.st_size > limit) {
+        size_text((double)st.st_size, have, sizeof have);
+        mmb_errorf(err, errlen, "%s: %s, larger than the %s a %s may have", path, have, most, what);
+    } else if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+               !(f = fdopen(fd, "rb"))) {
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (!f)
+        close(fd);
+    return f;
+}
+
 char *mmb_file_read_regular(const char *path, size_t limit, const char *what, size_t *len, char *err,
                             size_t errlen)
 {
-    FILE *f = mmb_file_open_regular(path, limit, err, errlen);
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
-    bool over = false;
-    char *buf = mmb_stream_read_max(f, limit, len, &over);
-    if (!buf)
-        mmb_errorf(err, errlen, "%s: cannot read: %s", path, ferror(f) ? strerror(errno) : "out of memory");
-    else if (over) {
-        mmb_errorf(err, errlen, "%s: grew past the %zu bytes a %s may have while it was read", path, limit, what);
-        free(buf);
-        buf = NULL;
     }
-    fclose(f);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        mmb_errorf(err, errlen, "%s: fstat: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    char have[32], most[32];
+    size_text((double)limit, most, sizeof most);
+    if (!S_ISREG(st.st_mode)) {
+        mmb_errorf(err, errlen, "%s: %s, not a regular file: expected a %s", path, mmb_file_kind(st.st_mode), what);
+        close(fd);
+        return NULL;
+    }
+    if (st.st_size < 0 || (unsigned long long)st.st_size > limit) {
+        size_text((double)st.st_size, have, sizeof have);
+        mmb_errorf(err, errlen, "%s: %s, larger than the %s a %s may have", path, have, most, what);
+        close(fd);
+        return NULL;
+    }
+    /* the size may change while it is read: read at most limit + 1 bytes */
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            if (cap > limit)
+                break;
+            size_t bigger_cap = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+            char *bigger = realloc(buf, bigger_cap + 1);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap = bigger_cap;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            mmb_errorf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+            free(buf);
+            close(fd);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (!buf) {
+        mmb_errorf(err, errlen, "%s: cannot read: out of memory", path);
+        return NULL;
+    }
+    if (n > limit) {
+        mmb_errorf(err, errlen, "%s: grew past the %s a %s may have while it was read", path, most, what);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
     return buf;
 }
 

@@ -31,15 +31,12 @@ char *mmb_stream_read(FILE *f, size_t *len);
 /* Reads a whole regular file of at most MMB_FILE_MAX bytes (NUL-terminated).
  * Returns NULL with err set. */
 char *mmb_file_read(const char *path, size_t *len, char *err, size_t errlen);
-/* Opens path for reading only when it is a regular file of at most max_bytes (a FIFO,
- * a device or a folder is refused without waiting on it); NULL with err naming the
- * path and what was expected. */
-#define MMB_FILE_MAX ((size_t)256 << 20)
-FILE *mmb_file_open_regular(const char *path, size_t max_bytes, char *err, size_t errlen);
 
-/* mmb_file_read with a limit of the caller's: the whole regular file of at most
- * limit bytes (mmb_file_open_regular), refused also when it grows past the limit
- * while it is read; what names the input in that message ("CSV file"). */
+/* Reads a whole regular file of at most limit bytes (NUL-terminated), for input
+ * that a user names: what is not a regular file (a folder, a device such as
+ * /dev/zero, a FIFO, which is opened without waiting for a writer) and a file over
+ * the limit are refused, never read. what names the expected input ("CSV file").
+ * Returns NULL with err "path: what was expected". */
 char *mmb_file_read_regular(const char *path, size_t limit, const char *what, size_t *len, char *err,
                             size_t errlen);
 /* "a folder", "a character device", ...: what st_mode is, for messages. */
@@ -47,6 +44,11 @@ const char *mmb_file_kind(unsigned mode);
 
 /* mmb_stream_read, stopping after limit bytes: *over is set when more was there. */
 char *mmb_stream_read_max(FILE *f, size_t limit, size_t *len, bool *over);
+/* The same, opened as a stream (for a reader that takes one): NULL with err unless
+ * path is a regular file of at most limit bytes; never waits on a FIFO. */
+FILE *mmb_file_open_regular(const char *path, size_t limit, const char *what, char *err, size_t errlen);
+/* The limit of mmb_file_read: kernel sources and cached cubins. */
+#define MMB_FILE_MAX ((size_t)256 << 20)
 /* Writes data to path atomically (temporary file + rename). */
 int mmb_file_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
 /* mkdir -p. */

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <nvrtc.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +15,52 @@
 
 #define MMB_MAX_OPTIONS 64
 
-void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                         enum mmb_dtype dtype, char storage[][MMB_DEFINE_LEN], const char **defines)
+/* "f<elem_t>" -> "f<float>": elem_t as a whole word, nowhere else. */
+static void function_for(const char *function, const char *ctype, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *p = function; *p && o + 1 < len;) {
+        bool word = !strncmp(p, "elem_t", 6) && !(isalnum((unsigned char)p[6]) || p[6] == '_') &&
+                    (p == function || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+        if (word) {
+            o += (size_t)snprintf(out + o, len - o, "%s", ctype);
+            p += 6;
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o < len ? o : len - 1] = '\0';
+}
+
+int mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                        const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_defines *out, char *err,
+                        size_t errlen)
 {
     int n = 0;
     for (int i = 0; i < kernel->nparams; i++, n++) {
-        snprintf(storage[n], MMB_DEFINE_LEN, "%s=%lld", kernel->params[i].name, cfg->values[i]);
-        defines[n] = storage[n];
+        snprintf(out->storage[n], MMB_DEFINE_LEN, "%s=%lld", kernel->params[i].name, cfg->values[i]);
+        out->list[n] = out->storage[n];
     }
-    snprintf(storage[n], MMB_DEFINE_LEN, "elem_t=%s", mmb_dtype_info(dtype)->ctype);
-    defines[n] = storage[n];
-    defines[n + 1] = NULL;
+    if (kernel->ndefines) {
+        static const struct mmb_size none = {0, 0, 0};
+        long long values[MMB_MAX_DEFINES];
+        if (!size && kernel->defines_use_size) {
+            mmb_errorf(err, errlen, "kernel '%s': its defines name M, N or K: compiled per size", kernel->name);
+            return -1;
+        }
+        if (mmb_space_define_values(kernel, cfg, size ? size : &none, mmb_dtype_info(dtype)->size, values, err,
+                                    errlen) != 0)
+            return -1;
+        for (int i = 0; i < kernel->ndefines; i++, n++) {
+            snprintf(out->storage[n], MMB_DEFINE_LEN, "%s=%lld", kernel->defines[i].name, values[i]);
+            out->list[n] = out->storage[n];
+        }
+    }
+    snprintf(out->storage[n], MMB_DEFINE_LEN, "elem_t=%s", mmb_dtype_info(dtype)->ctype);
+    out->list[n] = out->storage[n];
+    out->list[n + 1] = NULL;
+    function_for(kernel->function, mmb_dtype_info(dtype)->ctype, out->function, sizeof out->function);
+    return 0;
 }
 
 uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
@@ -84,6 +120,8 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     }
     o->argv[o->count++] = o->arch;
     o->argv[o->count++] = "--std=c++17";
+    if (req->prelude == MMB_PRELUDE_STDINT)
+        o->argv[o->count++] = "--pre-include=mmb_prelude_stdint.h";
     int ndefs = 0;
     for (const char *const *d = req->defines; d && *d; d++)
         ndefs++;
@@ -219,7 +257,17 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     nvrtcProgram prog = NULL;
     *rejected = false;
-    MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, 0, NULL, NULL), goto out);
+    static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
+    static const char *const prelude_texts[] = {
+        "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
+        "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
+        "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
+        "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+        "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
+    bool prelude = req->prelude == MMB_PRELUDE_STDINT;
+    MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, prelude ? 1 : 0,
+                                       prelude ? prelude_texts : NULL, prelude ? prelude_names : NULL),
+                    goto out);
     bool named = req->function && req->function[0];
     if (named)
         MMB_CHECK_NVRTC(nvrtcAddNameExpression(prog, req->function), goto out);

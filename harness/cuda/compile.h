@@ -19,6 +19,7 @@ struct mmb_compile_request {
     const char *const *defines;/* "name=value", NULL-terminated */
     int arch;                  /* 90 for sm_90 */
     const char *extra_options; /* space-separated, may be NULL */
+    enum mmb_prelude prelude;  /* pre-included ahead of the source */
     const char *cache_dir;     /* NULL: no cache */
 };
 
@@ -42,11 +43,22 @@ void mmb_cubin_free(struct mmb_cubin *cubin);
  * "f<float>") as a whole word: tells a missing function from other compile errors. */
 bool mmb_names_identifier(const char *source, const char *name);
 
-/* The -D macros NVRTC gets for cfg: "name=value" for each parameter and
- * "elem_t=<ctype>", written into storage; defines gets them NULL-terminated. */
+/* What one configuration compiles with: the -D macros ("name=value" for each
+ * parameter, each define.NAME at this size, "elem_t=<ctype>"), NULL-terminated, and
+ * the function as NVRTC names it (elem_t in a template instance replaced by the
+ * dtype's C type). */
 #define MMB_DEFINE_LEN 96
-void mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                         enum mmb_dtype dtype, char storage[][MMB_DEFINE_LEN], const char **defines);
+struct mmb_defines {
+    char storage[MMB_MAX_PARAMS + MMB_MAX_DEFINES + 1][MMB_DEFINE_LEN];
+    const char *list[MMB_MAX_PARAMS + MMB_MAX_DEFINES + 2];
+    char function[160];
+};
+
+/* size may be NULL only for a kernel whose defines do not name M, N or K. Returns 0,
+ * or -1 with err when a define cannot be evaluated (a compile_error row). */
+int mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                        const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_defines *out, char *err,
+                        size_t errlen);
 
 /* The identity of the module cfg compiles to (kernel file, function, NVRTC options
  * and the defines above, each hashed with its terminating zero), for the caches in

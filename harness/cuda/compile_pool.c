@@ -23,8 +23,7 @@ struct job {
     unsigned long batch;  /* last batch that named it */
     const struct mmb_kernel_spec *kernel;
     const char *source;
-    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
-    const char *defines[MMB_MAX_PARAMS + 2];
+    struct mmb_defines defines;
     enum mmb_status status;
     double seconds;
     bool from_cache;
@@ -49,9 +48,9 @@ struct mmb_compile_pool {
 static void run_job(const struct mmb_compile_pool *p, struct job *j)
 {
     struct mmb_compile_request req = {
-        .source_path = j->kernel->source, .source = j->source, .function = j->kernel->function,
-        .defines = j->defines, .arch = p->arch, .extra_options = j->kernel->nvrtc_options,
-        .cache_dir = p->cache_dir,
+        .source_path = j->kernel->source, .source = j->source, .function = j->defines.function,
+        .defines = j->defines.list, .arch = p->arch, .extra_options = j->kernel->nvrtc_options,
+        .cache_dir = p->cache_dir, .prelude = j->kernel->prelude,
     };
     struct mmb_cubin cubin;
     char err[1024]; /* a compile error is remembered in the cache with this much of its log */
@@ -140,7 +139,8 @@ static struct job *find_job(const struct mmb_compile_pool *p, uint64_t key)
 }
 
 int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel, const char *source,
-                            const struct mmb_config *cfgs, size_t n, enum mmb_dtype dtype)
+                            const struct mmb_config *cfgs, size_t n, const struct mmb_size *size,
+                            enum mmb_dtype dtype)
 {
     int rc = 0;
     pthread_mutex_lock(&p->lock);
@@ -152,9 +152,11 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        struct job probe;
-        mmb_compile_defines(kernel, &cfgs[i], dtype, probe.storage, probe.defines);
-        uint64_t key = mmb_compile_key(kernel, probe.defines);
+        struct mmb_defines probe;
+        char ignored[256];
+        if (mmb_compile_defines(kernel, &cfgs[i], size, dtype, &probe, ignored, sizeof ignored) != 0)
+            continue; /* the session records why */
+        uint64_t key = mmb_compile_key(kernel, probe.list);
         struct job *j = find_job(p, key);
         if (!j) {
             if (!(j = malloc(sizeof *j)) || mmb_imap_put(&p->jobs, (size_t)key, (uintptr_t)j) != 0) {
@@ -166,7 +168,9 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
             j->key = key;
             j->kernel = kernel;
             j->source = source;
-            mmb_compile_defines(kernel, &cfgs[i], dtype, j->storage, j->defines);
+            j->defines = probe;
+            for (int d = 0; probe.list[d]; d++) /* into the job's own storage */
+                j->defines.list[d] = j->defines.storage[d];
             p->stats.submitted++;
         } else if (j->state != JOB_QUEUED || j->batch == batch) {
             continue;
@@ -187,15 +191,17 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
 }
 
 void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
-                           const struct mmb_config *cfg, enum mmb_dtype dtype, double *ms, bool *from_cache)
+                           const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype dtype,
+                           double *ms, bool *from_cache)
 {
-    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
-    const char *defines[MMB_MAX_PARAMS + 2];
-    mmb_compile_defines(kernel, cfg, dtype, storage, defines);
-    uint64_t key = mmb_compile_key(kernel, defines);
-    double t0 = mmb_seconds_now();
+    struct mmb_defines d;
+    char ignored[256];
     *ms = NAN;
     *from_cache = false;
+    if (mmb_compile_defines(kernel, cfg, size, dtype, &d, ignored, sizeof ignored) != 0)
+        return;
+    uint64_t key = mmb_compile_key(kernel, d.list);
+    double t0 = mmb_seconds_now();
     pthread_mutex_lock(&p->lock);
     struct job *j = find_job(p, key);
     if (j && j->state == JOB_QUEUED) {

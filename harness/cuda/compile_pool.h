@@ -29,18 +29,20 @@ struct mmb_compile_pool_stats {
 int mmb_compile_pool_open(struct mmb_compile_pool **out, int threads, int arch, const char *cache_dir,
                           char *err, size_t errlen);
 
-/* Queues cfgs[0..n) of kernel for dtype ahead of everything queued before. source
+/* Queues cfgs[0..n) of kernel for dtype at size (which its defines may read) ahead of everything queued before. source
  * is the kernel's text and must outlive the pool. Returns 0, or -1 when out of memory
  * (nothing is lost but time: the session compiles what the pool did not). */
 int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel, const char *source,
-                            const struct mmb_config *cfgs, size_t n, enum mmb_dtype dtype);
+                            const struct mmb_config *cfgs, size_t n, const struct mmb_size *size,
+                            enum mmb_dtype dtype);
 
 /* Returns once cfg's compile is over: at once when it is done or was never
  * submitted, after it when a worker is on it; one still queued is compiled by the
  * caller. *ms gets the compile's duration (NaN when not the pool's) and *from_cache
  * whether the cache already held it. */
 void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
-                           const struct mmb_config *cfg, enum mmb_dtype dtype, double *ms, bool *from_cache);
+                           const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype dtype,
+                           double *ms, bool *from_cache);
 
 void mmb_compile_pool_stats(struct mmb_compile_pool *p, struct mmb_compile_pool_stats *out);
 /* Drops what is queued, waits for the running compiles, joins the threads. */

@@ -195,14 +195,16 @@ static const char *source_text(struct mmb_session *s, const char *path, char *er
     return text;
 }
 
-/* Compiles (through the disk cache) and loads cfg; remembers failures too. */
+/* Compiles (through the disk cache) and loads cfg at size; remembers failures too.
+ * NULL with err when its defines cannot be evaluated. */
 static struct cached_module *module_for(struct mmb_session *s, const struct mmb_kernel_spec *kernel,
-                                        const struct mmb_config *cfg, enum mmb_dtype dtype)
+                                        const struct mmb_config *cfg, const struct mmb_size *size,
+                                        enum mmb_dtype dtype, char *derr, size_t derrlen)
 {
-    char storage[MMB_MAX_PARAMS + 1][MMB_DEFINE_LEN];
-    const char *defines[MMB_MAX_PARAMS + 2];
-    mmb_compile_defines(kernel, cfg, dtype, storage, defines);
-    uint64_t key = mmb_compile_key(kernel, defines);
+    struct mmb_defines d;
+    if (mmb_compile_defines(kernel, cfg, size, dtype, &d, derr, derrlen) != 0)
+        return NULL;
+    uint64_t key = mmb_compile_key(kernel, d.list);
     for (int i = 0; i < s->nmodules; i++)
         if (s->modules[i].key == key)
             return &s->modules[i];
@@ -225,9 +227,9 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
         return cm;
     }
     struct mmb_compile_request req = {
-        .source_path = kernel->source, .source = text, .function = kernel->function,
-        .defines = defines, .arch = s->arch, .extra_options = kernel->nvrtc_options,
-        .cache_dir = s->opts.cache_dir,
+        .source_path = kernel->source, .source = text, .function = d.function,
+        .defines = d.list, .arch = s->arch, .extra_options = kernel->nvrtc_options,
+        .cache_dir = s->opts.cache_dir, .prelude = kernel->prelude,
     };
     struct mmb_cubin cubin;
     cm->status = mmb_compile(&req, &cubin, err, errlen);
@@ -246,6 +248,8 @@ struct launch_ctx {
     struct mmb_geometry geo;
     int M, N, K;
     mmb_launch_fn launch;  /* the engine's */
+    void *args[MMB_MAX_ARGS];
+    int ints[MMB_MAX_ARGS];
 };
 
 /* ---- kernel engines: how each kind of kernel is prepared and launched ---- */
@@ -260,9 +264,31 @@ static enum mmb_status launch_cublas(void *opaque, char *err, size_t errlen)
 static enum mmb_status launch_source(void *opaque, char *err, size_t errlen)
 {
     struct launch_ctx *c = opaque;
-    void *args[] = {&c->p->dC, &c->p->dA, &c->p->dB, &c->M, &c->N, &c->K};
-    return mmb_module_launch(c->module, c->geo.grid, c->geo.block, (size_t)c->geo.smem_bytes, args,
+    return mmb_module_launch(c->module, c->geo.grid, c->geo.block, (size_t)c->geo.smem_bytes, c->args,
                              c->s->stream, err, errlen);
+}
+
+/* The call's arguments as the kernel's args list binds them: each matrix by its role,
+ * each int evaluated at this configuration and size. */
+static enum mmb_status bind_args(struct launch_ctx *c, const struct mmb_config *cfg, char *err, size_t errlen)
+{
+    const struct mmb_kernel_spec *k = c->kernel;
+    if (k->nargs == 0) { /* built by hand, not by the profile reader: the mmbench ABI */
+        void *abi[] = {&c->p->dC, &c->p->dA, &c->p->dB, &c->M, &c->N, &c->K};
+        memcpy(c->args, abi, sizeof abi);
+        return MMB_STATUS_OK;
+    }
+    if (mmb_space_int_args(k, cfg, &c->p->size, c->p->esize, c->ints, err, errlen) != 0)
+        return MMB_STATUS_INVALID_CONFIG;
+    for (int i = 0; i < k->nargs; i++) {
+        switch (k->args[i].kind) {
+        case MMB_ARG_A: c->args[i] = &c->p->dA; break;
+        case MMB_ARG_B: c->args[i] = &c->p->dB; break;
+        case MMB_ARG_C: c->args[i] = &c->p->dC; break;
+        case MMB_ARG_INT: c->args[i] = &c->ints[i]; break;
+        }
+    }
+    return MMB_STATUS_OK;
 }
 
 static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
@@ -291,9 +317,13 @@ static enum mmb_status prepare_source(struct mmb_session *s, struct launch_ctx *
     enum mmb_status st;
     if (mmb_space_geometry(c->kernel, cfg, &c->p->size, c->p->esize, &c->geo, err, errlen) != 0)
         return MMB_STATUS_INVALID_CONFIG;
+    if ((st = bind_args(c, cfg, err, errlen)) != MMB_STATUS_OK)
+        return st;
     if ((st = check_limits(s, c, NULL, err, errlen)) != MMB_STATUS_OK)
         return st;
-    struct cached_module *cm = module_for(s, c->kernel, cfg, c->p->dtype);
+    struct cached_module *cm = module_for(s, c->kernel, cfg, &c->p->size, c->p->dtype, err, errlen);
+    if (!cm)
+        return MMB_STATUS_COMPILE_ERROR;
     if (cm->status != MMB_STATUS_OK) {
         snprintf(row->reason, sizeof row->reason, "%s", cm->reason);
         return cm->status;

@@ -155,13 +155,6 @@ static int key_source(struct loader *ld, const char *key, const char *value, cha
     return 0;
 }
 
-static int key_function(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
-{
-    if (!mmb_profile_is_identifier(value))
-        return mmb_profile_msgf(msg, msglen, "expected a C function name, got '%s'", value);
-    return mmb_profile_copy_text(ld->kernel->function, sizeof ld->kernel->function, value, msg, msglen);
-}
-
 static int key_library(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
     const struct mmb_library *lib = mmb_library_find(value);
@@ -234,11 +227,13 @@ static int key_restrict(struct loader *ld, const char *key, const char *value, c
 }
 
 /* The geometry keys, in the same order as geometry_slot(). */
-static const char *const geometry_keys[] = {"block_x", "block_y", "block_z", "grid_div_x", "grid_div_y", "smem"};
+static const char *const geometry_keys[] = {"block_x",    "block_y", "block_z", "grid_div_x", "grid_div_y",
+                                            "smem",       "grid_x",  "grid_y",  "grid_z"};
 
 static struct mmb_expr **geometry_slot(struct mmb_kernel_spec *k, int i)
 {
-    struct mmb_expr **slots[] = {&k->block_x, &k->block_y, &k->block_z, &k->grid_div_x, &k->grid_div_y, &k->smem};
+    struct mmb_expr **slots[] = {&k->block_x, &k->block_y, &k->block_z, &k->grid_div_x, &k->grid_div_y,
+                                 &k->smem,    &k->grid_x,  &k->grid_y,  &k->grid_z};
     return slots[i];
 }
 
@@ -259,7 +254,8 @@ static int key_nvrtc_options(struct loader *ld, const char *key, const char *val
 
 static const struct key_def kernel_keys[] = {
     {"source", key_source, "a .cu file, relative to the profile's folder", KEY_SOURCE_ONLY, NULL, NULL},
-    {"function", key_function, "the kernel's extern \"C\" function name", KEY_SOURCE_ONLY, NULL, NULL},
+    {"function", mmb_profile_key_function, "the kernel's function: a name, or a template instance such as "
+     "'f<elem_t>'", KEY_SOURCE_ONLY, NULL, NULL},
     {"library", key_library, NULL, 0, NULL, library_values},
     {"dtypes", key_kernel_dtypes, "dtypes such as 'f32, f64'", 0, NULL, NULL},
     {"param.", key_param, "values such as '16, 32, 64' or '1:32:x2'", KEY_PREFIX | KEY_SOURCE_ONLY, "param.NAME", NULL},
@@ -271,6 +267,15 @@ static const struct key_def kernel_keys[] = {
     {"grid_div_x", key_geometry, EXPR_VALUE, KEY_SOURCE_ONLY, NULL, NULL},
     {"grid_div_y", key_geometry, EXPR_VALUE, KEY_SOURCE_ONLY, NULL, NULL},
     {"smem", key_geometry, EXPR_VALUE, KEY_SOURCE_ONLY, NULL, NULL},
+    {"grid_x", key_geometry, EXPR_VALUE " (blocks; default ceil(N / grid_div_x))", KEY_SOURCE_ONLY, NULL, NULL},
+    {"grid_y", key_geometry, EXPR_VALUE " (blocks; default ceil(M / grid_div_y))", KEY_SOURCE_ONLY, NULL, NULL},
+    {"grid_z", key_geometry, EXPR_VALUE " (blocks; default 1)", KEY_SOURCE_ONLY, NULL, NULL},
+    {"args", mmb_profile_key_args, "the call's arguments in order: A, B, C for the matrices, int expressions "
+     "over the parameters, M, N, K and elem_size; default 'C, A, B, M, N, K'", KEY_SOURCE_ONLY, NULL, NULL},
+    {"define.", mmb_profile_key_define, "an expression such as 'N' or 'block_size_x'",
+     KEY_PREFIX | KEY_SOURCE_ONLY, "define.NAME", NULL},
+    {"prelude", mmb_profile_key_prelude, "'none' or 'stdint' (uint8_t and the other <cstdint> types, as nvcc "
+     "makes them visible)", KEY_SOURCE_ONLY, NULL, NULL},
     {"nvrtc_options", key_nvrtc_options, "NVRTC options such as '-lineinfo'", KEY_SOURCE_ONLY, NULL, NULL},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
@@ -354,6 +359,11 @@ static int default_expr(struct loader *ld, struct mmb_expr **slot, const char *t
     return 0;
 }
 
+int mmb_profile_kernel_key_index(const char *key)
+{
+    return mmb_profile_key_index(kernel_keys, key);
+}
+
 static int end_kernel(struct loader *ld)
 {
     struct mmb_kernel_spec *k = ld->kernel;
@@ -396,6 +406,8 @@ static int end_kernel(struct loader *ld)
             return -1;
     }
     if (!k->smem && default_expr(ld, &k->smem, "0"))
+        return -1;
+    if (k->kind == MMB_KERNEL_SOURCE && mmb_profile_end_binding(ld, check_expr_names) != 0)
         return -1;
     size_t configs = 1;
     for (int i = 0; i < k->nparams; i++)
@@ -536,6 +548,16 @@ void mmb_profile_free(struct mmb_profile *profile)
             mmb_expr_free(*slot);
             *slot = NULL;
         }
+        for (int j = 0; j < k->nargs; j++) {
+            mmb_expr_free(k->args[j].expr);
+            k->args[j].expr = NULL;
+        }
+        k->nargs = 0;
+        for (int j = 0; j < k->ndefines; j++) {
+            mmb_expr_free(k->defines[j].expr);
+            k->defines[j].expr = NULL;
+        }
+        k->ndefines = 0;
     }
     profile->nkernels = 0;
 }

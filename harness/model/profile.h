@@ -15,6 +15,8 @@
 #define MMB_MAX_PARAMS 16
 #define MMB_MAX_VALUES 64
 #define MMB_MAX_RESTRICTIONS 16
+#define MMB_MAX_ARGS 16
+#define MMB_MAX_DEFINES 16
 #define MMB_MAX_SIZES 256
 #define MMB_MAX_KERNELS 32
 #define MMB_PATH_MAX 1024
@@ -36,12 +38,34 @@ struct mmb_restriction {
     int line;
 };
 
+/* One argument of the kernel's call: a matrix by its role, or an int expression. */
+enum mmb_arg_kind { MMB_ARG_A, MMB_ARG_B, MMB_ARG_C, MMB_ARG_INT };
+
+struct mmb_kernel_arg {
+    enum mmb_arg_kind kind;
+    struct mmb_expr *expr;    /* MMB_ARG_INT: over the parameters, M, N, K, elem_size */
+};
+
+/* A -D macro whose value comes from the problem or the configuration: WIDTH = N. */
+struct mmb_kernel_define {
+    char name[32];
+    struct mmb_expr *expr;
+    int line;
+};
+
+/* What NVRTC lacks of what nvcc makes visible without an #include. */
+enum mmb_prelude {
+    MMB_PRELUDE_NONE,
+    MMB_PRELUDE_STDINT,       /* the fixed-width integer types (uint8_t, ...) as <cstdint> has them */
+};
+
 struct mmb_kernel_spec {
     char name[64];            /* from the section header [kernel NAME] */
     int line;                 /* of the section header */
     enum mmb_kernel_kind kind;/* MMB_KERNEL_SOURCE, or a library's (model/library.h) */
     char source[MMB_PATH_MAX];/* resolved against the profile's folder */
-    char function[64];        /* extern "C" __global__ name */
+    char function[128];       /* the __global__ function: a C name, a C++ name, or a template
+                               * instance such as mat_mat_mul<elem_t> (elem_t: the dtype's type) */
     unsigned dtypes;          /* bit (1u << enum mmb_dtype); 0 = all of the profile's */
     struct mmb_param params[MMB_MAX_PARAMS];
     int nparams;
@@ -54,6 +78,15 @@ struct mmb_kernel_spec {
     struct mmb_expr *grid_div_x, *grid_div_y;
     struct mmb_expr *smem;    /* dynamic shared memory bytes; default 0 */
     /* After a successful mmb_profile_load none of the six expressions is NULL. */
+    struct mmb_expr *grid_x, *grid_y, *grid_z; /* blocks per direction; NULL: from grid_div */
+    /* The call (docs/profiles.md "Kernels as written"): args, default the mmbench ABI
+     * (C, A, B, M, N, K); defines from the problem and the parameters; a prelude. */
+    struct mmb_kernel_arg args[MMB_MAX_ARGS];
+    int nargs;
+    struct mmb_kernel_define defines[MMB_MAX_DEFINES];
+    int ndefines;
+    bool defines_use_size;    /* a define names M, N or K: compiled per problem size */
+    enum mmb_prelude prelude;
     char nvrtc_options[256];  /* extra options, space-separated */
 };
 

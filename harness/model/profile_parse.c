@@ -375,7 +375,7 @@ static char *read_line(char *str, int num, void *stream)
 
 int mmb_profile_parse_file(struct loader *ld, int (*finish)(struct loader *ld))
 {
-    ld->f = mmb_file_open_regular(ld->path, MMB_PROFILE_MAX, ld->err, ld->errlen);
+    ld->f = mmb_file_open_regular(ld->path, MMB_PROFILE_MAX, "profile", ld->err, ld->errlen);
     if (!ld->f)
         return -1;
     int rc = ini_parse_stream(read_line, ld, on_key, ld);

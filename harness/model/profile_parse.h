@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/dtype.h"
+#include "core/expr.h"
 
 /* A profile file is refused above this size. */
 #define MMB_PROFILE_MAX ((size_t)1 << 20)
@@ -118,5 +119,16 @@ int mmb_profile_key_index(const struct key_def *keys, const char *key);
 extern const struct key_def mmb_profile_tune_keys[];
 int mmb_profile_begin_tune(struct loader *ld, const char *name);
 int mmb_profile_check_tune_kernels(struct loader *ld);
+
+/* The binding keys of [kernel] (profile_binding.c) and the check of their
+ * expressions' names when the section ends, with profile.c's name check. */
+int mmb_profile_key_function(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_args(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_define(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_prelude(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+typedef int (*mmb_profile_expr_check)(struct loader *ld, const struct mmb_expr *e, const char *key, int line);
+int mmb_profile_end_binding(struct loader *ld, mmb_profile_expr_check check);
+/* The index of a [kernel] key in its table (for ld->key_lines). */
+int mmb_profile_kernel_key_index(const char *key);
 
 #endif

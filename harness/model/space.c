@@ -2,14 +2,16 @@
  * launch geometry, and the "name=value;..." text that identifies a configuration in
  * CSV rows and tune caches. */
 #include "model/space.h"
-#include "core/util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/util.h"
 
 struct scope {
     const struct mmb_kernel_spec *kernel;
@@ -138,6 +140,17 @@ int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_co
         geo->grid[i] = extent[i] / div + (extent[i] % div != 0);
     }
     geo->grid[2] = 1;
+    const struct mmb_expr *grids[3] = {kernel->grid_x, kernel->grid_y, kernel->grid_z};
+    static const char *const grid_names[3] = {"grid_x", "grid_y", "grid_z"};
+    for (int i = 0; i < 3; i++) {
+        if (!grids[i])
+            continue;
+        if (eval_or(grids[i], grid_names[i], geo->grid[i], &s, &geo->grid[i], err, errlen))
+            return -1;
+        if (geo->grid[i] < 1)
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
+                             grid_names[i], geo->grid[i]);
+    }
     if (eval_or(kernel->smem, "smem", 0, &s, &geo->smem_bytes, err, errlen))
         return -1;
     if (geo->smem_bytes < 0)
@@ -254,5 +267,42 @@ int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t 
                 }
         }
     }
+    return 0;
+}
+
+/* An int the kernel receives: the value must fit. */
+static int eval_int(const struct mmb_expr *e, const char *what, struct scope *s, int *out, char *err, size_t errlen)
+{
+    long long v;
+    if (eval_or(e, what, 0, s, &v, err, errlen))
+        return -1;
+    if (v < INT32_MIN || v > INT32_MAX)
+        return mmb_failf(err, errlen, "kernel '%s', %s = %lld does not fit the kernel's int", s->kernel->name, what, v);
+    *out = (int)v;
+    return 0;
+}
+
+int mmb_space_int_args(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                       const struct mmb_size *size, size_t elem_size, int *values, char *err, size_t errlen)
+{
+    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    for (int i = 0; i < kernel->nargs; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "argument %d", i + 1);
+        values[i] = 0;
+        if (kernel->args[i].kind == MMB_ARG_INT && eval_int(kernel->args[i].expr, what, &s, &values[i], err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int mmb_space_define_values(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                            const struct mmb_size *size, size_t elem_size, long long *values, char *err,
+                            size_t errlen)
+{
+    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    for (int i = 0; i < kernel->ndefines; i++)
+        if (eval_or(kernel->defines[i].expr, kernel->defines[i].name, 0, &s, &values[i], err, errlen))
+            return -1;
     return 0;
 }

@@ -33,6 +33,15 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
 /* Evaluates every restriction of every kernel at every configuration, size and dtype
  * it runs: -1 with "FILE:LINE: ..." on the first that cannot be evaluated (division
  * by zero, overflow), so that such a profile is bad input before any GPU work. */
+/* The int arguments of the kernel's call (args; a matrix argument gets 0 here):
+ * -1 with err when one cannot be evaluated or does not fit an int. */
+int mmb_space_int_args(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                       const struct mmb_size *size, size_t elem_size, int *values, char *err, size_t errlen);
+/* The values of the kernel's defines (define.NAME) at this configuration and size. */
+int mmb_space_define_values(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                            const struct mmb_size *size, size_t elem_size, long long *values, char *err,
+                            size_t errlen);
+
 int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t errlen);
 
 /* Launch geometry for cfg at size. Returns 0 or -1 with err (e.g. a zero divisor). */

@@ -201,7 +201,7 @@ static int writer_existing_row(void *ctx, const struct mmb_row *row, const char 
 static int writer_load(struct mmb_csv_writer *w, char *err, size_t errlen)
 {
     size_t len;
-    char *buf = mmb_file_read(w->path, &len, err, errlen);
+    char *buf = mmb_file_read_regular(w->path, MMB_CSV_MAX_BYTES, "CSV file", &len, err, errlen);
     if (!buf)
         return -1;
     char header[4096];
@@ -251,8 +251,11 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
     struct stat st;
     bool stat_ok = fstat(w->fd, &st) == 0;
     if (!stat_ok || !S_ISREG(st.st_mode)) {
-        mmb_errorf(err, errlen, "%s: %s; expected a regular file for the results", path,
-                   stat_ok ? "not a regular file" : strerror(errno));
+        if (stat_ok)
+            mmb_errorf(err, errlen, "%s: %s, not a regular file: expected a CSV file for the results", path,
+                       mmb_file_kind(st.st_mode));
+        else
+            mmb_errorf(err, errlen, "%s: fstat: %s", path, strerror(errno));
         mmb_csv_writer_close(w);
         return NULL;
     }
