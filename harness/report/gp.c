@@ -69,7 +69,7 @@ void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name
     }
     /* explicit font sizes scale with the terminal like the default one;
      * gnuplot takes a font from a string variable, not from an expression */
-    for (int pt = MMB_GP_FONT_PT - 8; pt <= MMB_GP_FONT_PT + 2; pt += 2)
+    for (int pt = MMB_GP_FONT_PT - 12; pt <= MMB_GP_FONT_PT + 2; pt += 2)
         fprintf(f, "    F%d = sprintf(\",%%g\", %d * FS)\n", pt, pt);
     fprintf(f, "    set output \"../figures/%s.\".fmt\n", name);
 }
