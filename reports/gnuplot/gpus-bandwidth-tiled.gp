@@ -8,6 +8,8 @@ do for [i = 1:words(formats)] {
     if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
     if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
     if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -32,7 +34,27 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.0850
     set rmargin at screen 0.4750
     set bmargin at screen 0.3000
@@ -43,7 +65,7 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Memory bandwidth (GB/s)"
-    set yrange [0:661.955]
+    set yrange [0:661.475]
     set ylabel "GB/s"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
@@ -69,7 +91,27 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.5700
     set rmargin at screen 0.9600
     set bmargin at screen 0.3000
@@ -80,7 +122,7 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Bandwidth utilisation (% of each GPU's DRAM peak)"
-    set yrange [0:19.7462]
+    set yrange [0:19.7319]
     set ylabel "% of DRAM peak"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14

@@ -8,6 +8,8 @@ do for [i = 1:words(formats)] {
     if (fmt eq "png") { set terminal pngcairo size 1600,900 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
     if (fmt eq "svg") { set terminal svg size 1600,900 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
     if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -31,7 +33,27 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set title "NVIDIA H200: rect_tiles at 4096 (f32, cold L2), median time (ms)"
     set xlabel "tile_factor"
     set ylabel "bx, by"
@@ -42,7 +64,7 @@ do for [i = 1:words(formats)] {
     set ytics ("16, 16" 0, "32, 32" 1)
     set yrange [1.5:-0.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [10.7720962:14.0780158]
+    set cbrange [10.7715516:14.070272]
     set cblabel "median time (ms)"
     set colorbox
     unset key

@@ -8,6 +8,8 @@ do for [i = 1:words(formats)] {
     if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
     if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
     if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -31,11 +33,32 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set title "GeForce GTX TITAN X (published): the kernel ladder at 4096 (f32)"
     set ylabel "TFLOP/s (2MNK / median time)"
-    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
-    set xrange [-0.6:4.6]
+    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "004_basic" 4, "004_tiles" 5, "004_rec_tiles" 6, "003_default" 7, "003_optimized" 8, "000_naive" 9, "000_data_reuse" 10, "002_naive" 11, "002_shared" 12, "002_tiled_1xN" 13, "01_uncoalesced" 14, "01_coalesced" 15, "02_tiled" 16, "03_blocktile_1d" 17, "04_blocktile_2d" 18, "05_vectorized" 19, "06_conflict_free" 20, "07_warptile" 21, "08_pipelined" 22, "09_interleaved" 23, "cublas" 24)
+    set xrange [-0.6:24.6]
+    set xtics rotate by 30 right
     set xlabel "Kernel (best configuration at this size)"
     set grid noxtics
     unset key

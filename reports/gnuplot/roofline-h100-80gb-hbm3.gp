@@ -8,6 +8,8 @@ do for [i = 1:words(formats)] {
     if (fmt eq "png") { set terminal pngcairo size 1600,1100 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
     if (fmt eq "svg") { set terminal svg size 1600,1100 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
     if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -31,34 +33,108 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set title "NVIDIA H100 80GB HBM3: hierarchical roofline, square sizes (f32, cold L2)"
     set xlabel "Arithmetic intensity (FLOP per byte moved at each level, log scale)"
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [1:816.863]
+    set xrange [0.01:817.528]
     set logscale y 10
     set format y "%.10g"
-    set yrange [1000:160580]
+    set yrange [100:160580]
     set samples 1000
     P = 66908.2
     B0 = 3352.3
     roof0(x) = x * B0 < P ? x * B0 : P
-    set label "DRAM 3352 GB/s" at 3.84645, 12894.5 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    set label "DRAM 3352 GB/s" at 0.305534, 1024.25 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    B1 = 13100.0
+    roof1(x) = x * B1 < P ? x * B1 : P
+    set label "L2 13100 GB/s" at 0.16546, 2167.53 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    B2 = 133699.7
+    roof2(x) = x * B2 < P ? x * B2 : P
+    set label "L1 133700 GB/s" at 0.058171, 7777.45 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030"
     set key outside below center horizontal maxrows 3 samplen 3 spacing 1.1 height 1
     plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
+         roof1(x) with lines lw 2.5 dt 2 lc rgb "#303030" notitle, \
+         roof2(x) with lines lw 2.5 dt 4 lc rgb "#303030" notitle, \
          "roofline-h100-80gb-hbm3.dat" index 0 using 1:2 with linespoints ls 1 lw 1 title "naive", \
          "roofline-h100-80gb-hbm3.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with linespoints ls 2 lw 1 title "tiled", \
+         "roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with linespoints ls 1 lw 1 pt 6 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 1 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 3 lw 1 title "rect_tiles", \
+         "roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 1 lw 1 pt 8 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 2 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 4 lw 1 title "tunable", \
+         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 2 lw 1 title "tiled", \
          "roofline-h100-80gb-hbm3.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 5 lw 1 title "cublas", \
+         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2"
+         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 3 lw 1 title "rect_tiles", \
+         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2 with linespoints ls 4 lw 1 title "tunable", \
+         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 5 lw 1 title "004_basic", \
+         "roofline-h100-80gb-hbm3.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 15 using 1:2 with linespoints ls 6 lw 1 title "004_tiles", \
+         "roofline-h100-80gb-hbm3.dat" index 15 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 16 using 1:2 with linespoints ls 6 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 17 using 1:2 with linespoints ls 6 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 17 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 18 using 1:2 with linespoints ls 10 lw 1 title "000_naive", \
+         "roofline-h100-80gb-hbm3.dat" index 18 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 19 using 1:2 with linespoints ls 10 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 19 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 20 using 1:2 with linespoints ls 10 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 20 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 21 using 1:2 with linespoints ls 14 lw 1 title "002_tiled_1xN", \
+         "roofline-h100-80gb-hbm3.dat" index 21 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 22 using 1:2 with linespoints ls 14 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 22 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 23 using 1:2 with linespoints ls 14 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 23 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 24 using 1:2 with linespoints ls 25 lw 1 title "cublas", \
+         "roofline-h100-80gb-hbm3.dat" index 24 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 25 using 1:2 with linespoints ls 25 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 25 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 26 using 1:2 with linespoints ls 25 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 26 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 27 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \
+         NaN with points pt 6 ps 2 * PS lw 2 lc rgb "#404040" title "L2 intensity", \
+         NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1 intensity"
     unset output
 }

@@ -5,9 +5,11 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 2000,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 2000,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 10.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
     F12 = sprintf(",%g", 12 * FS)
     F14 = sprintf(",%g", 14 * FS)
     F16 = sprintf(",%g", 16 * FS)
@@ -32,8 +34,203 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set lmargin at screen 0.1000
+    set rmargin at screen 0.3500
+    set bmargin at screen 0.3000
+    set tmargin at screen 0.8600
+    unset key
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "L1/TEX bytes"
+    set logscale y 10
+    set yrange [0.1:6827.33]
+    set format y "%g×"
+    set ylabel "bytes moved / compulsory bytes (log scale)"
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
+    set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
+    set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040" back
+    plot "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:7 with linespoints ls 1 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 1 using 1:7 with points ls 1 pt 4 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:7 with linespoints ls 2 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 3 using 1:7 with points ls 2 pt 6 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:7 with linespoints ls 3 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 5 using 1:7 with points ls 3 pt 8 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:7 with linespoints ls 4 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 7 using 1:7 with points ls 4 pt 10 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:7 with linespoints ls 5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:7 with points ls 5 pt 12 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:7 with linespoints ls 6 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 11 using 1:7 with points ls 6 pt 4 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:7 with linespoints ls 10 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:7 with linespoints ls 14 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:7 with linespoints ls 25 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 15 using 1:7 with points ls 25 pt 6 lw 2.5 notitle
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set lmargin at screen 0.4100
+    set rmargin at screen 0.6600
+    set bmargin at screen 0.3000
+    set tmargin at screen 0.8600
+    unset key
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "L2 bytes"
+    set logscale y 10
+    set yrange [0.1:6827.33]
+    set format y "%g×"
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
+    set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
+    set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040" back
+    plot "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:8 with linespoints ls 1 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 1 using 1:8 with points ls 1 pt 4 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:8 with linespoints ls 2 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 3 using 1:8 with points ls 2 pt 6 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:8 with linespoints ls 3 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 5 using 1:8 with points ls 3 pt 8 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:8 with linespoints ls 4 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 7 using 1:8 with points ls 4 pt 10 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:8 with linespoints ls 5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:8 with points ls 5 pt 12 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:8 with linespoints ls 6 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 11 using 1:8 with points ls 6 pt 4 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:8 with linespoints ls 10 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:8 with linespoints ls 14 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:8 with linespoints ls 25 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 15 using 1:8 with points ls 25 pt 6 lw 2.5 notitle
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set lmargin at screen 0.7200
     set rmargin at screen 0.9700
     set bmargin at screen 0.3000
     set tmargin at screen 0.8600
@@ -44,9 +241,8 @@ do for [i = 1:words(formats)] {
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "DRAM bytes"
     set logscale y 10
-    set yrange [0.1:172.538]
+    set yrange [0.1:6827.33]
     set format y "%g×"
-    set ylabel "bytes moved / compulsory bytes (log scale)"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040" back
@@ -69,7 +265,21 @@ do for [i = 1:words(formats)] {
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:6 with linespoints ls 5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:6 with points ls 5 pt 6 lw 2.5 notitle
+         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:6 with points ls 5 pt 12 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:6 with linespoints ls 6 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 11 using 1:6 with points ls 6 pt 4 lw 2.5 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:6 with linespoints ls 10 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:6 with linespoints ls 14 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:6 with linespoints ls 25 notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 15 using 1:6 with points ls 25 pt 6 lw 2.5 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -95,7 +305,11 @@ do for [i = 1:words(formats)] {
          NaN with linespoints ls 2 title "tiled", \
          NaN with linespoints ls 3 title "rect_tiles", \
          NaN with linespoints ls 4 title "tunable", \
-         NaN with linespoints ls 5 title "cublas", \
+         NaN with linespoints ls 5 title "004_basic", \
+         NaN with linespoints ls 6 title "004_tiles", \
+         NaN with linespoints ls 10 title "000_naive", \
+         NaN with linespoints ls 14 title "002_tiled_1xN", \
+         NaN with linespoints ls 25 title "cublas", \
          NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K", \
          NaN with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" title "best configuration changes", \
          NaN with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \

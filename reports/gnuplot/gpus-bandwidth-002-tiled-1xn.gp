@@ -1,0 +1,162 @@
+# gpus-bandwidth-002-tiled-1xn.gp - 002_tiled_1xN: memory bandwidth on every GPU (f32, cold L2)
+# Written by `mmbench report`. Redraw from this folder: gnuplot gpus-bandwidth-002-tiled-1xn.gp
+formats = "png svg pdf"
+do for [i = 1:words(formats)] {
+    fmt = word(formats, i)
+    reset
+    set encoding utf8
+    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
+    F12 = sprintf(",%g", 12 * FS)
+    F14 = sprintf(",%g", 14 * FS)
+    F16 = sprintf(",%g", 16 * FS)
+    F18 = sprintf(",%g", 18 * FS)
+    F20 = sprintf(",%g", 20 * FS)
+    F22 = sprintf(",%g", 22 * FS)
+    set output "../figures/gpus-bandwidth-002-tiled-1xn.".fmt
+    set multiplot title "002_tiled_1xN: memory bandwidth on every GPU (f32, cold L2)" font F22
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set lmargin at screen 0.0850
+    set rmargin at screen 0.4750
+    set bmargin at screen 0.3000
+    set tmargin at screen 0.8600
+    unset key
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "Memory bandwidth (GB/s)"
+    set yrange [0:418.589]
+    set ylabel "GB/s"
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
+    plot "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h200.dat" index 13 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
+         "bandwidth-h200.dat" index 13 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set lmargin at screen 0.5700
+    set rmargin at screen 0.9600
+    set bmargin at screen 0.3000
+    set tmargin at screen 0.8600
+    unset key
+    set logscale x 2
+    set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
+    set xrange [176.552:11878.4]
+    set xlabel "Matrix size N (N×N×N, log scale)"
+    set title "Bandwidth utilisation (% of each GPU's DRAM peak)"
+    set yrange [0:12.4865]
+    set ylabel "% of DRAM peak"
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
+    plot "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h200.dat" index 13 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
+         "bandwidth-h200.dat" index 13 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    set lmargin at screen 0.02
+    set rmargin at screen 0.98
+    set bmargin at screen 0.005
+    set tmargin at screen 0.1810
+    unset border
+    unset tics
+    unset xlabel
+    unset ylabel
+    unset title
+    unset grid
+    unset logscale
+    unset label
+    unset object
+    unset arrow
+    unset colorbox
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set xrange [0:1]
+    set yrange [0:1]
+    set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
+    plot NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" title "H100 80GB HBM3, measured", \
+         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" title "H100 80GB HBM3, declared", \
+         NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" title "H200, measured", \
+         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" title "H200, declared"
+    unset multiplot
+    unset output
+}
