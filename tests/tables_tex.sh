@@ -10,7 +10,7 @@ command -v pdflatex >/dev/null 2>&1 || { echo "pdflatex not found: skipped"; exi
 dir=$(mktemp -d /tmp/mmb_tables_tex.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 status=0
-for input in "$root/data" "$root/tests/fixtures/csv/good"; do
+for input in "$root/data" "$root/tests/fixtures/csv/good" "$root/tests/fixtures/csv/profiles"; do
     name=$(basename "$input")
     "$mmbench" report -q --no-plots -o "$dir/$name" "$input"
     for page in a4 slide; do

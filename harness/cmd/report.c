@@ -25,6 +25,9 @@ static void usage(FILE *f)
           "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.\n"
           "\n"
           "  -o, --output DIR     output folder (default <root>/reports)\n"
+          "  -p, --profile NAME   the profile whose rows make the findings, figures and\n"
+          "                       tables (default course when present, else the profile\n"
+          "                       with the most ok rows); the others get their own sections\n"
           "  -s, --size SIZE      size of the bars, tables and heatmaps: N or MxNxK\n"
           "                       (default 4096 when present, else the best covered size)\n"
           "  -f, --formats LIST   figure formats, comma-separated: %s (default all)\n"
@@ -88,6 +91,7 @@ static int options_parse(struct cli *cli, int argc, char **argv)
 {
     static const struct option longs[] = {
         {"output", required_argument, NULL, 'o'}, {"size", required_argument, NULL, 's'},
+        {"profile", required_argument, NULL, 'p'},
         {"formats", required_argument, NULL, 'f'}, {"dtype", required_argument, NULL, 't'},
         {"cache", required_argument, NULL, 'c'},  {"gnuplot", required_argument, NULL, 'g'},
         {"no-plots", no_argument, NULL, 'n'},     {"quiet", no_argument, NULL, 'q'},
@@ -98,10 +102,13 @@ static int options_parse(struct cli *cli, int argc, char **argv)
     optind = 0;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:s:f:t:c:g:nqh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:p:s:f:t:c:g:nqh", longs, NULL)) != -1) {
         switch (c) {
         case 'o':
             cli->opt.out = optarg;
+            break;
+        case 'p':
+            cli->opt.profile = optarg;
             break;
         case 's':
             cli->size = optarg;

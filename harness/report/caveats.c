@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "report/md.h"
 #include "report/ncu.h"
+#include "report/sections.h"
 
 /* ---- lists inside a caveat ------------------------------------------------------------------- */
 
@@ -39,6 +40,12 @@ static size_t gpu_rows_group(const struct mmb_report_data *d, size_t g, bool (*w
 static bool row_failed(const struct mmb_report_row *r)
 {
     return r->r.status != MMB_STATUS_OK && r->r.status != MMB_STATUS_RESTRICTED;
+}
+
+/* Failed rows that no profile's own section lists. */
+static bool row_failed_here(const struct mmb_report_row *r)
+{
+    return row_failed(r) && !r->apart;
 }
 
 static bool row_restricted(const struct mmb_report_row *r)
@@ -91,7 +98,7 @@ static uint64_t failures_hash(const struct mmb_report_data *d, size_t g)
     uint64_t h = MMB_FNV_SEED;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || r->r.status == MMB_STATUS_OK || r->r.status == MMB_STATUS_RESTRICTED)
+        if (r->gpu != g || !row_failed_here(r))
             continue;
         char key[1024];
         snprintf(key, sizeof key, "%d|%s|%s|%s|%lld|%lld|%lld|%s", (int)r->r.status, r->r.kernel, r->r.params,
@@ -106,7 +113,7 @@ static uint64_t failures_hash(const struct mmb_report_data *d, size_t g)
 static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
 {
     size_t *rows, *group, *first, n;
-    size_t groups = gpu_rows_group(d, g, row_failed, failure_key, &rows, &group, &first, &n);
+    size_t groups = gpu_rows_group(d, g, row_failed_here, failure_key, &rows, &group, &first, &n);
     size_t shown = groups < 8 ? groups : 8;
     for (size_t gi = 0; gi < shown; gi++) {
         const struct mmb_report_row *r = &d->rows[rows[first[gi]]];
@@ -231,6 +238,22 @@ static size_t l2_writes(FILE *f, const struct mmb_report *rep)
     return n;
 }
 
+/* The failures that a profile's own section lists with their reasons: counted here. */
+static void failed_apart(FILE *f, const struct mmb_report_data *d, size_t g)
+{
+    size_t count[MMB_REPORT_PROFILES_MAX] = {0};
+    for (size_t i = 0; i < d->nrows; i++)
+        if (d->rows[i].gpu == g && d->rows[i].apart && row_failed(&d->rows[i]) && d->rows[i].profile < MMB_REPORT_PROFILES_MAX)
+            count[d->rows[i].profile]++;
+    for (size_t p = 0; p < d->nprofiles && p < MMB_REPORT_PROFILES_MAX; p++)
+        if (count[p]) {
+            fprintf(f, " %zu of them are of profile ", count[p]);
+            mmb_report_md_code(f, d->profiles[p].name);
+            fprintf(f, ", whose kernels are listed with their status and reason in %s.",
+                    mmb_report_role_where(d->profiles[p].role));
+        }
+}
+
 /* Rows that are not ok, per GPU: the restricted ones apart from the failures. */
 static size_t not_plotted(FILE *f, const struct mmb_report *rep)
 {
@@ -261,6 +284,7 @@ static size_t not_plotted(FILE *f, const struct mmb_report *rep)
                     sep = ", ";
                 }
             fputs(".", f);
+            failed_apart(f, d, g);
         }
         /* the same failures as a GPU above: say so, not the list again */
         size_t same = g;

@@ -92,6 +92,49 @@ static int note_read(const char *csv, char **note, char *err, size_t errlen)
     return *note ? 0 : -1;
 }
 
+/* [a, b) without blanks on either side and without one pair of backticks. */
+static void cell_trim(const char **a, const char **b)
+{
+    while (*a < *b && (**a == ' ' || **a == '\t'))
+        (*a)++;
+    while (*b > *a && ((*b)[-1] == ' ' || (*b)[-1] == '\t' || (*b)[-1] == '\r'))
+        (*b)--;
+}
+
+bool mmb_report_note_kernel(const char *note, const char *kernel, char *out, size_t len)
+{
+    size_t klen = strlen(kernel);
+    for (const char *line = note; note && *line;) {
+        const char *end = line + strcspn(line, "\n"), *p = line;
+        while (p < end && *p == ' ')
+            p++;
+        const char *bar1 = p < end && *p == '|' ? p : NULL;
+        const char *bar2 = bar1 ? memchr(bar1 + 1, '|', (size_t)(end - bar1 - 1)) : NULL;
+        if (bar2) {
+            const char *a = bar1 + 1, *b = bar2;
+            cell_trim(&a, &b);
+            if (b - a >= 2 && *a == '`' && b[-1] == '`')
+                a++, b--;
+            /* the last cell: between the last two bars, or after the last one */
+            const char *last_end = end;
+            while (last_end > bar2 && (last_end[-1] == ' ' || last_end[-1] == '\r'))
+                last_end--;
+            if (last_end > bar2 && last_end[-1] == '|')
+                last_end--;
+            const char *last = last_end;
+            while (last > bar2 && last[-1] != '|')
+                last--;
+            cell_trim(&last, &last_end);
+            if ((size_t)(b - a) == klen && strncmp(a, kernel, klen) == 0 && last < last_end) {
+                snprintf(out, len, "%.*s", (int)(last_end - last), last);
+                return true;
+            }
+        }
+        line = *end ? end + 1 : end;
+    }
+    return false;
+}
+
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen)
 {
@@ -131,6 +174,7 @@ void mmb_report_data_free(struct mmb_report_data *d)
     free(d->kernels);
     free(d->shapes);
     free(d->best);
+    free(d->profiles);
     memset(d, 0, sizeof *d);
 }
 

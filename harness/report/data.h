@@ -18,6 +18,32 @@
 #define MMB_REPORT_GPUS_MAX 32
 #define MMB_REPORT_KERNELS_MAX 64
 #define MMB_REPORT_SHAPES_MAX 1024
+#define MMB_REPORT_PROFILES_MAX 64
+
+/* Below this a kernel's time is launch and latency, not the kernel (the review's ~30 us). */
+#define MMB_REPORT_SMALL_MS 0.030
+
+/* What a profile's rows are for in the report (profiles.c says how each is chosen). */
+enum mmb_report_role {
+    MMB_REPORT_ROLE_MAIN,       /* the story: findings, figures and tables */
+    MMB_REPORT_ROLE_PUBLISHED,  /* figures published elsewhere: they join the story */
+    MMB_REPORT_ROLE_TUNING,     /* tune*: the Tuning section */
+    MMB_REPORT_ROLE_DTYPES,     /* the most element types: the element-type table and finding */
+    MMB_REPORT_ROLE_LADDER,     /* ladder*: the Kernel ladder section */
+    MMB_REPORT_ROLE_AS_WRITTEN, /* seeds*: the Seed kernels as written section */
+    MMB_REPORT_ROLE_OTHER,      /* any other: a section of its own */
+};
+
+struct mmb_report_profile {
+    char name[MMB_REPORT_NAME_MAX]; /* the CSV's profile cell; "" for rows without one */
+    size_t rows, ok, published;     /* ok: ok rows with a time, published ones not counted */
+    size_t ndtypes;                 /* element types among its ok rows */
+    enum mmb_report_role role;
+    /* [kernel]: its place among the profile INI's [kernel] sections, MMB_REPORT_UNRANKED
+     * when the INI does not name it (or is not there) */
+    unsigned char rank[MMB_REPORT_KERNELS_MAX];
+};
+#define MMB_REPORT_UNRANKED 255
 
 struct mmb_report_shape {
     long long m, n, k;
@@ -42,11 +68,13 @@ struct mmb_report_gpu {
 
 struct mmb_report_row {
     struct mmb_row r;
-    size_t file, gpu, kernel;
+    size_t file, gpu, kernel, profile;
     long line;
     int shape;        /* index into shapes, -1 when not selected */
     bool published;   /* reason starts with "published" */
-    bool selected;    /* ok, timed, of the selected dtype and cache mode */
+    bool story;       /* of the main profile, or published: what the story may draw */
+    bool apart;       /* of a profile whose own section lists every kernel's status and reason */
+    bool selected;    /* a story row, ok, timed, of the selected dtype and cache mode */
     bool l2_low;      /* DRAM writes under half the output: the output stayed in L2 */
 };
 
@@ -61,16 +89,25 @@ struct mmb_report_data {
     struct mmb_report_file *files;
     size_t nfiles;
     /* filled by mmb_report_data_select */
+    struct mmb_report_profile *profiles;  /* in the order the data names them */
+    size_t nprofiles;
+    int main;                             /* the story's profile; -1 without rows */
+    const char *main_rule;                /* how it was chosen, as the README says it */
+    int dtypes;                           /* the element-type table's profile; -1 none */
     struct mmb_report_gpu *gpus;          /* oldest first: by FP32 peak, unknown last */
     size_t ngpus;
-    char (*kernels)[MMB_REPORT_NAME_MAX]; /* first appearance, cublas last */
-    size_t nkernels;
+    /* the story's kernels first, in the main profile's order (then kernels only
+     * published rows name), cuBLAS last of them: kernels[0..nstory); then the other
+     * profiles' kernels by first appearance (cuBLAS last when the story has none) */
+    char (*kernels)[MMB_REPORT_NAME_MAX];
+    size_t nkernels, nstory;
     int cublas;                           /* kernel index of "cublas", -1 when absent */
     struct mmb_report_shape *shapes;      /* selected shapes by FLOP count */
     size_t nshapes;
     int ref;                              /* shape of tables, bars and heatmaps; -1 if none */
     char dtype[8], cache[8];
-    size_t other_dtype, other_cache;      /* ok rows left out by the selection */
+    size_t other_dtype, other_cache;      /* ok story rows left out by the selection */
+    size_t other_profile;                 /* ok rows of the other profiles */
     struct mmb_report_best *best;         /* one per (gpu, kernel, shape) with a selected row */
     size_t nbest;
 };
@@ -80,12 +117,31 @@ struct mmb_report_data {
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen);
 
-/* Groups the rows and picks the best row per (GPU, kernel, shape). dtype and cache
- * may be NULL (f32 when present; cold when present, else hot); ref may be NULL
- * (4096^3 when present, else the shape most (GPU, kernel) pairs reach). Returns -1
- * with err when a named dtype, cache mode or size has no ok row. */
-int mmb_report_data_select(struct mmb_report_data *d, const char *dtype, const char *cache,
+/* Picks the story's profile (profile, or NULL: profiles.c's rule), groups the rows
+ * and picks the best story row per (GPU, kernel, shape). dtype and cache may be NULL
+ * (f32 when present; cold when present, else hot); ref may be NULL (4096^3 when
+ * present, else the shape most (GPU, kernel) pairs reach). Returns -1 with err when
+ * a named profile, dtype, cache mode or size has no ok row. */
+int mmb_report_data_select(struct mmb_report_data *d, const char *profile, const char *dtype, const char *cache,
                            const struct mmb_report_shape *ref, char *err, size_t errlen);
+
+/* Sets each profile's role, the main profile (want, or NULL: `course` when present,
+ * else the one with the most ok rows) and every row's profile and story flag
+ * (profiles.c); -1 with err when want names no profile with an ok row. */
+int mmb_report_profiles_pick(struct mmb_report_data *d, const char *want, char *err, size_t errlen);
+/* The kernels of profile p in its order (its INI's, else first appearance), cuBLAS
+ * last: kernel indices into out (MMB_REPORT_KERNELS_MAX); returns how many. */
+size_t mmb_report_profile_kernels(const struct mmb_report_data *d, size_t p, size_t *out);
+/* The fastest ok row of profile p on GPU g for each kernel at m x n x k in dtype
+ * (cache mode as the selection's), into best[MMB_REPORT_KERNELS_MAX] (NULL none). */
+void mmb_report_profile_best(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                             const struct mmb_report_shape *s, const struct mmb_report_row **best);
+/* The sizes a profile's section shows on GPU g in the selected dtype: the reference
+ * size when it has an ok row there, and its largest square size; into out (2).
+ * Returns how many. */
+size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_t g, struct mmb_report_shape *out);
+/* The profiles of role r in the data's order into out (MMB_REPORT_PROFILES_MAX). */
+size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out);
 
 void mmb_report_data_free(struct mmb_report_data *d);
 
@@ -111,6 +167,11 @@ double mmb_report_dram_pct(const struct mmb_report_row *r); /* of peak_gbps, els
 bool mmb_report_has_util(const struct mmb_report_row *r);
 bool mmb_report_has_bandwidth(const struct mmb_report_row *r);
 bool mmb_report_has_roofline(const struct mmb_report_row *r);
+
+/* A kernel's note from a CSV's note (x.md beside x.csv): the last cell of the row of
+ * a Markdown table whose first cell names the kernel (`name` or name), trimmed, into
+ * out. False when no row names it. */
+bool mmb_report_note_kernel(const char *note, const char *kernel, char *out, size_t len);
 
 /* "4096" for a cube, else "4096x2048x1024". */
 void mmb_report_shape_label(const struct mmb_report_shape *s, char *out, size_t len);

@@ -11,6 +11,7 @@
 #include "report/findings.h"
 #include "report/md.h"
 #include "report/out.h"
+#include "report/sections.h"
 #include "report/table.h"
 #include "report/terms.h"
 #include "report/tune_doc.h"
@@ -41,7 +42,7 @@ static void md_figures(FILE *f, struct mmb_report *rep)
         bool head = false;
         for (size_t i = 0; i < rep->nfigs; i++) {
             const struct mmb_report_figure *fig = &rep->figs[i];
-            if (fig->gpu != (int)g)
+            if (fig->gpu != (int)g || fig->group == MMB_REPORT_GROUP_SECTION)
                 continue;
             if (!head) {
                 char gpu[128];
@@ -99,6 +100,20 @@ static void md_provenance(FILE *f, const struct mmb_report *rep, size_t file)
     }
 }
 
+/* Whether file i's note has a row for one of the file's kernels. */
+static bool note_names_kernels(const struct mmb_report_data *d, size_t i)
+{
+    bool here[MMB_REPORT_KERNELS_MAX] = {false};
+    for (size_t r = 0; r < d->nrows; r++)
+        if (d->rows[r].file == i)
+            here[d->rows[r].kernel] = true;
+    char bug[16];
+    for (size_t k = 0; k < d->nkernels; k++)
+        if (here[k] && mmb_report_note_kernel(d->files[i].note, d->kernels[k], bug, sizeof bug))
+            return true;
+    return false;
+}
+
 static void md_data(FILE *f, const struct mmb_report *rep)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -135,7 +150,15 @@ static void md_data(FILE *f, const struct mmb_report *rep)
             mmb_report_md_text(f, reason);
         }
         fputs(".\n", f);
-        if (file->note) {
+        if (file->note && note_names_kernels(d, i)) {
+            /* a table of each kernel's bug: shown in its profile's section, not quoted */
+            char md_path[4096];
+            size_t n = strlen(file->shown);
+            snprintf(md_path, sizeof md_path, "%.*s.md", (int)(n > 4 ? n - 4 : n), file->shown);
+            fputs("  Its note, ", f);
+            mmb_report_md_code(f, md_path);
+            fputs(", names each kernel's bug in a table; the profile's section shows them.\n", f);
+        } else if (file->note) {
             /* the note that travels with the CSV (x.md beside x.csv), quoted */
             fputs("\n", f);
             for (const char *p = file->note; *p;) {
@@ -158,7 +181,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     char sel[64];
     mmb_report_selection(rep, -1, sel, sizeof sel);
     fputs("## This report\n\n", f);
-    fprintf(f, "%zu GPUs, %zu CSV files, %zu rows", d->ngpus, d->nfiles, d->nrows);
+    fprintf(f, "%zu GPU%s, %zu CSV files, %zu rows", d->ngpus, d->ngpus == 1 ? "" : "s", d->nfiles, d->nrows);
     size_t by[MMB_STATUS_COUNT] = {0};
     for (size_t i = 0; i < d->nrows; i++)
         if ((unsigned)d->rows[i].r.status < MMB_STATUS_COUNT)
@@ -192,6 +215,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         fprintf(f, "; bars, heatmaps and the first table of each GPU are at %s", ref);
     }
     fputs(".\n\n", f);
+    mmb_report_profiles_md(f, rep);
     fputs("Regenerate everything (runs the GPU sweep first when this machine has a GPU):\n\n    ninja -C build bench\n\n", f);
     fputs("or only this report, from the source root, with no GPU and no CUDA (the program is build/harness/mmbench in a build tree):\n\n    ", f);
     fprintf(f, "%s\n\n", rep->command);
@@ -204,9 +228,10 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
                 mmb_report_format_info(rep->formats[i])->description);
     fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
-    fprintf(f, "Contents: [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · [Figures](#figures) · "
-               "[Tables](#tables) · %s[Caveats](#caveats) · [Data](#data)\n\n",
-            mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");
+    fputs("Contents: [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · [Figures](#figures) · "
+          "[Tables](#tables) · ", f);
+    mmb_report_sections_contents(f, rep);
+    fprintf(f, "%s[Caveats](#caveats) · [Data](#data)\n\n", mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");
 }
 
 int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
@@ -256,7 +281,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&tex);
         return -1;
     }
-    if (mmb_report_tune_section(rep, md.f, tex.f) != 0) {
+    if (mmb_report_sections_write(rep, md.f, tex.f) != 0 || mmb_report_tune_section(rep, md.f, tex.f) != 0) {
         mmb_errorf(err, errlen, "out of memory");
         mmb_report_out_discard(&md);
         mmb_report_out_discard(&tex);

@@ -10,8 +10,8 @@
 
 #include "report/state.h"
 
-/* the kernel ladder of each GPU and every GPU's speed-up over the first kernel, as bars */
-int mmb_report_plot_ladder(struct mmb_report *rep, char *err, size_t errlen);
+/* the story's kernels on each GPU and every GPU's speed-up over the first kernel, as bars */
+int mmb_report_plot_kernels(struct mmb_report *rep, char *err, size_t errlen);
 /* GFLOP/s, % of cuBLAS, DRAM bandwidth and its % of peak against matrix size */
 int mmb_report_plot_lines(struct mmb_report *rep, char *err, size_t errlen);
 /* each measured GPU's speed over the one before it, per kernel and size */
@@ -22,6 +22,8 @@ int mmb_report_plot_bandwidth(struct mmb_report *rep, char *err, size_t errlen);
 int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen);
 /* each GPU's roofline */
 int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen);
+/* each ladder* profile's steps at two sizes, per GPU (the Kernel ladder section) */
+int mmb_report_plot_ladder(struct mmb_report *rep, char *err, size_t errlen);
 /* a kernel's time over two of its parameters */
 int mmb_report_plot_heatmaps(struct mmb_report *rep, char *err, size_t errlen);
 /* the spread of a tuned kernel's times */

@@ -1,4 +1,4 @@
-/* findings.c - the Key findings, computed from the rows: the kernel ladder, what
+/* findings.c - the Key findings, computed from the rows: the story's kernels, what
  * limits each kernel, DRAM traffic against the compulsory bytes, the seeds' claims
  * (seed 000's ~3x from tiling, seed 004's "low bandwidth, so compute-bound"), GPU
  * generations and their cause, what tuning found, cuBLAS and the other element
@@ -16,14 +16,14 @@
 #include "report/tune_groups.h"
 #include "results/limiter.h"
 
-/* ---- the ladder -------------------------------------------------------------------------------- */
+/* ---- the story's kernels -------------------------------------------------------------------------------- */
 
-static bool ladder(const ctx_t *c, size_t g, finding *f)
+static bool story_kernels(const ctx_t *c, size_t g, finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char gpu[128], a[16], b[16];
     gpu_name(c, g, gpu, sizeof gpu);
-    snprintf(f->lead, sizeof f->lead, "Kernel ladder, %s, %s", gpu, c->ref);
+    snprintf(f->lead, sizeof f->lead, "The %s profile's kernels, %s, %s", d->profiles[d->main].name, gpu, c->ref);
     add(f, "Each kernel's best configuration (%s): ", c->sel);
     const struct mmb_report_row *prev = NULL, *fastest = NULL;
     size_t n = 0;
@@ -119,10 +119,27 @@ static bool limits(const ctx_t *c, size_t g, finding *f)
         if (r && mmb_row_fp32_pct(&r->r) >= 60)
             add(f, " %s is near the FP32 roof (%s%%).", d->kernels[k], pct(mmb_row_fp32_pct(&r->r), a));
     }
-    if (missing)
+    if (missing) {
+        /* name the rows that lack the counters: a CSV of the same GPU may have them */
         add(f, " A limiter (the busiest of pipe, L1, L2 and DRAM, as Nsight Compute's Speed of Light reads them) needs "
-               "L1 and L2 throughput, which these CSVs lack (columns l1_util_pct, l2_util_pct): measure again with "
-               "the default metrics to name it.");
+               "L1 and L2 throughput (columns l1_util_pct, l2_util_pct), which the rows of");
+        size_t nl = 0, files[MMB_REPORT_KERNELS_MAX], nfiles = 0;
+        for (size_t k = 0; k < d->nkernels; k++) {
+            const struct mmb_report_row *r = at_ref(c, g, k);
+            char buf[8];
+            if (!r || !isfinite(r->r.sm_util_pct) || mmb_row_limiter(&r->r, buf, sizeof buf)[0])
+                continue;
+            add(f, "%s %s", nl++ ? "," : "", d->kernels[k]);
+            size_t j = 0;
+            while (j < nfiles && files[j] != r->file)
+                j++;
+            if (j == nfiles)
+                files[nfiles++] = r->file;
+        }
+        for (size_t j = 0; j < nfiles; j++)
+            add(f, "%s%s", j ? ", " : " (", d->files[files[j]].shown);
+        add(f, ") lack: measure again with the default metrics to name it.");
+    }
     return n > 0;
 }
 
@@ -292,7 +309,7 @@ size_t mmb_report_findings(const struct mmb_report *rep, finding *out)
             memset(&out[n], 0, sizeof out[n]);                                                                      \
     } while (0)
     if (c.primary >= 0 && d->ref >= 0) {
-        TRY(ladder(&c, (size_t)c.primary, &out[n]));
+        TRY(story_kernels(&c, (size_t)c.primary, &out[n]));
         TRY(limits(&c, (size_t)c.primary, &out[n]));
     }
     if (d->ref >= 0) {
@@ -306,6 +323,13 @@ size_t mmb_report_findings(const struct mmb_report *rep, finding *out)
     for (size_t p = 0; p < d->ngpus && c.primary >= 0 && d->ref >= 0; p++)
         if (d->gpus[p].all_published)
             TRY(mmb_report_finding_published(&c, p, (size_t)c.primary, &out[n]));
+    size_t ps[MMB_REPORT_PROFILES_MAX], np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
+    for (size_t j = 0; j < np; j++)
+        for (size_t g = 0; g < d->ngpus; g++)
+            TRY(mmb_report_finding_ladder(&c, ps[j], g, &out[n]));
+    np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_AS_WRITTEN, ps);
+    for (size_t j = 0; j < np; j++)
+        TRY(mmb_report_finding_seeds(&c, ps[j], &out[n]));
     struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     size_t ng = gs ? mmb_report_tune_groups(d, gs) : 0;
     for (size_t j = 0; j < ng; j++) {

@@ -271,13 +271,13 @@ bool mmb_report_finding_cublas(const ctx_t *c, finding *f)
 }
 
 /* The fastest ok row of kernel k (any kernel other than cuBLAS when k < 0) in dtype
- * on GPU g at its largest size. */
+ * on GPU g at its largest size, in the element types' profile. */
 static const struct mmb_report_row *dtype_best(const struct mmb_report_data *d, size_t g, const char *dtype, int k)
 {
     const struct mmb_report_row *b = NULL;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || r->r.status != MMB_STATUS_OK || strcmp(r->r.dtype, dtype) != 0 ||
+        if (r->gpu != g || (int)r->profile != d->dtypes || r->r.status != MMB_STATUS_OK || strcmp(r->r.dtype, dtype) != 0 ||
             (k >= 0 ? (int)r->kernel != k : (int)r->kernel == d->cublas))
             continue;
         double w = (double)r->r.m * (double)r->r.n * (double)r->r.k;
@@ -290,7 +290,7 @@ static const struct mmb_report_row *dtype_best(const struct mmb_report_data *d, 
 
 bool mmb_report_finding_dtypes(const ctx_t *c, finding *f)
 {
-    if (c->primary < 0)
+    if (c->primary < 0 || c->d->dtypes < 0)
         return false;
     const struct mmb_report_data *d = c->d;
     size_t g = (size_t)c->primary;

@@ -1,6 +1,7 @@
-/* findings_impl.h - the findings as a list, and what their writers share (findings.c: the ladder, the
+/* findings_impl.h - the findings as a list, and what their writers share (findings.c: the story's kernels, the
  * limits, traffic and the seeds' claims; findings_compare.c: GPUs, tuning, element
- * types, small sizes; findings_text.c: the helpers). Not for other modules. */
+ * types, small sizes; findings_profiles.c: the kernel ladder and the seed kernels as
+ * written; findings_text.c: the helpers). Not for other modules. */
 #ifndef MMB_REPORT_FINDINGS_IMPL_H
 #define MMB_REPORT_FINDINGS_IMPL_H
 
@@ -13,15 +14,12 @@
 #define MMB_REPORT_FINDINGS_MAX 24
 
 struct mmb_report_finding {
-    char lead[320];   /* a few words, bold: "Kernel ladder, H100 80GB HBM3, 4096" */
+    char lead[320];   /* a few words, bold: "The course profile's kernels, H100 80GB HBM3, 4096" */
     char text[2048];  /* plain text with numbers; the writers escape it */
 };
 
 /* Fills out (MMB_REPORT_FINDINGS_MAX entries) and returns how many. */
 size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_finding *out);
-
-/* Below this a kernel's time is launch and latency, not the kernel (the review's ~30 us). */
-#define MMB_REPORT_SMALL_MS 0.030
 
 struct mmb_report_findings_ctx {
     const struct mmb_report *rep;
@@ -58,6 +56,9 @@ bool mmb_report_finding_published(const struct mmb_report_findings_ctx *c, size_
                                   struct mmb_report_finding *f);
 bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *gs,
                                size_t ngroups, size_t j, struct mmb_report_finding *f);
+/* findings_profiles.c: the Kernel ladder of profile p on GPU g, the Seed kernels as written of profile p. */
+bool mmb_report_finding_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g, struct mmb_report_finding *f);
+bool mmb_report_finding_seeds(const struct mmb_report_findings_ctx *c, size_t p, struct mmb_report_finding *f);
 bool mmb_report_finding_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_finding_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);

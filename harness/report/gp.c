@@ -338,18 +338,20 @@ void mmb_gp_ylabel(FILE *f, const struct mmb_gp_pos *pos, const char *label)
 
 void mmb_gp_kernels_xtics(FILE *f, const struct mmb_report_data *d, const struct mmb_gp_pos *pos)
 {
+    /* the story's kernels: the other profiles' have their own sections */
+    size_t n = d->nstory;
     fputs("    set xtics (", f);
-    for (size_t k = 0; k < d->nkernels; k++) {
+    for (size_t k = 0; k < n; k++) {
         fprintf(f, "%s", k ? ", " : "");
         mmb_gp_string(f, d->kernels[k]);
         fprintf(f, " %zu", k);
     }
-    fprintf(f, ")\n    set xrange [-0.6:%zu.6]\n", d->nkernels ? d->nkernels - 1 : 0);
+    fprintf(f, ")\n    set xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
     /* slant the names when they would touch (about 0.55 em a character) */
     size_t longest = 0;
-    for (size_t k = 0; k < d->nkernels; k++)
+    for (size_t k = 0; k < n; k++)
         longest = strlen(d->kernels[k]) > longest ? strlen(d->kernels[k]) : longest;
-    double slot = (pos->shared ? 700.0 : 1350.0) / (double)(d->nkernels ? d->nkernels : 1);
+    double slot = (pos->shared ? 700.0 : 1350.0) / (double)(n ? n : 1);
     if ((double)longest * MMB_GP_FONT_PT * 0.55 > 0.85 * slot)
         fputs("    set xtics rotate by 30 right\n", f);
     if (mmb_gp_xlabel_here(pos))

@@ -61,13 +61,47 @@ static bool params_same_names(const struct params *a, const struct params *b)
     return true;
 }
 
-/* Same GPU, kernel, shape, dtype and cache mode; any status. */
-static bool row_in_slice(const struct mmb_report_data *d, const struct mmb_report_row *rr, size_t gpu,
+/* Same GPU, kernel, shape, dtype and cache mode; any status and profile. */
+static bool row_in_place(const struct mmb_report_data *d, const struct mmb_report_row *rr, size_t gpu,
                          size_t kernel, const struct mmb_report_shape *s)
 {
     const struct mmb_row *r = &rr->r;
     return rr->gpu == gpu && rr->kernel == kernel && s->m == r->m && s->n == r->n && s->k == r->k &&
            strcmp(r->dtype, d->dtype) == 0 && (!d->cache[0] || !r->cache[0] || strcmp(d->cache, r->cache) == 0);
+}
+
+static bool row_ok_timed(const struct mmb_report_row *rr)
+{
+    return rr->r.status == MMB_STATUS_OK && isfinite(rr->r.time_ms_median) && rr->r.time_ms_median > 0;
+}
+
+/* The profile with the most configurations there that are not restricted, the main
+ * one first of equals, and its fastest ok row; false when none has an ok row. */
+static bool profile_pick(const struct mmb_report_data *d, size_t gpu, size_t kernel, const struct mmb_report_shape *s,
+                         size_t *profile, size_t *best)
+{
+    size_t count[MMB_REPORT_PROFILES_MAX] = {0}, top = 0;
+    bool any = false;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile < MMB_REPORT_PROFILES_MAX && row_in_place(d, rr, gpu, kernel, s) &&
+            rr->r.status != MMB_STATUS_RESTRICTED)
+            count[rr->profile]++;
+    }
+    for (size_t p = 0; p < d->nprofiles && p < MMB_REPORT_PROFILES_MAX; p++)
+        if (count[p] > top || (count[p] == top && count[p] && (int)p == d->main)) {
+            top = count[p];
+            *profile = p;
+        }
+    for (size_t i = 0; top && i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile == *profile && row_in_place(d, rr, gpu, kernel, s) && row_ok_timed(rr) &&
+            (!any || rr->r.time_ms_median < d->rows[*best].r.time_ms_median)) {
+            *best = i;
+            any = true;
+        }
+    }
+    return any;
 }
 
 /* The configurations of the slice that are not restricted. */
@@ -77,12 +111,19 @@ struct slice {
     size_t n;
 };
 
+/* The rows of the profile at that place. */
+static bool row_in_slice(const struct mmb_report_data *d, const struct mmb_report_row *rr, size_t gpu, size_t kernel,
+                         const struct mmb_report_shape *s, size_t profile)
+{
+    return rr->profile == profile && row_in_place(d, rr, gpu, kernel, s);
+}
+
 static bool slice_collect(const struct mmb_report_data *d, size_t gpu, size_t kernel, const struct mmb_report_shape *s,
-                          const struct params *bp, struct slice *sl, size_t *restricted)
+                          size_t profile, const struct params *bp, struct slice *sl, size_t *restricted)
 {
     size_t cap = 0;
     for (size_t i = 0; i < d->nrows; i++)
-        cap += row_in_slice(d, &d->rows[i], gpu, kernel, s);
+        cap += row_in_slice(d, &d->rows[i], gpu, kernel, s, profile);
     sl->p = malloc((cap ? cap : 1) * sizeof *sl->p);
     sl->row = malloc((cap ? cap : 1) * sizeof *sl->row);
     sl->n = 0;
@@ -90,7 +131,7 @@ static bool slice_collect(const struct mmb_report_data *d, size_t gpu, size_t ke
         return false;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *rr = &d->rows[i];
-        if (!row_in_slice(d, rr, gpu, kernel, s))
+        if (!row_in_slice(d, rr, gpu, kernel, s, profile))
             continue;
         if (rr->r.status == MMB_STATUS_RESTRICTED) {
             (*restricted)++;
@@ -230,7 +271,7 @@ static void cells_fill(const struct mmb_report_data *d, const struct slice *sl, 
         if (iy == g->ny || ix == g->nx)
             continue;
         const struct mmb_report_row *rr = &d->rows[sl->row[i]];
-        if (rr->selected) {
+        if (row_ok_timed(rr)) {
             if (isnan(g->ms[iy][ix]) || rr->r.time_ms_median < g->ms[iy][ix])
                 g->ms[iy][ix] = rr->r.time_ms_median;
             g->why[iy][ix] = NULL;
@@ -253,14 +294,15 @@ bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t k
                            struct mmb_report_grid *g)
 {
     memset(g, 0, sizeof *g);
-    const struct mmb_report_row *best = mmb_report_best(d, gpu, kernel, shape);
     struct params bp;
-    if (!best || !params_parse(best->r.params, &bp) || bp.n < 2)
+    if (!mmb_report_best(d, gpu, kernel, shape) ||
+        !profile_pick(d, gpu, kernel, &d->shapes[shape], &g->profile, &g->best_row) ||
+        !params_parse(d->rows[g->best_row].r.params, &bp) || bp.n < 2)
         return false;
-    g->best_row = (size_t)(best - d->rows);
     struct slice sl = {NULL, NULL, 0};
     size_t x = 0, reps[MMB_REPORT_GRID_MAX], cells;
-    bool ok = slice_collect(d, gpu, kernel, &d->shapes[shape], &bp, &sl, &g->restricted) && axis_pick(&sl, bp.n, &x) &&
+    bool ok = slice_collect(d, gpu, kernel, &d->shapes[shape], g->profile, &bp, &sl, &g->restricted) &&
+              axis_pick(&sl, bp.n, &x) &&
               layout(&sl, x, reps, &g->ny, g->xs, &g->nx, &cells);
     if (ok) {
         snprintf(g->xname, sizeof g->xname, "%s", bp.names[x]);

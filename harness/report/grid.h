@@ -22,12 +22,16 @@ struct mmb_report_grid {
     const char *why[MMB_REPORT_GRID_MAX][MMB_REPORT_GRID_MAX]; /* status text of a failed cell */
     size_t best_x, best_y;
     char legend[256];         /* "bx = block_size_x, ...", "" with two parameters */
-    size_t best_row;          /* overall best row of the kernel at that shape */
+    size_t best_row;          /* the fastest ok row of the grid */
+    size_t profile;           /* the grid's rows are of this profile */
     size_t failed;            /* cells that are not ok */
     size_t restricted;        /* configurations of the slice the restrictions removed */
 };
 
-/* Returns true and fills g when the kernel has a grid of at least four ok cells. */
+/* Returns true and fills g when the kernel (of the story, on that GPU at that shape)
+ * has a grid of at least four ok cells. The cells are the rows of one profile: the
+ * one with the most configurations of it there (a tuning run's rather than the
+ * story's few), the main profile first of equals. */
 bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t kernel, size_t shape,
                            struct mmb_report_grid *g);
 

@@ -57,6 +57,57 @@ void mmb_report_tex_text(FILE *f, const char *s)
     }
 }
 
+void mmb_report_tex_md(FILE *f, const char *s)
+{
+    char buf[1024];
+    while (*s) {
+        bool code = *s == '`';
+        const char *end = code ? strchr(s + 1, '`') : strchr(s, '`');
+        if (code && !end) /* an unclosed span is text */
+            code = false, end = NULL;
+        const char *from = code ? s + 1 : s, *to = end ? end : s + strlen(s);
+        if (code && to == from) { /* `` is not a span */
+            fputs("`", f);
+            s = to + 1;
+            continue;
+        }
+        size_t n = (size_t)(to - from) < sizeof buf - 1 ? (size_t)(to - from) : sizeof buf - 1;
+        memcpy(buf, from, n);
+        buf[n] = '\0';
+        fputs(code ? "\\texttt{" : "", f);
+        mmb_report_tex_text(f, buf);
+        fputs(code ? "}" : "", f);
+        s = code ? to + 1 : to;
+    }
+}
+
+void mmb_report_reason_first(const char *reason, char *out, size_t len)
+{
+    const char *err = strstr(reason, "): error: "), *p = reason;
+    long line = -1;
+    if (err) {
+        const char *open = err;
+        while (open > reason && open[-1] >= '0' && open[-1] <= '9')
+            open--;
+        if (open > reason && open[-1] == '(' && open < err)
+            line = strtol(open, NULL, 10);
+        p = err + strlen("): error: ");
+    } else if ((err = strstr(reason, "ptxas error")) && strchr(err, ':')) {
+        p = strchr(err, ':') + 1;
+    }
+    while (*p == ' ')
+        p++;
+    /* the compiler's message ends where its echo of the source line begins */
+    size_t n = strcspn(p, "\n");
+    const char *gap = strstr(p, "  ");
+    if (gap && (size_t)(gap - p) < n)
+        n = (size_t)(gap - p);
+    if (line >= 0)
+        snprintf(out, len, "line %ld: %.*s", line, (int)n, p);
+    else
+        snprintf(out, len, "%.*s", (int)n, p);
+}
+
 /* "block_size_x": "bx"; a name of one word stays whole. */
 static void param_abbrev(const char *name, size_t len, char *out, size_t outlen)
 {

@@ -6,7 +6,7 @@
 #include "report/figures.h"
 
 static int (*const figure_writers[])(struct mmb_report *rep, char *err, size_t errlen) = {
-    mmb_report_plot_ladder,      /* ladder, gpus-speedup */
+    mmb_report_plot_kernels,      /* kernels, gpus-speedup */
     mmb_report_plot_util,        /* util, gpus-util */
     mmb_report_plot_lines,       /* gflops, gpus-gflops, pct-cublas */
     mmb_report_plot_generations, /* gpus-ratio */
@@ -14,6 +14,7 @@ static int (*const figure_writers[])(struct mmb_report *rep, char *err, size_t e
     mmb_report_plot_roofline,    /* roofline, gpus-roofline */
     mmb_report_plot_heatmaps,    /* heatmap */
     mmb_report_plot_tune,        /* tune-spread, tune-pair, tune-occupancy */
+    mmb_report_plot_ladder,      /* <ladder profile>-<gpu> */
     NULL,
 };
 

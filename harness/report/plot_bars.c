@@ -78,7 +78,7 @@ static void util_panel_write(FILE *f, const struct mmb_report *rep, size_t g, co
                    "at graph 0.5, graph 0.95 center font F%d tc rgb \"#505050\"\n",
                 MMB_GP_FONT_PT - 6);
     /* labels of up to three digits over bars w kernel slots wide */
-    size_t nk = rep->data.nkernels ? rep->data.nkernels : 1;
+    size_t nk = rep->data.nstory ? rep->data.nstory : 1;
     double apart = (pos->shared ? 700.0 : 1350.0) / (double)nk * w;
     int pt = MMB_GP_FONT_PT - 4;
     while (pt > MMB_GP_FONT_PT - 10 && 2 * 0.6 * pt > 0.95 * apart)

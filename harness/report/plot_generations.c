@@ -16,7 +16,7 @@
 #include "report/md.h"
 #include "report/out.h"
 
-#define SMALL_MS 0.030
+#define SMALL_MS MMB_REPORT_SMALL_MS
 
 /* gnuplot/gpus-ratio-<a>-<b>.dat: per kernel a block of squares and one of the other
  * shapes (x ratio lo hi), then the points under 30 us. Returns the points drawn. */

@@ -132,6 +132,10 @@ static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h,
                  "Median time (ms) of %s over %s and %s at %s; the boxed cell is the fastest configuration%s.", kernel,
                  grid->xname, grid->yname, h->ref,
                  grid->failed ? ", grey cells did not run (their status is written in them)" : "");
+    if ((int)grid->profile != d->main && d->profiles[grid->profile].name[0])
+        snprintf(fig->caption + strlen(fig->caption), sizeof fig->caption - strlen(fig->caption),
+                 " The cells are the rows of profile %s, which measured the most configurations of %s here.",
+                 d->profiles[grid->profile].name, kernel);
     mmb_gp_script_begin(o.f, rep, h->name, fig->title, (struct mmb_gp_canvas){1600, grid->ny > 8 ? 1200 : 900});
     mmb_gp_panel_begin(o.f, rep);
     fputs("    set title ", o.f);

@@ -1,9 +1,9 @@
-/* plot_ladder.c - the kernel ladder, the lecture's figure: each GPU's kernels in the
- * profile's order at the reference size as bars of TFLOP/s on a linear axis, each
- * labelled with its speed-up over the step before it, its share of the FP32 peak and
- * of cuBLAS; and every GPU's speed-up over the first kernel side by side, which
- * compares the steps across generations (the GTX TITAN X's tiles gave 2.7x, Hopper's
- * 1.4x) whatever their absolute speed. */
+/* plot_ladder.c - the kernel ladder (profiles named ladder*): per GPU, every step of
+ * the profile in its order as horizontal bars of TFLOP/s at two sizes (the
+ * reference size and the profile's largest square one), each labelled with its
+ * speed-up over the step above, its share of the FP32 peak and of cuBLAS in the same
+ * run; the top axis reads the bars as % of the FP32 peak. Bars lie flat so that the
+ * steps' names read level and their labels have room. */
 #include "report/figures.h"
 
 #include <math.h>
@@ -13,196 +13,174 @@
 
 #include "core/util.h"
 #include "report/gp.h"
-#include "report/md.h"
 #include "report/out.h"
 #include "results/row.h"
 
-/* GPUs told apart by lightness and hatch, not by the colours the kernels have. */
-static const char *const gpu_greys[] = {"#c8c8c8", "#505050", "#8c8c8c", "#252525", "#e0e0e0", "#6e6e6e"};
-static const char *const gpu_fills[] = {"solid 1.0", "solid 1.0", "pattern 2", "solid 1.0", "pattern 5", "pattern 1"};
+/* the reference size dark, the larger one light: one hue, told apart in grey too */
+static const char *const size_colors[] = {"#0072B2", "#8cc4e8"};
 
-/* ---- each GPU's ladder ------------------------------------------------------------------------- */
+struct ladder {
+    size_t p, g;
+    size_t steps[MMB_REPORT_KERNELS_MAX], n;
+    struct mmb_report_shape sizes[2];
+    size_t nsizes;
+    const struct mmb_report_row *best[2][MMB_REPORT_KERNELS_MAX]; /* [size][kernel] */
+    char name[160], sizes_text[200];
+    double top; /* TFLOP/s of the longest bar */
+};
 
-static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errlen)
+/* One bar's label: TFLOP/s, x over the step above, % FP32, % cuBLAS. */
+static void bar_label(const struct mmb_report_data *d, const struct ladder *l, size_t s, size_t j, char *out,
+                      size_t len)
 {
-    const struct mmb_report_data *d = &rep->data;
-    char name[160], ref[96], gpu[128], sel[64];
-    snprintf(name, sizeof name, "ladder-%s", d->gpus[g].slug);
-    mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    const struct mmb_report_row *cub = d->cublas >= 0 ? mmb_report_best(d, g, (size_t)d->cublas, (size_t)d->ref) : NULL;
-    size_t bars = 0;
-    double top = 0;
-    for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
-        if (r) {
-            top = fmax(top, mmb_report_gflops(r) / 1000);
-            bars++;
-        }
-    }
-    if (bars < 2)
-        return 0;
-
-    /* the labels as text, so that the script needs no conditionals */
-    struct mmb_report_out o;
-    if (mmb_report_out_open(&o, err, errlen) != 0)
-        return -1;
-    fprintf(o.f, "# %s: TFLOP/s of each kernel's best configuration at %s on %s\n"
-                 "# kernel-index TFLOP/s label colour  # kernel, params\n",
-            name, ref, d->gpus[g].name);
-    const struct mmb_report_row *prev = NULL;
-    for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
-        if (!r)
-            continue;
-        double tf = mmb_report_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
-        char label[160] = "", part[64];
-        snprintf(label, sizeof label, tf < 1 ? "%.2f" : "%.1f", tf);
-        if (prev) {
-            snprintf(part, sizeof part, "\\n×%.2f", prev->r.time_ms_median / r->r.time_ms_median);
-            strncat(label, part, sizeof label - strlen(label) - 1);
-        }
-        if (isfinite(fp)) {
-            snprintf(part, sizeof part, "\\n%.0f%% FP32", fp);
-            strncat(label, part, sizeof label - strlen(label) - 1);
-        }
-        if (cub && (int)k != d->cublas) {
-            snprintf(part, sizeof part, ", %.0f%% cuBLAS", 100 * cub->r.time_ms_median / r->r.time_ms_median);
-            strncat(label, part, sizeof label - strlen(label) - 1);
-        }
-        fprintf(o.f, "%zu %.6g \"%s\" 0x%s  # %s, %s\n", k, tf, label, mmb_gp_kernel_color(rep, k) + 1, d->kernels[k],
-                r->r.params[0] ? r->r.params : "-");
-        prev = r;
-    }
-    if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
-        return -1;
-
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
-    if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
-        return mmb_failf(err, errlen, "out of memory");
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)g, sel, sizeof sel);
-    snprintf(fig->title, sizeof fig->title, "%s: the kernel ladder at %s (%s)", gpu, ref, sel);
-    snprintf(fig->caption, sizeof fig->caption,
-             "Each kernel's best configuration at %s in the profile's order, TFLOP/s on a linear axis; over each bar "
-             "its TFLOP/s, its speed-up over the bar before (×), and its share of the FP32 peak (dotted) and of "
-             "cuBLAS. The configurations are in the speed table.",
-             ref);
-    double peak = d->gpus[g].peak_gflops / 1000;
-    mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1000});
-    mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
-    mmb_gp_string(o.f, fig->title);
-    fputs("\n    set ylabel \"TFLOP/s (2MNK / median time)\"\n", o.f);
-    mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
-    fputs("    set grid noxtics\n    unset key\n    set boxwidth 0.6\n", o.f);
-    /* room above the tallest bar for its three lines of label, and for the peak */
-    double hi = fmax(top * 1.45, isfinite(peak) ? peak * 1.08 : 0);
-    fprintf(o.f, "    set yrange [0:%.6g]\n", hi);
-    if (isfinite(peak) && peak < hi)
-        fprintf(o.f, "    set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 3 lw 2.5 lc rgb \"#404040\"\n"
-                     "    set label \"FP32 peak %.1f TFLOP/s\" at graph 0.01, first %.6g left offset 0,0.7 tc rgb \"#404040\"\n",
-                peak, peak, peak, peak);
-    /* published figures hatched, as in every figure */
-    fprintf(o.f, "    plot \"%s.dat\" using 1:2:4 with boxes fs %s border lc rgb \"#202020\" lc rgb variable, \\\n",
-            name, d->gpus[g].all_published ? "pattern 4" : "solid 0.9");
-    fprintf(o.f, "         \"\" using 1:2:3 with labels offset 0,%s font F%d notitle\n", "2.2", MMB_GP_FONT_PT - 4);
-    mmb_gp_script_end(o.f);
-    return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
+    const struct mmb_report_row *r = l->best[s][l->steps[j]];
+    const struct mmb_report_row *above = j ? l->best[s][l->steps[j - 1]] : NULL;
+    const struct mmb_report_row *cub = d->cublas >= 0 ? l->best[s][d->cublas] : NULL;
+    double tf = mmb_report_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
+    snprintf(out, len, tf < 1 ? "%.2f" : "%.1f", tf);
+    if (above)
+        snprintf(out + strlen(out), len - strlen(out), "  ×%.2f", above->r.time_ms_median / r->r.time_ms_median);
+    if (isfinite(fp))
+        snprintf(out + strlen(out), len - strlen(out), "  %.0f%% FP32", fp);
+    if (cub && cub != r)
+        snprintf(out + strlen(out), len - strlen(out), "  %.0f%% cuBLAS",
+                 100 * cub->r.time_ms_median / r->r.time_ms_median);
 }
 
-/* ---- every GPU's speed-up over the first kernel ---------------------------------------------------- */
-
-static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
+static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    size_t cols[MMB_REPORT_GPUS_MAX], ng = 0;
-    size_t first = 0; /* the first kernel: every step is measured from it */
-    for (size_t g = 0; g < d->ngpus; g++)
-        if (mmb_report_best(d, g, first, (size_t)d->ref)) {
-            size_t n = 0;
-            for (size_t k = 0; k < d->nkernels; k++)
-                n += mmb_report_best(d, g, k, (size_t)d->ref) != NULL;
-            if (n >= 2)
-                cols[ng++] = g;
-        }
-    if (ng < 2)
-        return 0;
-    char ref[96], sel[64];
-    mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    mmb_report_selection(rep, -1, sel, sizeof sel);
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    fprintf(o.f, "# gpus-speedup: each kernel's speed over %s's on the same GPU at %s (%s)\n# kernel-index", d->kernels[first],
-            ref, sel);
-    for (size_t j = 0; j < ng; j++)
-        fprintf(o.f, " \"%s\"", d->gpus[cols[j]].name);
-    fputc('\n', o.f);
-    double top = 1;
-    for (size_t k = 0; k < d->nkernels; k++) {
-        fprintf(o.f, "%zu", k);
-        for (size_t j = 0; j < ng; j++) {
-            const struct mmb_report_row *base = mmb_report_best(d, cols[j], first, (size_t)d->ref);
-            const struct mmb_report_row *r = mmb_report_best(d, cols[j], k, (size_t)d->ref);
-            double v = r ? base->r.time_ms_median / r->r.time_ms_median : NAN;
-            fprintf(o.f, isfinite(v) ? " %.6g" : " NaN", v);
-            top = isfinite(v) ? fmax(top, v) : top;
+    fprintf(o.f, "# %s: TFLOP/s of each step of profile %s at %s on %s, best configuration\n"
+                 "# step-index TFLOP/s-per-size... label-per-size...  # kernel\n",
+            l->name, d->profiles[l->p].name, l->sizes_text, d->gpus[l->g].name);
+    for (size_t j = 0; j < l->n; j++) {
+        fprintf(o.f, "%zu", j);
+        for (size_t s = 0; s < 2; s++) {
+            const struct mmb_report_row *r = s < l->nsizes ? l->best[s][l->steps[j]] : NULL;
+            fprintf(o.f, r ? " %.6g" : " NaN", r ? mmb_report_gflops(r) / 1000 : 0.0);
         }
-        fprintf(o.f, "  # %s\n", d->kernels[k]);
+        for (size_t s = 0; s < 2; s++) {
+            char label[160] = "";
+            if (s < l->nsizes && l->best[s][l->steps[j]])
+                bar_label(d, l, s, j, label, sizeof label);
+            fprintf(o.f, " \"%s\"", label);
+        }
+        fprintf(o.f, "  # %s\n", d->kernels[l->steps[j]]);
     }
-    if (mmb_gp_commit(rep, &o, "gpus-speedup", "dat", err, errlen) != 0)
-        return -1;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, "gpus-speedup", MMB_REPORT_GROUP_GPUS, -1);
+    return mmb_gp_commit(rep, &o, l->name, "dat", err, errlen);
+}
+
+static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_figure *fig = mmb_report_figure_add(rep, l->name, MMB_REPORT_GROUP_SECTION, (int)l->g);
+    struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    snprintf(fig->title, sizeof fig->title, "Every GPU: each kernel's speed-up over %s at %s (%s)", d->kernels[first], ref,
-             sel);
+    char gpu[128], sel[64], shapes[2][96];
+    mmb_report_gpu_label(rep, l->g, gpu, sizeof gpu);
+    mmb_report_selection(rep, (int)l->g, sel, sizeof sel);
+    for (size_t s = 0; s < l->nsizes; s++)
+        mmb_report_shape_label(&l->sizes[s], shapes[s], sizeof shapes[s]);
+    snprintf(fig->title, sizeof fig->title, "%s: the kernel ladder (profile %s) at %s (%s)", gpu,
+             d->profiles[l->p].name, l->sizes_text, sel);
     snprintf(fig->caption, sizeof fig->caption,
-             "Each kernel's best configuration against the best %s on the same GPU at %s, a bar per GPU (oldest "
-             "left; hatched: published figures), linear axis: how much each step gains on each generation, whatever "
-             "the GPUs' absolute speeds (those are in the ladder figures and the tables).",
-             d->kernels[first], ref);
-    mmb_gp_script_begin(o.f, rep, "gpus-speedup", fig->title, (struct mmb_gp_canvas){1600, 1000});
+             "Each step of profile %s at its best configuration, in the profile's order (top to bottom), TFLOP/s on "
+             "a linear axis (the top axis reads it as %% of the FP32 peak, dotted) at %s%s%s. Beside each bar: its "
+             "TFLOP/s, × over the step above it at the same size, %% of the FP32 peak and %% of cuBLAS in the same "
+             "run. What limits each step is in the table below.",
+             d->profiles[l->p].name, shapes[0], l->nsizes > 1 ? " (dark) and " : "", l->nsizes > 1 ? shapes[1] : "");
+    double peak = d->gpus[l->g].peak_gflops / 1000;
+    /* room right of the longest bar for its label (about a quarter of the width) */
+    double xmax = fmax(l->top / 0.72, isfinite(peak) ? peak * 1.03 : 0);
+    int h = 220 + (int)(l->n * (l->nsizes > 1 ? 78 : 52));
+    mmb_gp_script_begin(o.f, rep, l->name, fig->title, (struct mmb_gp_canvas){1600, h});
     mmb_gp_panel_begin(o.f, rep);
     fputs("    set title ", o.f);
     mmb_gp_string(o.f, fig->title);
-    fprintf(o.f, "\n    set ylabel \"speed over %s (×)\"\n", d->kernels[first]);
-    mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
-    fprintf(o.f, "    set grid noxtics\n    set yrange [0:%.6g]\n", top * 1.15);
-    fputs("    set key outside below center horizontal samplen 2 spacing 1.1\n", o.f);
-    fputs("    set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb \"#404040\"\n", o.f);
-    double w = 0.8 / (double)ng;
-    fprintf(o.f, "    set boxwidth %.4f\n", w * 0.95);
+    fputs("\n    set xlabel \"TFLOP/s (2MNK / median time)\"\n    set ytics (", o.f);
+    for (size_t j = 0; j < l->n; j++) {
+        fputs(j ? ", " : "", o.f);
+        mmb_gp_string(o.f, d->kernels[l->steps[j]]);
+        fprintf(o.f, " %zu", j);
+    }
+    fprintf(o.f, ")\n    set yrange [%zu.6:-0.6]\n    set xrange [0:%.6g]\n", l->n - 1, xmax);
+    fputs("    set grid xtics noytics\n    set ytics scale 0\n    set style fill solid 0.9 border lc rgb \"#202020\"\n",
+          o.f);
+    if (isfinite(peak)) {
+        fprintf(o.f, "    set x2range [0:%.6g]\n    set x2tics 0, 20, 100 out\n"
+                     "    set x2label \"%% of the FP32 peak (%.1f TFLOP/s)\"\n",
+                100 * xmax / peak, peak);
+        fprintf(o.f, "    set arrow from first %.6g, graph 0 to first %.6g, graph 1 nohead dt 3 lw 2.5 lc rgb \"#404040\"\n",
+                peak, peak);
+    }
+    fputs("    set key top right opaque box samplen 1.5 title \"size\"\n", o.f);
+    double off = l->nsizes > 1 ? 0.2 : 0, half = l->nsizes > 1 ? 0.18 : 0.3;
     int n = 0;
-    size_t measured = 0;
-    for (size_t j = 0; j < ng; j++) {
-        const struct mmb_report_gpu *gp = &d->gpus[cols[j]];
-        size_t style = gp->all_published ? 0 : measured++;
-        double off = ((double)j - (double)(ng - 1) / 2.0) * w;
-        char gpu[128];
-        mmb_report_gpu_label(rep, cols[j], gpu, sizeof gpu);
+    for (size_t s = 0; s < l->nsizes; s++) {
+        double dy = s == 0 ? -off : off;
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"gpus-speedup.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ",
-                off, j + 2, gp->all_published ? "pattern 4" : gpu_fills[style % MMB_COUNT(gpu_fills)],
-                gp->all_published ? "#404040" : gpu_greys[style % MMB_COUNT(gpu_greys)]);
-        mmb_gp_string(o.f, gpu);
+        fprintf(o.f, "\"%s.dat\" using ($%zu / 2):($1%+.2f):($%zu / 2):(%.2f) with boxxyerror lc rgb \"%s\" title \"%s\"",
+                l->name, s + 2, dy, s + 2, half, size_colors[s], shapes[s]);
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"\" using ($1%+.4f):%zu:($1 > 0 ? sprintf(\"×%%.2f\", column(%zu)) : \"\") with labels offset 0,0.7 "
-                     "font F%d notitle",
-                off, j + 2, j + 2, MMB_GP_FONT_PT - (ng > 2 ? 8 : 4));
+        fprintf(o.f, "\"\" using %zu:($1%+.2f):%zu with labels left offset 0.5,0 font F%d notitle", s + 2, dy, s + 4,
+                MMB_GP_FONT_PT - (l->nsizes > 1 ? 6 : 4));
     }
     fputc('\n', o.f);
     mmb_gp_script_end(o.f);
-    return mmb_gp_commit(rep, &o, "gpus-speedup", "gp", err, errlen);
+    return mmb_gp_commit(rep, &o, l->name, "gp", err, errlen);
+}
+
+static int ladder_write(struct mmb_report *rep, size_t p, size_t g, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct ladder *l = calloc(1, sizeof *l);
+    if (!l)
+        return mmb_failf(err, errlen, "out of memory");
+    l->p = p;
+    l->g = g;
+    l->nsizes = mmb_report_profile_sizes(d, p, g, l->sizes);
+    size_t all[MMB_REPORT_KERNELS_MAX], nall = mmb_report_profile_kernels(d, p, all);
+    for (size_t s = 0; s < l->nsizes; s++)
+        mmb_report_profile_best(d, p, g, d->dtype, &l->sizes[s], l->best[s]);
+    for (size_t j = 0; j < nall; j++) {
+        bool any = false;
+        for (size_t s = 0; s < l->nsizes; s++)
+            if (l->best[s][all[j]]) {
+                any = true;
+                l->top = fmax(l->top, mmb_report_gflops(l->best[s][all[j]]) / 1000);
+            }
+        if (any)
+            l->steps[l->n++] = all[j];
+    }
+    int rc = 0;
+    if (l->n >= 2) {
+        char pslug[MMB_REPORT_NAME_MAX], a[96], b[96];
+        mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
+        snprintf(l->name, sizeof l->name, "%s-%s", pslug, d->gpus[g].slug);
+        mmb_report_shape_label(&l->sizes[0], a, sizeof a);
+        if (l->nsizes > 1)
+            mmb_report_shape_label(&l->sizes[1], b, sizeof b);
+        snprintf(l->sizes_text, sizeof l->sizes_text, "%s%s%s", a, l->nsizes > 1 ? " and " : "", l->nsizes > 1 ? b : "");
+        rc = ladder_data(rep, l, err, errlen);
+        if (rc == 0)
+            rc = ladder_script(rep, l, err, errlen);
+    }
+    free(l);
+    return rc;
 }
 
 int mmb_report_plot_ladder(struct mmb_report *rep, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    if (d->ref < 0)
-        return 0;
-    for (size_t g = 0; g < d->ngpus; g++)
-        if (ladder_write(rep, g, err, errlen) != 0)
-            return -1;
-    return speedup_write(rep, err, errlen);
+    size_t ps[MMB_REPORT_PROFILES_MAX];
+    size_t np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
+    for (size_t j = 0; j < np; j++)
+        for (size_t g = 0; g < d->ngpus; g++)
+            if (ladder_write(rep, ps[j], g, err, errlen) != 0)
+                return -1;
+    return 0;
 }

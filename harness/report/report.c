@@ -15,6 +15,7 @@
 #include "report/doc.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
+#include "report/sections.h"
 #include "report/state.h"
 
 /* ---- inputs ------------------------------------------------------------------------ */
@@ -218,7 +219,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         }
     }
     paths_free(&in);
-    if (mmb_report_data_select(&rep->data, opt->dtype, opt->cache, opt->size, err, sizeof err) != 0) {
+    if (mmb_report_data_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return MMB_REPORT_BAD_INPUT;
     }
@@ -226,6 +227,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         fprintf(stderr, "report: out of memory\n");
         return 1;
     }
+    mmb_report_profiles_rank(rep);
     return 0;
 }
 

@@ -20,6 +20,7 @@ struct mmb_report_options {
     size_t nformats;
     const char *gnuplot; /* the program; NULL or "": gnuplot on PATH */
     const char *command; /* the command line, as the README shows it; NULL: none */
+    const char *profile; /* the story's profile; NULL: course when present, else the most ok rows */
     const char *dtype;   /* element type shown; NULL: f32 when present */
     const char *cache;   /* cache mode shown; NULL: cold when present, else hot */
     const struct mmb_report_shape *size; /* of bars, tables and heatmaps; NULL: 4096 when present */

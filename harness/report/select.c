@@ -1,5 +1,6 @@
-/* select.c - what the report draws from the rows it read: the GPUs (oldest
- * first), the kernels (in the order the data names them, cuBLAS last), the shapes
+/* select.c - what the report draws from the rows it read: the story's profile
+ * (profiles.c), the GPUs (oldest first), the kernels (the story's in its profile's
+ * order, cuBLAS last of them; then the other profiles'), the shapes
  * of the selected dtype and cache mode, and one best configuration (lowest median
  * time) per GPU, kernel and shape, so that a kernel is one line however many
  * configurations were swept. Every step sorts or groups rows, so time grows as
@@ -7,6 +8,7 @@
 #include "report/data.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +205,57 @@ static int kernel_key(const struct mmb_report_row *a, const struct mmb_report_ro
     return strcmp(a->r.kernel, b->r.kernel);
 }
 
-/* In the order the data names them (the profile's order: the lecture's ladder),
- * cuBLAS, the reference, last. */
+/* Where kernel group g goes: the story's kernels in the main profile's order (a
+ * kernel only published rows name after them), then the others by first
+ * appearance; cuBLAS last of the story when the story has it, else last of all. */
+static void kernels_order(struct mmb_report_data *d, const size_t *group, const size_t *first, size_t n, size_t *to)
+{
+    size_t key[MMB_REPORT_KERNELS_MAX], order[MMB_REPORT_KERNELS_MAX];
+    bool story[MMB_REPORT_KERNELS_MAX] = {false};
+    int cublas = -1;
+    for (size_t g = 0; g < n; g++) {
+        key[g] = SIZE_MAX;
+        if (strcmp(d->rows[first[g]].r.kernel, mmb_row_reference_kernel()) == 0)
+            cublas = (int)g;
+    }
+    /* the first row of the main profile that names it, else the first published one after them */
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        size_t g = group[i], at = (int)rr->profile == d->main && !rr->published ? i : d->nrows + i;
+        if (rr->story && at < key[g])
+            key[g] = at;
+        story[g] = story[g] || rr->story;
+    }
+    size_t m = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t from = m;
+        for (size_t g = 0; g < n; g++)
+            if (story[g] == (pass == 0) && (int)g != cublas)
+                order[m++] = g;
+        for (size_t i = from + 1; i < m; i++) /* by key, stable: few kernels */
+            for (size_t j = i; pass == 0 && j > from && key[order[j]] < key[order[j - 1]]; j--) {
+                size_t t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+        if (pass == 0) {
+            if (cublas >= 0 && story[cublas])
+                order[m++] = (size_t)cublas;
+            d->nstory = m;
+        }
+    }
+    if (cublas >= 0 && !story[cublas])
+        order[m++] = (size_t)cublas;
+    d->cublas = -1;
+    for (size_t j = 0; j < m; j++) {
+        to[order[j]] = j;
+        snprintf(d->kernels[j], MMB_REPORT_NAME_MAX, "%s", d->rows[first[order[j]]].r.kernel);
+        if ((int)order[j] == cublas)
+            d->cublas = (int)j;
+    }
+    d->nkernels = m;
+}
+
 static int kernels_collect(struct mmb_report_data *d, char *err, size_t errlen)
 {
     size_t *group, *first;
@@ -219,21 +270,7 @@ static int kernels_collect(struct mmb_report_data *d, char *err, size_t errlen)
         rc = mmb_failf(err, errlen, "out of memory");
     if (rc == 0) {
         size_t to[MMB_REPORT_KERNELS_MAX];
-        d->cublas = -1;
-        for (size_t g = 0; g < (size_t)n; g++) {
-            const char *name = d->rows[first[g]].r.kernel;
-            if (strcmp(name, mmb_row_reference_kernel()) == 0) {
-                d->cublas = (int)g;
-                continue;
-            }
-            to[g] = d->nkernels;
-            snprintf(d->kernels[d->nkernels++], MMB_REPORT_NAME_MAX, "%s", name);
-        }
-        if (d->cublas >= 0) {
-            to[d->cublas] = d->nkernels;
-            d->cublas = (int)d->nkernels;
-            snprintf(d->kernels[d->nkernels++], MMB_REPORT_NAME_MAX, "%s", mmb_row_reference_kernel());
-        }
+        kernels_order(d, group, first, (size_t)n, to);
         for (size_t i = 0; i < d->nrows; i++)
             d->rows[i].kernel = to[group[i]];
     }
@@ -261,7 +298,7 @@ static int selection_defaults(struct mmb_report_data *d, const char *dtype, cons
     const char *first = NULL;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_row *r = &d->rows[i].r;
-        if (!row_ok(r))
+        if (!row_ok(r) || !d->rows[i].story)
             continue;
         if (!first)
             first = r->dtype;
@@ -278,7 +315,7 @@ static int selection_defaults(struct mmb_report_data *d, const char *dtype, cons
     bool cold = false, hot = false, named = false;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_row *r = &d->rows[i].r;
-        if (!row_ok(r) || strcmp(r->dtype, d->dtype) != 0)
+        if (!row_ok(r) || !d->rows[i].story || strcmp(r->dtype, d->dtype) != 0)
             continue;
         cold = cold || strcmp(r->cache, cold_text) == 0;
         hot = hot || strcmp(r->cache, hot_text) == 0;
@@ -328,8 +365,10 @@ static int shapes_collect(struct mmb_report_data *d, char *err, size_t errlen)
     for (size_t i = 0; i < d->nrows; i++) {
         struct mmb_report_row *rr = &d->rows[i];
         const struct mmb_row *r = &rr->r;
-        rr->selected = row_ok(r) && strcmp(r->dtype, d->dtype) == 0 && cache_matches(d->cache, r->cache);
-        if (row_ok(r) && !rr->selected) {
+        rr->selected = rr->story && row_ok(r) && strcmp(r->dtype, d->dtype) == 0 && cache_matches(d->cache, r->cache);
+        if (row_ok(r) && !rr->story)
+            d->other_profile++;
+        else if (row_ok(r) && !rr->selected) {
             if (strcmp(r->dtype, d->dtype) != 0)
                 d->other_dtype++;
             else
@@ -475,10 +514,11 @@ static int reference_pick(struct mmb_report_data *d, const struct mmb_report_sha
     return 0;
 }
 
-int mmb_report_data_select(struct mmb_report_data *d, const char *dtype, const char *cache,
+int mmb_report_data_select(struct mmb_report_data *d, const char *profile, const char *dtype, const char *cache,
                            const struct mmb_report_shape *ref, char *err, size_t errlen)
 {
-    if (selection_defaults(d, dtype, cache, err, errlen) != 0 || gpus_collect(d, err, errlen) != 0 ||
+    if (mmb_report_profiles_pick(d, profile, err, errlen) != 0 || selection_defaults(d, dtype, cache, err, errlen) != 0 ||
+        gpus_collect(d, err, errlen) != 0 ||
         kernels_collect(d, err, errlen) != 0 || shapes_collect(d, err, errlen) != 0 ||
         best_collect(d, err, errlen) != 0)
         return -1;

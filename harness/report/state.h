@@ -15,6 +15,7 @@ enum mmb_report_group {
     MMB_REPORT_GROUP_GPUS,   /* every GPU side by side */
     MMB_REPORT_GROUP_GPU,    /* one GPU */
     MMB_REPORT_GROUP_TUNING, /* a parameter grid */
+    MMB_REPORT_GROUP_SECTION, /* a profile's own section (sections.h), not under Figures */
 };
 
 struct mmb_report_figure {

@@ -1,6 +1,6 @@
-/* table.c - the report's tables: built once into a neutral model and
- * rendered twice, as Markdown for README.md and as LaTeX for tables.tex, so that
- * both always carry the same numbers. */
+/* table.c - the story's tables of each GPU (tabular.c renders them): every kernel at
+ * the reference size, its Speed of Light, TFLOP/s by size, the element types and the
+ * parameter grids. */
 #include "report/table.h"
 
 #include <math.h>
@@ -12,124 +12,27 @@
 #include "core/util.h"
 #include "report/grid.h"
 #include "report/md.h"
+#include "report/tabular.h"
 #include "results/row.h"
 
-/* ---- table model ------------------------------------------------------------------ */
-
-#define TCOLS 24
-
-struct cell {
-    char text[272];  /* "" is a missing value */
-    bool bold;       /* the best of its table */
-    bool mark;       /* a published figure */
-};
-
-struct table {
-    char title[1024];
-    char label[160];
-    size_t ncols, nrows, caprows;
-    char head[TCOLS][256];
-    bool num[TCOLS];   /* right-aligned */
-    bool code[TCOLS];  /* parameters: monospace */
-    struct cell (*rows)[TCOLS];
-    char foot[512];   /* after a dagger: what the marked cells are */
-    char note[1536];  /* under the table: where the numbers come from */
-};
-
-static struct cell *table_row(struct table *t)
-{
-    if (t->nrows == t->caprows) {
-        size_t cap = t->caprows ? 2 * t->caprows : 16;
-        struct cell(*rows)[TCOLS] = realloc(t->rows, cap * sizeof *rows);
-        if (!rows)
-            return NULL;
-        t->rows = rows;
-        t->caprows = cap;
-    }
-    struct cell *row = t->rows[t->nrows++];
-    memset(row, 0, TCOLS * sizeof *row);
-    return row;
-}
-
-static void table_free(struct table *t)
-{
-    free(t->rows);
-    t->rows = NULL;
-    t->nrows = t->caprows = 0;
-}
-
-static void head_set(struct table *t, size_t col, const char *text, bool num, bool code)
-{
-    snprintf(t->head[col], sizeof t->head[col], "%s", text);
-    t->num[col] = num;
-    t->code[col] = code;
-    if (col + 1 > t->ncols)
-        t->ncols = col + 1;
-}
-
-/* About four significant digits, never an exponent: times run from microseconds
- * to seconds and must read at a glance. */
-static void num_sig(double v, char *out, size_t len)
-{
-    if (!isfinite(v))
-        out[0] = '\0';
-    else if (fabs(v) >= 1000)
-        snprintf(out, len, "%.0f", v);
-    else if (fabs(v) >= 100)
-        snprintf(out, len, "%.1f", v);
-    else if (fabs(v) >= 10)
-        snprintf(out, len, "%.2f", v);
-    else if (fabs(v) >= 1)
-        snprintf(out, len, "%.3f", v);
-    else
-        snprintf(out, len, "%.3g", v);
-}
-
-static void num_fixed(double v, int decimals, char *out, size_t len)
-{
-    if (!isfinite(v))
-        out[0] = '\0';
-    else
-        snprintf(out, len, "%.*f", decimals, v);
-}
+/* Short names inside this file. */
+#define TCOLS MMB_REPORT_TCOLS
+#define table mmb_report_table
+#define cell mmb_report_cell
+#define table_row mmb_report_table_row
+#define table_free mmb_report_table_free
+#define head_set mmb_report_table_head
+#define num_sig mmb_report_num_sig
+#define num_fixed mmb_report_num_fixed
+#define note_add mmb_report_table_note
+#define table_emit mmb_report_table_emit
+#define legend_note mmb_report_table_legend
 
 /* ---- the tables ---------------------------------------------------------------------- */
 
 static double dram_util(const struct mmb_report_row *r)
 {
     return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_dram_pct(r);
-}
-
-static void note_add(struct table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note_add(struct table *t, const char *fmt, ...)
-{
-    size_t n = strlen(t->note);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(t->note + n, sizeof t->note - n, fmt, ap);
-    va_end(ap);
-}
-
-/* "bx = block_size_x, ..." for the parameters of every row shown, once each. */
-static void legend_note(struct table *t, const char *const *params, size_t n)
-{
-    char seen[1024] = "";
-    for (size_t i = 0; i < n; i++) {
-        char legend[512];
-        mmb_report_params_legend(params[i], legend, sizeof legend);
-        for (char *p = legend; *p;) {
-            size_t len = strcspn(p, ",");
-            char item[128];
-            snprintf(item, sizeof item, "%.*s", (int)len, p);
-            if (item[0] && !strstr(seen, item) && strlen(seen) + len + 3 < sizeof seen)
-                snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s%s", seen[0] ? ", " : "", item);
-            p += len;
-            while (*p == ',' || *p == ' ')
-                p++;
-        }
-    }
-    if (seen[0])
-        note_add(t, "%sParameters: %s.", t->note[0] ? " " : "", seen);
 }
 
 static void kernels_head(const struct mmb_report *rep, size_t g, struct table *t, const char *what, const char *slug)
@@ -315,6 +218,8 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
     if (grid->legend[0])
         note_add(t, "Rows: the combinations of %s that the space allows (%s); the %zu configurations its restrictions "
                     "exclude are left out.", grid->yname, grid->legend, grid->restricted);
+    if ((int)grid->profile != d->main && d->profiles[grid->profile].name[0])
+        note_add(t, "%sThe cells are the rows of profile %s.", t->note[0] ? " " : "", d->profiles[grid->profile].name);
     snprintf(t->label, sizeof t->label, "tab:%s-%s-grid", d->gpus[g].slug, kslug);
     char corner[256];
     snprintf(corner, sizeof corner, "%s \\ %s", grid->yname, grid->xname);
@@ -347,8 +252,8 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
 }
 
 /* Each kernel in every element type at the reference shape: TFLOP/s and the share
- * of the pipe that element type runs on (rows of the other dtypes are not selected,
- * so they are looked up here). */
+ * of the pipe that element type runs on, from the profile that measures the most
+ * element types (its rows are not the story's, so they are looked up here). */
 static int table_dtypes(const struct mmb_report *rep, size_t g, struct table *t)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -357,9 +262,9 @@ static int table_dtypes(const struct mmb_report *rep, size_t g, struct table *t)
     static const char *const dtypes[DTYPES] = {"f32", "f64", "i32"};
     const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX][DTYPES] = {{NULL}};
     size_t other = 0;
-    for (size_t i = 0; i < d->nrows; i++) {
+    for (size_t i = 0; i < d->nrows && d->dtypes >= 0; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || r->r.status != MMB_STATUS_OK || r->r.m != ref->m || r->r.n != ref->n || r->r.k != ref->k ||
+        if (r->gpu != g || (int)r->profile != d->dtypes || r->r.status != MMB_STATUS_OK || r->r.m != ref->m || r->r.n != ref->n || r->r.k != ref->k ||
             (d->cache[0] && r->r.cache[0] && strcmp(r->r.cache, d->cache)))
             continue;
         for (size_t t2 = 0; t2 < DTYPES; t2++)
@@ -376,6 +281,8 @@ static int table_dtypes(const struct mmb_report *rep, size_t g, struct table *t)
     mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
     snprintf(t->title, sizeof t->title, "%s: each element type at %s, TFLOP/s (TOP/s for i32) and %% of its pipe's peak",
              gpu, ref_text);
+    if (d->profiles[d->dtypes].name[0])
+        note_add(t, "Rows of profile %s. ", d->profiles[d->dtypes].name);
     snprintf(t->label, sizeof t->label, "tab:%s-dtypes", d->gpus[g].slug);
     head_set(t, 0, "Kernel", false, false);
     for (size_t t2 = 0; t2 < DTYPES; t2++) {
@@ -409,127 +316,6 @@ static int table_dtypes(const struct mmb_report *rep, size_t g, struct table *t)
     note_add(t, "Each pipe's peak is 2 × its lanes per SM × SMs × clock, without tensor cores%s.",
              over ? "; above 100% a library uses tensor cores (cuBLAS DGEMM on Hopper uses the FP64 ones)" : "");
     return 0;
-}
-
-/* ---- Markdown ---------------------------------------------------------------------------- */
-
-static void md_table(FILE *f, const struct table *t)
-{
-    fputs("**", f);
-    mmb_report_md_text(f, t->title);
-    fputs("**\n\n|", f);
-    for (size_t c = 0; c < t->ncols; c++) {
-        fputc(' ', f);
-        mmb_report_md_text(f, t->head[c]);
-        fputs(" |", f);
-    }
-    fputs("\n|", f);
-    for (size_t c = 0; c < t->ncols; c++)
-        fputs(t->num[c] ? " ---: |" : " --- |", f);
-    fputc('\n', f);
-    for (size_t r = 0; r < t->nrows; r++) {
-        fputc('|', f);
-        for (size_t c = 0; c < t->ncols; c++) {
-            const struct cell *cl = &t->rows[r][c];
-            fputc(' ', f);
-            if (!cl->text[0]) {
-                fputs("–", f);
-            } else {
-                if (cl->bold)
-                    fputs("**", f);
-                if (t->code[c]) {
-                    fputc('`', f);
-                    for (const char *s = cl->text; *s; s++)
-                        fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, f);
-                    fputc('`', f);
-                } else {
-                    mmb_report_md_text(f, cl->text);
-                }
-                if (cl->bold)
-                    fputs("**", f);
-                if (cl->mark)
-                    fputs(" †", f);
-            }
-            fputs(" |", f);
-        }
-        fputc('\n', f);
-    }
-    if (t->foot[0])
-        fprintf(f, "\n† %s\n", t->foot);
-    if (t->note[0]) {
-        fputc('\n', f);
-        mmb_report_md_text(f, t->note);
-        fputc('\n', f);
-    }
-    fputc('\n', f);
-}
-
-/* ---- LaTeX ---------------------------------------------------------------------------------- */
-
-static void tex_table(FILE *f, const struct table *t)
-{
-    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n\\caption{", f);
-    mmb_report_tex_text(f, t->title);
-    fprintf(f, "}\n\\label{%s}\n\\mmbfit{\\begin{tabular}{", t->label);
-    for (size_t c = 0; c < t->ncols; c++)
-        fputc(t->num[c] ? 'r' : 'l', f);
-    fputs("}\n\\toprule\n", f);
-    for (size_t c = 0; c < t->ncols; c++) {
-        fputs(c ? " & " : "", f);
-        if (c == 0 && strstr(t->head[0], " \\ ")) {
-            /* the corner of a grid: "rows \ columns" */
-            const char *sep = strstr(t->head[0], " \\ ");
-            char rows[96];
-            snprintf(rows, sizeof rows, "%.*s", (int)(sep - t->head[0]), t->head[0]);
-            mmb_report_tex_text(f, rows);
-            fputs(" $\\backslash$ ", f);
-            mmb_report_tex_text(f, sep + 3);
-        } else {
-            mmb_report_tex_text(f, t->head[c]);
-        }
-    }
-    fputs(" \\\\\n\\midrule\n", f);
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t c = 0; c < t->ncols; c++) {
-            const struct cell *cl = &t->rows[r][c];
-            fputs(c ? " & " : "", f);
-            if (!cl->text[0]) {
-                fputs("--", f);
-                continue;
-            }
-            fputs(cl->bold ? "\\textbf{" : "", f);
-            fputs(t->code[c] ? "\\texttt{" : "", f);
-            mmb_report_tex_text(f, cl->text);
-            fputs(t->code[c] ? "}" : "", f);
-            fputs(cl->bold ? "}" : "", f);
-            fputs(cl->mark ? "$^\\dagger$" : "", f);
-        }
-        fputs(" \\\\\n", f);
-    }
-    fputs("\\bottomrule\n\\end{tabular}}\n", f);
-    if (t->foot[0] || t->note[0]) {
-        fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize ", f);
-        if (t->foot[0]) {
-            fputs("$^\\dagger$ ", f);
-            mmb_report_tex_text(f, t->foot);
-            fputs(t->note[0] ? " " : "", f);
-        }
-        mmb_report_tex_text(f, t->note);
-        fputs("}\n", f);
-    }
-    fputs("\\end{table}\n\n", f);
-}
-
-/* ---- the tables of every GPU, written to both documents ---------------------------------- */
-
-static void table_emit(FILE *md, FILE *tex, struct table *t)
-{
-    if (t->nrows) {
-        md_table(md, t);
-        tex_table(tex, t);
-    }
-    table_free(t);
-    memset(t, 0, sizeof *t);
 }
 
 int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FILE *tex)

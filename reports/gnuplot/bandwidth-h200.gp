@@ -34,7 +34,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -54,7 +54,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.0700
     set rmargin at screen 0.4000
     set bmargin at screen 0.3000
@@ -65,9 +65,9 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Measured DRAM traffic / time (counters)"
-    set yrange [0:1361.2]
+    set yrange [0:1369.42]
     set ylabel "GB/s"
-    set y2range [0:28.2741]
+    set y2range [0:28.4448]
     set y2tics nomirror
     set y2label "% of the DRAM peak (4814 GB/s)"
     set format y2 "%g"
@@ -92,61 +92,7 @@ do for [i = 1:words(formats)] {
          "bandwidth-h200.dat" index 8 using 1:2 with linespoints ls 5 notitle, \
          "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
          "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 9 using 1:2 with points ls 5 pt 12 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 10 using 1:2 with linespoints ls 6 notitle, \
-         "bandwidth-h200.dat" index 10 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 10 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 11 using 1:2 with points ls 6 pt 4 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 12 using 1:2 with linespoints ls 10 notitle, \
-         "bandwidth-h200.dat" index 12 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 12 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 13 using 1:2 with linespoints ls 14 notitle, \
-         "bandwidth-h200.dat" index 13 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 13 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 14 using 1:2 with linespoints ls 15 notitle, \
-         "bandwidth-h200.dat" index 14 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 14 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 15 using 1:2 with points ls 15 pt 12 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 16 using 1:2 with linespoints ls 16 notitle, \
-         "bandwidth-h200.dat" index 16 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 16 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 17 using 1:2 with points ls 16 pt 4 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 18 using 1:2 with linespoints ls 17 notitle, \
-         "bandwidth-h200.dat" index 18 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 18 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 19 using 1:2 with points ls 17 pt 6 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 20 using 1:2 with linespoints ls 18 notitle, \
-         "bandwidth-h200.dat" index 20 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 20 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 21 using 1:2 with points ls 18 pt 8 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 22 using 1:2 with linespoints ls 19 notitle, \
-         "bandwidth-h200.dat" index 22 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 22 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 23 using 1:2 with points ls 19 pt 10 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 24 using 1:2 with linespoints ls 20 notitle, \
-         "bandwidth-h200.dat" index 24 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 24 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 25 using 1:2 with points ls 20 pt 12 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 26 using 1:2 with linespoints ls 21 notitle, \
-         "bandwidth-h200.dat" index 26 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 26 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 27 using 1:2 with points ls 21 pt 4 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 28 using 1:2 with linespoints ls 22 notitle, \
-         "bandwidth-h200.dat" index 28 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 28 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 29 using 1:2 with points ls 22 pt 6 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 30 using 1:2 with linespoints ls 23 notitle, \
-         "bandwidth-h200.dat" index 30 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 30 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 31 using 1:2 with points ls 23 pt 8 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 32 using 1:2 with linespoints ls 24 notitle, \
-         "bandwidth-h200.dat" index 32 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 32 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 33 using 1:2 with points ls 24 pt 10 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 34 using 1:2 with linespoints ls 25 notitle, \
-         "bandwidth-h200.dat" index 34 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 34 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 35 using 1:2 with points ls 25 pt 6 lw 2.5 notitle
+         "bandwidth-h200.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle
     unset label
     unset object
     unset arrow
@@ -163,7 +109,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -183,7 +129,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.5850
     set rmargin at screen 0.9150
     set bmargin at screen 0.3000
@@ -194,9 +140,9 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "nvbench's declared bytes (A, B, C once) / time"
-    set yrange [0:262.547]
+    set yrange [0:229.193]
     set ylabel "GB/s"
-    set y2range [0:5.45348]
+    set y2range [0:4.76067]
     set y2tics nomirror
     set y2label "% of the DRAM peak (4814 GB/s)"
     set format y2 "%g"
@@ -221,61 +167,7 @@ do for [i = 1:words(formats)] {
          "bandwidth-h200.dat" index 8 using 1:4 with linespoints ls 5 notitle, \
          "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
          "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 9 using 1:4 with points ls 5 pt 12 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 10 using 1:4 with linespoints ls 6 notitle, \
-         "bandwidth-h200.dat" index 10 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 10 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 11 using 1:4 with points ls 6 pt 4 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 12 using 1:4 with linespoints ls 10 notitle, \
-         "bandwidth-h200.dat" index 12 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 12 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 13 using 1:4 with linespoints ls 14 notitle, \
-         "bandwidth-h200.dat" index 13 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 13 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 14 using 1:4 with linespoints ls 15 notitle, \
-         "bandwidth-h200.dat" index 14 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 14 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 15 using 1:4 with points ls 15 pt 12 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 16 using 1:4 with linespoints ls 16 notitle, \
-         "bandwidth-h200.dat" index 16 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 16 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 17 using 1:4 with points ls 16 pt 4 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 18 using 1:4 with linespoints ls 17 notitle, \
-         "bandwidth-h200.dat" index 18 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 18 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 19 using 1:4 with points ls 17 pt 6 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 20 using 1:4 with linespoints ls 18 notitle, \
-         "bandwidth-h200.dat" index 20 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 20 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 21 using 1:4 with points ls 18 pt 8 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 22 using 1:4 with linespoints ls 19 notitle, \
-         "bandwidth-h200.dat" index 22 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 22 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 23 using 1:4 with points ls 19 pt 10 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 24 using 1:4 with linespoints ls 20 notitle, \
-         "bandwidth-h200.dat" index 24 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 24 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 25 using 1:4 with points ls 20 pt 12 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 26 using 1:4 with linespoints ls 21 notitle, \
-         "bandwidth-h200.dat" index 26 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 26 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 27 using 1:4 with points ls 21 pt 4 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 28 using 1:4 with linespoints ls 22 notitle, \
-         "bandwidth-h200.dat" index 28 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 28 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 29 using 1:4 with points ls 22 pt 6 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 30 using 1:4 with linespoints ls 23 notitle, \
-         "bandwidth-h200.dat" index 30 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 30 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 31 using 1:4 with points ls 23 pt 8 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 32 using 1:4 with linespoints ls 24 notitle, \
-         "bandwidth-h200.dat" index 32 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 32 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 33 using 1:4 with points ls 24 pt 10 lw 2.5 notitle, \
-         "bandwidth-h200.dat" index 34 using 1:4 with linespoints ls 25 notitle, \
-         "bandwidth-h200.dat" index 34 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 34 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h200.dat" index 35 using 1:4 with points ls 25 pt 6 lw 2.5 notitle
+         "bandwidth-h200.dat" index 9 using 1:4 with points ls 5 pt 6 lw 2.5 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -296,26 +188,12 @@ do for [i = 1:words(formats)] {
     unset x2tics
     set xrange [0:1]
     set yrange [0:1]
-    set key center center horizontal maxrows 5 width 2 samplen 3 spacing 1.2
+    set key center center horizontal maxrows 2 width 2 samplen 3 spacing 1.2
     plot NaN with linespoints ls 1 title "naive", \
          NaN with linespoints ls 2 title "tiled", \
          NaN with linespoints ls 3 title "rect_tiles", \
          NaN with linespoints ls 4 title "tunable", \
-         NaN with linespoints ls 5 title "004_basic", \
-         NaN with linespoints ls 6 title "004_tiles", \
-         NaN with linespoints ls 10 title "000_naive", \
-         NaN with linespoints ls 14 title "002_tiled_1xN", \
-         NaN with linespoints ls 15 title "01_uncoalesced", \
-         NaN with linespoints ls 16 title "01_coalesced", \
-         NaN with linespoints ls 17 title "02_tiled", \
-         NaN with linespoints ls 18 title "03_blocktile_1d", \
-         NaN with linespoints ls 19 title "04_blocktile_2d", \
-         NaN with linespoints ls 20 title "05_vectorized", \
-         NaN with linespoints ls 21 title "06_conflict_free", \
-         NaN with linespoints ls 22 title "07_warptile", \
-         NaN with linespoints ls 23 title "08_pipelined", \
-         NaN with linespoints ls 24 title "09_interleaved", \
-         NaN with linespoints ls 25 title "cublas", \
+         NaN with linespoints ls 5 title "cublas", \
          NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K", \
          NaN with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" title "best configuration changes", \
          NaN with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \

@@ -33,7 +33,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -53,13 +53,13 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set logscale x 2
     set xtics ("256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096, "8192" 8192)
     set xrange [176.552:11878.4]
     set logscale x2 2
     set x2range [176.552:11878.4]
-    set x2tics ("1000x700x300" 594.392, "2048x8192x1024" 2580.32, "1024x4096x8192" 3251, "8192x2048x4096" 4096) out nomirror rotate by 25 left font F14
+    set x2tics ("2048x8192x1024" 2580.32, "1024x4096x8192" 3251, "8192x2048x4096" 4096) out nomirror rotate by 25 left font F14
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "NVIDIA H100 80GB HBM3: TFLOP/s against matrix size (f32, cold L2)"
     set tmargin 8
@@ -75,17 +75,11 @@ do for [i = 1:words(formats)] {
          "gflops-h100-80gb-hbm3.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
          "gflops-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 4 title "tunable", \
          "gflops-h100-80gb-hbm3.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
-         "gflops-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 5 title "004_basic", \
-         "gflops-h100-80gb-hbm3.dat" index 9 using 1:2 with points ls 5 pt 12 lw 2.5 notitle, \
-         "gflops-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 6 title "004_tiles", \
-         "gflops-h100-80gb-hbm3.dat" index 11 using 1:2 with points ls 6 pt 4 lw 2.5 notitle, \
-         "gflops-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 10 title "000_naive", \
-         "gflops-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 14 title "002_tiled_1xN", \
-         "gflops-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 25 title "cublas", \
-         "gflops-h100-80gb-hbm3.dat" index 15 using 1:2 with points ls 25 pt 6 lw 2.5 notitle, \
+         "gflops-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 5 title "cublas", \
+         "gflops-h100-80gb-hbm3.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle, \
          66.90816 with lines lc rgb "#404040" dt 3 lw 2.5 title "FP32 peak", \
          NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K (top axis)", \
-         "gflops-h100-80gb-hbm3.dat" index 16 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
-         "gflops-h100-80gb-hbm3.dat" index 17 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
+         "gflops-h100-80gb-hbm3.dat" index 10 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
+         "gflops-h100-80gb-hbm3.dat" index 11 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
     unset output
 }

@@ -34,7 +34,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -54,7 +54,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.0850
     set rmargin at screen 0.4750
     set bmargin at screen 0.3000
@@ -71,10 +71,10 @@ do for [i = 1:words(formats)] {
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
     set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
     set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
-    plot "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h200.dat" index 34 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
-         "bandwidth-h200.dat" index 34 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    plot "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
     unset label
     unset object
     unset arrow
@@ -91,7 +91,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -111,7 +111,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.5700
     set rmargin at screen 0.9600
     set bmargin at screen 0.3000
@@ -128,10 +128,10 @@ do for [i = 1:words(formats)] {
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
     set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
     set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
-    plot "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h200.dat" index 34 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
-         "bandwidth-h200.dat" index 34 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    plot "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005

@@ -34,7 +34,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -54,7 +54,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
@@ -77,17 +77,11 @@ do for [i = 1:words(formats)] {
          "gflops-h100-80gb-hbm3.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
          "gflops-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 4 title "tunable", \
          "gflops-h100-80gb-hbm3.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
-         "gflops-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 5 title "004_basic", \
-         "gflops-h100-80gb-hbm3.dat" index 9 using 1:2 with points ls 5 pt 12 lw 2.5 notitle, \
-         "gflops-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 6 title "004_tiles", \
-         "gflops-h100-80gb-hbm3.dat" index 11 using 1:2 with points ls 6 pt 4 lw 2.5 notitle, \
-         "gflops-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 10 title "000_naive", \
-         "gflops-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 14 title "002_tiled_1xN", \
-         "gflops-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 25 title "cublas", \
-         "gflops-h100-80gb-hbm3.dat" index 15 using 1:2 with points ls 25 pt 6 lw 2.5 notitle, \
+         "gflops-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 5 title "cublas", \
+         "gflops-h100-80gb-hbm3.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle, \
          66.90816 with lines lc rgb "#404040" dt 3 lw 2.5 title "FP32 peak", \
-         "gflops-h100-80gb-hbm3.dat" index 16 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
-         "gflops-h100-80gb-hbm3.dat" index 17 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
+         "gflops-h100-80gb-hbm3.dat" index 10 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
+         "gflops-h100-80gb-hbm3.dat" index 11 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
     unset label
     unset object
     unset arrow
@@ -104,7 +98,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -124,7 +118,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788
@@ -147,37 +141,11 @@ do for [i = 1:words(formats)] {
          "gflops-h200.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
          "gflops-h200.dat" index 6 using 1:2 with linespoints ls 4 title "tunable", \
          "gflops-h200.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
-         "gflops-h200.dat" index 8 using 1:2 with linespoints ls 5 title "004_basic", \
-         "gflops-h200.dat" index 9 using 1:2 with points ls 5 pt 12 lw 2.5 notitle, \
-         "gflops-h200.dat" index 10 using 1:2 with linespoints ls 6 title "004_tiles", \
-         "gflops-h200.dat" index 11 using 1:2 with points ls 6 pt 4 lw 2.5 notitle, \
-         "gflops-h200.dat" index 12 using 1:2 with linespoints ls 10 title "000_naive", \
-         "gflops-h200.dat" index 13 using 1:2 with linespoints ls 14 title "002_tiled_1xN", \
-         "gflops-h200.dat" index 14 using 1:2 with linespoints ls 15 title "01_uncoalesced", \
-         "gflops-h200.dat" index 15 using 1:2 with points ls 15 pt 12 lw 2.5 notitle, \
-         "gflops-h200.dat" index 16 using 1:2 with linespoints ls 16 title "01_coalesced", \
-         "gflops-h200.dat" index 17 using 1:2 with points ls 16 pt 4 lw 2.5 notitle, \
-         "gflops-h200.dat" index 18 using 1:2 with linespoints ls 17 title "02_tiled", \
-         "gflops-h200.dat" index 19 using 1:2 with points ls 17 pt 6 lw 2.5 notitle, \
-         "gflops-h200.dat" index 20 using 1:2 with linespoints ls 18 title "03_blocktile_1d", \
-         "gflops-h200.dat" index 21 using 1:2 with points ls 18 pt 8 lw 2.5 notitle, \
-         "gflops-h200.dat" index 22 using 1:2 with linespoints ls 19 title "04_blocktile_2d", \
-         "gflops-h200.dat" index 23 using 1:2 with points ls 19 pt 10 lw 2.5 notitle, \
-         "gflops-h200.dat" index 24 using 1:2 with linespoints ls 20 title "05_vectorized", \
-         "gflops-h200.dat" index 25 using 1:2 with points ls 20 pt 12 lw 2.5 notitle, \
-         "gflops-h200.dat" index 26 using 1:2 with linespoints ls 21 title "06_conflict_free", \
-         "gflops-h200.dat" index 27 using 1:2 with points ls 21 pt 4 lw 2.5 notitle, \
-         "gflops-h200.dat" index 28 using 1:2 with linespoints ls 22 title "07_warptile", \
-         "gflops-h200.dat" index 29 using 1:2 with points ls 22 pt 6 lw 2.5 notitle, \
-         "gflops-h200.dat" index 30 using 1:2 with linespoints ls 23 title "08_pipelined", \
-         "gflops-h200.dat" index 31 using 1:2 with points ls 23 pt 8 lw 2.5 notitle, \
-         "gflops-h200.dat" index 32 using 1:2 with linespoints ls 24 title "09_interleaved", \
-         "gflops-h200.dat" index 33 using 1:2 with points ls 24 pt 10 lw 2.5 notitle, \
-         "gflops-h200.dat" index 34 using 1:2 with linespoints ls 25 title "cublas", \
-         "gflops-h200.dat" index 35 using 1:2 with points ls 25 pt 6 lw 2.5 notitle, \
+         "gflops-h200.dat" index 8 using 1:2 with linespoints ls 5 title "cublas", \
+         "gflops-h200.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle, \
          66.90816 with lines lc rgb "#404040" dt 3 lw 2.5 title "FP32 peak", \
-         "gflops-h200.dat" index 36 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
-         "gflops-h200.dat" index 37 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
+         "gflops-h200.dat" index 10 using 1:3:(0):($4-$3) with vectors nohead lw 2.5 lc rgb "#606060" title "min-max", \
+         "gflops-h200.dat" index 11 using 1:2 with points pt 4 ps 3.6 * PS lw 2 lc rgb "#909090" title "under 30 µs"
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -198,26 +166,12 @@ do for [i = 1:words(formats)] {
     unset x2tics
     set xrange [0:1]
     set yrange [0:1]
-    set key center center horizontal maxrows 4 width 2 samplen 3 spacing 1.2
+    set key center center horizontal maxrows 2 width 2 samplen 3 spacing 1.2
     plot NaN with linespoints ls 1 title "naive", \
          NaN with linespoints ls 2 title "tiled", \
          NaN with linespoints ls 3 title "rect_tiles", \
          NaN with linespoints ls 4 title "tunable", \
-         NaN with linespoints ls 5 title "004_basic", \
-         NaN with linespoints ls 6 title "004_tiles", \
-         NaN with linespoints ls 10 title "000_naive", \
-         NaN with linespoints ls 14 title "002_tiled_1xN", \
-         NaN with linespoints ls 15 title "01_uncoalesced", \
-         NaN with linespoints ls 16 title "01_coalesced", \
-         NaN with linespoints ls 17 title "02_tiled", \
-         NaN with linespoints ls 18 title "03_blocktile_1d", \
-         NaN with linespoints ls 19 title "04_blocktile_2d", \
-         NaN with linespoints ls 20 title "05_vectorized", \
-         NaN with linespoints ls 21 title "06_conflict_free", \
-         NaN with linespoints ls 22 title "07_warptile", \
-         NaN with linespoints ls 23 title "08_pipelined", \
-         NaN with linespoints ls 24 title "09_interleaved", \
-         NaN with linespoints ls 25 title "cublas", \
+         NaN with linespoints ls 5 title "cublas", \
          NaN with lines lc rgb "#404040" dt 3 lw 2.5 title "FP32 peak", \
          NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K shapes", \
          NaN with lines lw 2.5 lc rgb "#606060" title "min-max", \

@@ -33,7 +33,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -53,15 +53,14 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set title "Every GPU: each kernel's speed-up over naive at 4096 (f32, cold L2)"
     set ylabel "speed over naive (×)"
-    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "004_basic" 4, "004_tiles" 5, "004_rec_tiles" 6, "003_default" 7, "003_optimized" 8, "000_naive" 9, "000_data_reuse" 10, "002_naive" 11, "002_shared" 12, "002_tiled_1xN" 13, "01_uncoalesced" 14, "01_coalesced" 15, "02_tiled" 16, "03_blocktile_1d" 17, "04_blocktile_2d" 18, "05_vectorized" 19, "06_conflict_free" 20, "07_warptile" 21, "08_pipelined" 22, "09_interleaved" 23, "cublas" 24)
-    set xrange [-0.6:24.6]
-    set xtics rotate by 30 right
+    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
+    set xrange [-0.6:4.6]
     set xlabel "Kernel (best configuration at this size)"
     set grid noxtics
-    set yrange [0:9.41801]
+    set yrange [0:9.63993]
     set key outside below center horizontal samplen 2 spacing 1.1
     set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040"
     set boxwidth 0.2533

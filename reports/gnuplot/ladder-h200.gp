@@ -1,13 +1,13 @@
-# ladder-h200.gp - NVIDIA H200: the kernel ladder at 4096 (f32, cold L2)
+# ladder-h200.gp - NVIDIA H200: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot ladder-h200.gp
 formats = "png svg pdf"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    if (fmt eq "png") { set terminal pngcairo size 1600,1312 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1312 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,6.56in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
     F8 = sprintf(",%g", 8 * FS)
     F10 = sprintf(",%g", 10 * FS)
     F12 = sprintf(",%g", 12 * FS)
@@ -33,7 +33,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -53,20 +53,23 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
-    set title "NVIDIA H200: the kernel ladder at 4096 (f32, cold L2)"
-    set ylabel "TFLOP/s (2MNK / median time)"
-    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "004_basic" 4, "004_tiles" 5, "004_rec_tiles" 6, "003_default" 7, "003_optimized" 8, "000_naive" 9, "000_data_reuse" 10, "002_naive" 11, "002_shared" 12, "002_tiled_1xN" 13, "01_uncoalesced" 14, "01_coalesced" 15, "02_tiled" 16, "03_blocktile_1d" 17, "04_blocktile_2d" 18, "05_vectorized" 19, "06_conflict_free" 20, "07_warptile" 21, "08_pipelined" 22, "09_interleaved" 23, "cublas" 24)
-    set xrange [-0.6:24.6]
-    set xtics rotate by 30 right
-    set xlabel "Kernel (best configuration at this size)"
-    set grid noxtics
-    unset key
-    set boxwidth 0.6
-    set yrange [0:74.2959]
-    set arrow from graph 0, first 66.9082 to graph 1, first 66.9082 nohead dt 3 lw 2.5 lc rgb "#404040"
-    set label "FP32 peak 66.9 TFLOP/s" at graph 0.01, first 66.9082 left offset 0,0.7 tc rgb "#404040"
-    plot "ladder-h200.dat" using 1:2:4 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb variable, \
-         "" using 1:2:3 with labels offset 0,2.2 font F16 notitle
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set title "NVIDIA H200: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)"
+    set xlabel "TFLOP/s (2MNK / median time)"
+    set ytics ("naive" 0, "01_uncoalesced" 1, "01_coalesced" 2, "02_tiled" 3, "rect_tiles" 4, "tunable" 5, "03_blocktile_1d" 6, "04_blocktile_2d" 7, "05_vectorized" 8, "06_conflict_free" 9, "07_warptile" 10, "08_pipelined" 11, "09_interleaved" 12, "cublas" 13)
+    set yrange [13.6:-0.6]
+    set xrange [0:71.1557]
+    set grid xtics noytics
+    set ytics scale 0
+    set style fill solid 0.9 border lc rgb "#202020"
+    set x2range [0:106.348]
+    set x2tics 0, 20, 100 out
+    set x2label "% of the FP32 peak (66.9 TFLOP/s)"
+    set arrow from first 66.9082, graph 0 to first 66.9082, graph 1 nohead dt 3 lw 2.5 lc rgb "#404040"
+    set key top right opaque box samplen 1.5 title "size"
+    plot "ladder-h200.dat" using ($2 / 2):($1-0.20):($2 / 2):(0.18) with boxxyerror lc rgb "#0072B2" title "4096", \
+         "" using 2:($1-0.20):4 with labels left offset 0.5,0 font F14 notitle, \
+         "ladder-h200.dat" using ($3 / 2):($1+0.20):($3 / 2):(0.18) with boxxyerror lc rgb "#8cc4e8" title "8192", \
+         "" using 3:($1+0.20):5 with labels left offset 0.5,0 font F14 notitle
     unset output
 }

@@ -33,7 +33,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -53,21 +53,21 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set title "NVIDIA H200: hierarchical roofline, square sizes (f32, cold L2)"
     set xlabel "Arithmetic intensity (FLOP per byte moved at each level, log scale)"
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.01:817.528]
+    set xrange [0.1:816.838]
     set logscale y 10
     set format y "%.10g"
-    set yrange [100:160580]
+    set yrange [1000:160580]
     set samples 1000
     P = 66908.2
     B0 = 4814.3
     roof0(x) = x * B0 < P ? x * B0 : P
-    set label "DRAM 4814 GB/s" at 0.259612, 1249.85 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    set label "DRAM 4814 GB/s" at 0.92114, 4434.65 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030"
     set key outside below center horizontal maxrows 3 samplen 3 spacing 1.1 height 1
     plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
@@ -95,97 +95,13 @@ do for [i = 1:words(formats)] {
          "roofline-h200.dat" index 10 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
          "roofline-h200.dat" index 11 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 5 lw 1 title "004_basic", \
+         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 5 lw 1 title "cublas", \
          "roofline-h200.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
          "roofline-h200.dat" index 13 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
          "roofline-h200.dat" index 14 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 15 using 1:2 with linespoints ls 6 lw 1 title "004_tiles", \
-         "roofline-h200.dat" index 15 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 16 using 1:2 with linespoints ls 6 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 17 using 1:2 with linespoints ls 6 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 17 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 18 using 1:2 with linespoints ls 10 lw 1 title "000_naive", \
-         "roofline-h200.dat" index 18 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 19 using 1:2 with linespoints ls 10 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 19 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 20 using 1:2 with linespoints ls 10 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 20 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 21 using 1:2 with linespoints ls 14 lw 1 title "002_tiled_1xN", \
-         "roofline-h200.dat" index 21 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 22 using 1:2 with linespoints ls 14 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 22 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 23 using 1:2 with linespoints ls 14 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 23 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 24 using 1:2 with linespoints ls 15 lw 1 title "01_uncoalesced", \
-         "roofline-h200.dat" index 24 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 25 using 1:2 with linespoints ls 15 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 25 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 26 using 1:2 with linespoints ls 15 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 26 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 27 using 1:2 with linespoints ls 16 lw 1 title "01_coalesced", \
-         "roofline-h200.dat" index 27 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 28 using 1:2 with linespoints ls 16 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 28 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 29 using 1:2 with linespoints ls 16 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 29 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 30 using 1:2 with linespoints ls 17 lw 1 title "02_tiled", \
-         "roofline-h200.dat" index 30 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 31 using 1:2 with linespoints ls 17 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 31 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 32 using 1:2 with linespoints ls 17 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 32 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 33 using 1:2 with linespoints ls 18 lw 1 title "03_blocktile_1d", \
-         "roofline-h200.dat" index 33 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 34 using 1:2 with linespoints ls 18 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 34 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 35 using 1:2 with linespoints ls 18 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 35 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 36 using 1:2 with linespoints ls 19 lw 1 title "04_blocktile_2d", \
-         "roofline-h200.dat" index 36 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 37 using 1:2 with linespoints ls 19 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 37 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 38 using 1:2 with linespoints ls 19 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 38 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 39 using 1:2 with linespoints ls 20 lw 1 title "05_vectorized", \
-         "roofline-h200.dat" index 39 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 40 using 1:2 with linespoints ls 20 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 40 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 41 using 1:2 with linespoints ls 20 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 41 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 42 using 1:2 with linespoints ls 21 lw 1 title "06_conflict_free", \
-         "roofline-h200.dat" index 42 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 43 using 1:2 with linespoints ls 21 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 43 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 44 using 1:2 with linespoints ls 21 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 44 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 45 using 1:2 with linespoints ls 22 lw 1 title "07_warptile", \
-         "roofline-h200.dat" index 45 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 46 using 1:2 with linespoints ls 22 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 46 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 47 using 1:2 with linespoints ls 22 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 47 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 48 using 1:2 with linespoints ls 23 lw 1 title "08_pipelined", \
-         "roofline-h200.dat" index 48 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 49 using 1:2 with linespoints ls 23 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 49 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 50 using 1:2 with linespoints ls 23 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 50 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 51 using 1:2 with linespoints ls 24 lw 1 title "09_interleaved", \
-         "roofline-h200.dat" index 51 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 52 using 1:2 with linespoints ls 24 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 52 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 53 using 1:2 with linespoints ls 24 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 53 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 54 using 1:2 with linespoints ls 25 lw 1 title "cublas", \
-         "roofline-h200.dat" index 54 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 55 using 1:2 with linespoints ls 25 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 55 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 56 using 1:2 with linespoints ls 25 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 56 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 57 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \
+         "roofline-h200.dat" index 15 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \
          NaN with points pt 6 ps 2 * PS lw 2 lc rgb "#404040" title "L2 intensity", \
          NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1 intensity"
     unset output

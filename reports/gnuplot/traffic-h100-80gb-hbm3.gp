@@ -34,7 +34,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -54,7 +54,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.1000
     set rmargin at screen 0.3500
     set bmargin at screen 0.3000
@@ -91,21 +91,7 @@ do for [i = 1:words(formats)] {
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:7 with linespoints ls 5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:7 with points ls 5 pt 12 lw 2.5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:7 with linespoints ls 6 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 11 using 1:7 with points ls 6 pt 4 lw 2.5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:7 with linespoints ls 10 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:7 with linespoints ls 14 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:7 with linespoints ls 25 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($9 > 0 ? $7 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($10 > 0 ? $7 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 15 using 1:7 with points ls 25 pt 6 lw 2.5 notitle
+         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:7 with points ls 5 pt 6 lw 2.5 notitle
     unset label
     unset object
     unset arrow
@@ -122,7 +108,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -142,7 +128,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.4100
     set rmargin at screen 0.6600
     set bmargin at screen 0.3000
@@ -178,21 +164,7 @@ do for [i = 1:words(formats)] {
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:8 with linespoints ls 5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:8 with points ls 5 pt 12 lw 2.5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:8 with linespoints ls 6 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 11 using 1:8 with points ls 6 pt 4 lw 2.5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:8 with linespoints ls 10 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:8 with linespoints ls 14 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:8 with linespoints ls 25 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($9 > 0 ? $8 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($10 > 0 ? $8 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 15 using 1:8 with points ls 25 pt 6 lw 2.5 notitle
+         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:8 with points ls 5 pt 6 lw 2.5 notitle
     unset label
     unset object
     unset arrow
@@ -209,7 +181,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -229,7 +201,7 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set lmargin at screen 0.7200
     set rmargin at screen 0.9700
     set bmargin at screen 0.3000
@@ -265,21 +237,7 @@ do for [i = 1:words(formats)] {
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:6 with linespoints ls 5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:6 with points ls 5 pt 12 lw 2.5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:6 with linespoints ls 6 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 10 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 11 using 1:6 with points ls 6 pt 4 lw 2.5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:6 with linespoints ls 10 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 12 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:6 with linespoints ls 14 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 13 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:6 with linespoints ls 25 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($9 > 0 ? $6 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 14 using 1:($10 > 0 ? $6 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 15 using 1:6 with points ls 25 pt 6 lw 2.5 notitle
+         "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:6 with points ls 5 pt 6 lw 2.5 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -300,16 +258,12 @@ do for [i = 1:words(formats)] {
     unset x2tics
     set xrange [0:1]
     set yrange [0:1]
-    set key center center horizontal maxrows 3 width 2 samplen 3 spacing 1.2
+    set key center center horizontal maxrows 2 width 2 samplen 3 spacing 1.2
     plot NaN with linespoints ls 1 title "naive", \
          NaN with linespoints ls 2 title "tiled", \
          NaN with linespoints ls 3 title "rect_tiles", \
          NaN with linespoints ls 4 title "tunable", \
-         NaN with linespoints ls 5 title "004_basic", \
-         NaN with linespoints ls 6 title "004_tiles", \
-         NaN with linespoints ls 10 title "000_naive", \
-         NaN with linespoints ls 14 title "002_tiled_1xN", \
-         NaN with linespoints ls 25 title "cublas", \
+         NaN with linespoints ls 5 title "cublas", \
          NaN with points pt 6 ps 2 * PS lw 2.5 lc rgb "#404040" title "open: M×N×K", \
          NaN with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" title "best configuration changes", \
          NaN with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \

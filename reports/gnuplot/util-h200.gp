@@ -33,7 +33,7 @@ do for [i = 1:words(formats)] {
     set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#E69F00" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
     set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
     set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
     set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
@@ -53,12 +53,11 @@ do for [i = 1:words(formats)] {
     set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set title "NVIDIA H200: Speed of Light at 4096 (% of each unit's peak) (f32, cold L2)"
     set ylabel "% of each unit's peak"
-    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "004_basic" 4, "004_tiles" 5, "004_rec_tiles" 6, "003_default" 7, "003_optimized" 8, "000_naive" 9, "000_data_reuse" 10, "002_naive" 11, "002_shared" 12, "002_tiled_1xN" 13, "01_uncoalesced" 14, "01_coalesced" 15, "02_tiled" 16, "03_blocktile_1d" 17, "04_blocktile_2d" 18, "05_vectorized" 19, "06_conflict_free" 20, "07_warptile" 21, "08_pipelined" 22, "09_interleaved" 23, "cublas" 24)
-    set xrange [-0.6:24.6]
-    set xtics rotate by 30 right
+    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
+    set xrange [-0.6:4.6]
     set xlabel "Kernel (best configuration at this size)"
     set yrange [0:112]
     set ytics 0,20,100
@@ -66,14 +65,14 @@ do for [i = 1:words(formats)] {
     set key outside below center horizontal maxrows 2 samplen 2 height 1
     set boxwidth 0.1546
     plot "util-h200.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
-         "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
          "util-h200.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
-         "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
          "util-h200.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" title "L1/TEX throughput", \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F16 notitle, \
          "util-h200.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" title "L2 throughput", \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F16 notitle, \
          "util-h200.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput", \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F10 notitle
+         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle
     unset output
 }

@@ -1,0 +1,49 @@
+/* tabular.h - the report's tables as a neutral model (a title, a label, a head and
+ * rows of cells, a footnote and a note), rendered as Markdown and as LaTeX by one
+ * call, so that README.md and tables.tex carry the same numbers. */
+#ifndef MMB_REPORT_TABULAR_H
+#define MMB_REPORT_TABULAR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define MMB_REPORT_TCOLS 24
+
+struct mmb_report_cell {
+    char text[640];  /* "" is a missing value */
+    bool bold;       /* the best of its table */
+    bool mark;       /* a published figure */
+};
+
+struct mmb_report_table {
+    char title[1024];
+    char label[160];
+    size_t ncols, nrows, caprows;
+    char head[MMB_REPORT_TCOLS][256];
+    bool num[MMB_REPORT_TCOLS];   /* right-aligned */
+    bool code[MMB_REPORT_TCOLS];  /* parameters: monospace */
+    bool prose[MMB_REPORT_TCOLS]; /* sentences in Markdown (`code` spans): a wrapped column in LaTeX */
+    struct mmb_report_cell (*rows)[MMB_REPORT_TCOLS];
+    char foot[512];   /* after a dagger: what the marked cells are */
+    char note[1536];  /* under the table: where the numbers come from */
+};
+
+/* A new row of empty cells; NULL without memory. */
+struct mmb_report_cell *mmb_report_table_row(struct mmb_report_table *t);
+void mmb_report_table_free(struct mmb_report_table *t);
+void mmb_report_table_head(struct mmb_report_table *t, size_t col, const char *text, bool num, bool code);
+/* Appends to the note under the table. */
+void mmb_report_table_note(struct mmb_report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends "Parameters: bx = block_size_x, ..." for the parameters of every row shown, once each. */
+void mmb_report_table_legend(struct mmb_report_table *t, const char *const *params, size_t n);
+/* Numbers as the tables write them: about four significant digits, never an
+ * exponent; or a fixed number of decimals; "" when not finite. */
+void mmb_report_num_sig(double v, char *out, size_t len);
+void mmb_report_num_fixed(double v, int decimals, char *out, size_t len);
+/* Counts that span nine decades: 17959 as "18.0 k", 268438655 as "268.4 M". */
+void mmb_report_count_text(double v, char *out, size_t len);
+/* Writes the table to both documents when it has rows, then empties it for reuse. */
+void mmb_report_table_emit(FILE *md, FILE *tex, struct mmb_report_table *t);
+
+#endif
