@@ -307,8 +307,8 @@ static int traffic_figure(struct mmb_report *rep, size_t g, const struct bw_gpu 
         fputs("    set title ", o.f);
         mmb_gp_string(o.f, levels[i].title);
         fprintf(o.f, "\n    set logscale y 10\n    set yrange [%.6g:%.6g]\n    set format y \"%%g×\"\n", lo, hi);
-        if (at == 0)
-            fputs("    set ylabel \"bytes moved / compulsory bytes (log scale)\"\n", o.f);
+        /* one label for the row of panels: a multiplot keeps the last one set */
+        fputs(at == 0 ? "    set ylabel \"bytes moved / compulsory bytes (log scale)\"\n" : "    unset ylabel\n", o.f);
         mmb_gp_l2_mark(o.f, rep->devices[g].l2_mib, elem_size(d), "#505050", l2, 1);
         fputs("    set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb \"#404040\" back\n", o.f);
         int n = 0;

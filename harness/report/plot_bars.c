@@ -81,7 +81,8 @@ static void util_panel_write(FILE *f, const struct mmb_report *rep, size_t g, co
     size_t nk = rep->data.nstory ? rep->data.nstory : 1;
     double apart = (pos->shared ? 700.0 : 1350.0) / (double)nk * w;
     int pt = MMB_GP_FONT_PT - 4;
-    while (pt > MMB_GP_FONT_PT - 10 && 2 * 0.6 * pt > 0.95 * apart)
+    /* a digit of the Sans face is about 0.8 pt wide in pixels: two must fit between bars */
+    while (pt > MMB_GP_FONT_PT - 10 && 2 * 0.8 * pt > 0.95 * apart)
         pt -= 2;
     int n = 0;
     for (size_t b = 0, i = 0; b < UTIL_BARS; b++) {

@@ -120,19 +120,23 @@ static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h,
         return -1;
     }
     snprintf(fig->title, sizeof fig->title, "%s: %s at %s (%s), median time (ms)", h->gpu, kernel, h->ref, h->sel);
+    char excluded[160] = "";
+    if (grid->restricted)
+        snprintf(excluded, sizeof excluded, "; the %zu configurations the profile's restrictions exclude are not cells",
+                 grid->restricted);
     if (grid->legend[0])
         snprintf(fig->caption, sizeof fig->caption,
                  "Median time (ms) of every configuration of %s at %s that the space allows: a row for each combination "
-                 "of %s (%s), a column for each %s; the %zu configurations the profile's restrictions exclude are not "
-                 "cells. The boxed cell is the fastest%s.",
-                 kernel, h->ref, grid->yname, grid->legend, grid->xname, grid->restricted,
+                 "of %s (%s), a column for each %s%s. The boxed cell is the fastest%s.",
+                 kernel, h->ref, grid->yname, grid->legend, grid->xname, excluded,
                  grid->failed ? ", grey cells did not run (their status is written in them)" : "");
     else
         snprintf(fig->caption, sizeof fig->caption,
                  "Median time (ms) of %s over %s and %s at %s; the boxed cell is the fastest configuration%s.", kernel,
                  grid->xname, grid->yname, h->ref,
                  grid->failed ? ", grey cells did not run (their status is written in them)" : "");
-    if ((int)grid->profile != d->main && d->profiles[grid->profile].name[0])
+    if ((int)grid->profile != d->main && d->profiles[grid->profile].role != MMB_REPORT_ROLE_PUBLISHED &&
+        d->profiles[grid->profile].name[0])
         snprintf(fig->caption + strlen(fig->caption), sizeof fig->caption - strlen(fig->caption),
                  " The cells are the rows of profile %s, which measured the most configurations of %s here.",
                  d->profiles[grid->profile].name, kernel);

@@ -215,10 +215,13 @@ static int table_grid(const struct mmb_report *rep, size_t g, size_t k, const st
     mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
     snprintf(t->title, sizeof t->title, "%s: %s, median time (ms) by %s (columns) and %s (rows) at %s (%s)%s%s", gpu,
              d->kernels[k], grid->xname, grid->yname, ref, sel, "", "");
-    if (grid->legend[0])
+    if (grid->legend[0] && grid->restricted)
         note_add(t, "Rows: the combinations of %s that the space allows (%s); the %zu configurations its restrictions "
                     "exclude are left out.", grid->yname, grid->legend, grid->restricted);
-    if ((int)grid->profile != d->main && d->profiles[grid->profile].name[0])
+    else if (grid->legend[0])
+        note_add(t, "Rows: the combinations of %s (%s).", grid->yname, grid->legend);
+    if ((int)grid->profile != d->main && d->profiles[grid->profile].role != MMB_REPORT_ROLE_PUBLISHED &&
+        d->profiles[grid->profile].name[0])
         note_add(t, "%sThe cells are the rows of profile %s.", t->note[0] ? " " : "", d->profiles[grid->profile].name);
     snprintf(t->label, sizeof t->label, "tab:%s-%s-grid", d->gpus[g].slug, kslug);
     char corner[256];

@@ -142,6 +142,7 @@ do for [i = 1:words(formats)] {
     set logscale y 10
     set yrange [0.1:6827.33]
     set format y "%g×"
+    unset ylabel
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040" back
@@ -215,6 +216,7 @@ do for [i = 1:words(formats)] {
     set logscale y 10
     set yrange [0.1:6827.33]
     set format y "%g×"
+    unset ylabel
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     set arrow 2 from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040" back
