@@ -84,8 +84,8 @@ static void ladder_steps(const ctx_t *c, const size_t *ks, size_t nk, const stru
         if (top == n)
             break;
         used[top] = true;
-        add(f, "%s%s ×%s", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
-            ratio(gain[top], a));
+        add(f, "%s%s ×%s (after %s)", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
+            ratio(gain[top], a), d->kernels[above[top]]);
     }
     size_t lost = 0;
     for (size_t i = 0; i < n; i++)

@@ -279,16 +279,19 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
             if (ks.best) {
                 mmb_report_params_short(ks.best->r.params, row[4].text, sizeof row[4].text);
                 mmb_report_num_sig(ks.best->r.time_ms_median, row[5].text, sizeof row[5].text);
-                if (ks.best->r.time_ms_median < MMB_REPORT_SMALL_MS) {
-                    row[5].mark = true;
-                    snprintf(t.foot, sizeof t.foot, "under 30 µs: launch and latency dominate such a time, so its "
-                                                    "speed and %% of cuBLAS are not comparable (see Terms)");
-                }
+                row[5].mark = ks.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
                 mmb_report_num_fixed(mmb_report_gflops(ks.best) / 1000, 2, row[6].text, sizeof row[6].text);
                 if (d->cublas >= 0 && (int)k != d->cublas && kstatus_get(d, p, g, (size_t)d->cublas, dtypes[x], &cub) &&
-                    cub.best && cub.s.m == ks.s.m && cub.s.n == ks.s.n && cub.s.k == ks.s.k)
+                    cub.best && cub.s.m == ks.s.m && cub.s.n == ks.s.n && cub.s.k == ks.s.k) {
                     mmb_report_num_fixed(100 * cub.best->r.time_ms_median / ks.best->r.time_ms_median, 0, row[7].text,
                                          sizeof row[7].text);
+                    /* a ratio is no better than the faster of its two times */
+                    row[7].mark = row[5].mark || cub.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
+                }
+                if (row[5].mark || row[7].mark)
+                    snprintf(t.foot, sizeof t.foot, "under 30 µs (the time, or cuBLAS's time for %% cuBLAS): launch "
+                                                    "and latency dominate such a time, so it is not comparable (see "
+                                                    "Terms)");
             }
             why_text(&ks, nf ? nf->note : NULL, d->kernels[k], row[8].text, sizeof row[8].text);
             any_why = any_why || row[8].text[0];
