@@ -66,6 +66,8 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
             char label[160] = "";
             if (s < l->nsizes && l->best[s][l->steps[j]])
                 bar_label(d, l, s, j, label, sizeof label);
+            else if (s < l->nsizes) /* say so, rather than leave a gap that reads as zero */
+                mmb_report_shape_label(&l->sizes[s], label + snprintf(label, sizeof label, "no ok row at "), 96);
             fprintf(o.f, " \"%s\"", label);
         }
         fprintf(o.f, "  # %s\n", d->kernels[l->steps[j]]);
@@ -126,8 +128,8 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
         fprintf(o.f, "\"%s.dat\" using ($%zu / 2):($1%+.2f):($%zu / 2):(%.2f) with boxxyerror lc rgb \"%s\" title \"%s\"",
                 l->name, s + 2, dy, s + 2, half, size_colors[s], shapes[s]);
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"\" using %zu:($1%+.2f):%zu with labels left offset 0.5,0 font F%d notitle", s + 2, dy, s + 4,
-                MMB_GP_FONT_PT - (l->nsizes > 1 ? 6 : 4));
+        fprintf(o.f, "\"\" using (valid(%zu) ? $%zu : 0):($1%+.2f):%zu with labels left offset 0.5,0 font F%d notitle",
+                s + 2, s + 2, dy, s + 4, MMB_GP_FONT_PT - (l->nsizes > 1 ? 6 : 4));
     }
     fputc('\n', o.f);
     mmb_gp_script_end(o.f);

@@ -68,8 +68,8 @@ do for [i = 1:words(formats)] {
     set arrow from first 66.9082, graph 0 to first 66.9082, graph 1 nohead dt 3 lw 2.5 lc rgb "#404040"
     set key top right opaque box samplen 1.5 title "size"
     plot "ladder-h200.dat" using ($2 / 2):($1-0.20):($2 / 2):(0.18) with boxxyerror lc rgb "#0072B2" title "4096", \
-         "" using 2:($1-0.20):4 with labels left offset 0.5,0 font F14 notitle, \
+         "" using (valid(2) ? $2 : 0):($1-0.20):4 with labels left offset 0.5,0 font F14 notitle, \
          "ladder-h200.dat" using ($3 / 2):($1+0.20):($3 / 2):(0.18) with boxxyerror lc rgb "#8cc4e8" title "8192", \
-         "" using 3:($1+0.20):5 with labels left offset 0.5,0 font F14 notitle
+         "" using (valid(3) ? $3 : 0):($1+0.20):5 with labels left offset 0.5,0 font F14 notitle
     unset output
 }
