@@ -208,7 +208,13 @@ static void md_head(FILE *f, const struct mmb_report *rep)
             fputs(" (each listed under [Caveats](#caveats))", f);
         }
     }
-    fprintf(f, ". Figures and tables show %s", sel);
+    fputs(". Figures and tables show ", f);
+    if (d->main >= 0 && d->profiles[d->main].name[0]) {
+        fputs("profile ", f);
+        mmb_report_md_code(f, d->profiles[d->main].name);
+        fputs(", ", f);
+    }
+    fputs(sel, f);
     if (d->ref >= 0) {
         char ref[96];
         mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
