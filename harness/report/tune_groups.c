@@ -56,7 +56,7 @@ size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report
                 if (n == MMB_REPORT_TUNE_GROUPS_MAX)
                     continue;
                 struct mmb_report_tune_group g = {.gpu = r->gpu, .kernel = r->kernel, .m = r->r.m, .n = r->r.n,
-                                                  .k = r->r.k, .tuned = pass == 0};
+                                                  .k = r->r.k, .tuned = pass == 0, .profile = r->profile};
                 snprintf(g.dtype, sizeof g.dtype, "%s", r->r.dtype);
                 snprintf(g.cache, sizeof g.cache, "%s", r->r.cache);
                 /* published rows join a kernel and size that was tuned, nothing else */
@@ -74,12 +74,15 @@ size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report
                 (!g->best || r->r.time_ms_median < d->rows[g->best - 1].r.time_ms_median))
                 g->best = i + 1;
         }
+    /* cuBLAS of the group's own run first: another profile's was measured at another time */
     for (size_t j = 0; j < n; j++)
-        for (size_t i = 0; i < d->nrows; i++) {
-            const struct mmb_report_row *r = &d->rows[i];
-            if ((int)r->kernel == d->cublas && r->r.status == MMB_STATUS_OK && same_place(&gs[j], r) &&
-                (!gs[j].cublas || r->r.time_ms_median < d->rows[gs[j].cublas - 1].r.time_ms_median))
-                gs[j].cublas = i + 1;
-        }
+        for (int own = 1; own >= 0 && !gs[j].cublas; own--)
+            for (size_t i = 0; i < d->nrows; i++) {
+                const struct mmb_report_row *r = &d->rows[i];
+                if ((int)r->kernel == d->cublas && r->r.status == MMB_STATUS_OK && same_place(&gs[j], r) &&
+                    (!own || r->profile == gs[j].profile) &&
+                    (!gs[j].cublas || r->r.time_ms_median < d->rows[gs[j].cublas - 1].r.time_ms_median))
+                    gs[j].cublas = i + 1;
+            }
     return n;
 }

@@ -20,7 +20,9 @@ struct mmb_report_tune_group {
     bool tuned;
     size_t by_status[MMB_STATUS_COUNT];
     size_t best;   /* row index + 1 of the fastest ok row, 0 none */
-    size_t cublas; /* row index + 1 of cuBLAS at the same problem on the GPU, 0 none */
+    size_t profile; /* the profile of its rows */
+    size_t cublas;  /* row index + 1 of cuBLAS at the same problem on the GPU, of the same profile when it
+                     * measured one (the same run), else of any; 0 none */
 };
 
 /* Fills gs (MMB_REPORT_TUNE_GROUPS_MAX entries) and returns how many: tuned groups
