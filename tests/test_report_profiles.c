@@ -178,7 +178,7 @@ START_TEST(test_profiles_seeds_as_written)
     char path[900];
     snprintf(path, sizeof path, "%s/tables.tex", out);
     has(file_get(path), "\\parbox[t]{0.38\\linewidth}{\\raggedright \\texttt{line 7: identifier \"i\" is undefined}. "
-                        "The bug: \\texttt{B[i]} names an \\texttt{i} that does not exist}");
+                        "The bug: \\texttt{B[i]} names an \\texttt{i} that does not exist\\strut}");
 }
 END_TEST
 

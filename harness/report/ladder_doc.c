@@ -48,6 +48,7 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, FILE *
     size_t c = 0;
     mmb_report_table_head(&t, c++, "Step", false, false);
     mmb_report_table_head(&t, c++, "Configuration", false, true);
+    t.wrap[1] = 0.2; /* the later steps have a dozen parameters */
     for (size_t s = 0; s < nsizes; s++) {
         char h[256];
         snprintf(h, sizeof h, "TFLOP/s %s", shape[s]);

@@ -248,6 +248,7 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
     for (size_t c = 0; c < MMB_COUNT(heads); c++)
         mmb_report_table_head(&t, c, heads[c], c >= 5 && c <= 7, c == 4);
     t.prose[8] = true;
+    t.wrap[3] = 0.17; /* several statuses with their counts */
     const struct mmb_report_file *nf = note_file(d, p, g);
     size_t ks_of[MMB_REPORT_KERNELS_MAX];
     size_t nk = mmb_report_profile_kernels(d, p, ks_of);

@@ -203,16 +203,17 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
                 continue;
             }
             fputs(cl->bold ? "\\textbf{" : "", f);
-            if (t->prose[c]) {
-                /* a paragraph of its own width: sentences would widen an l column past the page */
-                fputs("\\parbox[t]{0.38\\linewidth}{\\raggedright ", f);
-                mmb_report_tex_md(f, cl->text);
-                fputs("}", f);
-            }
+            /* a paragraph of its own width: sentences would widen an l column past the page */
+            double wrap = t->wrap[c] > 0 ? t->wrap[c] : t->prose[c] ? 0.38 : 0;
+            if (wrap > 0)
+                fprintf(f, "\\parbox[t]{%.2f\\linewidth}{\\raggedright ", wrap);
             fputs(t->code[c] ? "\\texttt{" : "", f);
-            if (!t->prose[c])
+            if (t->prose[c])
+                mmb_report_tex_md(f, cl->text);
+            else
                 mmb_report_tex_text(f, cl->text);
             fputs(t->code[c] ? "}" : "", f);
+            fputs(wrap > 0 ? "\\strut}" : "", f); /* the last line's depth: rows stay apart */
             fputs(cl->bold ? "}" : "", f);
             fputs(cl->mark ? "$^\\dagger$" : "", f);
         }

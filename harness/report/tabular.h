@@ -24,6 +24,7 @@ struct mmb_report_table {
     bool num[MMB_REPORT_TCOLS];   /* right-aligned */
     bool code[MMB_REPORT_TCOLS];  /* parameters: monospace */
     bool prose[MMB_REPORT_TCOLS]; /* sentences in Markdown (`code` spans): a wrapped column in LaTeX */
+    double wrap[MMB_REPORT_TCOLS]; /* LaTeX: wrapped at this fraction of the line (prose: 0.38 unless set) */
     struct mmb_report_cell (*rows)[MMB_REPORT_TCOLS];
     char foot[512];   /* after a dagger: what the marked cells are */
     char note[1536];  /* under the table: where the numbers come from */
