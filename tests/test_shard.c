@@ -1,7 +1,8 @@
 /* test_shard.c - shards without a GPU: K/N parsed strictly; over the shipped profiles
  * every run lands in exactly one of N shards for N = 1..8, and every run of a shard in
  * exactly one of its parts (the GPUs of one model); a run keeps its shard when the
- * profile gains or loses a kernel; shard file names round-trip. */
+ * profile gains or loses a kernel; shard file names round-trip; the GPUs of a node
+ * split their model's work. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,32 @@ START_TEST(test_rule_pinned)
 }
 END_TEST
 
+/* The GPUs of a node grouped by model: each takes its part of its model's work. */
+START_TEST(test_device_parts)
+{
+    const char *node[] = {"h100-80gb-hbm3", "a100-sxm4-40gb", "h100-80gb-hbm3", "h100-80gb-hbm3", "l4"};
+    unsigned want_part[] = {0, 0, 1, 2, 0}, want_parts[] = {3, 1, 3, 3, 1};
+    for (int me = 0; me < 5; me++) {
+        unsigned part, parts;
+        mmb_shard_device_part(node, 5, me, &part, &parts);
+        ck_assert_uint_eq(part, want_part[me]);
+        ck_assert_uint_eq(parts, want_parts[me]);
+    }
+    /* any number of GPUs of one model: parts 0..n-1 of n, each once */
+    const char *same[MMB_SHARD_PARTS_MAX];
+    for (int n = 1; n <= MMB_SHARD_PARTS_MAX; n++) {
+        for (int i = 0; i < n; i++)
+            same[i] = "h200";
+        for (int me = 0; me < n; me++) {
+            unsigned part, parts;
+            mmb_shard_device_part(same, n, me, &part, &parts);
+            ck_assert_uint_eq(part, (unsigned)me);
+            ck_assert_uint_eq(parts, (unsigned)n);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("shard");
@@ -290,6 +317,7 @@ int main(void)
     tcase_add_test(tc, test_stable_when_kernels_change);
     tcase_add_test(tc, test_paths);
     tcase_add_test(tc, test_rule_pinned);
+    tcase_add_test(tc, test_device_parts);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

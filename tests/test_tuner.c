@@ -404,18 +404,27 @@ START_TEST(test_annealing_measures_only_allowed)
 }
 END_TEST
 
-START_TEST(test_history_rejects_other_gpu)
+START_TEST(test_history_other_gpu_of_model)
 {
     struct tune t;
     size_t loaded;
     char err[512];
     tune_setup(&t, "brute_force", 1, 4, false);
     ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    /* another GPU of the model: its rows are this tune's too */
     snprintf(t.id.gpu_uuid, sizeof t.id.gpu_uuid, "GPU-other");
     struct mmb_tune_history *h = mmb_tune_history_new();
+    ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, NULL, err, sizeof err), 0);
+    ck_assert_uint_eq(loaded, 4);
+    mmb_tune_history_free(h);
+    /* another model: not */
+    snprintf(t.id.gpu, sizeof t.id.gpu, "Other GPU");
+    h = mmb_tune_history_new();
     ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, NULL, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, ":2: a row measured on Fake GPU (GPU-fake)"));
+    ck_assert_ptr_nonnull(strstr(err, "one results file per GPU model"));
     mmb_tune_history_free(h);
+    snprintf(t.id.gpu, sizeof t.id.gpu, "Fake GPU");
 
     /* Rows of another problem are not this tune's: an empty history. */
     snprintf(t.id.gpu_uuid, sizeof t.id.gpu_uuid, "GPU-fake");
@@ -470,7 +479,7 @@ int main(void)
     tcase_add_test(tc, test_resume_genetic_same_path);
     tcase_add_test(tc, test_resume_random_same_path);
     tcase_add_test(tc, test_annealing_measures_only_allowed);
-    tcase_add_test(tc, test_history_rejects_other_gpu);
+    tcase_add_test(tc, test_history_other_gpu_of_model);
     tcase_add_test(tc, test_plan_reference);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

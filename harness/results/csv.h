@@ -21,8 +21,13 @@ struct mmb_csv_writer;
 struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t errlen);
 
 /* True when a row with the same key is already in the file: the same cells in the
- * column table's key and config columns (kernel, params, dtype, m, n, k, cache). */
+ * column table's key, config and device columns (kernel, params, dtype, m, n, k,
+ * cache, gpu_uuid): this configuration measured on row's GPU. */
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row);
+/* The same without the device: this configuration measured on any GPU. A GPU that
+ * sweeps alone takes a row of another GPU of its folder (its model) as done; GPUs of
+ * one model that share a file at once each measure their own (mmb_csv_writer_has). */
+bool mmb_csv_writer_has_any_gpu(const struct mmb_csv_writer *w, const struct mmb_row *row);
 
 /* Formats the whole line first, writes it with one write(2), flushes to the file. */
 int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen);

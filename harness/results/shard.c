@@ -90,6 +90,17 @@ int mmb_shard_split(const struct mmb_shard *s, unsigned part, unsigned parts, st
     return 0;
 }
 
+void mmb_shard_device_part(const char *const *models, int n, int me, unsigned *part, unsigned *parts)
+{
+    *part = 0;
+    *parts = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(models[i], models[me])) {
+            *part += i < me;
+            ++*parts;
+        }
+}
+
 int mmb_shard_path(const char *csv_path, const struct mmb_shard *s, char *out, size_t len)
 {
     size_t stem = strlen(csv_path);

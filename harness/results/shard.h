@@ -49,6 +49,11 @@ bool mmb_shard_has_row(const struct mmb_shard *s, const struct mmb_row *row);
  * (then the parts are shards part+1/parts). -1 when N x parts would not fit. */
 int mmb_shard_split(const struct mmb_shard *s, unsigned part, unsigned parts, struct mmb_shard *out);
 
+/* The part of its model's work that GPU `me` of the GPUs 0..n-1 working at once takes,
+ * when models[i] names GPU i's model (its data folder): *part counts the GPUs before
+ * it of its model, *parts all of them. */
+void mmb_shard_device_part(const char *const *models, int n, int me, unsigned *part, unsigned *parts);
+
 /* "data/h100/course.csv" and 2/4 -> "data/h100/course.shard-2-of-4.csv" (".csv" is
  * appended when the path lacks it); the path itself when s is everything. -1 when
  * out is too small. */

@@ -92,10 +92,12 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
     const struct mmb_row *id = c->id;
     if (!mmb_row_same_problem(row, id))
         return 0;
-    if (id->gpu_uuid[0] && row->gpu_uuid[0] && strcmp(row->gpu_uuid, id->gpu_uuid)) {
+    /* Another GPU of the model (a re-run elsewhere, or the GPUs of one node that split
+     * the space) measured what this one would: its rows count. */
+    if (id->gpu[0] && row->gpu[0] && strcmp(row->gpu, id->gpu)) {
         mmb_errorf(err, errlen, "%s:%ld: a row measured on %s (%s), but this tune runs on %s (%s); "
-                   "expected one results file per GPU (give another -o)", path, line, row->gpu, row->gpu_uuid,
-                   id->gpu, id->gpu_uuid);
+                   "expected one results file per GPU model (give another -o)", path, line, row->gpu,
+                   row->gpu_uuid, id->gpu, id->gpu_uuid);
         return -1;
     }
     struct mmb_config cfg;
