@@ -45,8 +45,8 @@ struct opt_def {
 
 static const struct opt_def opts[] = {
     {"device", 0, OPT_INT, S(device), 0, 0, 1023, BOTH, "N", "GPU number, as `mmbench devices` lists them (default 0)"},
-    {"devices", 0, OPT_ALL, S(all_devices), 0, 0, 0, MMB_CMD_RUN, "all",
-     "every GPU, one worker process each, at once (one CSV per GPU)"},
+    {"devices", 0, OPT_ALL, S(all_devices), 0, 0, 0, BOTH, "all",
+     "every GPU at once, a worker process each (run: each sweeps all; tune: GPUs of a model split the space)"},
     {"shard", 0, OPT_SHARD, S(shard), 0, 0, 0, BOTH, "K/N",
      "only shard K of N of the runs (docs/profiles.md), into <CSV stem>.shard-K-of-N.csv (default: all)"},
     {"output", 'o', OPT_TEXT, S(output), 0, 0, 0, BOTH, "CSV",
