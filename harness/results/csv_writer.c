@@ -43,25 +43,6 @@ struct mmb_csv_writer {
     struct key_set runs; /* configuration alone: mmb_csv_writer_has_any_gpu */
 };
 
-/* The cells of the key and config columns, and with_device the device's, each
- * followed by \x1f (unit separator), which occurs in no name, params or dtype, so
- * that joined cells cannot collide. */
-static void row_key(const struct mmb_row *row, bool with_device, char *out, size_t len)
-{
-    size_t o = 0;
-    out[0] = '\0';
-    for (const struct mmb_column *c = mmb_columns; c->name && o < len; c++) {
-        if (c->role != MMB_ROLE_KEY && c->role != MMB_ROLE_CONFIG && !(with_device && c->role == MMB_ROLE_DEVICE))
-            continue;
-        char cell[512];
-        mmb_column_format(c, row, cell, sizeof cell);
-        int w = snprintf(out + o, len - o, "%s\x1f", cell);
-        if (w < 0)
-            break;
-        o += (size_t)w;
-    }
-}
-
 static int key_set_grow(struct key_set *s)
 {
     size_t cap = s->cap ? 2 * s->cap : 256;
@@ -188,11 +169,11 @@ static size_t row_format(const struct mmb_row *row, char *out, size_t len)
 /* Remembers a row's keys, with and without its GPU. */
 static int keys_add(struct mmb_csv_writer *w, const struct mmb_row *row)
 {
-    char key[1024];
-    row_key(row, true, key, sizeof key);
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, true, key, sizeof key);
     if (key_set_add(&w->keys, key) != 0)
         return -1;
-    row_key(row, false, key, sizeof key);
+    mmb_row_key(row, false, key, sizeof key);
     return key_set_add(&w->runs, key);
 }
 
@@ -279,15 +260,15 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
 
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row)
 {
-    char key[1024];
-    row_key(row, true, key, sizeof key);
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, true, key, sizeof key);
     return key_set_has(&w->keys, key);
 }
 
 bool mmb_csv_writer_has_any_gpu(const struct mmb_csv_writer *w, const struct mmb_row *row)
 {
-    char key[1024];
-    row_key(row, false, key, sizeof key);
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, false, key, sizeof key);
     return key_set_has(&w->runs, key);
 }
 
