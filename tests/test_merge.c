@@ -3,7 +3,8 @@
  * merge names the missing runs and their shard; the killed shard resumes (the half
  * line cut, only its missing runs added); merge then gives every run exactly once in
  * the order of an unsharded run, keeps the ok row of a run measured twice, and refuses
- * shards of different N. */
+ * shards of different N; the report reads shards as one CSV, and not beside their
+ * merged CSV. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,43 @@ START_TEST(test_mixed_n_refused)
 }
 END_TEST
 
+/* The report reads a GPU's shards together as it reads its unsharded CSV: H100 rows
+ * of course.csv split into shards give the same figure data; once merged, the shards
+ * beside the merged CSV are not read again (no row counted twice). */
+START_TEST(test_report_reads_shards)
+{
+    const char *prog = getenv("MMBENCH");
+    char orig[1200], path[400], cmd[4096];
+    snprintf(orig, sizeof orig, "%s/data/h100-80gb-hbm3/course.csv", root);
+    struct collected rows = read_csv(orig);
+    ck_assert_uint_eq(rows.n, 153);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/whole/h100' && cp '%s' '%s/whole/h100/'", tmpdir, orig, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    for (unsigned k = 1; k <= 3; k++) {
+        struct mmb_shard s = {k, 3};
+        char e[512];
+        snprintf(path, sizeof path, "%s/course.shard-%u-of-3.csv", gpu_dir, k);
+        struct mmb_csv_writer *w = mmb_csv_writer_open(path, e, sizeof e);
+        ck_assert_msg(w != NULL, "%s", e);
+        for (size_t i = 0; i < rows.n; i++)
+            if (mmb_shard_has_row(&s, &rows.rows[i]))
+                ck_assert_int_eq(mmb_csv_append_row(w, &rows.rows[i], e, sizeof e), 0);
+        mmb_csv_writer_close(w);
+    }
+    free(rows.rows);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' report -n -q -o r0 whole && '%s' report -n -q -o r1 data && "
+             "diff -r r0/gnuplot r1/gnuplot && grep -q '1 GPUs, 3 CSV files, 153 rows' r1/README.md",
+             tmpdir, prog, prog);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(merge(""), 0);
+    ck_assert_msg(strstr(out, "0 of the profile's 153 runs missing"), "%s", out);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' report -n -q -o r2 data && diff -r r0/gnuplot r2/gnuplot && "
+             "grep -q '1 GPUs, 1 CSV files, 153 rows' r2/README.md && grep -q 'course.csv' r2/README.md && "
+             "! grep -q 'shard-' r2/README.md", tmpdir, prog);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("merge");
@@ -270,6 +308,7 @@ int main(void)
     tcase_add_test(tc, test_killed_shard_resumes_and_merges);
     tcase_add_test(tc, test_duplicates_keep_ok_then_latest);
     tcase_add_test(tc, test_mixed_n_refused);
+    tcase_add_test(tc, test_report_reads_shards);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
