@@ -190,19 +190,10 @@ static void rows_settle(struct merge *m, size_t *copies, size_t *dropped)
  * middle of a row, which its next run cuts off) is left out and said. */
 static int rows_read(struct merge *m, const char *path, char *err, size_t errlen)
 {
-    size_t len;
-    char *buf = mmb_file_read_regular(path, MMB_CSV_MAX_BYTES, "CSV file", &len, err, errlen);
-    if (!buf)
-        return -1;
-    size_t keep = len;
-    while (keep > 0 && buf[keep - 1] != '\n')
-        keep--;
-    if (keep < len && keep > 0)
+    bool partial = false;
+    int rc = mmb_csv_read_appended(path, add_row, m, &partial, err, errlen);
+    if (rc == 0 && partial)
         printf("  %s: its last line is half a row (stopped while writing it), left out\n", path);
-    else
-        keep = len;
-    int rc = mmb_csv_read_buffer(path, buf, keep, false, add_row, m, err, errlen);
-    free(buf);
     return rc;
 }
 

@@ -48,6 +48,12 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w);
 typedef int (*mmb_csv_row_fn)(void *ctx, const struct mmb_row *row, const char *path, long line,
                               char *err, size_t errlen);
 int mmb_csv_read(const char *path, mmb_csv_row_fn fn, void *ctx, char *err, size_t errlen);
+/* mmb_csv_read for a file another process may be appending to (the GPUs of one model
+ * share a results file) or that a killed run left: rows are appended whole, so only
+ * the last line can be part of a row, and a last line without its newline is left out
+ * (*partial set; partial may be NULL). */
+int mmb_csv_read_appended(const char *path, mmb_csv_row_fn fn, void *ctx, bool *partial, char *err,
+                          size_t errlen);
 /* The same over a file's text already in memory (path names it in messages). With
  * exact_header, the header must be mmbench's own columns in order (the writer's check). */
 int mmb_csv_read_buffer(const char *path, const char *buf, size_t len, bool exact_header, mmb_csv_row_fn fn,

@@ -131,7 +131,8 @@ int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, cons
     }
     if (st.st_size == 0)
         return 0;
-    int rc = mmb_csv_read(csv_path, load_row, &c, err, errlen);
+    /* GPUs of one model append to the file as it is read: a half row at its end is theirs. */
+    int rc = mmb_csv_read_appended(csv_path, load_row, &c, NULL, err, errlen);
     if (loaded)
         *loaded = c.loaded;
     if (stale)
