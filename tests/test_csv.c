@@ -328,44 +328,6 @@ START_TEST(test_resume)
 }
 END_TEST
 
-/* Two GPUs of one model in one file (run --devices all): each has its own rows, and a
- * GPU that sweeps alone takes either's row as done. */
-START_TEST(test_key_has_gpu)
-{
-    char path[512], err[1024];
-    tmp_path(path, sizeof path, "two-gpus.csv");
-    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
-    ck_assert_msg(w != NULL, "%s", err);
-    struct mmb_row a, b;
-    row_sample(&a, 0);
-    snprintf(a.gpu_uuid, sizeof a.gpu_uuid, "GPU-aaaa");
-    b = a;
-    snprintf(b.gpu_uuid, sizeof b.gpu_uuid, "GPU-bbbb");
-    ck_assert_int_eq(mmb_csv_append_row(w, &a, err, sizeof err), 0);
-    ck_assert(mmb_csv_writer_has(w, &a));
-    ck_assert(!mmb_csv_writer_has(w, &b));
-    ck_assert(mmb_csv_writer_has_any_gpu(w, &b));
-    ck_assert_int_eq(mmb_csv_append_row(w, &b, err, sizeof err), 0);
-    mmb_csv_writer_close(w);
-
-    w = mmb_csv_writer_open(path, err, sizeof err);
-    ck_assert_msg(w != NULL, "%s", err);
-    ck_assert_uint_eq(mmb_csv_writer_rows(w), 2);
-    ck_assert(mmb_csv_writer_has(w, &a) && mmb_csv_writer_has(w, &b));
-    struct mmb_row c = a;
-    snprintf(c.gpu_uuid, sizeof c.gpu_uuid, "GPU-cccc");
-    ck_assert(!mmb_csv_writer_has(w, &c));
-    ck_assert(mmb_csv_writer_has_any_gpu(w, &c));
-    c.k++;
-    ck_assert(!mmb_csv_writer_has_any_gpu(w, &c));
-    mmb_csv_writer_close(w);
-    struct collected rows = read_csv(path);
-    ck_assert_uint_eq(rows.n, 2);
-    ck_assert_str_eq(rows.rows[0].gpu_uuid, "GPU-aaaa");
-    ck_assert_str_eq(rows.rows[1].gpu_uuid, "GPU-bbbb");
-    free(rows.rows);
-}
-END_TEST
 
 START_TEST(test_partial_line_cut)
 {
@@ -661,7 +623,6 @@ int main(void)
     tcase_add_test(tc, test_row_init);
     tcase_add_test(tc, test_write_read_back);
     tcase_add_test(tc, test_resume);
-    tcase_add_test(tc, test_key_has_gpu);
     tcase_add_test(tc, test_partial_line_cut);
     tcase_add_test(tc, test_header_mismatch);
     tcase_add_test(tc, test_malformed);

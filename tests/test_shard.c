@@ -2,7 +2,7 @@
  * every run lands in exactly one of N shards for N = 1..8, and every run of a shard in
  * exactly one of its parts (the GPUs of one model); a run keeps its shard when the
  * profile gains or loses a kernel; shard file names round-trip; the GPUs of a node
- * split their model's work. */
+ * split their model's work, and GPUs of one model in one file each have their rows. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "csv_rows.h"
 #include "profile_fixture.h"
+#include "results/csv.h"
 #include "results/shard.h"
 
 static char tmpdir[64];
@@ -306,6 +308,51 @@ START_TEST(test_device_parts)
 }
 END_TEST
 
+/* Two GPUs of one model in one file (run --devices all): each has its own rows, and a
+ * GPU that sweeps alone takes either's row as done. */
+START_TEST(test_key_has_gpu)
+{
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/two-gpus.csv", tmpdir);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row a, b;
+    mmb_row_init(&a);
+    snprintf(a.gpu, sizeof a.gpu, "NVIDIA H100 80GB HBM3");
+    snprintf(a.kernel, sizeof a.kernel, "naive");
+    snprintf(a.params, sizeof a.params, "block_size_x=16;block_size_y=8");
+    snprintf(a.dtype, sizeof a.dtype, "f32");
+    snprintf(a.cache, sizeof a.cache, "cold");
+    a.m = a.n = a.k = 1024;
+    snprintf(a.gpu_uuid, sizeof a.gpu_uuid, "GPU-aaaa");
+    b = a;
+    snprintf(b.gpu_uuid, sizeof b.gpu_uuid, "GPU-bbbb");
+    ck_assert_int_eq(mmb_csv_append_row(w, &a, err, sizeof err), 0);
+    ck_assert(mmb_csv_writer_has(w, &a));
+    ck_assert(!mmb_csv_writer_has(w, &b));
+    ck_assert(mmb_csv_writer_has_any_gpu(w, &b));
+    ck_assert_int_eq(mmb_csv_append_row(w, &b, err, sizeof err), 0);
+    mmb_csv_writer_close(w);
+
+    w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    ck_assert_uint_eq(mmb_csv_writer_rows(w), 2);
+    ck_assert(mmb_csv_writer_has(w, &a) && mmb_csv_writer_has(w, &b));
+    struct mmb_row c = a;
+    snprintf(c.gpu_uuid, sizeof c.gpu_uuid, "GPU-cccc");
+    ck_assert(!mmb_csv_writer_has(w, &c));
+    ck_assert(mmb_csv_writer_has_any_gpu(w, &c));
+    c.k++;
+    ck_assert(!mmb_csv_writer_has_any_gpu(w, &c));
+    mmb_csv_writer_close(w);
+    struct collected rows = read_csv(path);
+    ck_assert_uint_eq(rows.n, 2);
+    ck_assert_str_eq(rows.rows[0].gpu_uuid, "GPU-aaaa");
+    ck_assert_str_eq(rows.rows[1].gpu_uuid, "GPU-bbbb");
+    free(rows.rows);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("shard");
@@ -318,6 +365,7 @@ int main(void)
     tcase_add_test(tc, test_paths);
     tcase_add_test(tc, test_rule_pinned);
     tcase_add_test(tc, test_device_parts);
+    tcase_add_test(tc, test_key_has_gpu);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
