@@ -112,7 +112,7 @@ END_TEST
 
 START_TEST(test_help_everywhere)
 {
-    static const char *const commands[] = {"run", "tune", "check", "devices", "report"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_msg(mmbench(commands[i], "--help", NULL) == 0, "%s --help: %s", commands[i], err);
         ck_assert_msg(strstr(out, "usage: mmbench") != NULL, "%s --help printed: %s", commands[i], out);
