@@ -320,7 +320,7 @@ START_TEST(test_shards_from_the_command_line)
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "--strategy", "genetic", p, NULL), 2);
     ASSERT_ERR("--devices all splits the space between the GPUs of one model");
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "-o", "x.csv", p, NULL), 2);
-    ASSERT_ERR("--devices all writes one CSV per GPU under --data-dir; expected no -o");
+    ASSERT_ERR("--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o");
 }
 END_TEST
 

@@ -231,7 +231,7 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     t->cache_dir = s->cache_dir;
     t->shard = s->shard;
     if (s->all_devices && s->output) {
-        fprintf(stderr, "mmbench %s: --devices all writes one CSV per GPU under --data-dir; expected no -o\n",
+        fprintf(stderr, "mmbench %s: --devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o\n",
                 s->command);
         return -1;
     }
