@@ -367,15 +367,17 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every GPU folder of data_dir (its sub-folders, hidden ones left out), sorted. */
+/* Every GPU folder of data_dir (its sub-folders, hidden ones left out), sorted.
+ * Returns 0, MMB_EXIT_BAD_INPUT when data_dir is no folder, or MMB_EXIT_FAILED. */
 static int folders_list(const char *data_dir, char ***out, size_t *n)
 {
     DIR *dp = opendir(data_dir);
     *out = NULL;
     *n = 0;
     if (!dp) {
-        fprintf(stderr, "mmbench merge: %s: cannot open folder: %s\n", data_dir, strerror(errno));
-        return -1;
+        fprintf(stderr, "mmbench merge: %s: cannot open folder: %s; expected the folder of the per-GPU results "
+                "(--data-dir)\n", data_dir, strerror(errno));
+        return MMB_EXIT_BAD_INPUT;
     }
     struct dirent *e;
     size_t cap = 0;
@@ -401,11 +403,17 @@ static int folders_list(const char *data_dir, char ***out, size_t *n)
             ++*n;
     }
     closedir(dp);
-    if (rc)
+    if (rc) {
         fprintf(stderr, "mmbench merge: out of memory\n");
-    else if (*n > 1)
+        while (*n)
+            free((*out)[--*n]);
+        free(*out);
+        *out = NULL;
+        return MMB_EXIT_FAILED;
+    }
+    if (*n > 1)
         qsort(*out, *n, sizeof **out, name_cmp);
-    return rc;
+    return 0;
 }
 
 static void usage(FILE *f)
@@ -456,9 +464,9 @@ static int merge_all(struct merge *m, const char *data_dir, const char *name)
 {
     char **dirs;
     size_t ndirs;
-    if (folders_list(data_dir, &dirs, &ndirs) != 0)
-        return MMB_EXIT_FAILED;
-    int rc = 0;
+    int rc = folders_list(data_dir, &dirs, &ndirs);
+    if (rc)
+        return rc;
     size_t merged = 0;
     for (size_t i = 0; i < ndirs; i++) {
         int r = merge_folder(m, dirs[i], name);
