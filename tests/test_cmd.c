@@ -112,7 +112,7 @@ END_TEST
 
 START_TEST(test_help_everywhere)
 {
-    static const char *const commands[] = {"run", "tune", "check", "devices", "report"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_msg(mmbench(commands[i], "--help", NULL) == 0, "%s --help: %s", commands[i], err);
         ck_assert_msg(strstr(out, "usage: mmbench") != NULL, "%s --help printed: %s", commands[i], out);
@@ -147,6 +147,10 @@ START_TEST(test_numbers_never_wrap)
         {"tune", "--seed", "18446744073709551616", "--seed expects an unsigned 64-bit integer"},
         {"tune", "--max-fevals", "0", "--max-fevals expects an integer >= 1, not '0'"},
         {"tune", "--jobs", "1025", "--jobs expects an integer from 0 to 1024, not '1025'"},
+        {"run", "--shard", "0/2", "--shard expects K/N, shard K of N with 1 <= K <= N <= 4096"},
+        {"run", "--shard", "3/2", "not '3/2'"},
+        {"tune", "--shard", "1/4097", "not '1/4097'"},
+        {"check", "--shard", "2", "--shard expects K/N"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = mmbench(cases[i].command, cases[i].option, cases[i].value, p, NULL);
@@ -277,6 +281,49 @@ START_TEST(test_check_compile)
 }
 END_TEST
 
+/* check --list --shard K/N over N = 3: every run of the profile listed by exactly one
+ * shard; tune refuses a strategy that cannot split before it looks for a GPU. */
+START_TEST(test_shards_from_the_command_line)
+{
+    static char all[1 << 16], shards[1 << 16];
+    char p[1200];
+    shards[0] = '\0';
+    snprintf(p, sizeof p, "%s/profiles/course.ini", root);
+    ck_assert_msg(mmbench("check", "--list", p, NULL) == 0, "%s", err);
+    snprintf(all, sizeof all, "%s", out);
+    size_t runs = 0;
+    for (const char *l = strstr(all, "\nrun "); l; l = strstr(l + 1, "\nrun "))
+        runs++;
+    ck_assert_uint_eq(runs, 153);
+    for (int k = 1; k <= 3; k++) {
+        char shard[8];
+        snprintf(shard, sizeof shard, "%d/3", k);
+        ck_assert_msg(mmbench("check", "--list", "--shard", shard, p, NULL) == 0, "%s", err);
+        ck_assert_ptr_nonnull(strstr(out, "shard "));
+        ck_assert_ptr_nonnull(strstr(out, " of the profile's 153 runs"));
+        strncat(shards, strstr(out, "\nrun "), sizeof shards - strlen(shards) - 1);
+    }
+    size_t listed = 0;
+    for (const char *l = strstr(shards, "\nrun "); l; l = strstr(l + 1, "\nrun "))
+        listed++;
+    ck_assert_uint_eq(listed, runs);
+    for (char *l = strstr(all, "\nrun "); l; l = strstr(l + 1, "\nrun ")) {
+        char line[400];
+        size_t n = strcspn(l + 1, "\n");
+        snprintf(line, sizeof line, "\n%.*s\n", (int)n, l + 1);
+        char *at = strstr(shards, line);
+        ck_assert_msg(at && !strstr(at + 1, line), "%s is not listed by exactly one shard", line + 1);
+    }
+    snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
+    ck_assert_int_eq(mmbench("tune", "--shard", "1/2", "--strategy", "annealing", p, NULL), 2);
+    ASSERT_ERR("--shard: strategy annealing walks from a configuration to its neighbours");
+    ck_assert_int_eq(mmbench("tune", "--devices", "all", "--strategy", "genetic", p, NULL), 2);
+    ASSERT_ERR("--devices all splits the space between the GPUs of one model");
+    ck_assert_int_eq(mmbench("tune", "--devices", "all", "-o", "x.csv", p, NULL), 2);
+    ASSERT_ERR("--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o");
+}
+END_TEST
+
 START_TEST(test_no_gpu_one_line)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
@@ -308,6 +355,7 @@ int main(void)
     tcase_add_test(tc, test_params_text_fits);
     tcase_add_test(tc, test_unknown_metric_set);
     tcase_add_test(tc, test_check_compile);
+    tcase_add_test(tc, test_shards_from_the_command_line);
     tcase_add_test(tc, test_no_gpu_one_line);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

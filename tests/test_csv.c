@@ -174,6 +174,7 @@ static const char *names_where(bool (*pred)(const struct mmb_column *))
 
 static bool is_key(const struct mmb_column *c) { return c->role == MMB_ROLE_KEY; }
 static bool is_config(const struct mmb_column *c) { return c->role == MMB_ROLE_CONFIG; }
+static bool is_device(const struct mmb_column *c) { return c->role == MMB_ROLE_DEVICE; }
 static bool is_higher(const struct mmb_column *c) { return c->better == MMB_BETTER_HIGHER; }
 static bool needs_value(const struct mmb_column *c) { return c->required == MMB_REQUIRED_VALUE; }
 static bool needs_column(const struct mmb_column *c) { return c->required == MMB_REQUIRED_COLUMN; }
@@ -186,6 +187,7 @@ START_TEST(test_columns_roles)
 {
     ck_assert_str_eq(names_where(is_key), "kernel dtype m n k cache");
     ck_assert_str_eq(names_where(is_config), "params");
+    ck_assert_str_eq(names_where(is_device), "gpu_uuid");
     ck_assert_str_eq(names_where(needs_value), "kernel dtype m n k status");
     ck_assert_str_eq(names_where(needs_column), "params");
     /* numbers that describe the problem, the GPU or the method, not the configuration */
@@ -325,6 +327,7 @@ START_TEST(test_resume)
     mmb_csv_writer_close(w);
 }
 END_TEST
+
 
 START_TEST(test_partial_line_cut)
 {

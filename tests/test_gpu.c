@@ -1,7 +1,7 @@
 /* test_gpu.c - on a GPU: every shipped kernel verified against the reference at
  * awkward sizes in every dtype, each failure mode gets its status, an interrupted
- * sweep resumes, and counters are exact where exactness is known. Exits 77 (skipped)
- * without a GPU. */
+ * sweep resumes, counters are exact where exactness is known, and two shards merged
+ * are one run. Exits 77 (skipped) without a GPU. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -128,6 +128,28 @@ START_TEST(test_each_failure_has_its_status)
 }
 END_TEST
 
+/* run --shard 1/2 and 2/2, then merge, give the rows of one unsharded run: the same
+ * configurations, each once, with the same statuses (times are measured again). */
+START_TEST(test_shards_merge_to_one_run)
+{
+    const char *mmbench = getenv("MMBENCH");
+    ck_assert_msg(mmbench != NULL, "MMBENCH must name the mmbench program");
+    char profile[1024], cmd[8192];
+    fixture("awkward.ini", profile, sizeof profile);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && M='%s' && P='%s' && "
+             "$M run --no-counters --cache-dir . --data-dir whole \"$P\" && "
+             "$M run --no-counters --cache-dir . --data-dir sharded --shard 1/2 \"$P\" && "
+             "$M run --no-counters --cache-dir . --data-dir sharded --shard 2/2 \"$P\" && "
+             "$M merge --data-dir sharded \"$P\" && "
+             "tail -n +2 whole/*/awkward.csv | cut -d, -f8-14 | sort > whole.keys && "
+             "tail -n +2 sharded/*/awkward.csv | cut -d, -f8-14 | sort > sharded.keys && "
+             "test -s whole.keys && cmp whole.keys sharded.keys && test -z \"$(uniq -d whole.keys)\"",
+             tmpdir, mmbench, profile);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_counters_count_every_ffma)
 {
     char csv[1100];
@@ -174,6 +196,7 @@ int main(void)
     tcase_add_test(tc, test_every_kernel_correct_at_awkward_sizes);
     tcase_add_test(tc, test_each_failure_has_its_status);
     tcase_add_test(tc, test_counters_count_every_ffma);
+    tcase_add_test(tc, test_shards_merge_to_one_run);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

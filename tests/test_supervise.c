@@ -1,8 +1,11 @@
 /* test_supervise.c - the worker supervisor of `run` and `tune`, with stand-in workers
  * and no GPU: a configuration over its time limit becomes a timeout row and the
  * worker starts again; so does one whose process dies (launch_error); a sticky-error
- * exit restarts the worker; Ctrl-C reaches the workers and gives exit 130. */
+ * exit restarts the worker; Ctrl-C reaches the workers and gives exit 130; GPUs of
+ * one model share a CSV, each with its own rows, and one that dies leaves the others
+ * running. */
 #include <check.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +159,110 @@ START_TEST(test_interrupt_reaches_workers)
 }
 END_TEST
 
+/* ---- GPUs of one model sweeping into one CSV (run --devices all), without a GPU ---- */
+
+struct gpu {
+    const char *uuid;
+    int dies_at;  /* the configuration in which its first process dies; -1: never */
+};
+
+enum { CONFIGS = 6 };
+
+/* Sweeps CONFIGS configurations into the shared CSV as one GPU: skips what this GPU
+ * has, announces each, dies once where told to. */
+static int sweeps(void *ctx)
+{
+    const struct gpu *g = ctx;
+    char err[512], marker[160];
+    snprintf(marker, sizeof marker, "%s/died-%s", tmpdir, g->uuid);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(csv, err, sizeof err);
+    if (!w)
+        return MMB_EXIT_FAILED;
+    for (int i = 0; i < CONFIGS; i++) {
+        struct mmb_row row;
+        the_row(&row);
+        snprintf(row.gpu_uuid, sizeof row.gpu_uuid, "%s", g->uuid);
+        snprintf(row.params, sizeof row.params, "block_size_x=%d", 8 << i);
+        if (mmb_csv_writer_has(w, &row))
+            continue;
+        mmb_watch_begin(&row, csv, 60);
+        if (i == g->dies_at && access(marker, F_OK) != 0) {
+            fclose(fopen(marker, "w"));
+            kill(getpid(), SIGKILL);
+        }
+        row.time_ms_median = row.time_ms_min = row.time_ms_max = 1.0;
+        if (mmb_csv_append_row(w, &row, err, sizeof err) != 0)
+            return MMB_EXIT_FAILED;
+        mmb_watch_end((size_t)i + 1, CONFIGS);
+        usleep(20000);
+    }
+    mmb_csv_writer_close(w);
+    return 0;
+}
+
+struct per_gpu {
+    int ok, launch_error, other;
+};
+
+static int count_gpu_rows(void *ctx, const struct mmb_row *row, const char *path, long line, char *err,
+                          size_t errlen)
+{
+    struct per_gpu *n = ctx;
+    int g = row->gpu_uuid[4] - 'a'; /* GPU-a, GPU-b, GPU-c */
+    ck_assert(g >= 0 && g < 3);
+    if (row->status == MMB_STATUS_OK)
+        n[g].ok++;
+    else if (row->status == MMB_STATUS_LAUNCH_ERROR)
+        n[g].launch_error++;
+    else
+        n[g].other++;
+    return 0;
+}
+
+/* Three GPUs of one model, one CSV: the one that dies has its configuration recorded
+ * and is restarted while the others go on; each GPU ends with every configuration
+ * exactly once, keyed by its UUID; progress shows every worker (a line in a log). */
+START_TEST(test_gpus_of_one_model_share_a_file)
+{
+    struct gpu g[3] = {{"GPU-a", -1}, {"GPU-b", 2}, {"GPU-c", -1}};
+    struct mmb_worker w[3];
+    for (int i = 0; i < 3; i++) {
+        w[i] = (struct mmb_worker){.work = sweeps, .ctx = &g[i]};
+        snprintf(w[i].name, sizeof w[i].name, "GPU %d", i);
+    }
+    char log[160], text[8192] = "";
+    snprintf(log, sizeof log, "%s/stderr", tmpdir);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert(saved >= 0 && fd >= 0 && dup2(fd, 2) == 2);
+    int rc = mmb_supervise("run", w, 3);
+    fflush(stderr);
+    ck_assert(dup2(saved, 2) == 2);
+    close(fd);
+    close(saved);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(w[0].crashes + w[2].crashes, 0);
+    ck_assert_int_eq(w[1].crashes, 1);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_uint_eq(w[i].done, CONFIGS);
+        ck_assert_uint_eq(w[i].total, CONFIGS);
+    }
+    struct per_gpu n[3] = {{0}};
+    char err[512];
+    ck_assert_msg(mmb_csv_read(csv, count_gpu_rows, n, err, sizeof err) == 0, "%s", err);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(n[i].ok + n[i].launch_error, CONFIGS);
+        ck_assert_int_eq(n[i].launch_error, i == 1);
+        ck_assert_int_eq(n[i].other, 0);
+    }
+    FILE *f = fopen(log, "r");
+    ck_assert_ptr_nonnull(f);
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(text, "mmbench run: progress [GPU 0 ") && strstr(text, "] [GPU 2 "), "%s", text);
+    ck_assert_msg(strstr(text, "GPU 1: the worker died of signal 9"), "%s", text);
+}
+END_TEST
+
 static int replies(void *ctx)
 {
     mmb_probe_reply("3");
@@ -181,6 +288,7 @@ int main(void)
     tcase_add_test(tc, test_sticky_error_restarts);
     tcase_add_test(tc, test_interrupt_reaches_workers);
     tcase_add_test(tc, test_probe);
+    tcase_add_test(tc, test_gpus_of_one_model_share_a_file);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

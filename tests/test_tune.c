@@ -1,8 +1,9 @@
 /* test_tune.c - `mmbench tune` on a GPU, through the program: every configuration
  * of a small profile once (allowed ones ok, restricted ones recorded), T4 files
  * beside the CSV, a second run measures nothing, a random tune continued by brute
- * force never repeats a configuration, annealing is reproducible with its seed, and
- * bad options exit 2. Exits 77 (skipped) without a GPU. */
+ * force never repeats a configuration, annealing is reproducible with its seed, two
+ * shards merged are the whole tune, --devices all splits it, and bad options exit 2.
+ * Exits 77 (skipped) without a GPU. */
 #include <check.h>
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -132,6 +133,68 @@ START_TEST(test_annealing_reproducible)
 }
 END_TEST
 
+/* The CSV of the one GPU folder under dir, by its name (tune-small.csv or a shard's). */
+static void gpu_csv(const char *dir, const char *name, char *out, size_t len)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ls -d '%s'/*/ | head -n 1", dir);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    char folder[600] = "";
+    ck_assert_ptr_nonnull(fgets(folder, sizeof folder, f));
+    pclose(f);
+    folder[strcspn(folder, "\n")] = '\0';
+    snprintf(out, len, "%s%s", folder, name);
+}
+
+/* Brute force in two shards, merged, is the whole tune: the unsharded tune on the
+ * merged file measures nothing; --devices all on this machine's GPUs gives every
+ * configuration once too (its GPUs of one model split the space). */
+START_TEST(test_shards_merge_to_the_whole_tune)
+{
+    const char *mmbench = getenv("MMBENCH"), *root = getenv("MMB_SOURCE_ROOT");
+    char args[1024], csv[1024], cmd[4096];
+    size_t rows = 0;
+    for (int k = 1; k <= 2; k++) {
+        char name[64];
+        snprintf(args, sizeof args, "--data-dir '%s/sharded' --shard %d/2", tmpdir, k);
+        ck_assert_int_eq(tune(args), 0);
+        snprintf(args, sizeof args, "%s/sharded", tmpdir);
+        snprintf(name, sizeof name, "tune-small.shard-%d-of-2.csv", k);
+        gpu_csv(args, name, csv, sizeof csv);
+        struct collected part = read_csv(csv);
+        rows += part.n;
+        free(part.rows);
+    }
+    ck_assert_uint_eq(rows, 2 * ROWS_PER_SIZE + 2); /* each shard measures cuBLAS at both sizes */
+    snprintf(cmd, sizeof cmd, "'%s' merge --tune --data-dir '%s/sharded' '%s/tests/fixtures/tune/small.ini'", mmbench,
+             tmpdir, root);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(args, sizeof args, "%s/sharded", tmpdir);
+    gpu_csv(args, "tune-small.csv", csv, sizeof csv);
+    struct collected c = read_csv(csv);
+    ck_assert_uint_eq(c.n, 2 * ROWS_PER_SIZE);
+    no_duplicates(&c);
+    free(c.rows);
+    snprintf(args, sizeof args, "--data-dir '%s/sharded'", tmpdir);
+    ck_assert_int_eq(tune(args), 0);
+    c = read_csv(csv);
+    ck_assert_uint_eq(c.n, 2 * ROWS_PER_SIZE); /* nothing left to measure */
+    free(c.rows);
+
+    snprintf(args, sizeof args, "--data-dir '%s/all-gpus' --devices all", tmpdir);
+    ck_assert_int_eq(tune(args), 0);
+    snprintf(args, sizeof args, "%s/all-gpus", tmpdir);
+    gpu_csv(args, "tune-small.csv", csv, sizeof csv);
+    c = read_csv(csv);
+    size_t cublas = 0;
+    for (size_t i = 0; i < c.n; i++)
+        cublas += !strcmp(c.rows[i].kernel, "cublas");
+    ck_assert_uint_eq(c.n - cublas, 2 * (ROWS_PER_SIZE - 1)); /* every GPU measures cuBLAS for itself */
+    free(c.rows);
+}
+END_TEST
+
 START_TEST(test_bad_options)
 {
     ck_assert_int_eq(tune("--strategy bayes"), 2);
@@ -158,6 +221,7 @@ int main(void)
     tcase_add_test(tc, test_brute_force_every_row_once_then_nothing);
     tcase_add_test(tc, test_random_then_brute_force_resumes);
     tcase_add_test(tc, test_annealing_reproducible);
+    tcase_add_test(tc, test_shards_merge_to_the_whole_tune);
     tcase_add_test(tc, test_bad_options);
     suite_add_tcase(s, tc);
     int failed = mmb_test_failures(s, false);

@@ -404,18 +404,27 @@ START_TEST(test_annealing_measures_only_allowed)
 }
 END_TEST
 
-START_TEST(test_history_rejects_other_gpu)
+START_TEST(test_history_other_gpu_of_model)
 {
     struct tune t;
     size_t loaded;
     char err[512];
     tune_setup(&t, "brute_force", 1, 4, false);
     ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    /* another GPU of the model: its rows are this tune's too */
     snprintf(t.id.gpu_uuid, sizeof t.id.gpu_uuid, "GPU-other");
     struct mmb_tune_history *h = mmb_tune_history_new();
+    ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, NULL, err, sizeof err), 0);
+    ck_assert_uint_eq(loaded, 4);
+    mmb_tune_history_free(h);
+    /* another model: not */
+    snprintf(t.id.gpu, sizeof t.id.gpu, "Other GPU");
+    h = mmb_tune_history_new();
     ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, NULL, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, ":2: a row measured on Fake GPU (GPU-fake)"));
+    ck_assert_ptr_nonnull(strstr(err, "one results file per GPU model"));
     mmb_tune_history_free(h);
+    snprintf(t.id.gpu, sizeof t.id.gpu, "Fake GPU");
 
     /* Rows of another problem are not this tune's: an empty history. */
     snprintf(t.id.gpu_uuid, sizeof t.id.gpu_uuid, "GPU-fake");
@@ -425,6 +434,66 @@ START_TEST(test_history_rejects_other_gpu)
     ck_assert_uint_eq(loaded, 0);
     mmb_tune_history_free(h);
     tune_teardown(&t);
+}
+END_TEST
+
+/* The GPUs of one model (the parts of a shard, --devices all) tune into one file: each
+ * measures only its part, together every allowed configuration of the shard once;
+ * a worker killed midway is resumed by another GPU of the model, which measures only
+ * the rest; a second pass measures nothing. */
+static void check_split(const char *strategy, struct mmb_shard shard, unsigned parts, size_t kill_after)
+{
+    static struct tune t[8];
+    int measured[4096] = {0};
+    size_t mine = 0, allowed_sum = 0, loaded;
+    for (int i = 0; i < 288; i++) { /* the shard's allowed configurations, counted apart */
+        struct mmb_config cfg;
+        char params[MMB_PARAMS_LEN], why[8];
+        int failed;
+        seed002(&t[0].kernel);
+        mmb_space_config_at(&t[0].kernel, (size_t)i, &cfg);
+        mmb_space_format_params(&t[0].kernel, &cfg, params, sizeof params);
+        mine += mmb_space_allowed(&t[0].kernel, &cfg, &(struct mmb_size){4096, 4096, 4096}, 4, &failed, why,
+                                  sizeof why) == 1 &&
+                (!shard.n || mmb_shard_of("tunable", params, "f32", 4096, 4096, 4096, shard.n) == shard.k);
+        free_kernel(&t[0].kernel);
+    }
+    for (int pass = 0; pass < 3; pass++)
+        for (unsigned j = 0; j < parts; j++) {
+            if (pass == 1 && (j != 0 || !kill_after))
+                continue; /* pass 1: GPU 0's part again, on a GPU that was not there */
+            tune_setup(&t[j], strategy, 5, 0, false);
+            snprintf(t[j].csv, sizeof t[j].csv, "%s/split-%s-%u-%u-%u.csv", tmpdir, strategy, shard.k, shard.n,
+                     parts);
+            snprintf(t[j].id.gpu_uuid, sizeof t[j].id.gpu_uuid, "GPU-%u-%d", j, pass);
+            ck_assert_int_eq(mmb_shard_split(&shard, j, parts, &t[j].o.shard), 0);
+            bool killed = pass == 0 && j == 0 && kill_after;
+            ck_assert_int_eq(tune_once(&t[j], killed ? kill_after : 0, &loaded), (killed ? -1 : 0));
+            for (int i = 0; i < 288; i++)
+                measured[i] += t[j].fake.measured[i];
+            if (pass < 2 && !killed)
+                allowed_sum += t[j].res.allowed; /* each part once, as it finished */
+            if (pass == 2)
+                ck_assert_uint_eq(t[j].res.evaluated, 0);
+            tune_teardown(&t[j]);
+        }
+    ck_assert_uint_eq(allowed_sum, mine);
+    size_t total = 0;
+    for (int i = 0; i < 288; i++) {
+        ck_assert_int_le(measured[i], 1);
+        total += (size_t)measured[i];
+    }
+    ck_assert_uint_eq(total, mine);
+    ck_assert_uint_eq(read_back(t[0].csv).rows, mine);
+}
+
+START_TEST(test_parts_split_the_space)
+{
+    for (unsigned parts = 1; parts <= 8; parts++)
+        check_split("brute_force", (struct mmb_shard){0, 0}, parts, parts % 2 ? 0 : 3);
+    check_split("brute_force", (struct mmb_shard){2, 3}, 3, 1);
+    check_split("random", (struct mmb_shard){0, 0}, 4, 2);
+    check_split("random", (struct mmb_shard){1, 2}, 2, 0);
 }
 END_TEST
 
@@ -470,7 +539,8 @@ int main(void)
     tcase_add_test(tc, test_resume_genetic_same_path);
     tcase_add_test(tc, test_resume_random_same_path);
     tcase_add_test(tc, test_annealing_measures_only_allowed);
-    tcase_add_test(tc, test_history_rejects_other_gpu);
+    tcase_add_test(tc, test_history_other_gpu_of_model);
+    tcase_add_test(tc, test_parts_split_the_space);
     tcase_add_test(tc, test_plan_reference);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

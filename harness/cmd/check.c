@@ -1,6 +1,8 @@
 /* check.c - `mmbench check PROFILE...`: every check a profile gets before GPU work,
  * the configurations each kernel's restrictions allow, and with --compile sm_XY every
- * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU). */
+ * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU). --shard K/N
+ * counts (and compiles) only the shard's runs, --list prints them: what a shard of
+ * `run` would measure, found without a GPU. */
 #include "cmd/check.h"
 
 #include <getopt.h>
@@ -12,6 +14,7 @@
 #include "cmd/options.h"
 #include "model/library.h"
 #include "model/space.h"
+#include "results/shard.h"
 
 #ifdef MMB_HAVE_CUDA
 #include "core/util.h"
@@ -21,6 +24,13 @@
 
 struct check_counts {
     size_t compiled, failed;
+};
+
+/* What the command line asked of every profile. */
+struct check_opts {
+    int arch;                 /* 0: compile nothing */
+    struct mmb_shard shard;   /* n == 0: all */
+    bool list;
 };
 
 /* "sm_90" or "90": two or three digits, the first not 0. */
@@ -36,40 +46,59 @@ static int parse_arch(const char *text, int *arch)
 }
 
 #ifdef MMB_HAVE_CUDA
-/* Compiles one configuration at one size for every dtype the kernel runs. */
+/* Compiles one configuration at one size and dtype. */
 static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const char *text,
-                           const struct mmb_config *cfg, const struct mmb_size *size, int arch,
+                           const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d, int arch,
                            struct check_counts *n)
 {
-    for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-        if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
-            continue;
-        char why[1024], params[MMB_PARAMS_LEN];
-        struct mmb_defines defs;
-        struct mmb_cubin cubin = {0};
-        enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
-        if (mmb_compile_defines(k, cfg, size, (enum mmb_dtype)d, &defs, why, sizeof why) == 0) {
-            struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
-                                              .defines = defs.list, .arch = arch,
-                                              .extra_options = k->nvrtc_options, .prelude = k->prelude};
-            st = mmb_compile(&req, &cubin, why, sizeof why);
-        }
-        if (st != MMB_STATUS_OK) {
-            mmb_space_format_params(k, cfg, params, sizeof params);
-            fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d: %s\n", p->path, k->line,
-                    k->name, params, mmb_dtype_info((enum mmb_dtype)d)->text, size->m, size->n, size->k, arch, why);
-            n->failed++;
-        } else {
-            n->compiled++;
-        }
-        mmb_cubin_free(&cubin);
+    char why[1024], params[MMB_PARAMS_LEN];
+    struct mmb_defines defs;
+    struct mmb_cubin cubin = {0};
+    enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
+    if (mmb_compile_defines(k, cfg, size, d, &defs, why, sizeof why) == 0) {
+        struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
+                                          .defines = defs.list, .arch = arch,
+                                          .extra_options = k->nvrtc_options, .prelude = k->prelude};
+        st = mmb_compile(&req, &cubin, why, sizeof why);
     }
+    if (st != MMB_STATUS_OK) {
+        mmb_space_format_params(k, cfg, params, sizeof params);
+        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d: %s\n", p->path, k->line,
+                k->name, params, mmb_dtype_info(d)->text, size->m, size->n, size->k, arch, why);
+        n->failed++;
+    } else {
+        n->compiled++;
+    }
+    mmb_cubin_free(&cubin);
+}
+
+/* Compiles cfg at this size for each dtype the kernel runs whose run the shard takes:
+ * once per dtype, or at every size when the defines read it. -1 when the source
+ * cannot be read. */
+static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, char **text,
+                      const struct mmb_config *cfg, const struct mmb_size *size, const struct check_opts *o,
+                      bool *compiled, struct check_counts *n)
+{
+    for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+        if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d) || (compiled[d] && !k->defines_use_size) ||
+            !mmb_shard_takes(&o->shard, k, cfg, size, (enum mmb_dtype)d))
+            continue;
+        char err[1024];
+        if (!*text && !(*text = mmb_file_read(k->source, NULL, err, sizeof err))) {
+            fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, err);
+            n->failed++;
+            return -1;
+        }
+        compile_config(p, k, *text, cfg, size, (enum mmb_dtype)d, o->arch, n);
+        compiled[d] = true;
+    }
+    return 0;
 }
 #endif
 
-/* The allowed configurations of one kernel (compiled with arch > 0); -1 on a
+/* The allowed configurations of one kernel (compiled with o->arch); -1 on a
  * restriction that cannot be evaluated, after a file:line message. */
-static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, int arch,
+static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const struct check_opts *o,
                         struct check_counts *n)
 {
     size_t count = mmb_space_size(k), allowed = 0;
@@ -77,6 +106,7 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
         struct mmb_config cfg;
+        bool compiled[MMB_DTYPE_COUNT] = {false};
         mmb_space_config_at(k, i, &cfg);
         bool any = false;
         for (int si = 0; si < p->nsizes && rc == 0; si++) {
@@ -95,17 +125,9 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
             if (ok != 1)
                 continue;
 #ifdef MMB_HAVE_CUDA
-            /* Once per configuration, or at every size when the defines read it. */
-            if (arch && k->kind == MMB_KERNEL_SOURCE && (!any || k->defines_use_size)) {
-                char err[1024];
-                if (!text && !(text = mmb_file_read(k->source, NULL, err, sizeof err))) {
-                    fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, err);
-                    n->failed++;
-                    rc = -1;
-                    break;
-                }
-                compile_config(p, k, text, &cfg, &p->sizes[si], arch, n);
-            }
+            if (o->arch && k->kind == MMB_KERNEL_SOURCE && compile_at(p, k, &text, &cfg, &p->sizes[si], o,
+                                                                      compiled, n) != 0)
+                rc = -1;
 #endif
             any = true;
         }
@@ -120,8 +142,47 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
     return rc;
 }
 
+/* ---- a shard's runs ---- */
+
+struct shard_count {
+    const struct check_opts *o;
+    size_t runs[MMB_MAX_KERNELS], total;
+    const struct mmb_kernel_spec *first;
+};
+
+static int count_run(void *ctx, const struct mmb_shard_run *run)
+{
+    struct shard_count *c = ctx;
+    if (run->allowed != 1)
+        return 0;
+    c->runs[run->kernel - c->first]++;
+    c->total++;
+    if (c->o && c->o->list)
+        printf("run %s %s %s %lldx%lldx%lld\n", run->kernel->name, run->params[0] ? run->params : "-",
+               mmb_dtype_info(run->dtype)->text, run->size->m, run->size->n, run->size->k);
+    return 0;
+}
+
+/* The runs of the shard per kernel against the whole profile's (--shard), and the runs
+ * themselves (--list): what `run --shard` would measure. */
+static void shard_report(const struct mmb_profile *p, const struct check_opts *o)
+{
+    struct shard_count mine = {.o = o, .first = p->kernels}, all = {.first = p->kernels};
+    struct mmb_shard everything = {0, 0};
+    mmb_shard_each_run(p, &o->shard, count_run, &mine);
+    if (mmb_shard_is_all(&o->shard))
+        return;
+    mmb_shard_each_run(p, &everything, count_run, &all);
+    char text[32];
+    mmb_shard_text(&o->shard, text, sizeof text);
+    printf("  shard %s: %zu of the profile's %zu runs (configuration x size x dtype, allowed)\n", text, mine.total,
+           all.total);
+    for (int ki = 0; ki < p->nkernels; ki++)
+        printf("    kernel %-12s %zu of %zu\n", p->kernels[ki].name, mine.runs[ki], all.runs[ki]);
+}
+
 /* One profile: 0, MMB_EXIT_BAD_INPUT, or MMB_EXIT_FAILED when a compile failed. */
-static int check_profile(const char *path, int arch)
+static int check_profile(const char *path, const struct check_opts *o)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
     if (!p) {
@@ -144,10 +205,12 @@ static int check_profile(const char *path, int arch)
     struct check_counts n = {0, 0};
     printf("%s: profile '%s', %d sizes\n", path, p->name, p->nsizes);
     for (int ki = 0; ki < p->nkernels; ki++)
-        if (check_kernel(p, &p->kernels[ki], arch, &n) != 0)
+        if (check_kernel(p, &p->kernels[ki], o, &n) != 0)
             rc = MMB_EXIT_BAD_INPUT;
-    if (arch)
-        printf("  compiled for sm_%d: %zu ok, %zu failed\n", arch, n.compiled, n.failed);
+    if (rc == 0)
+        shard_report(p, o);
+    if (o->arch)
+        printf("  compiled for sm_%d: %zu ok, %zu failed\n", o->arch, n.compiled, n.failed);
     else
         printf("  not compiled: `mmbench check --compile sm_XY` compiles every allowed configuration\n");
     if (n.failed && !rc)
@@ -159,49 +222,74 @@ static int check_profile(const char *path, int arch)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mmbench check [--compile sm_XY] PROFILE.ini...\n\n"
+    fprintf(f, "usage: mmbench check [--compile sm_XY] [--shard K/N] [--list] PROFILE.ini...\n\n"
                "Checks profiles without a GPU: syntax, keys, values, sizes, restrictions and geometry at every\n"
                "size, and counts the configurations each kernel's restrictions allow.\n\n"
                "  --compile sm_XY   also compile every allowed configuration with NVRTC for that architecture\n"
                "                    (needs the CUDA toolkit, not a GPU; default: compile nothing)\n"
+               "  --shard K/N       count (and compile) only shard K of N of the runs, as `run --shard K/N`\n"
+               "                    takes them (default: all)\n"
+               "  --list            print the runs, one line each: run KERNEL PARAMS DTYPE MxNxK\n"
                "  -h, --help        this text\n"
                "exit status: 0 all good, 1 a configuration did not compile, 2 bad input\n");
 }
 
-int mmb_cmd_check(int argc, char **argv)
+/* The options into o; returns -1 (bad input) or 1 (--help) after the message, else 0. */
+static int parse_options(int argc, char **argv, struct check_opts *o)
 {
-    static const struct option longopts[] = {
-        {"compile", required_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    int arch = 0, opt;
+    static const struct option longopts[] = {{"compile", required_argument, NULL, 'c'},
+                                             {"shard", required_argument, NULL, 's'},
+                                             {"list", no_argument, NULL, 'l'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    char why[1200];
+    int opt;
     while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'c':
-            if (parse_arch(optarg, &arch) != 0) {
+            if (parse_arch(optarg, &o->arch) != 0) {
                 fprintf(stderr, "mmbench check: --compile expects an architecture such as sm_90 or 90, not '%s'\n",
                         optarg);
-                return MMB_EXIT_BAD_INPUT;
+                return -1;
             }
 #ifndef MMB_HAVE_CUDA
             fprintf(stderr, "mmbench check: --compile needs the CUDA toolkit, which this mmbench was built "
                     "without\n");
-            return MMB_EXIT_BAD_INPUT;
+            return -1;
 #endif
+            break;
+        case 's':
+            if (mmb_shard_parse(optarg, &o->shard, why, sizeof why) != 0) {
+                fprintf(stderr, "mmbench check: --shard %s\n", why);
+                return -1;
+            }
+            break;
+        case 'l':
+            o->list = true;
             break;
         case 'h':
             usage(stdout);
-            return 0;
+            return 1;
         default:
             fprintf(stderr, "mmbench check: see mmbench check --help\n");
-            return MMB_EXIT_BAD_INPUT;
+            return -1;
         }
     }
+    return 0;
+}
+
+int mmb_cmd_check(int argc, char **argv)
+{
+    struct check_opts o = {0, {0, 0}, false};
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
     if (optind >= argc) {
         fprintf(stderr, "mmbench check: expected one or more profiles (see mmbench check --help)\n");
         return MMB_EXIT_BAD_INPUT;
     }
-    int rc = 0;
     for (int a = optind; a < argc; a++) {
-        int r = check_profile(argv[a], arch);
+        int r = check_profile(argv[a], &o);
         if (r == MMB_EXIT_BAD_INPUT || !rc)
             rc = r ? r : rc;
     }

@@ -12,6 +12,7 @@
 
 #ifdef MMB_HAVE_CUDA
 #include "cuda/gpu.h"
+#include "results/shard.h"
 
 static int count_gpus(void *ctx)
 {
@@ -49,6 +50,23 @@ int mmb_cmd_gpu_count(const char *command)
     return -1;
 }
 
+int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, char *err, size_t errlen)
+{
+    static char slugs[MMB_SHARD_PARTS_MAX][64];
+    const char *models[MMB_SHARD_PARTS_MAX];
+    if (ndev > MMB_SHARD_PARTS_MAX)
+        ndev = MMB_SHARD_PARTS_MAX;
+    for (int i = 0; i < ndev; i++) {
+        struct mmb_device_info d;
+        if (mmb_gpu_query(i, &d, err, errlen) != 0)
+            return -1;
+        snprintf(slugs[i], sizeof slugs[i], "%s", d.slug);
+        models[i] = slugs[i];
+    }
+    mmb_shard_device_part(models, ndev, device, part, parts);
+    return 0;
+}
+
 int mmb_cmd_devices(int argc, char **argv)
 {
     if (argc > 1) {
@@ -81,6 +99,13 @@ int mmb_cmd_devices(int argc, char **argv)
     return 0;
 }
 #else
+int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, char *err, size_t errlen)
+{
+    *part = 0;
+    *parts = 1;
+    return 0;
+}
+
 int mmb_cmd_gpu_count(const char *command)
 {
     fprintf(stderr, "mmbench %s: this mmbench was built without the CUDA toolkit\n", command);

@@ -2,6 +2,8 @@
 #ifndef MMB_CMD_DEVICES_H
 #define MMB_CMD_DEVICES_H
 
+#include <stddef.h>
+
 /* Lists the GPUs with their peaks and data folders: 0, or 69 with one plain line
  * when there is no GPU or driver. */
 int mmb_cmd_devices(int argc, char **argv);
@@ -10,5 +12,10 @@ int mmb_cmd_devices(int argc, char **argv);
  * the workers, never initialises CUDA itself; -1 after a message naming the command
  * when there is none. */
 int mmb_cmd_gpu_count(const char *command);
+
+/* In a worker, which may use CUDA: the part of its model's work that GPU `device` of
+ * the GPUs 0..ndev-1 working at once takes (mmb_shard_device_part over their data
+ * folders). Returns 0, or -1 with err. */
+int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,7 @@
 #include "cmd/check.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
+#include "cmd/merge.h"
 #include "cmd/report.h"
 
 #ifdef MMB_HAVE_CUDA
@@ -34,6 +35,7 @@ static const struct command commands[] = {
     {"run", mmb_cmd_run, "run every configuration of a profile on a GPU, one CSV row each"},
     {"tune", mmb_tune_main, "search kernels' parameter spaces on a GPU (strategies, resume, T4 export)"},
     {"check", mmb_cmd_check, "validate profiles (and compile their kernels with --compile) without a GPU"},
+    {"merge", mmb_cmd_merge, "merge a profile's shard CSVs into one CSV per GPU, naming the runs missing"},
     {"devices", mmb_cmd_devices, "list the GPUs with their peaks and data folders"},
     {"report", mmb_report_main, "draw the plots and write reports/ from CSVs (no GPU needed)"},
     {"help", cmd_help, "this list"},

@@ -25,6 +25,7 @@ enum opt_type {
     OPT_SECONDS, /* double > 0, finite */
     OPT_TEXT,    /* const char *, not empty */
     OPT_ALL,     /* the word 'all' sets a bool */
+    OPT_SHARD,   /* K/N (results/shard.h) */
 };
 
 struct opt_def {
@@ -44,8 +45,10 @@ struct opt_def {
 
 static const struct opt_def opts[] = {
     {"device", 0, OPT_INT, S(device), 0, 0, 1023, BOTH, "N", "GPU number, as `mmbench devices` lists them (default 0)"},
-    {"devices", 0, OPT_ALL, S(all_devices), 0, 0, 0, MMB_CMD_RUN, "all",
-     "every GPU, one worker process each, at once (one CSV per GPU)"},
+    {"devices", 0, OPT_ALL, S(all_devices), 0, 0, 0, BOTH, "all",
+     "every GPU at once, a worker process each (run: each sweeps all; tune: GPUs of a model split the space)"},
+    {"shard", 0, OPT_SHARD, S(shard), 0, 0, 0, BOTH, "K/N",
+     "only shard K of N of the runs (docs/profiles.md), into <CSV stem>.shard-K-of-N.csv (default: all)"},
     {"output", 'o', OPT_TEXT, S(output), 0, 0, 0, BOTH, "CSV",
      "results file (default DATA/<gpu>/<profile>.csv; tune: DATA/<gpu>/tune-<profile>.csv)"},
     {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH, "DATA", "folder of the per-GPU results (default data)"},
@@ -179,6 +182,14 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         *(double *)(base + o->offset) = d;
         break;
     }
+    case OPT_SHARD: {
+        char why[1200];
+        if (mmb_shard_parse(arg, (struct mmb_shard *)(base + o->offset), why, sizeof why) != 0) {
+            fprintf(stderr, "mmbench %s: --%s %s\n", s->command, o->name, why);
+            return -1;
+        }
+        break;
+    }
     case OPT_TEXT:
         if (!*arg)
             return bad_value(s, o, arg, o->arg);
@@ -218,8 +229,9 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     t->output = s->output;
     t->data_dir = s->data_dir;
     t->cache_dir = s->cache_dir;
+    t->shard = s->shard;
     if (s->all_devices && s->output) {
-        fprintf(stderr, "mmbench %s: --devices all writes one CSV per GPU under --data-dir; expected no -o\n",
+        fprintf(stderr, "mmbench %s: --devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o\n",
                 s->command);
         return -1;
     }

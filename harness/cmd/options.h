@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "core/util.h"
+#include "results/shard.h"
 #include "search/tune_plan.h"
 
 enum mmb_cmd_kind {
@@ -27,6 +28,7 @@ struct mmb_cmd_settings {
     int repeats;              /* 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */
+    struct mmb_shard shard;   /* --shard K/N; n == 0: all */
     struct mmb_tune_options tune; /* tune's own, and the shared ones copied in */
     char default_cache[MMB_PATH_MAX];
 };

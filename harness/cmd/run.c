@@ -1,6 +1,6 @@
 /* run.c - `mmbench run PROFILE`: the profile checked before any GPU work, then one
  * supervised worker process per GPU (--devices all) or for the one GPU asked for,
- * each sweeping the whole profile into its GPU's CSV (sweep.c). */
+ * each sweeping the whole profile (or its --shard) into its GPU's CSV (sweep.c). */
 #include "cmd/run.h"
 
 #include <stdio.h>
@@ -17,6 +17,7 @@
 struct run_job {
     const struct mmb_profile *profile;
     struct mmb_run_options opts; /* device set per worker */
+    int nworkers;                /* GPUs sweeping at once (--devices all) */
 };
 
 static int run_worker(void *ctx)
@@ -24,6 +25,13 @@ static int run_worker(void *ctx)
     struct run_job *job = ctx;
     struct mmb_run_summary sum;
     char err[2048];
+    unsigned part, parts = 1;
+    /* GPUs of one model share their folder's CSV: each sweeps it all, keyed by its UUID. */
+    if (job->nworkers > 1 && mmb_cmd_device_part(job->opts.device, job->nworkers, &part, &parts, err, sizeof err)) {
+        fprintf(stderr, "mmbench run: GPU %d: %s\n", job->opts.device, err);
+        return MMB_EXIT_FAILED;
+    }
+    job->opts.gpu_keyed = parts > 1;
     if (mmb_run_profile(job->profile, &job->opts, &sum, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench run: %s\n", err);
         return sum.device_lost ? MMB_EXIT_DEVICE_LOST : MMB_EXIT_FAILED;
@@ -62,7 +70,8 @@ int mmb_cmd_run(int argc, char **argv)
                                                  .cache_dir = s.cache_dir, .counters = !s.no_counters,
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .repeats = s.repeats,
-                                                 .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush}};
+                                                 .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
+                                                 .shard = s.shard}};
     if (mmb_cmd_load_profile(s.profile, p) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
@@ -87,6 +96,7 @@ int mmb_cmd_run(int argc, char **argv)
     for (int i = 0; i < nworkers; i++) {
         jobs[i] = job;
         jobs[i].opts.device = s.all_devices ? i : s.device;
+        jobs[i].nworkers = nworkers;
         workers[i] = (struct mmb_worker){.work = run_worker, .ctx = &jobs[i]};
         snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", jobs[i].opts.device);
     }

@@ -23,6 +23,8 @@
 #define MAX_RESTARTS 32
 /* A worker asked to stop by Ctrl-C gets this long to finish its row. */
 #define INTERRUPT_GRACE_S 30.0
+/* Without a terminal, several workers' progress is a line this often at most. */
+#define PROGRESS_LINE_S 30.0
 
 enum msg_kind { MSG_BEGIN = 1, MSG_END, MSG_REPLY };
 
@@ -255,15 +257,28 @@ static bool reap(const char *command, struct mmb_worker *wk, struct child *c, bo
     return false;
 }
 
-static void show_progress(const struct mmb_worker *w, int n)
+/* Every worker's done/total (a tune has no total: its count alone), on one line: redrawn
+ * in place on a terminal, else a new line at most every PROGRESS_LINE_S (a batch log). */
+static void show_progress(const char *command, const struct mmb_worker *w, int n, bool tty)
 {
-    fputs("\r\033[K", stderr);
+    static double last;
+    if (!tty && now_s() - last < PROGRESS_LINE_S)
+        return;
+    last = now_s();
+    fputs(tty ? "\r\033[K" : "", stderr);
+    if (!tty)
+        fprintf(stderr, "mmbench %s: progress ", command);
     for (int i = 0; i < n; i++)
-        fprintf(stderr, "%s[%s %zu/%zu]", i ? " " : "", w[i].name, w[i].done, w[i].total);
+        if (w[i].total)
+            fprintf(stderr, "%s[%s %zu/%zu]", i ? " " : "", w[i].name, w[i].done, w[i].total);
+        else
+            fprintf(stderr, "%s[%s %zu done]", i ? " " : "", w[i].name, w[i].done);
+    fputs(tty ? "" : "\n", stderr);
     fflush(stderr);
 }
 
-static void handle_msg(struct mmb_worker *wk, struct child *c, bool progress, struct mmb_worker *all, int n)
+static void handle_msg(const char *command, struct mmb_worker *wk, struct child *c, bool progress,
+                       struct mmb_worker *all, int n)
 {
     if (c->msg.kind == MSG_BEGIN) {
         c->begun = c->msg;
@@ -273,8 +288,8 @@ static void handle_msg(struct mmb_worker *wk, struct child *c, bool progress, st
         c->pending = false;
         wk->done = (size_t)c->msg.done;
         wk->total = (size_t)c->msg.total;
-        if (progress)
-            show_progress(all, n);
+        if (n > 1)
+            show_progress(command, all, n, progress);
     }
 }
 
@@ -304,7 +319,7 @@ static void watch_round(const char *command, struct mmb_worker *w, struct child 
         if (pfd[i].revents) {
             int r;
             while (c[i].fd >= 0 && (r = read_msg(&c[i])) == 1)
-                handle_msg(&w[i], &c[i], progress, w, n);
+                handle_msg(command, &w[i], &c[i], progress, w, n);
             if (r < 0 || (pfd[i].revents & (POLLHUP | POLLERR) && !(pfd[i].revents & POLLIN))) {
                 if (reap(command, &w[i], &c[i], false) && start(&c[i], w[i].work, w[i].ctx) != 0)
                     w[i].exit_code = MMB_EXIT_FAILED;

@@ -32,6 +32,13 @@ static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k
     mmb_session_row_identity(sw->session, sw->profile, k, cfg, size, dtype, row);
 }
 
+/* Whether the run of row is in the CSV already: from this GPU, or, when it sweeps
+ * alone, from any GPU of its folder (a re-run on another GPU of the model resumes). */
+static bool done_before(const struct sweep *sw, const struct mmb_row *row)
+{
+    return sw->opts->gpu_keyed ? mmb_csv_writer_has(sw->csv, row) : mmb_csv_writer_has_any_gpu(sw->csv, row);
+}
+
 static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
 {
     mmb_timestamp_utc(row->timestamp, sizeof row->timestamp);
@@ -79,7 +86,7 @@ static int emit_problem_failure(struct sweep *sw, const struct mmb_size *size, e
             struct mmb_row row;
             mmb_space_config_at(k, i, &cfg);
             row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row))
+            if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row))
                 continue;
             int failed = 0;
             char why[256];
@@ -111,7 +118,9 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
             char why[256];
             mmb_space_config_at(k, i, &cfg);
             row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row)) {
+            if (!mmb_shard_has_row(&sw->opts->shard, &row))
+                continue;
+            if (done_before(sw, &row)) {
                 sw->sum->rows_resumed++;
                 sw->done++;
             } else if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 0 ||
@@ -155,8 +164,8 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
             }
             mmb_space_config_at(k, i, &cfg);
             row_identity(sw, k, &cfg, size, dtype, &row);
-            if (mmb_csv_writer_has(sw->csv, &row))
-                continue; /* counted by remaining() */
+            if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row))
+                continue; /* another shard's, or counted by remaining() */
             int failed = -1;
             int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
                                             row.reason, sizeof row.reason);
@@ -184,23 +193,17 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     return rc;
 }
 
-static size_t count_work(const struct mmb_profile *p)
+static int count_allowed(void *ctx, const struct mmb_shard_run *run)
+{
+    *(size_t *)ctx += run->allowed == 1;
+    return 0;
+}
+
+/* The allowed runs of this sweep's shard, for the progress line. */
+static size_t count_work(const struct mmb_profile *p, const struct mmb_shard *shard)
 {
     size_t total = 0;
-    for (int d = 0; d < MMB_DTYPE_COUNT; d++)
-        for (int ki = 0; ki < p->nkernels; ki++)
-            if (mmb_kernel_runs_dtype(p, &p->kernels[ki], (enum mmb_dtype)d)) {
-                for (int si = 0; si < p->nsizes; si++)
-                    for (size_t i = 0; i < mmb_space_size(&p->kernels[ki]); i++) {
-                        struct mmb_config cfg;
-                        int failed;
-                        char why[64];
-                        mmb_space_config_at(&p->kernels[ki], i, &cfg);
-                        if (mmb_space_allowed(&p->kernels[ki], &cfg, &p->sizes[si], mmb_dtype_info(d)->size,
-                                              &failed, why, sizeof why) == 1)
-                            total++;
-                    }
-            }
+    mmb_shard_each_run(p, shard, count_allowed, &total);
     return total;
 }
 
@@ -216,14 +219,19 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
     const struct mmb_device_info *dev = mmb_session_device(sw.session);
+    char unsharded[MMB_PATH_MAX];
     if (opts->output) {
-        snprintf(summary->csv_path, sizeof summary->csv_path, "%s", opts->output);
+        snprintf(unsharded, sizeof unsharded, "%s", opts->output);
     } else {
         char dir[MMB_PATH_MAX];
         snprintf(dir, sizeof dir, "%s/%s", opts->data_dir ? opts->data_dir : "data", dev->slug);
         if (mmb_mkdir_p(dir, err, errlen) != 0)
             goto fail;
-        snprintf(summary->csv_path, sizeof summary->csv_path, "%.900s/%.60s.csv", dir, profile->name);
+        snprintf(unsharded, sizeof unsharded, "%.900s/%.60s.csv", dir, profile->name);
+    }
+    if (mmb_shard_path(unsharded, &opts->shard, summary->csv_path, sizeof summary->csv_path) != 0) {
+        mmb_errorf(err, errlen, "%s: path too long for a shard's file", unsharded);
+        goto fail;
     }
     sw.csv = mmb_csv_writer_open(summary->csv_path, err, errlen);
     if (!sw.csv || mmb_csv_writer_lock(sw.csv, dev->uuid, err, errlen) != 0) {
@@ -233,10 +241,15 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
         fprintf(stderr, "mmbench: warning: %s\n", note);
-    sw.total = count_work(profile);
+    sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
-    fprintf(stderr, "mmbench: %s on %s (sm_%d%d), %zu runs -> %s\n", profile->name, dev->name, dev->cc_major,
-            dev->cc_minor, sw.total, summary->csv_path);
+    char shard[32] = "";
+    if (!mmb_shard_is_all(&opts->shard)) {
+        strcpy(shard, " of shard ");
+        mmb_shard_text(&opts->shard, shard + strlen(shard), sizeof shard - strlen(shard));
+    }
+    fprintf(stderr, "mmbench: %s on %s (sm_%d%d), %zu runs%s -> %s\n", profile->name, dev->name, dev->cc_major,
+            dev->cc_minor, sw.total, shard, summary->csv_path);
 
     for (int si = 0; si < profile->nsizes && !summary->interrupted; si++)
         for (int d = 0; d < MMB_DTYPE_COUNT && !summary->interrupted; d++) {

@@ -9,10 +9,12 @@
 #include "core/status.h"
 #include "model/profile.h"
 #include "results/metrics.h"
+#include "results/shard.h"
 
 struct mmb_run_options {
     int device;
-    const char *output;       /* CSV path; NULL: <data_dir>/<gpu>/<profile>.csv */
+    const char *output;       /* CSV path; NULL: <data_dir>/<gpu>/<profile>.csv; a shard
+                               * writes beside it (results/shard.h: mmb_shard_path) */
     const char *data_dir;     /* default "data" */
     const char *cache_dir;    /* cubin cache; NULL: none */
     bool counters;
@@ -23,6 +25,9 @@ struct mmb_run_options {
     int warmup;               /* >= 0 overrides the profile; -1 keeps it */
     double timeout;           /* > 0 overrides the profile's seconds per configuration */
     const char *l2_flush;     /* L2 flush method (MMB_L2_SWEEP); NULL: the default */
+    struct mmb_shard shard;   /* the runs to do, in the shard's own CSV; n == 0: all */
+    bool gpu_keyed;           /* other GPUs of this model sweep into the same CSV at once:
+                               * only this GPU's rows count as done */
 };
 
 struct mmb_run_summary {

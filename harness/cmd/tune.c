@@ -1,8 +1,10 @@
 /* tune.c - `mmbench tune PROFILE`: the options and the profile's [tune] section become
- * a plan, checked before any GPU work; then a supervised worker process opens the
- * GPU, and for every size x dtype one problem: cuBLAS measured once as the reference,
- * then each kernel searched (tune_kernel.c). Rows go to the results CSV, which is
- * also the resume cache, so a restarted worker goes on where the last one stopped. */
+ * a plan, checked before any GPU work; then a supervised worker process per GPU (one,
+ * or every GPU with --devices all, the GPUs of one model splitting the space) opens
+ * its GPU, and for every size x dtype one problem: cuBLAS measured once as the
+ * reference, then each kernel searched (tune_kernel.c). Rows go to the results CSV,
+ * which is also the resume cache, so a restarted worker goes on where the last one
+ * stopped. */
 #include "cmd/tune.h"
 
 #include <stdio.h>
@@ -21,7 +23,8 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_tune_options *o = r->opt;
     if (o->output) {
-        snprintf(r->csv_path, sizeof r->csv_path, "%s", o->output);
+        if (mmb_shard_path(o->output, &o->shard, r->csv_path, sizeof r->csv_path) != 0)
+            return mmb_failf(err, errlen, "%s: path too long for a shard's file", o->output);
         return 0;
     }
     char dir[MMB_PATH_MAX - 128];
@@ -30,14 +33,17 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
         return -1;
     /* tune-seed.ini -> tune-seed.csv; course.ini -> tune-course.csv (not run's file). */
     const char *name = r->profile->name;
-    snprintf(r->csv_path, sizeof r->csv_path, "%s/%s%.64s.csv", dir, strncmp(name, "tune", 4) ? "tune-" : "", name);
+    char unsharded[MMB_PATH_MAX];
+    snprintf(unsharded, sizeof unsharded, "%s/%s%.64s.csv", dir, strncmp(name, "tune", 4) ? "tune-" : "", name);
+    if (mmb_shard_path(unsharded, &o->shard, r->csv_path, sizeof r->csv_path) != 0)
+        return mmb_failf(err, errlen, "%s: path too long for a shard's file", unsharded);
     return 0;
 }
 
 static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_tune_options *o = r->opt;
-    struct mmb_session_options so = {.device = o->device, .cache_dir = o->cache_dir, .counters = o->counters,
+    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = o->counters,
                                      .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
@@ -98,6 +104,21 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
     return rc;
 }
 
+/* This worker's part of the space: its --shard, split between the GPUs of its model
+ * that tune at once (each model's GPUs share their folder's results file). */
+static int take_part(struct tune_run *r, char *err, size_t errlen)
+{
+    unsigned part = 0, parts = 1;
+    if (r->nworkers > 1 && mmb_cmd_device_part(r->device, r->nworkers, &part, &parts, err, errlen) != 0)
+        return -1;
+    if (mmb_shard_split(&r->opt->shard, part, parts, &r->shard) != 0)
+        return mmb_failf(err, errlen, "%u GPUs of one model: expected at most %d", parts, MMB_SHARD_PARTS_MAX);
+    if (parts > 1)
+        fprintf(stderr, "mmbench tune: GPU %d: part %u of %u of the space (GPUs of one model share the work)\n",
+                r->device, part + 1, parts);
+    return 0;
+}
+
 /* The worker: one GPU, every problem of the plan. */
 static int tune_worker(void *ctx)
 {
@@ -105,7 +126,7 @@ static int tune_worker(void *ctx)
     const struct mmb_tune_plan *plan = r->plan;
     char err[2048];
     int rc = MMB_EXIT_FAILED;
-    if (open_run(r, err, sizeof err) != 0) {
+    if (take_part(r, err, sizeof err) != 0 || open_run(r, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s\n", err);
         goto out;
     }
@@ -151,6 +172,12 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
     }
     if (mmb_tune_plan_make(profile, &s->tune, plan) != 0)
         return -1;
+    if (s->all_devices && !plan->strategy->splits) {
+        fprintf(stderr, "mmbench tune: --devices all splits the space between the GPUs of one model, and strategy "
+                "%s walks from a configuration to its neighbours, which a split takes apart; expected --strategy "
+                "brute_force or random, or one GPU (--device N)\n", plan->strategy->name);
+        return -1;
+    }
     r->problems = mmb_tune_plan_problems(profile, plan);
     if (s->tune.t4 && r->problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "
@@ -189,9 +216,24 @@ int mmb_tune_main(int argc, char **argv)
                 ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
         goto out;
     }
-    struct mmb_worker worker = {.work = tune_worker, .ctx = &r};
-    snprintf(worker.name, sizeof worker.name, "GPU %d", s.device);
-    rc = mmb_supervise("tune", &worker, 1);
+    int nworkers = s.all_devices ? (ndev < MMB_SHARD_PARTS_MAX ? ndev : MMB_SHARD_PARTS_MAX) : 1;
+    struct tune_run *runs = calloc((size_t)nworkers, sizeof *runs);
+    struct mmb_worker *workers = calloc((size_t)nworkers, sizeof *workers);
+    if (!runs || !workers) {
+        fprintf(stderr, "mmbench tune: out of host memory\n");
+        rc = MMB_EXIT_FAILED;
+    } else {
+        for (int i = 0; i < nworkers; i++) {
+            runs[i] = r;
+            runs[i].device = s.all_devices ? i : s.device;
+            runs[i].nworkers = nworkers;
+            workers[i] = (struct mmb_worker){.work = tune_worker, .ctx = &runs[i]};
+            snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", runs[i].device);
+        }
+        rc = mmb_supervise("tune", workers, nworkers);
+    }
+    free(runs);
+    free(workers);
 out:
     mmb_profile_free(profile);
     free(profile);

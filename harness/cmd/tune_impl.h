@@ -29,6 +29,11 @@ struct tune_run {
     bool progress;
     bool device_lost;
     int problems;
+    int device;                           /* this worker's GPU */
+    int nworkers;                         /* GPUs tuning at once (--devices all) */
+    struct mmb_shard shard;               /* this worker's part of the space: --shard, split
+                                           * between the GPUs of its model */
+    size_t measured;                      /* configurations this worker measured, for progress */
 };
 
 /* Searches kernel k at the open problem and prints its summary and T4 file; source is

@@ -73,6 +73,7 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &j->eo, row, &lost);
     j->measure_s += mmb_seconds_now() - t0;
     j->measured++;
+    r->measured++;
     if (row->status == MMB_STATUS_OK && !(row->time_ms_median >= j->best_ms))
         j->best_ms = row->time_ms_median;
     r->device_lost |= lost;
@@ -87,7 +88,7 @@ static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t er
         return -1;
     if (r->opt->verbose || !mmb_status_info(row->status)->quiet)
         mmb_cmd_print_row(row, r->progress);
-    mmb_watch_end(j->measured, 0);
+    mmb_watch_end(j->run->measured, 0); /* no total: the strategy decides when it is done */
     return 0;
 }
 
@@ -151,8 +152,13 @@ static void print_summary(const struct tune_run *r, const struct job *j, const s
     const struct mmb_tune_plan *p = r->plan;
     printf("%s @ %lldx%lldx%lld %s: %s, objective %s; %zu configurations", j->kernel->name, j->size.m, j->size.n,
            j->size.k, mmb_dtype_info(j->dtype)->text, p->strategy->name, p->objective.text, res->space);
+    if (!mmb_shard_is_all(&r->shard)) {
+        char part[32];
+        mmb_shard_text(&r->shard, part, sizeof part);
+        printf(", %zu of them in part %s", res->space - res->elsewhere, part);
+    }
     if (res->allowed)
-        printf(", %zu allowed, %zu removed by restrictions", res->allowed, res->space - res->allowed);
+        printf(", %zu allowed, %zu removed by restrictions", res->allowed, res->space - res->elsewhere - res->allowed);
     printf("\n  %zu results used (%zu measured now, %zu from %s), %zu restricted met; stopped: %s\n", res->fevals,
            res->evaluated, res->resumed, r->csv_path, res->restricted, mmb_tuner_stop_text(res->stop));
     printf("  rows written:");
@@ -238,6 +244,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
         .max_fevals = is_reference ? 0 : p->max_fevals, .time_limit = is_reference ? 0 : p->time_limit,
         .objective = p->objective, .record_restricted = p->record_restricted,
         .lookahead = r->pool && source ? LOOKAHEAD : 0,
+        .shard = is_reference ? (struct mmb_shard){0, 0} : r->shard, /* each worker needs the reference */
     };
     if (is_reference && mmb_objective_parse("time", &o.objective, err, errlen) != 0) {
         mmb_tune_history_free(h);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "results/shard.h"
 #include "report/doc.h"
 #include "report/gnuplot.h"
 #include "report/plot.h"
@@ -104,6 +105,34 @@ static int folder_scan(const char *dir, struct paths *out, int depth, char *err,
     return rc;
 }
 
+/* A folder's shard CSVs (results/shard.h) whose merged CSV is there too: `mmbench
+ * merge` put their rows in it, so reading both would count each row twice. p->v from
+ * `from` on is sorted. */
+static int shards_drop_merged(struct paths *p, size_t from)
+{
+    bool *drop = calloc(p->n - from + 1, sizeof *drop);
+    if (!drop)
+        return -1;
+    for (size_t i = from; i < p->n; i++) {
+        size_t stem;
+        struct mmb_shard s;
+        char merged[4200];
+        const char *key = merged;
+        drop[i - from] = mmb_shard_path_parse(p->v[i], &stem, &s) &&
+                         (size_t)snprintf(merged, sizeof merged, "%.*s.csv", (int)stem, p->v[i]) < sizeof merged &&
+                         bsearch(&key, p->v + from, p->n - from, sizeof *p->v, path_cmp);
+    }
+    size_t kept = from;
+    for (size_t i = from; i < p->n; i++)
+        if (drop[i - from])
+            free(p->v[i]);
+        else
+            p->v[kept++] = p->v[i];
+    p->n = kept;
+    free(drop);
+    return 0;
+}
+
 static int inputs_collect(char *const *args, size_t nargs, const char *root, struct paths *out, char *err,
                           size_t errlen)
 {
@@ -130,6 +159,10 @@ static int inputs_collect(char *const *args, size_t nargs, const char *root, str
             }
             /* the same order on every machine, whatever readdir returns */
             qsort(out->v + before, out->n - before, sizeof *out->v, path_cmp);
+            if (shards_drop_merged(out, before) != 0) {
+                mmb_errorf(err, errlen, "out of memory");
+                return -1;
+            }
         } else if (!S_ISREG(st.st_mode)) {
             /* a device or a FIFO would be read until memory runs out, or forever */
             mmb_errorf(err, errlen, "%s: %s: expected a CSV file or a folder of them", arg, mmb_file_kind(st.st_mode));

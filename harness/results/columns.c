@@ -23,7 +23,7 @@
 /* In the order of the CSV header; a file's header must match it to be appended to. */
 const struct mmb_column mmb_columns[] = {
     COL(gpu, STR, IDENTITY, NO, NONE, TEXT, "", "GPU name as the driver reports it"),
-    COL(gpu_uuid, STR, IDENTITY, NO, NONE, TEXT, "", "GPU UUID"),
+    COL(gpu_uuid, STR, DEVICE, NO, NONE, TEXT, "", "GPU UUID"),
     COL(cc, STR, IDENTITY, NO, NONE, TEXT, "", "compute capability, major.minor"),
     COL(sm_count, INT, IDENTITY, NO, NONE, COUNT, "", "streaming multiprocessors"),
     COL(driver, STR, IDENTITY, NO, NONE, TEXT, "", "CUDA driver version"),
@@ -151,6 +151,7 @@ bool mmb_column_is_result(const struct mmb_column *c)
     case MMB_ROLE_STATIC:
         return true;
     case MMB_ROLE_IDENTITY:
+    case MMB_ROLE_DEVICE:
     case MMB_ROLE_KEY:
     case MMB_ROLE_CONFIG:
         break;

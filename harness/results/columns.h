@@ -18,9 +18,11 @@ enum mmb_col_type { MMB_COL_STR, MMB_COL_INT, MMB_COL_REAL, MMB_COL_STATUS };
 enum mmb_col_role {
     MMB_ROLE_IDENTITY, /* where, when and how it was measured: GPU, software, profile,
                         * timed launches, the GPU's peaks, the time stamp */
+    MMB_ROLE_DEVICE,   /* the one GPU that measured it (gpu_uuid): GPUs of one model share
+                        * a folder and may share a file, where each has its own rows */
     MMB_ROLE_KEY,      /* the problem: kernel, dtype, m, n, k, cache (mmb_row_same_problem) */
-    MMB_ROLE_CONFIG,   /* the configuration in the kernel's space: with the key, one row
-                        * per file (mmb_csv_writer_has) */
+    MMB_ROLE_CONFIG,   /* the configuration in the kernel's space: with the key and the
+                        * device, one row per file (mmb_csv_writer_has) */
     MMB_ROLE_OUTCOME,  /* status, reason, error against the reference */
     MMB_ROLE_TIME,     /* event timing and the SM clock */
     MMB_ROLE_COUNTER,  /* hardware counters (results/metrics.h fills them) */

@@ -323,3 +323,21 @@ int mmb_csv_read(const char *path, mmb_csv_row_fn fn, void *ctx, char *err, size
     free(buf);
     return rc;
 }
+
+int mmb_csv_read_appended(const char *path, mmb_csv_row_fn fn, void *ctx, bool *partial, char *err, size_t errlen)
+{
+    size_t len;
+    char *buf = mmb_file_read_regular(path, MMB_CSV_MAX_BYTES, "CSV file", &len, err, errlen);
+    if (!buf)
+        return -1;
+    size_t keep = len;
+    while (keep > 0 && buf[keep - 1] != '\n')
+        keep--;
+    if (keep == 0)
+        keep = len; /* no newline at all: the reader says what is wrong with it */
+    if (partial)
+        *partial = keep < len;
+    int rc = mmb_csv_read_buffer(path, buf, keep, false, fn, ctx, err, errlen);
+    free(buf);
+    return rc;
+}

@@ -21,8 +21,13 @@ struct mmb_csv_writer;
 struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t errlen);
 
 /* True when a row with the same key is already in the file: the same cells in the
- * column table's key and config columns (kernel, params, dtype, m, n, k, cache). */
+ * column table's key, config and device columns (kernel, params, dtype, m, n, k,
+ * cache, gpu_uuid): this configuration measured on row's GPU. */
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row);
+/* The same without the device: this configuration measured on any GPU. A GPU that
+ * sweeps alone takes a row of another GPU of its folder (its model) as done; GPUs of
+ * one model that share a file at once each measure their own (mmb_csv_writer_has). */
+bool mmb_csv_writer_has_any_gpu(const struct mmb_csv_writer *w, const struct mmb_row *row);
 
 /* Formats the whole line first, writes it with one write(2), flushes to the file. */
 int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen);
@@ -43,6 +48,12 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w);
 typedef int (*mmb_csv_row_fn)(void *ctx, const struct mmb_row *row, const char *path, long line,
                               char *err, size_t errlen);
 int mmb_csv_read(const char *path, mmb_csv_row_fn fn, void *ctx, char *err, size_t errlen);
+/* mmb_csv_read for a file another process may be appending to (the GPUs of one model
+ * share a results file) or that a killed run left: rows are appended whole, so only
+ * the last line can be part of a row, and a last line without its newline is left out
+ * (*partial set; partial may be NULL). */
+int mmb_csv_read_appended(const char *path, mmb_csv_row_fn fn, void *ctx, bool *partial, char *err,
+                          size_t errlen);
 /* The same over a file's text already in memory (path names it in messages). With
  * exact_header, the header must be mmbench's own columns in order (the writer's check). */
 int mmb_csv_read_buffer(const char *path, const char *buf, size_t len, bool exact_header, mmb_csv_row_fn fn,

@@ -39,26 +39,9 @@ struct mmb_csv_writer {
     int fd;
     char *path;
     size_t rows;
-    struct key_set keys;
+    struct key_set keys; /* configuration and GPU: mmb_csv_writer_has */
+    struct key_set runs; /* configuration alone: mmb_csv_writer_has_any_gpu */
 };
-
-/* The cells of the key and config columns, each followed by \x1f (unit separator),
- * which occurs in no name, params or dtype, so that joined cells cannot collide. */
-static void row_key(const struct mmb_row *row, char *out, size_t len)
-{
-    size_t o = 0;
-    out[0] = '\0';
-    for (const struct mmb_column *c = mmb_columns; c->name && o < len; c++) {
-        if (c->role != MMB_ROLE_KEY && c->role != MMB_ROLE_CONFIG)
-            continue;
-        char cell[512];
-        mmb_column_format(c, row, cell, sizeof cell);
-        int w = snprintf(out + o, len - o, "%s\x1f", cell);
-        if (w < 0)
-            break;
-        o += (size_t)w;
-    }
-}
 
 static int key_set_grow(struct key_set *s)
 {
@@ -183,13 +166,22 @@ static size_t row_format(const struct mmb_row *row, char *out, size_t len)
     return o;
 }
 
+/* Remembers a row's keys, with and without its GPU. */
+static int keys_add(struct mmb_csv_writer *w, const struct mmb_row *row)
+{
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, true, key, sizeof key);
+    if (key_set_add(&w->keys, key) != 0)
+        return -1;
+    mmb_row_key(row, false, key, sizeof key);
+    return key_set_add(&w->runs, key);
+}
+
 static int writer_existing_row(void *ctx, const struct mmb_row *row, const char *path, long line,
                                char *err, size_t errlen)
 {
     struct mmb_csv_writer *w = ctx;
-    char key[1024];
-    row_key(row, key, sizeof key);
-    if (key_set_add(&w->keys, key) != 0) {
+    if (keys_add(w, row) != 0) {
         mmb_errorf(err, errlen, "%s:%ld: out of memory", path, line);
         return -1;
     }
@@ -268,9 +260,16 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
 
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row)
 {
-    char key[1024];
-    row_key(row, key, sizeof key);
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, true, key, sizeof key);
     return key_set_has(&w->keys, key);
+}
+
+bool mmb_csv_writer_has_any_gpu(const struct mmb_csv_writer *w, const struct mmb_row *row)
+{
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, false, key, sizeof key);
+    return key_set_has(&w->runs, key);
 }
 
 int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen)
@@ -306,9 +305,7 @@ int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char
     flock(w->fd, LOCK_UN);
     if (rc != 0)
         return -1;
-    char key[1024];
-    row_key(row, key, sizeof key);
-    if (key_set_add(&w->keys, key) != 0) {
+    if (keys_add(w, row) != 0) {
         mmb_errorf(err, errlen, "%s: out of memory", w->path);
         return -1;
     }
@@ -348,6 +345,7 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w)
     if (w->fd >= 0)
         close(w->fd); /* write(2) already put every row in the file: nothing to lose here */
     key_set_free(&w->keys);
+    key_set_free(&w->runs);
     free(w->path);
     free(w);
 }

@@ -204,6 +204,22 @@ bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b)
     return true;
 }
 
+void mmb_row_key(const struct mmb_row *row, bool with_device, char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const struct mmb_column *c = mmb_columns; c->name && o < len; c++) {
+        if (c->role != MMB_ROLE_KEY && c->role != MMB_ROLE_CONFIG && !(with_device && c->role == MMB_ROLE_DEVICE))
+            continue;
+        char cell[512];
+        mmb_column_format(c, row, cell, sizeof cell);
+        int w = snprintf(out + o, len - o, "%s\x1f", cell);
+        if (w < 0)
+            break;
+        o += (size_t)w;
+    }
+}
+
 const char *mmb_row_reference_kernel(void)
 {
     return mmb_library_reference()->name;

@@ -3,6 +3,7 @@
 #ifndef MMB_ROW_H
 #define MMB_ROW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "results/row_fields.h"
@@ -53,6 +54,14 @@ const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len);
 /* True when a and b measure the same problem: every key column (kernel, dtype, m,
  * n, k, cache) equal; the configuration may differ. The rows of one tune. */
 bool mmb_row_same_problem(const struct mmb_row *a, const struct mmb_row *b);
+/* The row's key as text: the cells of the key and config columns (kernel, params,
+ * dtype, m, n, k, cache), and with_device the device's (gpu_uuid), each followed by
+ * \x1f (unit separator), which occurs in no name, params or dtype, so that joined
+ * cells cannot collide. One row per key in a file (results/csv.h). MMB_ROW_KEY_LEN
+ * holds any. */
+#define MMB_ROW_KEY_LEN 1024
+void mmb_row_key(const struct mmb_row *row, bool with_device, char *out, size_t len);
+
 /* The name the reference library's rows carry in the kernel column ("cublas"), from
  * the library table, for readers of results that cannot see the model. */
 const char *mmb_row_reference_kernel(void);

@@ -196,7 +196,7 @@ int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, cons
     struct export_ctx e = {.id = identity, .compile_ms = compile_ms, .ctx = ctx};
     if (!(e.t4 = mmb_t4_new(objective, err, errlen)))
         return -1;
-    int rc = mmb_csv_read(csv_path, export_row, &e, err, errlen);
+    int rc = mmb_csv_read_appended(csv_path, export_row, &e, NULL, err, errlen); /* others may append */
     if (rc == 0)
         rc = mmb_t4_write(e.t4, t4_path, err, errlen);
     if (count)

@@ -233,6 +233,7 @@ static void free_priv(struct mmb_search *s)
 const struct mmb_strategy_ops mmb_strategy_brute_force = {
     .name = "brute_force",
     .description = "every configuration, in index order",
+    .splits = true,
     .init = brute_init,
     .done = brute_done,
     .next = brute_next,
@@ -326,6 +327,7 @@ static size_t random_peek(const struct mmb_search *s, size_t *out, size_t max)
 const struct mmb_strategy_ops mmb_strategy_random = {
     .name = "random",
     .description = "configurations drawn without replacement until max_fevals",
+    .splits = true,
     .init = random_init,
     .done = random_done,
     .next = random_next,

@@ -23,6 +23,12 @@ struct mmb_strategy_ops {
     /* Proposes configurations that already have a result (score-driven searches):
      * the tuner stops it once every allowed configuration has one. */
     bool revisits;
+    /* Searches a part of the space as well as the whole (--shard, the GPUs of one model
+     * with --devices all): each part is searched on its own, the configurations of the
+     * other parts are neither proposed as allowed nor counted. A strategy that walks
+     * from configuration to neighbouring configuration would find its neighbours in
+     * other parts, so it does not split. */
+    bool splits;
     /* Sets up priv; the space, seed and budget are already in the search. */
     int (*init)(struct mmb_search *s, char *err, size_t errlen);
     /* True when the strategy has nothing more to propose. */

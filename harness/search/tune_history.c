@@ -92,10 +92,12 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
     const struct mmb_row *id = c->id;
     if (!mmb_row_same_problem(row, id))
         return 0;
-    if (id->gpu_uuid[0] && row->gpu_uuid[0] && strcmp(row->gpu_uuid, id->gpu_uuid)) {
+    /* Another GPU of the model (a re-run elsewhere, or the GPUs of one node that split
+     * the space) measured what this one would: its rows count. */
+    if (id->gpu[0] && row->gpu[0] && strcmp(row->gpu, id->gpu)) {
         mmb_errorf(err, errlen, "%s:%ld: a row measured on %s (%s), but this tune runs on %s (%s); "
-                   "expected one results file per GPU (give another -o)", path, line, row->gpu, row->gpu_uuid,
-                   id->gpu, id->gpu_uuid);
+                   "expected one results file per GPU model (give another -o)", path, line, row->gpu,
+                   row->gpu_uuid, id->gpu, id->gpu_uuid);
         return -1;
     }
     struct mmb_config cfg;
@@ -129,7 +131,8 @@ int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, cons
     }
     if (st.st_size == 0)
         return 0;
-    int rc = mmb_csv_read(csv_path, load_row, &c, err, errlen);
+    /* GPUs of one model append to the file as it is read: a half row at its end is theirs. */
+    int rc = mmb_csv_read_appended(csv_path, load_row, &c, NULL, err, errlen);
     if (loaded)
         *loaded = c.loaded;
     if (stale)

@@ -1,5 +1,5 @@
 /* tune_history.h - the resume cache of a tune: the rows the results file already
- * holds for one (GPU, kernel, problem), by configuration index. */
+ * holds for one (GPU model, kernel, problem), by configuration index. */
 #ifndef MMB_TUNE_HISTORY_H
 #define MMB_TUNE_HISTORY_H
 
@@ -24,8 +24,9 @@ void mmb_tune_history_each(const struct mmb_tune_history *h,
 /* Reads the rows of csv_path that belong to kernel at identity's problem (kernel
  * name, dtype, m, n, k and cache equal) into h; a missing file is an empty history.
  * Rows whose params are no longer in the space are skipped and counted in *stale.
- * A row of another GPU (gpu_uuid differs, when identity has one) is an error: one
- * results file per GPU. */
+ * Rows of every GPU of identity's model are used (a configuration another GPU of the
+ * model measured is not measured again); a row of another model (gpu differs, when
+ * identity has one) is an error: one results file per GPU model. */
 int mmb_tune_history_load(struct mmb_tune_history *h, const char *csv_path, const struct mmb_kernel_spec *kernel,
                           const struct mmb_row *identity, size_t *loaded, size_t *stale, char *err, size_t errlen);
 

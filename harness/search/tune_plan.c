@@ -87,6 +87,12 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
         fprintf(stderr, "mmbench tune: --strategy '%s': expected one of %s\n", strategy, names);
         return -1;
     }
+    if (!mmb_shard_is_all(&opt->shard) && !plan->strategy->splits) {
+        fprintf(stderr, "mmbench tune: --shard: strategy %s walks from a configuration to its neighbours, which "
+                "a shard splits apart; expected --strategy brute_force or random with --shard, or no --shard\n",
+                plan->strategy->name);
+        return -1;
+    }
     const char *objective = opt->objective ? opt->objective : t->objective;
     if (mmb_objective_parse(objective, &plan->objective, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s%s\n", opt->objective ? "--objective: " : "", err);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "model/profile.h"
+#include "results/shard.h"
 #include "search/strategy.h"
 #include "search/tuner.h"
 
@@ -21,6 +22,7 @@ struct mmb_tune_options {
     int jobs;                  /* NVRTC threads compiling ahead; 0: none */
     int device, repeats;
     const char *output, *t4, *data_dir, *cache_dir;
+    struct mmb_shard shard;    /* --shard K/N; n == 0: all */
 };
 
 struct mmb_tune_plan {

@@ -33,9 +33,10 @@ const char *mmb_tuner_stop_text(enum mmb_tuner_stop stop)
 
 /* ---- the loop ---- */
 
-enum memo_class { MEMO_UNKNOWN, MEMO_ALLOWED, MEMO_RESTRICTED, MEMO_INVALID };
-#define MEMO_CLASS 3u
-#define MEMO_COUNTED 4u /* counted and queued for recording: once per configuration */
+/* MEMO_ELSEWHERE: another shard's, which this search neither proposes nor counts. */
+enum memo_class { MEMO_UNKNOWN, MEMO_ALLOWED, MEMO_RESTRICTED, MEMO_INVALID, MEMO_ELSEWHERE };
+#define MEMO_CLASS 7u
+#define MEMO_COUNTED 8u /* counted and queued for recording: once per configuration */
 
 struct tuner {
     const struct mmb_tuner_options *o;
@@ -71,6 +72,16 @@ static void memo_set(struct tuner *t, size_t index, unsigned code)
         t->failed = true;
 }
 
+static bool in_shard(const struct mmb_tuner_options *o, const struct mmb_config *cfg)
+{
+    if (mmb_shard_is_all(&o->shard))
+        return true;
+    const struct mmb_row *id = o->identity;
+    char params[MMB_PARAMS_LEN];
+    mmb_space_format_params(o->kernel, cfg, params, sizeof params);
+    return mmb_shard_of(id->kernel, params, id->dtype, id->m, id->n, id->k, o->shard.n) == o->shard.k;
+}
+
 static unsigned classify(struct tuner *t, size_t index)
 {
     unsigned code = memo_get(t, index);
@@ -80,8 +91,12 @@ static unsigned classify(struct tuner *t, size_t index)
         int failed;
         char why[8];
         mmb_space_config_at(o->kernel, index, &cfg);
-        int r = mmb_space_allowed(o->kernel, &cfg, &o->size, o->elem_size, &failed, why, sizeof why);
-        code = r == 1 ? MEMO_ALLOWED : r == 0 ? MEMO_RESTRICTED : MEMO_INVALID;
+        if (in_shard(o, &cfg)) {
+            int r = mmb_space_allowed(o->kernel, &cfg, &o->size, o->elem_size, &failed, why, sizeof why);
+            code = r == 1 ? MEMO_ALLOWED : r == 0 ? MEMO_RESTRICTED : MEMO_INVALID;
+        } else {
+            code = MEMO_ELSEWHERE;
+        }
         memo_set(t, index, code);
     }
     return code;
@@ -96,6 +111,8 @@ static bool search_allowed(void *ctx, size_t index)
     unsigned cls = code & MEMO_CLASS;
     if (cls == MEMO_ALLOWED)
         return true;
+    if (cls == MEMO_ELSEWHERE)
+        return false;
     if (!t->peeking && !(code & MEMO_COUNTED)) {
         memo_set(t, index, code | MEMO_COUNTED);
         if (cls == MEMO_RESTRICTED)
@@ -208,8 +225,11 @@ static int setup(struct tuner *t, char *err, size_t errlen)
     if (!(t->peek = malloc((o->lookahead + 1) * sizeof *t->peek)))
         goto oom;
     if (res->space <= COUNT_MAX)
-        for (size_t i = 0; i < res->space; i++) /* classify() memoises; only the search counts */
-            res->allowed += (classify(t, i) & MEMO_CLASS) == MEMO_ALLOWED;
+        for (size_t i = 0; i < res->space; i++) { /* classify() memoises; only the search counts */
+            unsigned cls = classify(t, i) & MEMO_CLASS;
+            res->allowed += cls == MEMO_ALLOWED;
+            res->elsewhere += cls == MEMO_ELSEWHERE;
+        }
     mmb_tune_history_each(t->history, count_known, t);
     if (t->failed)
         goto oom;

@@ -13,6 +13,7 @@
 #include "model/profile.h"
 #include "results/columns.h"
 #include "results/row.h"
+#include "results/shard.h"
 #include "model/space.h"
 #include "search/objective.h"
 #include "search/strategy.h"
@@ -44,6 +45,8 @@ struct mmb_tuner_options {
     struct mmb_objective objective;
     bool record_restricted;            /* write restricted configurations as rows */
     size_t lookahead;                  /* candidates passed to prefetch; 0: none */
+    struct mmb_shard shard;            /* the part of the space searched (the strategy
+                                        * must split); n == 0: all */
 };
 
 enum mmb_tuner_stop {
@@ -64,6 +67,7 @@ struct mmb_tuner_result {
     size_t evaluated;        /* of those, measured by this invocation */
     size_t resumed;          /* of those, taken from the history */
     size_t restricted;       /* distinct restricted configurations met */
+    size_t elsewhere;        /* configurations of the other shards; 0 when not counted */
     size_t recorded;         /* rows written */
     size_t by_status[MMB_STATUS_COUNT]; /* of the rows written */
     enum mmb_tuner_stop stop;

@@ -1,0 +1,522 @@
+/* merge.c - `mmbench merge PROFILE.ini [--data-dir DIR] [--tune]`: in every GPU folder,
+ * the shards' CSVs of the profile (<name>.shard-K-of-N.csv, tune's tune-<name>...)
+ * and the merged CSV already there become the unsharded CSV: each configuration once
+ * per GPU that measured it, in the order of an unsharded sweep. It says how many rows
+ * each shard gave and which of the profile's runs no shard has, and refuses shards
+ * of different N. */
+#include "cmd/merge.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd/common.h"
+#include "core/cache.h"
+#include "core/util.h"
+#include "results/csv.h"
+#include "results/shard.h"
+
+/* Missing runs listed by name at most; the rest are counted. */
+#define MISSING_SHOWN 20
+
+struct entry {
+    struct mmb_row row;
+    char *key;     /* mmb_row_key with the device: one row per key */
+    size_t order;  /* among the profile's runs; SIZE_MAX: not one of them */
+    size_t seq;    /* input order */
+};
+
+struct expected {
+    char *key;     /* mmb_row_key without the device */
+    size_t order;
+    bool seen;
+};
+
+struct merge {
+    const struct mmb_profile *p;
+    bool tune;
+    struct expected *exp;
+    size_t nexp, capexp;
+    struct entry *rows;
+    size_t n, cap;
+};
+
+/* ---- the profile's runs ---- */
+
+static void key_of_run(const struct mmb_profile *p, const struct mmb_shard_run *run, char *key, size_t len)
+{
+    struct mmb_row row;
+    mmb_row_init(&row);
+    snprintf(row.kernel, sizeof row.kernel, "%s", run->kernel->name);
+    snprintf(row.params, sizeof row.params, "%s", run->params);
+    snprintf(row.dtype, sizeof row.dtype, "%s", mmb_dtype_info(run->dtype)->text);
+    snprintf(row.cache, sizeof row.cache, "%s", mmb_cache_text(p->cache));
+    row.m = run->size->m;
+    row.n = run->size->n;
+    row.k = run->size->k;
+    mmb_row_key(&row, false, key, len);
+}
+
+static int add_expected(void *ctx, const struct mmb_shard_run *run)
+{
+    struct merge *m = ctx;
+    if (run->allowed != 1)
+        return 0;
+    if (m->nexp == m->capexp) {
+        size_t cap = m->capexp ? 2 * m->capexp : 256;
+        struct expected *e = realloc(m->exp, cap * sizeof *e);
+        if (!e)
+            return -1;
+        m->exp = e;
+        m->capexp = cap;
+    }
+    char key[MMB_ROW_KEY_LEN];
+    key_of_run(m->p, run, key, sizeof key);
+    if (!(m->exp[m->nexp].key = strdup(key)))
+        return -1;
+    m->exp[m->nexp].order = m->nexp;
+    m->exp[m->nexp].seen = false;
+    m->nexp++;
+    return 0;
+}
+
+static int expected_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct expected *)a)->key, ((const struct expected *)b)->key);
+}
+
+/* ---- rows ---- */
+
+static int add_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    struct merge *m = ctx;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        struct entry *e = realloc(m->rows, cap * sizeof *e);
+        if (!e)
+            return mmb_failf(err, errlen, "%s:%ld: out of memory", path, line);
+        m->rows = e;
+        m->cap = cap;
+    }
+    struct entry *e = &m->rows[m->n];
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, true, key, sizeof key);
+    if (!(e->key = strdup(key)))
+        return mmb_failf(err, errlen, "%s:%ld: out of memory", path, line);
+    e->row = *row;
+    e->order = SIZE_MAX;
+    e->seq = m->n++;
+    return 0;
+}
+
+/* By key; of one key's rows the one kept first: an ok row before a failed one, then
+ * the later measurement (timestamp), then the one read last. */
+static int keep_cmp(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    bool okx = x->row.status == MMB_STATUS_OK, oky = y->row.status == MMB_STATUS_OK;
+    if (okx != oky)
+        return okx ? -1 : 1;
+    if ((c = strcmp(y->row.timestamp, x->row.timestamp)) != 0)
+        return c;
+    return (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+static int order_cmp(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void rows_free(struct merge *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->rows[i].key);
+    free(m->rows);
+    m->rows = NULL;
+    m->n = m->cap = 0;
+    for (size_t i = 0; i < m->nexp; i++)
+        m->exp[i].seen = false;
+}
+
+/* Keeps one row per key, marks the profile's runs seen and puts the rows in the
+ * profile's order. *copies counts the rows dropped as copies of the kept one (the
+ * merged file's copy of a shard's row: same status and time stamp), *dropped the
+ * other measurements of a kept row's configuration on its GPU. */
+static void rows_settle(struct merge *m, size_t *copies, size_t *dropped)
+{
+    if (m->n > 1)
+        qsort(m->rows, m->n, sizeof *m->rows, keep_cmp);
+    size_t kept = 0;
+    *copies = *dropped = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct entry *k = kept ? &m->rows[kept - 1] : NULL;
+        if (k && !strcmp(k->key, m->rows[i].key)) {
+            bool copy = k->row.status == m->rows[i].row.status && !strcmp(k->row.timestamp, m->rows[i].row.timestamp);
+            ++*(copy ? copies : dropped);
+            free(m->rows[i].key);
+            continue;
+        }
+        m->rows[kept++] = m->rows[i];
+    }
+    m->n = kept;
+    for (size_t i = 0; i < m->n; i++) {
+        char key[MMB_ROW_KEY_LEN];
+        mmb_row_key(&m->rows[i].row, false, key, sizeof key);
+        struct expected probe = {.key = key};
+        struct expected *e = m->nexp ? bsearch(&probe, m->exp, m->nexp, sizeof *m->exp, expected_cmp) : NULL;
+        if (e) {
+            e->seen = true;
+            m->rows[i].order = e->order;
+        }
+    }
+    if (m->n > 1)
+        qsort(m->rows, m->n, sizeof *m->rows, order_cmp);
+}
+
+/* ---- files ---- */
+
+/* Reads a CSV's rows into m; a last line without its newline (a shard stopped in the
+ * middle of a row, which its next run cuts off) is left out and said. */
+static int rows_read(struct merge *m, const char *path, char *err, size_t errlen)
+{
+    bool partial = false;
+    int rc = mmb_csv_read_appended(path, add_row, m, &partial, err, errlen);
+    if (rc == 0 && partial)
+        printf("  %s: its last line is half a row (stopped while writing it), left out\n", path);
+    return rc;
+}
+
+struct shard_files {
+    unsigned n;                 /* the shards' N; 0: none found */
+    bool mixed;                 /* files of another N too */
+    unsigned other_n;
+    char **path;                /* [k - 1]: shard k's file, NULL when absent */
+};
+
+static void shard_files_free(struct shard_files *f)
+{
+    for (unsigned k = 0; f->path && k < f->n; k++)
+        free(f->path[k]);
+    free(f->path);
+    memset(f, 0, sizeof *f);
+}
+
+/* The shard files of stem (a folder and the file name without .csv) in dir. */
+static int shard_files_find(const char *dir, const char *stem, struct shard_files *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return mmb_failf(err, errlen, "%s: cannot open folder: %s", dir, strerror(errno));
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(dp))) {
+        char path[MMB_PATH_MAX + 256];
+        size_t stem_len;
+        struct mmb_shard s;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (!mmb_shard_path_parse(path, &stem_len, &s) || strlen(stem) != stem_len || strncmp(path, stem, stem_len))
+            continue;
+        if (f->n && s.n != f->n) {
+            f->mixed = true;
+            f->other_n = s.n;
+            continue;
+        }
+        if (!f->n && !(f->path = calloc(s.n, sizeof *f->path)))
+            rc = mmb_failf(err, errlen, "out of memory");
+        else if (!(f->path[s.k - 1] = strdup(path)))
+            rc = mmb_failf(err, errlen, "out of memory");
+        f->n = s.n;
+    }
+    closedir(dp);
+    return rc;
+}
+
+/* Writes the rows to path through a file beside it, renamed over path at the end. */
+static int rows_write(const struct merge *m, const char *path, char *err, size_t errlen)
+{
+    char tmp[MMB_PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.merging", path);
+    if (remove(tmp) != 0 && errno != ENOENT)
+        return mmb_failf(err, errlen, "%s: cannot remove: %s", tmp, strerror(errno));
+    struct mmb_csv_writer *w = mmb_csv_writer_open(tmp, err, errlen);
+    if (!w)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < m->n && rc == 0; i++)
+        rc = mmb_csv_append_row(w, &m->rows[i].row, err, errlen);
+    mmb_csv_writer_close(w);
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = mmb_failf(err, errlen, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+    return rc;
+}
+
+/* ---- one folder ---- */
+
+static void missing_report(const struct merge *m, unsigned n, const char *out)
+{
+    size_t missing = 0;
+    for (size_t i = 0; i < m->nexp; i++)
+        missing += !m->exp[i].seen;
+    printf("  %zu of the profile's %zu runs missing\n", missing, m->nexp);
+    size_t shown = 0;
+    for (size_t i = 0; i < m->nexp && shown < MISSING_SHOWN; i++) {
+        if (m->exp[i].seen)
+            continue;
+        char text[MMB_ROW_KEY_LEN], *f[7] = {NULL};
+        snprintf(text, sizeof text, "%s", m->exp[i].key);
+        f[0] = text;
+        for (int c = 1; c < 7 && f[c - 1]; c++)
+            if ((f[c] = strchr(f[c - 1], '\x1f')))
+                *f[c]++ = '\0';
+        if (!f[6])
+            continue;
+        unsigned shard = mmb_shard_of(f[0], f[1], f[2], atoll(f[3]), atoll(f[4]), atoll(f[5]), n);
+        printf("    missing: %s %s %s %sx%sx%s (shard %u/%u)\n", f[0], f[1][0] ? f[1] : "-", f[2], f[3], f[4], f[5],
+               shard, n);
+        shown++;
+    }
+    if (missing > shown)
+        printf("    ... and %zu more\n", missing - shown);
+    if (missing)
+        fprintf(stderr, "mmbench merge: %s: %zu runs missing; run their shards again (mmbench run --shard K/N "
+                "resumes), then merge again\n", out, missing);
+}
+
+/* Merges stem's shards in one GPU folder. Returns 0, 1 (runs missing, a file not
+ * written), 2 (shards of different N, a bad CSV), or -1 when there is nothing here. */
+static int merge_folder(struct merge *m, const char *dir, const char *name)
+{
+    char stem[MMB_PATH_MAX], out[MMB_PATH_MAX + 8], err[2048];
+    snprintf(stem, sizeof stem, "%s/%s", dir, name);
+    snprintf(out, sizeof out, "%s.csv", stem);
+    struct shard_files f;
+    if (shard_files_find(dir, stem, &f, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench merge: %s\n", err);
+        return MMB_EXIT_FAILED;
+    }
+    if (!f.n)
+        return -1;
+    int rc = 0;
+    printf("%s: %s.csv from shards of %u\n", dir, name, f.n);
+    if (f.mixed) {
+        fprintf(stderr, "mmbench merge: %s: shards of %u and of %u: expected one N (a shard's runs depend on N); "
+                "remove the files of the N you do not want, then merge again\n", stem, f.n, f.other_n);
+        shard_files_free(&f);
+        return MMB_EXIT_BAD_INPUT;
+    }
+    struct stat st;
+    if (stat(out, &st) == 0) {
+        if (rows_read(m, out, err, sizeof err) != 0)
+            rc = MMB_EXIT_BAD_INPUT;
+        printf("  %-12s %zu rows (%s, merged before)\n", "merged", m->n, out);
+    }
+    unsigned absent = 0;
+    for (unsigned k = 1; k <= f.n && rc == 0; k++) {
+        size_t at = m->n;
+        if (!f.path[k - 1]) {
+            printf("  shard %u/%u    no file\n", k, f.n);
+            absent++;
+        } else if (rows_read(m, f.path[k - 1], err, sizeof err) != 0) {
+            rc = MMB_EXIT_BAD_INPUT;
+        } else {
+            printf("  shard %u/%-5u %zu rows\n", k, f.n, m->n - at);
+        }
+    }
+    if (rc) {
+        fprintf(stderr, "mmbench merge: %s\n", err);
+    } else {
+        size_t read = m->n, copies, dropped;
+        rows_settle(m, &copies, &dropped);
+        if (rows_write(m, out, err, sizeof err) != 0) {
+            fprintf(stderr, "mmbench merge: %s\n", err);
+            rc = MMB_EXIT_FAILED;
+        } else {
+            printf("  %zu rows -> %s; of the %zu read, %zu were copies merged before and %zu a second row of a "
+                   "configuration on one GPU (the ok one kept, else the latest)\n", m->n, out, read, copies,
+                   dropped);
+        }
+        if (!m->tune)
+            missing_report(m, f.n, out);
+        size_t missing = 0;
+        for (size_t i = 0; i < m->nexp && !m->tune; i++)
+            missing += !m->exp[i].seen;
+        if (rc == 0 && (missing || absent))
+            rc = MMB_EXIT_FAILED;
+    }
+    rows_free(m);
+    shard_files_free(&f);
+    return rc;
+}
+
+/* ---- the command ---- */
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every GPU folder of data_dir (its sub-folders, hidden ones left out), sorted.
+ * Returns 0, MMB_EXIT_BAD_INPUT when data_dir is no folder, or MMB_EXIT_FAILED. */
+static int folders_list(const char *data_dir, char ***out, size_t *n)
+{
+    DIR *dp = opendir(data_dir);
+    *out = NULL;
+    *n = 0;
+    if (!dp) {
+        fprintf(stderr, "mmbench merge: %s: cannot open folder: %s; expected the folder of the per-GPU results "
+                "(--data-dir)\n", data_dir, strerror(errno));
+        return MMB_EXIT_BAD_INPUT;
+    }
+    struct dirent *e;
+    size_t cap = 0;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(dp))) {
+        char path[MMB_PATH_MAX];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", data_dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **v = realloc(*out, cap * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            *out = v;
+        }
+        if (!((*out)[*n] = strdup(path)))
+            rc = -1;
+        else
+            ++*n;
+    }
+    closedir(dp);
+    if (rc) {
+        fprintf(stderr, "mmbench merge: out of memory\n");
+        while (*n)
+            free((*out)[--*n]);
+        free(*out);
+        *out = NULL;
+        return MMB_EXIT_FAILED;
+    }
+    if (*n > 1)
+        qsort(*out, *n, sizeof **out, name_cmp);
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mmbench merge [--data-dir DATA] [--tune] PROFILE.ini\n\n"
+               "In every GPU folder of DATA, merges the profile's shard CSVs (<name>.shard-K-of-N.csv, from\n"
+               "`run --shard K/N`) and the merged CSV already there into DATA/<gpu>/<name>.csv: each\n"
+               "configuration once per GPU (a second row of one GPU: the ok one kept, else the latest), in\n"
+               "the order of an unsharded run. Prints each shard's rows and the profile's runs no shard has.\n\n"
+               "  --data-dir DATA   folder of the per-GPU results (default data)\n"
+               "  --tune            merge tune's files (tune-<name>.shard-K-of-N.csv); a tune's runs depend\n"
+               "                    on its strategy, so none is reported missing\n"
+               "  -h, --help        this text\n"
+               "exit status: 0 merged, 1 runs or shard files missing (the merged CSV holds the rest) or a\n"
+               "file not written, 2 bad input (shards of different N, a bad CSV, no shard file)\n");
+}
+
+static int parse(int argc, char **argv, const char **data_dir, bool *tune)
+{
+    static const struct option longopts[] = {{"data-dir", required_argument, NULL, 'd'},
+                                             {"tune", no_argument, NULL, 't'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    int opt;
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (opt == 'd' && optarg[0]) {
+            *data_dir = optarg;
+        } else if (opt == 't') {
+            *tune = true;
+        } else if (opt == 'h') {
+            usage(stdout);
+            return 1;
+        } else {
+            fprintf(stderr, opt == 'd' ? "mmbench merge: --data-dir expects a folder, not ''\n"
+                                       : "mmbench merge: see mmbench merge --help\n");
+            return -1;
+        }
+    }
+    if (optind + 1 != argc) {
+        fprintf(stderr, "mmbench merge: expected exactly one profile, got %d (see mmbench merge --help)\n",
+                argc - optind);
+        return -1;
+    }
+    return 0;
+}
+
+static int merge_all(struct merge *m, const char *data_dir, const char *name)
+{
+    char **dirs;
+    size_t ndirs;
+    int rc = folders_list(data_dir, &dirs, &ndirs);
+    if (rc)
+        return rc;
+    size_t merged = 0;
+    for (size_t i = 0; i < ndirs; i++) {
+        int r = merge_folder(m, dirs[i], name);
+        merged += r >= 0;
+        if (r > 0 && (r == MMB_EXIT_BAD_INPUT || !rc))
+            rc = r;
+        free(dirs[i]);
+    }
+    free(dirs);
+    if (!merged) {
+        fprintf(stderr, "mmbench merge: no shard file of profile '%s' in the GPU folders of %s (expected "
+                "%s/<gpu>/%s.shard-K-of-N.csv)\n", m->p->name, data_dir, data_dir, name);
+        rc = MMB_EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+
+int mmb_cmd_merge(int argc, char **argv)
+{
+    const char *data_dir = "data";
+    bool tune = false;
+    int rc = parse(argc, argv, &data_dir, &tune);
+    if (rc)
+        return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    if (!p) {
+        perror("mmbench merge");
+        return MMB_EXIT_FAILED;
+    }
+    if (mmb_cmd_load_profile(argv[optind], p) != 0) {
+        free(p);
+        return MMB_EXIT_BAD_INPUT;
+    }
+    struct merge m = {.p = p, .tune = tune};
+    struct mmb_shard all = {0, 0};
+    char name[128];
+    /* the file names of run and tune (tune.c: csv_path_of) */
+    snprintf(name, sizeof name, "%s%s", tune && strncmp(p->name, "tune", 4) ? "tune-" : "", p->name);
+    if (!tune && mmb_shard_each_run(p, &all, add_expected, &m) != 0) {
+        fprintf(stderr, "mmbench merge: out of memory\n");
+        rc = MMB_EXIT_FAILED;
+    } else {
+        if (m.nexp > 1)
+            qsort(m.exp, m.nexp, sizeof *m.exp, expected_cmp);
+        rc = merge_all(&m, data_dir, name);
+    }
+    for (size_t i = 0; i < m.nexp; i++)
+        free(m.exp[i].key);
+    free(m.exp);
+    mmb_profile_free(p);
+    free(p);
+    return rc;
+}
