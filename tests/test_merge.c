@@ -287,13 +287,13 @@ START_TEST(test_report_reads_shards)
     }
     free(rows.rows);
     snprintf(cmd, sizeof cmd, "cd '%s' && '%s' report -n -q -o r0 whole && '%s' report -n -q -o r1 data && "
-             "diff -r r0/gnuplot r1/gnuplot && grep -q '1 GPUs, 3 CSV files, 153 rows' r1/README.md",
+             "diff -r r0/gnuplot r1/gnuplot && grep -q '1 GPU, 3 CSV files, 153 rows' r1/README.md",
              tmpdir, prog, prog);
     ck_assert_int_eq(system(cmd), 0);
     ck_assert_int_eq(merge(""), 0);
     ck_assert_msg(strstr(out, "0 of the profile's 153 runs missing"), "%s", out);
     snprintf(cmd, sizeof cmd, "cd '%s' && '%s' report -n -q -o r2 data && diff -r r0/gnuplot r2/gnuplot && "
-             "grep -q '1 GPUs, 1 CSV files, 153 rows' r2/README.md && grep -q 'course.csv' r2/README.md && "
+             "grep -q '1 GPU, 1 CSV files, 153 rows' r2/README.md && grep -q 'course.csv' r2/README.md && "
              "! grep -q 'shard-' r2/README.md", tmpdir, prog);
     ck_assert_int_eq(system(cmd), 0);
 }
