@@ -205,6 +205,27 @@ static void marks_legend(FILE *f, const struct bw_gpu *b, int *n)
 }
 
 /* bandwidth-<GPU>: measured on the left, declared on the right. */
+
+/* The strip under a figure's panels: a line sample per kernel with square sizes, then
+ * the marks (configuration changes, L2-resident outputs); ends the multiplot. */
+static void kernels_legend(FILE *f, const struct mmb_report_data *d, const struct bw_gpu *b,
+                           const struct mmb_gp_pos *pos)
+{
+    size_t entries = 4 + b->changes + b->l2_low;
+    for (size_t k = 0; k < d->nkernels; k++)
+        entries += b->square[k] >= 0;
+    mmb_gp_legend_strip(f, pos, entries, LEGEND_PX);
+    int n = 0;
+    for (size_t k = 0; k < d->nkernels; k++)
+        if (b->square[k] >= 0) {
+            mmb_gp_term(f, &n);
+            fprintf(f, "NaN with linespoints ls %zu title ", k + 1);
+            mmb_gp_string(f, d->kernels[k]);
+        }
+    marks_legend(f, b, &n);
+    fputs("\n    unset multiplot\n", f);
+}
+
 static int bw_gpu_figure(struct mmb_report *rep, size_t g, const struct bw_gpu *b, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -245,19 +266,7 @@ static int bw_gpu_figure(struct mmb_report *rep, size_t g, const struct bw_gpu *
         fputc('\n', o.f);
     }
     pos.idx = 2;
-    size_t entries = 4 + b->changes + b->l2_low;
-    for (size_t k = 0; k < d->nkernels; k++)
-        entries += b->square[k] >= 0;
-    mmb_gp_legend_strip(o.f, &pos, entries, LEGEND_PX);
-    int n = 0;
-    for (size_t k = 0; k < d->nkernels; k++)
-        if (b->square[k] >= 0) {
-            mmb_gp_term(o.f, &n);
-            fprintf(o.f, "NaN with linespoints ls %zu title ", k + 1);
-            mmb_gp_string(o.f, d->kernels[k]);
-        }
-    marks_legend(o.f, b, &n);
-    fputs("\n    unset multiplot\n", o.f);
+    kernels_legend(o.f, d, b, &pos);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
 }
@@ -317,19 +326,7 @@ static int traffic_figure(struct mmb_report *rep, size_t g, const struct bw_gpu 
         at++;
     }
     struct mmb_gp_pos pos = {true, 2, 3, 3, 1, c};
-    size_t entries = 4 + b->changes + b->l2_low;
-    for (size_t k = 0; k < d->nkernels; k++)
-        entries += b->square[k] >= 0;
-    mmb_gp_legend_strip(o.f, &pos, entries, LEGEND_PX);
-    int n = 0;
-    for (size_t k = 0; k < d->nkernels; k++)
-        if (b->square[k] >= 0) {
-            mmb_gp_term(o.f, &n);
-            fprintf(o.f, "NaN with linespoints ls %zu title ", k + 1);
-            mmb_gp_string(o.f, d->kernels[k]);
-        }
-    marks_legend(o.f, b, &n);
-    fputs("\n    unset multiplot\n", o.f);
+    kernels_legend(o.f, d, b, &pos);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
 }
