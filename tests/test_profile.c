@@ -304,7 +304,56 @@ static const struct {
      "got 'f<float'"},
     {"bad-grid-x-unknown-name.ini", 7, "unknown name 'blocks' at column 1 of 'grid_x'"},
     {"bad-args-library.ini", 6, "kernel 'cublas' is a library kernel (library at line 5); expected no 'args'"},
+    {"bad-noise-repeats.ini", 4, "'repeats' (line 3) fixes the count of timed launches and 'noise' (line 4) times "
+     "until the median is that precise; expected one of them"},
+    {"bad-min-samples-alone.ini", 3, "'min_samples' applies to a noise target; expected 'noise = ...' in [profile] too"},
+    {"bad-noise-value.ini", 3, "bad value '1' for 'noise'; expected a fraction or a percentage above 0 and below 100%"},
+    {"bad-min-samples-low.ini", 4, "bad value '3' for 'min_samples'; expected an integer from 6 to 100000"},
+    {"bad-max-seconds-timeout.ini", 4, "max_seconds = 60 leaves no room in the 60 s timeout of a configuration"},
 };
+
+/* Timing: the profile's keys, and the command line's overrides over them. */
+START_TEST(test_timing)
+{
+    struct mmb_profile *p = load_ok("good-noise.ini");
+    ck_assert_double_eq_tol(p->noise, 0.005, 1e-15);
+    ck_assert_int_eq(p->min_samples, 25);
+    ck_assert_double_eq(p->max_seconds, 2.5);
+    struct mmb_converge_spec t;
+    char err[512];
+    struct mmb_timing_request none = {0};
+    ck_assert_int_eq(mmb_profile_timing(p, &none, &t, err, sizeof err), 0);
+    ck_assert(t.noise == p->noise && t.min_samples == 25 && t.max_seconds == 2.5);
+    /* --repeats: a fixed count over the profile's target */
+    struct mmb_timing_request cli = {.repeats = 7};
+    ck_assert_int_eq(mmb_profile_timing(p, &cli, &t, err, sizeof err), 0);
+    ck_assert(t.noise == 0 && t.min_samples == 7 && t.max_seconds == 0);
+    /* the target's own options override the profile's one by one */
+    cli = (struct mmb_timing_request){.min_samples = 40};
+    ck_assert_int_eq(mmb_profile_timing(p, &cli, &t, err, sizeof err), 0);
+    ck_assert(t.noise == p->noise && t.min_samples == 40 && t.max_seconds == 2.5);
+    cli = (struct mmb_timing_request){.repeats = 7, .noise = 0.01};
+    ck_assert_int_eq(mmb_profile_timing(p, &cli, &t, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--repeats fixes the count of timed launches"), "%s", err);
+    cli = (struct mmb_timing_request){.repeats = 7, .max_seconds = 3};
+    ck_assert_int_eq(mmb_profile_timing(p, &cli, &t, err, sizeof err), -1);
+    unload(p);
+
+    /* a profile without noise: its repeats, or a target from the command line */
+    p = load_ok("minimal.ini");
+    ck_assert(p->noise == 0 && p->min_samples == 0 && p->max_seconds == 0);
+    ck_assert_int_eq(mmb_profile_timing(p, &none, &t, err, sizeof err), 0);
+    ck_assert(t.noise == 0 && t.min_samples == 20 && t.max_seconds == 0);
+    cli = (struct mmb_timing_request){.noise = 0.02};
+    ck_assert_int_eq(mmb_profile_timing(p, &cli, &t, err, sizeof err), 0);
+    ck_assert(t.noise == 0.02 && t.min_samples == MMB_DEFAULT_MIN_SAMPLES && t.max_seconds == MMB_DEFAULT_MAX_SECONDS);
+    cli = (struct mmb_timing_request){.max_seconds = 3};
+    ck_assert_int_eq(mmb_profile_timing(p, &cli, &t, err, sizeof err), -1);
+    ck_assert_str_eq(err, "--max-seconds applies to a noise target, and neither --noise nor the profile's [profile] "
+                     "noise sets one; expected --noise too (such as --noise 0.5%)");
+    unload(p);
+}
+END_TEST
 
 /* A kernel bound as written: a C++ template name, its own argument order with
  * expressions, defines, a grid by expression, a prelude. */
@@ -590,6 +639,7 @@ int main(void)
     tcase_add_test(tc, test_tune_section);
     tcase_add_test(tc, test_crlf_bom_indent_long_comments);
     tcase_add_test(tc, test_binding);
+    tcase_add_test(tc, test_timing);
     tcase_add_loop_test(tc, test_bad_profile, 0, (int)(sizeof bad_profiles / sizeof bad_profiles[0]));
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_every_fixture_is_in_the_table);

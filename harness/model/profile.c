@@ -1,10 +1,10 @@
 /* profile.c - what a profile says: the [profile], [kernel NAME] and [tune] key
- * tables (the [tune] keys are profile_tune.c's), what each key's value means, and the checks that need a whole section
- * ([kernel NAME]'s end) or the whole file (finish). Every key is one row of its
- * section's table: its name, its parse function and what a good value looks like,
- * which the reader (profile_parse.c) uses for every message about the key. A new
- * section is one more row in `sections` and one more key table. Grammar:
- * docs/profiles.md. */
+ * tables (the [tune] keys are profile_tune.c's, the timing keys profile_timing.c's),
+ * what each key's value means, and the checks that need a whole section ([kernel
+ * NAME]'s end) or the whole file (finish). Every key is one row of its section's
+ * table: its name, its parse function and what a good value looks like, which the
+ * reader (profile_parse.c) uses for every message about the key. A new section is
+ * one more row in `sections` and one more key table. Grammar: docs/profiles.md. */
 #include "model/profile.h"
 
 #include <errno.h>
@@ -107,7 +107,13 @@ static const struct key_def profile_keys[] = {
     {"description", key_description, "free text", 0, NULL, NULL},
     {"sizes", key_sizes, "sizes such as '256:8192:x2, 1024x4096x512, 1000'", 0, NULL, NULL},
     {"dtypes", key_profile_dtypes, "dtypes such as 'f32, f64'", 0, NULL, NULL},
-    {"repeats", key_repeats, "an integer >= 1", 0, NULL, NULL},
+    {"repeats", key_repeats, "an integer >= 1 (timed launches, a fixed count)", 0, NULL, NULL},
+    {"noise", mmb_profile_key_noise, "a fraction or a percentage above 0 and below 100%, such as 0.5% or 0.005 "
+     "(the median's relative precision to time to)", 0, NULL, NULL},
+    {"min_samples", mmb_profile_key_min_samples, "an integer from 6 to 100000 (timed launches at least, with noise)",
+     0, NULL, NULL},
+    {"max_seconds", mmb_profile_key_max_seconds, "seconds, a number > 0 such as 1 (of timed launches at most, once "
+     "min_samples are taken, with noise)", 0, NULL, NULL},
     {"warmup", key_warmup, "an integer >= 0", 0, NULL, NULL},
     {"cache", key_cache, "'cold' or 'hot'", 0, NULL, NULL},
     {"metrics", key_metrics, "a metric set such as 'default'", 0, NULL, NULL},
@@ -118,6 +124,11 @@ static const struct key_def profile_keys[] = {
     {"tolerance.", key_tolerance, "a number >= 0 such as 1e-4", KEY_PREFIX, "tolerance.DTYPE", NULL},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
+
+static int end_profile(struct loader *ld)
+{
+    return mmb_profile_end_timing(ld, profile_keys);
+}
 
 static int begin_profile(struct loader *ld, const char *name)
 {
@@ -442,7 +453,7 @@ static int set_default_name(struct loader *ld)
 }
 
 static const struct section_def sections[] = {
-    {"profile", "[profile]", false, begin_profile, NULL, profile_keys},
+    {"profile", "[profile]", false, begin_profile, end_profile, profile_keys},
     {"kernel", "[kernel NAME]", true, begin_kernel, end_kernel, kernel_keys},
     {"tune", "[tune]", false, mmb_profile_begin_tune, NULL, mmb_profile_tune_keys},
     {NULL, NULL, false, NULL, NULL, NULL},

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/cache.h"
+#include "core/converge.h"
 #include "core/dtype.h"
 #include "core/expr.h"
 #include "model/library.h"
@@ -25,6 +26,9 @@
 #define MMB_PARAMS_LEN 256
 /* Configurations per kernel unless [profile] max_configurations says otherwise. */
 #define MMB_DEFAULT_MAX_CONFIGS 1000000
+/* Under a noise target, unless [profile] or the command line say otherwise. */
+#define MMB_DEFAULT_MIN_SAMPLES 10
+#define MMB_DEFAULT_MAX_SECONDS 1.0
 
 struct mmb_param {
     char name[32];
@@ -121,7 +125,10 @@ struct mmb_profile {
     struct mmb_size sizes[MMB_MAX_SIZES];
     int nsizes;
     unsigned dtypes;          /* bit (1u << enum mmb_dtype); default f32 */
-    int repeats;              /* timed launches per configuration, default 20 */
+    int repeats;              /* timed launches per configuration, default 20; unused with noise */
+    double noise;             /* the median's relative precision to time to; 0: none (repeats) */
+    int min_samples;          /* with noise: timed launches at least; 0: MMB_DEFAULT_MIN_SAMPLES */
+    double max_seconds;       /* with noise: cap on timed launching; 0: MMB_DEFAULT_MAX_SECONDS */
     int warmup;               /* untimed launches first, default 2 */
     enum mmb_cache_mode cache;/* default cold */
     char metrics[256];        /* metric set text, default "default" */
@@ -143,6 +150,23 @@ struct mmb_profile {
  * free; mmb_profile_free is safe either way. */
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen);
 void mmb_profile_free(struct mmb_profile *profile);
+
+/* What the command line asks of timing (run and tune options); 0 where it asks nothing. */
+struct mmb_timing_request {
+    int repeats;              /* --repeats: a fixed count */
+    double noise;             /* --noise: a target, a fraction */
+    int min_samples;          /* --min-samples */
+    double max_seconds;       /* --max-seconds */
+};
+
+/* How run and tune time each configuration (profile_timing.c): a fixed count
+ * (--repeats, else the profile's repeats unless it sets noise) or a noise target
+ * (--noise, else the profile's), its min_samples and max_seconds from the command
+ * line, else the profile, else the defaults. Returns 0, or -1 with err when the
+ * command line mixes --repeats with the target's options, or gives --min-samples or
+ * --max-seconds with no target anywhere. */
+int mmb_profile_timing(const struct mmb_profile *p, const struct mmb_timing_request *cli,
+                       struct mmb_converge_spec *out, char *err, size_t errlen);
 
 /* The dtypes kernel supports: its own `dtypes`, or the profile's when it has none
  * (bits 1u << enum mmb_dtype). */

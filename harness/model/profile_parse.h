@@ -120,6 +120,13 @@ extern const struct key_def mmb_profile_tune_keys[];
 int mmb_profile_begin_tune(struct loader *ld, const char *name);
 int mmb_profile_check_tune_kernels(struct loader *ld);
 
+/* The timing keys of [profile] (profile_timing.c), and their check when [profile]
+ * ends, given [profile]'s key table (for the lines in ld->key_lines). */
+int mmb_profile_key_noise(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_min_samples(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_max_seconds(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_end_timing(struct loader *ld, const struct key_def *keys);
+
 /* The binding keys of [kernel] (profile_binding.c) and the check of their
  * expressions' names when the section ends, with profile.c's name check. */
 int mmb_profile_key_function(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
