@@ -151,12 +151,46 @@ START_TEST(test_numbers_never_wrap)
         {"run", "--shard", "3/2", "not '3/2'"},
         {"tune", "--shard", "1/4097", "not '1/4097'"},
         {"check", "--shard", "2", "--shard expects K/N"},
+        {"run", "--noise", "1", "--noise expects a fraction or a percentage above 0 and below 100%, such as 0.5% or "
+         "0.005, not '1'"},
+        {"tune", "--noise", "0%", "not '0%'"},
+        {"run", "--min-samples", "5", "--min-samples expects an integer from 6 to 100000, not '5'"},
+        {"run", "--max-seconds", "-1", "--max-seconds expects seconds, a number > 0, not '-1'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = mmbench(cases[i].command, cases[i].option, cases[i].value, p, NULL);
         ck_assert_msg(rc == 2, "%s %s '%s': exit %d", cases[i].command, cases[i].option, cases[i].value, rc);
         ASSERT_ERR(cases[i].expect);
     }
+}
+END_TEST
+
+/* Timing options: a fixed count or a noise target, never both; the target's options
+ * need a target from the command line or the profile. Bad input is found before a GPU
+ * is looked for (exit 2, not 69). */
+START_TEST(test_timing_options)
+{
+    const char *plain = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *c = commands[i];
+        ck_assert_int_eq(mmbench(c, "--repeats", "5", "--noise", "1%", plain, NULL), 2);
+        ASSERT_ERR("--repeats fixes the count of timed launches, and --noise, --min-samples and --max-seconds time "
+                   "to a noise target; expected one or the other");
+        ck_assert_int_eq(mmbench(c, "--repeats", "5", "--min-samples", "20", plain, NULL), 2);
+        ck_assert_int_eq(mmbench(c, "--min-samples", "20", plain, NULL), 2);
+        ASSERT_ERR("--min-samples applies to a noise target, and neither --noise nor the profile's [profile] noise "
+                   "sets one");
+        ck_assert_int_ne(mmbench(c, "--noise", "0.5%", "--min-samples", "20", "--max-seconds", "0.5",
+                                 "--no-counters", "-o", "/dev/null", plain, NULL), 2);
+    }
+    const char *target = profile_with("noise = 1%\nmin_samples = 12", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_ne(mmbench("run", "--max-seconds", "0.5", "--no-counters", "-o", "/dev/null", target, NULL), 2);
+    ck_assert_int_ne(mmbench("run", "--repeats", "3", "--no-counters", "-o", "/dev/null", target, NULL), 2);
+    ck_assert_int_eq(mmbench("run", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "--noise X"));
+    ck_assert_ptr_nonnull(strstr(out, "--min-samples N"));
+    ck_assert_ptr_nonnull(strstr(out, "--max-seconds SECONDS"));
 }
 END_TEST
 
@@ -347,6 +381,7 @@ int main(void)
     tcase_add_test(tc, test_no_command);
     tcase_add_test(tc, test_help_everywhere);
     tcase_add_test(tc, test_numbers_never_wrap);
+    tcase_add_test(tc, test_timing_options);
     tcase_add_test(tc, test_seed_full_range);
     tcase_add_test(tc, test_not_regular_files);
     tcase_add_test(tc, test_file_too_large);

@@ -79,6 +79,8 @@ static void row_sample(struct mmb_row *r, int i)
     r->repeats = 20;
     r->time_ms_median = 3349.53833;
     r->time_ms_min = 0.000123456789;
+    r->noise_pct = i == 1 ? NAN : 0.4375;
+    snprintf(r->stopped_by, sizeof r->stopped_by, "%s", i == 1 ? "" : "max_seconds");
     snprintf(r->cache, sizeof r->cache, "cold");
     r->dram_read_bytes = 137438953472.0; /* 2^37: exact, no exponent */
     r->ffma = 34359738368.0;
@@ -135,7 +137,7 @@ START_TEST(test_columns_table)
     static const char *design[] = {
         "gpu", "gpu_uuid", "cc", "sm_count", "driver", "cuda", "profile", "kernel", "params", "dtype", "m",
         "n", "k", "status", "reason", "max_rel_err", "repeats", "time_ms_median", "time_ms_min",
-        "time_ms_max", "time_ms_stddev", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
+        "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
         "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "peak_gflops", "fp32_pct",
@@ -549,6 +551,8 @@ START_TEST(test_bad_fixtures)
         {"zero-size.csv", "3", "column 'n': expected an integer of at least 1, found '0'"},
         {"unknown-dtype.csv", "3", "column 'dtype': expected one of f32, f64, i32, found 'f16'"},
         {"unknown-cache.csv", "3", "column 'cache': expected one of cold, hot, found 'warm'"},
+        {"unknown-stop.csv", "3",
+         "column 'stopped_by': expected one of repeats, noise, resolution, max_seconds, max_samples, found 'cap'"},
         {"nul-byte.csv", "3", "field 2 holds a NUL byte"},
         {"negative-counter.csv", "3", "column 'dram_read_bytes': expected a finite number of at least 0, found '-1000'"},
     };

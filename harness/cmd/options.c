@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "core/converge.h"
 #include "search/strategy.h"
 
 enum opt_type {
@@ -23,6 +24,7 @@ enum opt_type {
     OPT_LLONG,   /* long long in [lo, hi] */
     OPT_U64,     /* unsigned 64-bit, all of it */
     OPT_SECONDS, /* double > 0, finite */
+    OPT_NOISE,   /* a fraction or a percentage in (0, 1): core/converge.h */
     OPT_TEXT,    /* const char *, not empty */
     OPT_ALL,     /* the word 'all' sets a bool */
     OPT_SHARD,   /* K/N (results/shard.h) */
@@ -56,7 +58,16 @@ static const struct opt_def opts[] = {
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
     {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: no CUPTI counter passes"},
-    {"repeats", 0, OPT_INT, S(repeats), 0, 1, 1000000, BOTH, "N", "timed launches (default: the profile's)"},
+    {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
+     "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},
+    {"noise", 0, OPT_NOISE, S(timing.noise), 0, 0, 0, BOTH, "X",
+     "time until the median is this precise, such as 0.5% or 0.005: the half-width of its 95% interval "
+     "(default: the profile's noise, else a fixed count)"},
+    {"min-samples", 0, OPT_INT, S(timing.min_samples), 0, MMB_CONVERGE_MIN_SAMPLES, MMB_CONVERGE_MAX_SAMPLES, BOTH,
+     "N", "with a noise target, timed launches at least (default: the profile's, else 10)"},
+    {"max-seconds", 0, OPT_SECONDS, S(timing.max_seconds), 0, 0, 0, BOTH, "SECONDS",
+     "with a noise target, timed launching per configuration at most, once the least count is taken "
+     "(default: the profile's, else 1)"},
     {"warmup", 0, OPT_INT, S(warmup), 0, 0, 1000000, BOTH, "N", "untimed launches first (default: the profile's)"},
     {"timeout", 0, OPT_SECONDS, S(timeout), 0, 0, 0, BOTH, "SECONDS",
      "limit per configuration, then a `timeout` row (default: the profile's, else 120)"},
@@ -182,6 +193,10 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         *(double *)(base + o->offset) = d;
         break;
     }
+    case OPT_NOISE:
+        if (mmb_noise_parse(arg, (double *)(base + o->offset)) != 0)
+            return bad_value(s, o, arg, "a fraction or a percentage above 0 and below 100%, such as 0.5% or 0.005");
+        break;
     case OPT_SHARD: {
         char why[1200];
         if (mmb_shard_parse(arg, (struct mmb_shard *)(base + o->offset), why, sizeof why) != 0) {
@@ -225,7 +240,6 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     t->record_restricted = s->record_restricted;
     t->verbose = s->verbose;
     t->device = s->device;
-    t->repeats = s->repeats;
     t->output = s->output;
     t->data_dir = s->data_dir;
     t->cache_dir = s->cache_dir;

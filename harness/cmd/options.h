@@ -25,7 +25,7 @@ struct mmb_cmd_settings {
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
     bool no_cache, no_counters, verbose, record_restricted;
-    int repeats;              /* 0: the profile's */
+    struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */
     struct mmb_shard shard;   /* --shard K/N; n == 0: all */

@@ -69,7 +69,7 @@ int mmb_cmd_run(int argc, char **argv)
     struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
                                                  .cache_dir = s.cache_dir, .counters = !s.no_counters,
                                                  .metrics = &set, .verbose = s.verbose,
-                                                 .record_restricted = s.record_restricted, .repeats = s.repeats,
+                                                 .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
                                                  .shard = s.shard}};
     if (mmb_cmd_load_profile(s.profile, p) != 0) {
@@ -79,6 +79,11 @@ int mmb_cmd_run(int argc, char **argv)
     rc = MMB_EXIT_BAD_INPUT;
     if (mmb_metric_set_parse(p->metrics, &set, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench run: %s:%d: metrics: %s\n", s.profile, p->metrics_line, err);
+        goto out;
+    }
+    struct mmb_converge_spec timing;
+    if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench run: %s\n", err);
         goto out;
     }
     if ((ndev = mmb_cmd_gpu_count("run")) < 0) {

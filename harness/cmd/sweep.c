@@ -24,6 +24,7 @@ struct sweep {
     size_t total, done;
     bool progress;
     double t0;
+    struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
 };
 
 static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
@@ -146,9 +147,10 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
-        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .repeats = sw->opts->repeats > 0 ? sw->opts->repeats : p->repeats,
+        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup,
         .cache = p->cache, .tolerance = p->tolerance[dtype],
     };
+    eo.timing = sw->timing;
     int rc = 0;
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];
@@ -212,6 +214,8 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
 {
     struct sweep sw = {.profile = profile, .opts = opts, .sum = summary, .t0 = mmb_seconds_now()};
     memset(summary, 0, sizeof *summary);
+    if (mmb_profile_timing(profile, &opts->timing, &sw.timing, err, errlen) != 0)
+        return -1;
     struct mmb_session_options so = {
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
         .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose,

@@ -21,7 +21,7 @@ struct mmb_run_options {
     const struct mmb_metric_set *metrics; /* the profile's, parsed; read when counters */
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */
-    int repeats;              /* > 0 overrides the profile */
+    struct mmb_timing_request timing; /* the command line's over the profile's (mmb_profile_timing) */
     int warmup;               /* >= 0 overrides the profile; -1 keeps it */
     double timeout;           /* > 0 overrides the profile's seconds per configuration */
     const char *l2_flush;     /* L2 flush method (MMB_L2_SWEEP); NULL: the default */

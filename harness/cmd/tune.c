@@ -170,6 +170,10 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
         fprintf(stderr, "mmbench tune: %s:%d: metrics: %s\n", s->profile, profile->metrics_line, err);
         return -1;
     }
+    if (mmb_profile_timing(profile, &s->timing, &r->timing, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench tune: %s\n", err);
+        return -1;
+    }
     if (mmb_tune_plan_make(profile, &s->tune, plan) != 0)
         return -1;
     if (s->all_devices && !plan->strategy->splits) {

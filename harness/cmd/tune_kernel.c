@@ -220,8 +220,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     mmb_session_row_identity(r->session, r->profile, k, NULL, size, dtype, &id);
     struct job j = {
         .run = r, .kernel = k, .source = source, .problem = problem, .size = *size, .dtype = dtype,
-        .eo = {.warmup = r->settings->warmup >= 0 ? r->settings->warmup : pr->warmup,
-               .repeats = r->opt->repeats > 0 ? r->opt->repeats : pr->repeats,
+        .eo = {.warmup = r->settings->warmup >= 0 ? r->settings->warmup : pr->warmup, .timing = r->timing,
                .cache = pr->cache, .tolerance = pr->tolerance[dtype]},
         .best_ms = INFINITY,
     };

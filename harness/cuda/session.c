@@ -450,20 +450,25 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
         return row->status = MMB_STATUS_WRONG_RESULT;
     }
 
-    struct mmb_stats stats;
-    double clock = NAN;
-    row->status = mmb_timer_measure(s->timer, c.launch, &c, eo->warmup, eo->repeats, eo->cache == MMB_CACHE_COLD,
-                                    &stats, &clock, err, errlen);
+    struct mmb_timing tm;
+    row->status = mmb_timer_measure(s->timer, c.launch, &c, eo->warmup, &eo->timing, eo->cache == MMB_CACHE_COLD,
+                                    &tm, err, errlen);
     if (row->status != MMB_STATUS_OK) {
         *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
         return row->status;
     }
-    row->repeats = eo->repeats;
-    row->time_ms_median = stats.median;
-    row->time_ms_min = stats.min;
-    row->time_ms_max = stats.max;
-    row->time_ms_stddev = stats.stddev;
-    row->sm_clock_mhz = clock;
+    row->repeats = (long long)tm.stats.n;
+    row->time_ms_median = tm.stats.median;
+    row->time_ms_min = tm.stats.min;
+    row->time_ms_max = tm.stats.max;
+    row->time_ms_stddev = tm.stats.stddev;
+    row->noise_pct = 100.0 * tm.noise;
+    const char *stop = mmb_stop_text(tm.stop);
+    snprintf(row->stopped_by, sizeof row->stopped_by, "%s", stop ? stop : "");
+    row->sm_clock_mhz = tm.sm_clock_mhz;
+    if (s->opts.verbose)
+        fprintf(stderr, "  timing: %zu launches, noise %.3g%%, stopped by %s\n", tm.stats.n, row->noise_pct,
+                row->stopped_by);
     read_counters(s, &c, eo->cache == MMB_CACHE_COLD, row);
     mmb_row_derive(row);
     return row->status;

@@ -46,7 +46,8 @@ enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *s
                                  char *err, size_t errlen);
 
 struct mmb_eval_options {
-    int warmup, repeats;
+    int warmup;
+    struct mmb_converge_spec timing; /* a fixed count or a noise target (core/converge.h) */
     enum mmb_cache_mode cache;
     double tolerance;
 };

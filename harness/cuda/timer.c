@@ -44,50 +44,95 @@ static enum mmb_status timer_flush_l2(struct mmb_timer *t, char *err, size_t err
     return mmb_l2_flush_enqueue(t->flush, t->stream, err, errlen);
 }
 
-enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx,
-                                  int warmup, int repeats, bool cold, struct mmb_stats *stats,
-                                  double *sm_clock_mhz, char *err, size_t errlen)
+/* Room for need samples in all, and the event pairs of a batch of that many, created as needed. */
+static enum mmb_status timer_grow(double **ms, size_t *ms_cap, size_t need, cudaEvent_t **events,
+                                  size_t *created, size_t *events_cap, size_t batch, char *err, size_t errlen)
 {
-    cudaError_t e = cudaSuccess;
-    enum mmb_status st = MMB_STATUS_OK;
-    cudaStream_t stream = (cudaStream_t)t->stream;
-    cudaEvent_t *events = calloc(2 * (size_t)repeats, sizeof *events);
-    double *ms = calloc((size_t)repeats, sizeof *ms);
-    int created = 0;
-    *sm_clock_mhz = NAN;
-    if (!events || !ms) {
-        mmb_errorf(err, errlen, "out of host memory");
-        st = MMB_STATUS_OUT_OF_MEMORY;
-        goto out;
+    cudaError_t e;
+    if (need > *ms_cap) {
+        double *grown = realloc(*ms, need * sizeof *grown);
+        if (!grown)
+            goto oom;
+        *ms = grown;
+        *ms_cap = need;
     }
-    for (; created < 2 * repeats; created++)
-        MMB_CHECK_CUDA(e = cudaEventCreate(&events[created]), st = mmb_gpu_status_of(e); goto out);
+    if (2 * batch > *events_cap) {
+        cudaEvent_t *grown = realloc(*events, 2 * batch * sizeof *grown);
+        if (!grown)
+            goto oom;
+        *events = grown;
+        *events_cap = 2 * batch;
+    }
+    for (; *created < 2 * batch; (*created)++)
+        MMB_CHECK_CUDA(e = cudaEventCreate(&(*events)[*created]), return mmb_gpu_status_of(e));
+    return MMB_STATUS_OK;
+oom:
+    mmb_errorf(err, errlen, "out of host memory");
+    return MMB_STATUS_OUT_OF_MEMORY;
+}
+
+/* One batch: count timed launches, each between its own pair of events, then their
+ * times into ms; with sm_clock_mhz, the SM clock read halfway through. */
+static enum mmb_status timer_batch(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                   const cudaEvent_t *events, size_t count, double *ms, double *sm_clock_mhz,
+                                   char *err, size_t errlen)
+{
+    cudaError_t e;
+    enum mmb_status st;
+    cudaStream_t stream = (cudaStream_t)t->stream;
+    for (size_t i = 0; i < count; i++) {
+        if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+            return st;
+        MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i], stream), return mmb_gpu_status_of(e));
+        if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
+            return st;
+        MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i + 1], stream), return mmb_gpu_status_of(e));
+        if (sm_clock_mhz && i == count / 2)
+            *sm_clock_mhz = mmb_nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
+    }
+    MMB_CHECK_CUDA(e = cudaStreamSynchronize(stream), return mmb_gpu_status_of(e));
+    for (size_t i = 0; i < count; i++) {
+        float f = 0.0f;
+        MMB_CHECK_CUDA(e = cudaEventElapsedTime(&f, events[2 * i], events[2 * i + 1]), return mmb_gpu_status_of(e));
+        ms[i] = f;
+    }
+    return MMB_STATUS_OK;
+}
+
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
+                                  const struct mmb_converge_spec *spec, bool cold, struct mmb_timing *out,
+                                  char *err, size_t errlen)
+{
+    enum mmb_status st = MMB_STATUS_OK;
+    cudaEvent_t *events = NULL;
+    double *ms = NULL;
+    size_t n = 0, ms_cap = 0, created = 0, events_cap = 0;
+    struct mmb_converge_step step;
+    out->sm_clock_mhz = NAN;
     for (int i = 0; i < warmup; i++) {
         if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
             goto out;
         if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
             goto out;
     }
-    for (int i = 0; i < repeats; i++) {
-        if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+    double t0 = mmb_seconds_now();
+    mmb_converge_step(spec, ms, 0, 0.0, &step);
+    while (step.stop == MMB_STOP_NONE) {
+        st = timer_grow(&ms, &ms_cap, n + step.more, &events, &created, &events_cap, step.more, err, errlen);
+        if (st != MMB_STATUS_OK)
             goto out;
-        MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i], stream), st = mmb_gpu_status_of(e); goto out);
-        if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
+        st = timer_batch(t, launch, ctx, cold, events, step.more, ms + n, n == 0 ? &out->sm_clock_mhz : NULL, err,
+                         errlen);
+        if (st != MMB_STATUS_OK)
             goto out;
-        MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i + 1], stream), st = mmb_gpu_status_of(e); goto out);
-        if (i == repeats / 2)
-            *sm_clock_mhz = mmb_nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
+        n += step.more;
+        mmb_converge_step(spec, ms, n, mmb_seconds_now() - t0, &step);
     }
-    MMB_CHECK_CUDA(e = cudaStreamSynchronize(stream), st = mmb_gpu_status_of(e); goto out);
-    for (int i = 0; i < repeats; i++) {
-        float f = 0.0f;
-        MMB_CHECK_CUDA(e = cudaEventElapsedTime(&f, events[2 * i], events[2 * i + 1]),
-                       st = mmb_gpu_status_of(e); goto out);
-        ms[i] = f;
-    }
-    mmb_stats_compute(ms, (size_t)repeats, stats);
+    out->noise = step.noise;
+    out->stop = step.stop;
+    mmb_stats_compute(ms, n, &out->stats);
 out:
-    for (int i = 0; i < created; i++)
+    for (size_t i = 0; i < created; i++)
         cudaEventDestroy(events[i]);
     free(events);
     free(ms);

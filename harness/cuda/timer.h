@@ -1,12 +1,14 @@
 /* timer.h - timing with CUDA events: warm-up, an L2 flush before each timed launch
- * (cold) or none (hot), one event pair per launch, and the SM clock read while the
- * timed launches run. */
+ * (cold) or none (hot), one event pair per launch, launched in batches until the
+ * stopping rule (core/converge.h) says stop, and the SM clock read while the timed
+ * launches run. */
 #ifndef MMB_TIMER_H
 #define MMB_TIMER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/converge.h"
 #include "core/stats.h"
 #include "core/status.h"
 #include "cuda/gpu.h"
@@ -20,11 +22,20 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, voi
                                struct mmb_l2_flush *flush, char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
 
-/* Runs warmup untimed launches, then repeats timed ones (milliseconds into stats);
- * launch enqueues on the timer's stream.
- * *sm_clock_mhz is read through NVML during the timed launches (NaN without NVML). */
-enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx,
-                                  int warmup, int repeats, bool cold, struct mmb_stats *stats,
-                                  double *sm_clock_mhz, char *err, size_t errlen);
+struct mmb_timing {
+    struct mmb_stats stats;   /* of the timed launches, in milliseconds; stats.n of them */
+    double noise;             /* the rule's, a fraction; NaN under 6 launches */
+    enum mmb_stop stop;       /* why they stopped */
+    double sm_clock_mhz;      /* read through NVML during the first batch; NaN without NVML */
+};
+
+/* Runs warmup untimed launches, then timed ones in batches as the rule asks for them
+ * (core/converge.h; a fixed count is one batch of up to MMB_CONVERGE_MAX_BATCH);
+ * launch enqueues on the timer's stream. The rule's time is the host's wall time
+ * from the enqueueing of the first timed launch to the end of the last batch,
+ * flushes and synchronisations included. */
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
+                                  const struct mmb_converge_spec *spec, bool cold, struct mmb_timing *out,
+                                  char *err, size_t errlen);
 
 #endif

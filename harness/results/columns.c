@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/cache.h"
+#include "core/converge.h"
 #include "core/dtype.h"
 #include "core/util.h"
 #include "results/limiter.h"
@@ -38,11 +39,18 @@ const struct mmb_column mmb_columns[] = {
     COL(status, STATUS, OUTCOME, VALUE, NONE, STATUS, "", "disposition of the configuration"),
     COL(reason, STR, OUTCOME, NO, NONE, TEXT, "", "why, when status is not ok; source of published rows"),
     COL(max_rel_err, REAL, OUTCOME, NO, LOWER, ERROR, "", "max |C - ref| / max |ref|"),
-    COL(repeats, INT, IDENTITY, NO, NONE, COUNT, "", "timed launches"),
+    COL(repeats, INT, IDENTITY, NO, NONE, COUNT, "",
+        "timed launches taken: the fixed count, or as many as the noise target needed"),
     COL(time_ms_median, REAL, TIME, NO, LOWER, POSITIVE, "ms", "median kernel time"),
     COL(time_ms_min, REAL, TIME, NO, LOWER, POSITIVE, "ms", "fastest kernel time"),
     COL(time_ms_max, REAL, TIME, NO, LOWER, POSITIVE, "ms", "slowest kernel time"),
     COL(time_ms_stddev, REAL, TIME, NO, LOWER, NONNEG, "ms", "sample standard deviation of the kernel time"),
+    COL(noise_pct, REAL, TIME, NO, NONE, NONNEG, "%",
+        "noise of the median: half-width of its distribution-free 95% confidence interval, percent of the median "
+        "(empty under 6 timed launches)"),
+    COL(stopped_by, STR, TIME, NO, NONE, STOP, "",
+        "why the timed launches stopped: repeats (the fixed count), noise (the target reached), resolution (the "
+        "timer's step), max_seconds or max_samples (a cap came first; the row is still ok)"),
     COL(cache, STR, KEY, NO, NONE, CACHE, "", "cold (L2 flushed before each launch) or hot"),
     COL(sm_clock_mhz, REAL, TIME, NO, NONE, POSITIVE, "MHz", "SM clock read during the run"),
     COL(dram_read_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes read from DRAM"),
@@ -246,6 +254,11 @@ static const char *name_check(enum mmb_col_domain domain, const char *text, char
         *ok = mmb_cache_parse(text, &m);
         for (const struct mmb_cache_info *c = mmb_cache_table; c->text && o < len; c++)
             o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", c->text);
+    } else if (domain == MMB_DOMAIN_STOP) {
+        enum mmb_stop st;
+        *ok = mmb_stop_parse(text, &st);
+        for (const struct mmb_stop_info *i = mmb_stop_table; i->text && o < len; i++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", i->text);
     } else if (domain == MMB_DOMAIN_LIMITER) {
         *ok = mmb_limiter_parse(text) != NULL;
         for (const struct mmb_limiter *l = mmb_limiter_table; l->text && o < len; l++)

@@ -55,6 +55,7 @@ enum mmb_col_domain {
                           * output element left unwritten (NaN) makes infinite */
     MMB_DOMAIN_POSITIVE, /* a finite number from 1e-300 to 1e300: times, rates, peaks */
     MMB_DOMAIN_STATUS,   /* a name of core/status's table */
+    MMB_DOMAIN_STOP,     /* a name of core/converge's mmb_stop_table: why timing stopped */
 };
 
 struct mmb_column {

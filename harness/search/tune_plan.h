@@ -20,7 +20,7 @@ struct mmb_tune_options {
     unsigned long long seed;
     bool seed_set, counters, record_restricted, verbose, no_t4;
     int jobs;                  /* NVRTC threads compiling ahead; 0: none */
-    int device, repeats;
+    int device;
     const char *output, *t4, *data_dir, *cache_dir;
     struct mmb_shard shard;    /* --shard K/N; n == 0: all */
 };
