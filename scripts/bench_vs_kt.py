@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""bench_vs_kt.py - the Kernel Tuner side of scripts/bench-vs-kt.sh, and the rows of its speed.csv.
+
+  bench_vs_kt.py space PROFILE KERNEL
+      what Kernel Tuner is given, read from the profile's [kernel KERNEL] section
+  bench_vs_kt.py kt PROFILE KERNEL SIZE OUT.json [--iterations 7] [--dry-run]
+      tunes the kernel with Kernel Tuner (cupy backend) at SIZE x SIZE x SIZE f32
+  bench_vs_kt.py mmbench CSV KERNEL SIZE WARMUP OUT.json [--all-kernels]
+      the same summary from an mmbench results CSV
+  bench_vs_kt.py row TASK TOOL CACHE WALL_S SUMMARY.json
+      one line of speed.csv: task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms
+
+The space Kernel Tuner searches is the profile's, read from it (param.*, restrict,
+grid_div_x, grid_div_y, source, function), so that both tools tune the same kernel
+source over the same space: seed 002's, as tune_kernel was called in its document.
+Both see the same protocol: hot L2, one untimed launch and `iterations` timed ones per
+configuration (Kernel Tuner's verification launch is the untimed one; it also runs the
+first configuration once before all as its own warm-up), every result checked against
+a reference to mmbench's f32 tolerance, max |C - ref| <= 1e-4 max |ref|.
+
+kernel_s is the kernels' own time: for every configuration measured, its timed and
+untimed launches times its time (Kernel Tuner: (iterations + 1) x mean; mmbench:
+(repeats + warmup) x median). configs counts the configurations measured, best_params
+is the fastest as name=value;... in the profile's order, best_ms its time. mmbench's
+wall time also holds its cuBLAS reference, which `tune` measures at every problem."""
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import time
+import types
+
+
+def say(*args):
+    print("bench_vs_kt:", *args, flush=True)
+
+
+# ---- the profile's kernel section ----
+
+
+def parse_values(text):
+    """A value list of docs/profiles.md: 16, 32 or 1:32:x2 or 0:12:+4, comma-separated."""
+    out = []
+    for item in (i.strip() for i in text.split(",")):
+        m = re.fullmatch(r"(-?\d+):(-?\d+):([x+])(\d+)", item)
+        if not m:
+            out.append(int(item))
+            continue
+        a, b, op, step = int(m[1]), int(m[2]), m[3], int(m[4])
+        if (op == "x" and (a < 1 or step < 2)) or (op == "+" and step < 1) or b < a:
+            raise ValueError(f"bad range '{item}'")
+        v = a
+        while v <= b:
+            out.append(v)
+            v = v * step if op == "x" else v + step
+    return out
+
+
+def python_expr(text):
+    """A profile expression as Python: C's && and || become and, or; the rest of what a
+    restriction of this profile uses (comparisons, * + - /) reads the same."""
+    expr = text.replace("&&", " and ").replace("||", " or ")
+    compile(expr, "<restriction>", "eval")  # refuse what Python cannot read, here and now
+    return expr
+
+
+def grid_divisor(text):
+    """'block_size_x * tile_size_x' -> ['block_size_x', 'tile_size_x'] (Kernel Tuner
+    multiplies a list's entries), anything else as Kernel Tuner's string expression."""
+    names = [n.strip() for n in text.split("*")]
+    if all(re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
+        return names
+    return python_expr(text)
+
+
+def read_kernel(profile, kernel):
+    """The [kernel KERNEL] section of profile: source (absolute), function, tune_params in
+    the profile's order, restrictions, grid divisors."""
+    section, spec = None, {"params": {}, "restrict": [], "grid_div_x": None, "grid_div_y": None}
+    with open(profile, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.strip()
+            if not line or line[0] in ";#":
+                continue
+            m = re.fullmatch(r"\[\s*(.*?)\s*\]", line)
+            if m:
+                section = m[1]
+                continue
+            if section != f"kernel {kernel}":
+                continue
+            line = re.sub(r"\s;.*$", "", line)  # a comment after a blank
+            key, _, value = (s.strip() for s in line.partition("="))
+            if key == "source":
+                spec["source"] = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(profile)), value))
+            elif key == "function":
+                spec["function"] = value
+            elif key.startswith("param."):
+                spec["params"][key[len("param."):]] = parse_values(value)
+            elif key == "restrict":
+                spec["restrict"].append(python_expr(value))
+            elif key in ("grid_div_x", "grid_div_y"):
+                spec[key] = grid_divisor(value)
+            else:
+                raise ValueError(f"{profile}: [kernel {kernel}] key '{key}' has no Kernel Tuner counterpart here")
+    if "source" not in spec or "function" not in spec:
+        raise ValueError(f"{profile}: no [kernel {kernel}] section with source and function")
+    return spec
+
+
+# ---- Kernel Tuner ----
+
+
+def import_kernel_tuner():
+    """kernel_tuner, importable without jsonschema's and packaging's own dependencies:
+    tune_kernel never uses either (they read and check T4 files), so a machine without
+    attrs or packaging gets stand-ins for the two, said so on the log."""
+    try:
+        import kernel_tuner
+        return kernel_tuner
+    except ModuleNotFoundError as e:
+        if e.name not in ("attrs", "jsonschema", "packaging", "referencing", "rpds", "typing_extensions"):
+            raise
+        say(f"kernel_tuner needs '{e.name}', which this python lacks; standing in for jsonschema and "
+            "packaging.requirements (only T4 files use them)")
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("kernel_tuner", "jsonschema", "referencing", "packaging"):
+            del sys.modules[name]
+    sys.modules["jsonschema"] = types.ModuleType("jsonschema")
+    packaging = types.ModuleType("packaging")
+    requirements = types.ModuleType("packaging.requirements")
+    requirements.Requirement = type("Requirement", (), {})
+    packaging.requirements = requirements
+    sys.modules["packaging"], sys.modules["packaging.requirements"] = packaging, requirements
+    import kernel_tuner
+    return kernel_tuner
+
+
+def params_text(names, config):
+    return ";".join(f"{n}={config[n]}" for n in names)
+
+
+def run_kt(args):
+    spec = read_kernel(args.profile, args.kernel)
+    names = list(spec["params"])
+    t_start = time.perf_counter()
+    kt = import_kernel_tuner()
+    import numpy as np
+    say(f"kernel_tuner {kt.__version__}, numpy {np.__version__}")
+    with open(spec["source"], encoding="utf-8") as f:
+        source = "#define elem_t float\n" + f.read()  # as mmbench's -D elem_t=float
+    n = args.size
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1.0, 1.0, (n, n)).astype(np.float32)
+    b = rng.uniform(-1.0, 1.0, (n, n)).astype(np.float32)
+    c = np.zeros((n, n), dtype=np.float32)
+    t0 = time.perf_counter()
+    try:
+        import cupy as cp
+        ref = (cp.asarray(a, dtype=cp.float64) @ cp.asarray(b, dtype=cp.float64)).astype(cp.float32).get()
+        how = f"cupy {cp.__version__} in float64"
+    except ImportError:
+        if not args.dry_run:
+            raise
+        ref = np.zeros((n, n), dtype=np.float32)
+        how = "nothing (dry run without cupy)"
+    atol = 1e-4 * float(np.max(np.abs(ref))) if ref.any() else 1e-4
+    say(f"inputs {n}x{n} uniform [-1, 1) seed 1, reference by {how} in {time.perf_counter() - t0:.2f} s, atol {atol:.3g}")
+    arguments = [c, a, b, np.int32(n), np.int32(n), np.int32(n)]  # (C, A, B, M, N, K)
+    kwargs = dict(
+        kernel_name=spec["function"], kernel_source=source, problem_size=(n, n), arguments=arguments,
+        tune_params=spec["params"], grid_div_x=spec["grid_div_x"], grid_div_y=spec["grid_div_y"],
+        restrictions=spec["restrict"] or None, answer=[ref, None, None, None, None, None], atol=atol,
+        lang="cupy", iterations=args.iterations, strategy="brute_force", verbose=False, quiet=False)
+    say("tune_kernel(" + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()
+                                  if k not in ("kernel_source", "arguments", "answer")) + ")")
+    if args.dry_run:
+        from kernel_tuner.searchspace import Searchspace
+        space = Searchspace(spec["params"], spec["restrict"], 1024)
+        say(f"dry run: {space.size} configurations within the restrictions and 1024 threads; nothing launched")
+        return 0
+    t0 = time.perf_counter()
+    results, env = kt.tune_kernel(**kwargs)
+    tune_s = time.perf_counter() - t0
+    good = [r for r in results if "__error__" not in r and isinstance(r.get("time"), (int, float))
+            and math.isfinite(r["time"])]
+    say(f"tune_kernel: {tune_s:.2f} s, {len(results)} configurations tried, {len(good)} measured, on "
+        f"{env.get('device_name', '?')}")
+    split = {k: sum(r.get(k, 0) for r in good) / 1000 for k in
+             ("compile_time", "verification_time", "benchmark_time", "framework_time", "strategy_time")}
+    say("split over the measured: " + ", ".join(f"{k} {v:.2f} s" for k, v in split.items()))
+    summary = {"tool": "kernel_tuner", "configs": len(good), "device": env.get("device_name", ""),
+               "tune_s": round(tune_s, 3), "process_s": round(time.perf_counter() - t_start, 3),
+               "kernel_s": sum((args.iterations + 1) * r["time"] for r in good) / 1000, **split}
+    if good:
+        best = min(good, key=lambda r: r["time"])
+        summary.update(best_params=params_text(names, best), best_ms=best["time"])
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=1)
+    say(f"best {summary.get('best_params')} {summary.get('best_ms')} ms -> {args.out}")
+    return 0 if good else 1
+
+
+# ---- mmbench's CSV ----
+
+
+def run_mmbench(args):
+    import csv
+    rows, ok = 0, []
+    with open(args.csv, newline="", encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            rows += 1
+            if r["status"] == "ok" and r["time_ms_median"]:
+                ok.append(r)
+    timed = ok if args.all_kernels else [r for r in ok if r["kernel"] == args.kernel]
+    kernel_s = sum((int(r["repeats"]) + args.warmup) * float(r["time_ms_median"]) for r in timed) / 1000
+    size = str(args.size)
+    best_of = [r for r in ok if r["kernel"] == args.kernel and r["m"] == r["n"] == r["k"] == size and r["dtype"] == "f32"]
+    summary = {"tool": "mmbench", "configs": len(timed), "rows": rows, "kernel_s": kernel_s,
+               "device": ok[0]["gpu"] if ok else ""}
+    if best_of:
+        best = min(best_of, key=lambda r: float(r["time_ms_median"]))
+        summary.update(best_params=best["params"], best_ms=float(best["time_ms_median"]))
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=1)
+    say(f"{args.csv}: {rows} rows, {len(timed)} timed, kernels {kernel_s:.2f} s, best {args.kernel} "
+        f"{summary.get('best_params')} {summary.get('best_ms')} ms")
+    return 0
+
+
+def run_row(args):
+    import csv
+    try:
+        with open(args.summary, encoding="utf-8") as f:
+            s = json.load(f)
+    except (OSError, ValueError):
+        s = {}  # the step failed: the row says so with empty cells
+    best_ms = s.get("best_ms")
+    csv.writer(sys.stdout, lineterminator="\n").writerow([
+        args.task, args.tool, args.cache, args.wall_s, f"{s['kernel_s']:.3f}" if "kernel_s" in s else "",
+        s.get("configs", ""), s.get("best_params", ""), f"{best_ms:.4f}" if best_ms is not None else ""])
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("space")
+    s.add_argument("profile")
+    s.add_argument("kernel")
+    k = sub.add_parser("kt")
+    k.add_argument("profile")
+    k.add_argument("kernel")
+    k.add_argument("size", type=int)
+    k.add_argument("out")
+    k.add_argument("--iterations", type=int, default=7)
+    k.add_argument("--dry-run", action="store_true")
+    m = sub.add_parser("mmbench")
+    m.add_argument("csv")
+    m.add_argument("kernel")
+    m.add_argument("size", type=int)
+    m.add_argument("warmup", type=int)
+    m.add_argument("out")
+    m.add_argument("--all-kernels", action="store_true")
+    r = sub.add_parser("row")
+    for name in ("task", "tool", "cache", "wall_s", "summary"):
+        r.add_argument(name)
+    args = p.parse_args()
+    if args.cmd == "space":
+        print(json.dumps(read_kernel(args.profile, args.kernel), indent=1))
+        return 0
+    return {"kt": run_kt, "mmbench": run_mmbench, "row": run_row}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
