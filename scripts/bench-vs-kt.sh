@@ -8,13 +8,16 @@
 # Writes $OUT/speed.csv, and $OUT/data/<gpu>/bench/speed.csv for collecting, with the
 # header task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms (issue 15; the
 # columns are explained in scripts/bench_vs_kt.py), and every log in
-# $OUT/bench-vs-kt.tar.gz.
+# $OUT/bench-vs-kt.tar.gz. The step `noise` (not run by default: it takes about as long
+# again) sweeps the course profile twice without counters to a noise target
+# (MMB_BENCH_NOISE, default 0.5%) and compares the two runs' medians at 1024 and above
+# in $OUT/noise-repeat.txt.
 #
 # Needs: build-gpu/ (scripts/gpu/build.sh, here) and .whl/ (Kernel Tuner's wheels)
 # carried along; the machine's python3 with numpy and cupy.
 #   MMBENCH             default build-gpu/harness/mmbench, else build/harness/mmbench
 #   MMB_BENCH_SECONDS   time for all steps (default 560); each step gets what is left
-#   MMB_BENCH_STEPS     steps to run, default "kt mmbench course"
+#   MMB_BENCH_STEPS     steps to run, default "kt mmbench course"; also "noise"
 set -u
 root=$PWD
 out=${OUT:-/tmp/mmb-bench-vs-kt}
@@ -58,6 +61,12 @@ timed() {
     return "$rc"
 }
 wall() { cat "$work/logs/$1.wall" 2>/dev/null; }
+# pack: the logs, the summaries and every CSV into $OUT/bench-vs-kt.tar.gz
+pack() (
+    cd "$work" || exit 1
+    shopt -s nullglob
+    tar -czf "$out/bench-vs-kt.tar.gz" logs ./*.json ./*.ini ./*.csv data-*
+)
 
 say "GPU and software"
 { nvidia-smi; "$mmbench" devices; } 2>&1 | tee "$work/logs/devices.txt" | head -n 20
@@ -130,7 +139,25 @@ if [[ $steps == *" course "* ]]; then
         -o "$work/course-no-counters-warm.csv" profiles/course.ini
 fi
 
+# ---- the course sweep twice to a noise target: do the medians agree? ----
+if [[ $steps == *" noise "* ]]; then
+    for i in 1 2; do
+        timed "course-noise-$i" "$mmbench" run --no-counters --noise "${MMB_BENCH_NOISE:-0.5%}" \
+            --cache-dir "$work/cubins-course" -o "$work/course-noise-$i.csv" profiles/course.ini
+    done
+    {
+        echo "profiles/course.ini twice, --no-counters --noise ${MMB_BENCH_NOISE:-0.5%}: wall $(wall course-noise-1) s" \
+            "and $(wall course-noise-2) s"
+        "${driver[@]}" compare "$work/course-noise-1.csv" "$work/course-noise-2.csv" 1024
+    } 2>&1 | tee "$out/noise-repeat.txt"
+fi
+
 # ---- speed.csv ----
+if [[ $steps != *" kt "* && $steps != *" mmbench "* && $steps != *" course "* ]]; then
+    pack
+    say "done in $(( $(date +%s) - t0 )) s (no speed.csv: none of its steps ran): $out/bench-vs-kt.tar.gz"
+    exit 0
+fi
 say "summaries"
 for cache in cold warm; do
     csv=$(find "$work/data-$cache" -name tune-seed002-kt-protocol.csv 2>/dev/null | head -n 1)
@@ -162,9 +189,5 @@ awk -F, 'NR > 1 && $1 == "seed002-kt-protocol" { w[$2 " " $3] = $4 }
           if (w[c] != "" && m != "" && m > 0) printf "bench-vs-kt: %s cache: Kernel Tuner / mmbench = %.2fx\n", a[2], w[c] / m } }' \
     "$out/speed.csv"
 grep -h 'timing kernel=' "$work"/logs/mmbench-*.log 2>/dev/null
-(
-    cd "$work" || exit 1
-    shopt -s nullglob
-    tar -czf "$out/bench-vs-kt.tar.gz" logs ./*.json ./*.ini ./*.csv data-*
-)
+pack
 say "done in $(( $(date +%s) - t0 )) s: $out/speed.csv, $out/bench-vs-kt.tar.gz"
