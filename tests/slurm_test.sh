@@ -92,8 +92,16 @@ job=$(sbatch --parsable --partition=mmbtest --output="$dir/data/slurm/merge-run-
 wait_job "$job"
 cat "$dir"/data/slurm/merge-run-*.out
 [[ $job_state == *COMPLETED* ]] || fail "the merge job after run: $job_state"
-[ "$(tail -n +2 "$gpu/$name.csv" | sort)" = "$(tail -n +2 "$orig" | sort)" ] ||
-    fail "$gpu/$name.csv does not hold the rows of $orig"
+# The merge writes today's columns: the rows must be the same cell for cell in the
+# original's columns, and empty in any column the original predates.
+python3 - "$orig" "$gpu/$name.csv" <<'EOF' || fail "$gpu/$name.csv does not hold the rows of $orig"
+import csv, sys
+orig, merged = (list(csv.DictReader(open(p, newline=""))) for p in sys.argv[1:3])
+cols = list(orig[0]) if orig else []
+new = [c for c in (merged[0] if merged else {}) if c not in cols]
+same = sorted(tuple(r[c] for c in cols) for r in orig) == sorted(tuple(r.get(c) for c in cols) for r in merged)
+sys.exit(0 if same and all(r[c] == "" for r in merged for c in new) else 1)
+EOF
 [ -s "$dir/reports/README.md" ] || fail "the merge job wrote no report"
 echo "slurm: ok: job $job merged $shards shard CSVs into $(($(wc -l <"$gpu/$name.csv") - 1)) rows, the rows of" \
     "$orig, and wrote the report"
