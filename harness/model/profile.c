@@ -107,7 +107,7 @@ static const struct key_def profile_keys[] = {
     {"description", key_description, "free text", 0, NULL, NULL},
     {"sizes", key_sizes, "sizes such as '256:8192:x2, 1024x4096x512, 1000'", 0, NULL, NULL},
     {"dtypes", key_profile_dtypes, "dtypes such as 'f32, f64'", 0, NULL, NULL},
-    {"repeats", key_repeats, "an integer >= 1 (timed launches, a fixed count)", 0, NULL, NULL},
+    {"repeats", key_repeats, "an integer >= 1", 0, NULL, NULL},
     {"noise", mmb_profile_key_noise, "a fraction or a percentage above 0 and below 100%, such as 0.5% or 0.005 "
      "(the median's relative precision to time to)", 0, NULL, NULL},
     {"min_samples", mmb_profile_key_min_samples, "an integer from 6 to 100000 (timed launches at least, with noise)",

@@ -1,6 +1,7 @@
 #!/bin/bash
 # collect.sh DIR - here, after a GPU run: DIR holds the unpacked results.tar.gz of
-# scripts/gpu/job.sh and, when run, bench-tune.tar.gz of scripts/bench-tune.sh. Copies
+# scripts/gpu/job.sh and, when run, bench-tune.tar.gz of scripts/bench-tune.sh (or the
+# $OUT of scripts/bench-vs-kt.sh, whose data/<gpu>/bench/speed.csv it takes). Copies
 # the CSVs and T4 files into data/<gpu>/ and the logs that back the README's numbers
 # into data/<gpu>/bench/ under their committed names. Run from the repository root.
 set -euo pipefail
@@ -18,6 +19,7 @@ for d in "$dir"/data/*/; do
     copy "$logs/ncu/compare-kernel-replay.txt" "$dest/bench/ncu-compare-kernel-replay.txt"
     copy "$logs/dram-probe.log" "$dest/bench/dram-probe.txt"
     copy "$logs/l2-state.log" "$dest/bench/l2-state.txt"
+    copy "$d/bench/speed.csv" "$dest/bench/speed.csv" # scripts/bench-vs-kt.sh's, with DIR its $OUT
     # `mmbench devices` alone (bench-tune.sh writes nvidia-smi before it)
     [ -f "$logs/devices.txt" ] && sed -n '/^#   name/,$p' "$logs/devices.txt" >"$dest/bench/devices.txt"
     if [ -f "$logs/steps.txt" ]; then
