@@ -81,7 +81,7 @@ int mmb_cmd_run(int argc, char **argv)
         fprintf(stderr, "mmbench run: %s:%d: metrics: %s\n", s.profile, p->metrics_line, err);
         goto out;
     }
-    struct mmb_converge_spec timing;
+    struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench run: %s\n", err);
         goto out;

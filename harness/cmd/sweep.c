@@ -147,10 +147,9 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
-        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup,
+        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
         .cache = p->cache, .tolerance = p->tolerance[dtype],
     };
-    eo.timing = sw->timing;
     int rc = 0;
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];

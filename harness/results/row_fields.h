@@ -32,7 +32,7 @@ struct mmb_row {
     long long repeats;  /* timed launches taken */
     double time_ms_median, time_ms_min, time_ms_max, time_ms_stddev;
     double noise_pct;   /* core/converge.h: the median's 95% interval, half-width in % */
-    char stopped_by[16];/* mmb_stop_table's text */
+    char stopped_by[16]; /* mmb_stop_table's text */
     char cache[8];      /* cold | hot */
     double sm_clock_mhz;
     /* counters (CUPTI) */
