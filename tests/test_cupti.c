@@ -82,7 +82,7 @@ START_TEST(test_open_empty_set)
     struct mmb_metric_set none;
     char err[512] = "";
     ck_assert_int_eq(mmb_metric_set_parse("none", &none, err, sizeof err), 0);
-    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, NULL, err, sizeof err), MMB_STATUS_SKIPPED);
+    ck_assert_int_eq(mmb_profiler_open(&p, 0, &none, NULL, NULL, err, sizeof err), MMB_STATUS_SKIPPED);
     ck_assert_ptr_null(p);
     ck_assert(strlen(err) > 0);
 }
@@ -97,7 +97,7 @@ START_TEST(test_open_denied_or_ok)
     struct mmb_l2_flush *flush = NULL; /* without a GPU there is none: the open fails before it is used */
     if (have_gpu())
         ck_assert_msg(mmb_l2_flush_open(&flush, 0, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
-    enum mmb_status st = mmb_profiler_open(&p, 0, &set, flush, err, sizeof err);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, flush, NULL, err, sizeof err);
     printf("mmb_profiler_open: %s%s%s\n", mmb_status_text(st), err[0] ? ": " : "", err);
     if (!have_gpu()) {
         ck_assert_int_eq(st, MMB_STATUS_PROFILING_DENIED);
@@ -188,7 +188,7 @@ static struct mmb_profiler *open_or_skip(const char *set_text, struct mmb_l2_flu
     ck_assert_int_eq(mmb_metric_set_parse(set_text, &set, err, sizeof err), 0);
     ck_assert_msg(mmb_l2_flush_open(flush, 0, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
     struct mmb_profiler *p = NULL;
-    enum mmb_status st = mmb_profiler_open(&p, 0, &set, *flush, err, sizeof err);
+    enum mmb_status st = mmb_profiler_open(&p, 0, &set, *flush, NULL, err, sizeof err);
     if (st == MMB_STATUS_PROFILING_DENIED) {
         printf("skipped: %s\n", err);
         mmb_l2_flush_close(*flush);
@@ -207,7 +207,7 @@ static enum mmb_status measure(struct mmb_profiler *p, struct launch *l, const c
     *ns = NAN;
     *passes = 0;
     err[0] = '\0';
-    return mmb_profiler_measure(p, launch_cb, l, strcmp(mode, "cold") == 0, row, ns, passes, err, errlen);
+    return mmb_profiler_measure(p, launch_cb, l, strcmp(mode, "cold") == 0, row, ns, passes, NULL, err, errlen);
 }
 
 START_TEST(test_gpu_ffma_exact)

@@ -179,6 +179,56 @@ START_TEST(test_counters_count_every_ffma)
 }
 END_TEST
 
+/* Counters read in batches (session_batch.c) are those of each launch alone: the
+ * same instruction counts, the same bytes to within 1% (L2: 2%), in fewer passes. */
+START_TEST(test_batched_counters_equal_alone)
+{
+    char csv[2][1100];
+    struct mmb_run_summary sum[2];
+    struct collected rows[2];
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    for (int alone = 0; alone < 2; alone++) {
+        snprintf(csv[alone], sizeof csv[alone], "%s/counters-%s.csv", tmpdir, alone ? "alone" : "batched");
+        if (alone)
+            setenv("MMB_COUNTER_BATCH", "1", 1);
+        sum[alone] = run("counters.ini", csv[alone], true, p, &rows[alone]);
+        unsetenv("MMB_COUNTER_BATCH");
+        mmb_profile_free(p);
+    }
+    ck_assert_uint_eq(rows[0].n, rows[1].n);
+    if (rows[0].n && rows[0].rows[0].counter_status == MMB_STATUS_PROFILING_DENIED) {
+        printf("counters denied here: batch check not made\n");
+        goto out;
+    }
+    ck_assert_msg(sum[0].counter_passes < sum[1].counter_passes, "batched %zu passes, alone %zu",
+                  sum[0].counter_passes, sum[1].counter_passes);
+    for (size_t i = 0; i < rows[0].n; i++) {
+        const struct mmb_row *b = &rows[0].rows[i], *a = &rows[1].rows[i];
+        ck_assert_str_eq(b->kernel, a->kernel);
+        ck_assert_int_eq(b->counter_status, MMB_STATUS_OK);
+        ck_assert_int_eq(a->counter_status, MMB_STATUS_OK);
+        ck_assert_double_eq(b->ffma, a->ffma);
+        ck_assert_double_eq(b->fadd, a->fadd);
+        ck_assert_double_eq(b->fmul, a->fmul);
+        /* L2 bytes vary by about 1% from run to run, batched or not (H100) */
+        const struct { const char *what; double batched, alone, within; } bytes[] = {
+            {"DRAM read", b->dram_read_bytes, a->dram_read_bytes, 0.01},
+            {"DRAM write", b->dram_write_bytes, a->dram_write_bytes, 0.01},
+            {"L1", b->l1_bytes, a->l1_bytes, 0.01},
+            {"L2", b->l2_bytes, a->l2_bytes, 0.02},
+        };
+        for (size_t j = 0; j < sizeof bytes / sizeof bytes[0]; j++)
+            ck_assert_msg(fabs(bytes[j].batched - bytes[j].alone) <= bytes[j].within * bytes[j].alone + 4096,
+                          "%s %lldx%lldx%lld, %s bytes: batched %.0f, alone %.0f", b->kernel, b->m, b->n, b->k,
+                          bytes[j].what, bytes[j].batched, bytes[j].alone);
+    }
+out:
+    free(rows[0].rows);
+    free(rows[1].rows);
+    free(p);
+}
+END_TEST
+
 int main(void)
 {
     char err[512];
@@ -196,6 +246,7 @@ int main(void)
     tcase_add_test(tc, test_every_kernel_correct_at_awkward_sizes);
     tcase_add_test(tc, test_each_failure_has_its_status);
     tcase_add_test(tc, test_counters_count_every_ffma);
+    tcase_add_test(tc, test_batched_counters_equal_alone);
     tcase_add_test(tc, test_shards_merge_to_one_run);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "core/util.h"
 #include "model/inputs.h"
 #include "core/stats.h"
 
@@ -33,6 +34,30 @@ START_TEST(test_fill_is_reproducible_and_in_range)
         seen_pos |= ia[i] > 0;
     }
     ck_assert(seen_neg && seen_pos);
+}
+END_TEST
+
+/* A matrix large enough to be filled in threads holds the one sequence of draws a
+ * single loop gives, element for element, in every dtype. */
+START_TEST(test_threaded_fill_is_the_sequence)
+{
+    const size_t n = (5u << 20) + 3;
+    for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+        enum mmb_dtype dtype = (enum mmb_dtype)d;
+        double *got = malloc(n * sizeof *got);
+        ck_assert_ptr_nonnull(got);
+        mmb_inputs_fill(got, n, dtype, 12345 + (uint64_t)d);
+        uint64_t state = 12345 + (uint64_t)d;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = mmb_splitmix64(&state);
+            double u = (double)(r >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+            double want = dtype == MMB_F32 ? (double)(float)u : dtype == MMB_F64 ? u : (double)((int32_t)(r % 17) - 8);
+            double have = mmb_inputs_element(got, i, dtype);
+            if (have != want)
+                ck_abort_msg("dtype %d element %zu: %.9g, the sequence has %.9g", d, i, have, want);
+        }
+        free(got);
+    }
 }
 END_TEST
 
@@ -113,6 +138,7 @@ int main(void)
     Suite *s = suite_create("inputs");
     TCase *tc = tcase_create("inputs");
     tcase_add_test(tc, test_fill_is_reproducible_and_in_range);
+    tcase_add_test(tc, test_threaded_fill_is_the_sequence);
     tcase_add_test(tc, test_poison_fails_the_comparison);
     tcase_add_test(tc, test_tolerance_is_relative_to_largest_reference);
     tcase_add_test(tc, test_element_reads_each_dtype);

@@ -144,7 +144,7 @@ int main(int argc, char **argv)
             return fail("metric set", err);
         if (mmb_l2_flush_open(&pass_flush, 0, method, err, sizeof err) != MMB_STATUS_OK)
             return fail("L2 flush", err);
-        if (mmb_profiler_open(&p, 0, &set, pass_flush, err, sizeof err) != MMB_STATUS_OK)
+        if (mmb_profiler_open(&p, 0, &set, pass_flush, l.stream, err, sizeof err) != MMB_STATUS_OK)
             return fail("profiler", err);
     } else if (!hot && mmb_l2_flush_open(&l.flush, 0, method, err, sizeof err) != MMB_STATUS_OK) {
         return fail("L2 flush", err);
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
         if (counters) {
             double ns = NAN;
             int passes = 0;
-            if (mmb_profiler_measure(p, launch_probe, &l, !hot, &row, &ns, &passes, err, sizeof err) != MMB_STATUS_OK)
+            if (mmb_profiler_measure(p, launch_probe, &l, !hot, &row, &ns, &passes, NULL, err, sizeof err) != MMB_STATUS_OK)
                 return fail(kernel_names[scenarios[i].kind], err);
         } else {
             if (launch_probe(&l, err, sizeof err) != MMB_STATUS_OK || (e = cudaDeviceSynchronize()) != cudaSuccess)

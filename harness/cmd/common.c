@@ -11,6 +11,7 @@
 
 #ifdef MMB_HAVE_CUDA
 #include "cuda/l2flush.h"
+#include "cuda/session.h"
 #endif
 
 int mmb_cmd_load_profile(const char *path, struct mmb_profile *p)
@@ -46,8 +47,10 @@ int mmb_cmd_l2_flush_method(const char *command, const char **method)
 {
     const char *how = getenv("MMB_L2_SWEEP");
     char canon[MMB_L2_FLUSH_METHOD_LEN], err[256];
+    int batch;
     *method = how && *how ? how : NULL;
-    if (!*method || mmb_l2_flush_check_method(how, canon, sizeof canon, err, sizeof err) == 0)
+    if ((!*method || mmb_l2_flush_check_method(how, canon, sizeof canon, err, sizeof err) == 0) &&
+        mmb_session_batch_size(&batch, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "mmbench %s: %s\n", command, err);
     return -1;

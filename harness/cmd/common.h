@@ -27,8 +27,8 @@ int mmb_cmd_load_profile(const char *path, struct mmb_profile *p);
 /* $MMB_CACHE_DIR, else $XDG_CACHE_HOME/mmbench, else ~/.cache/mmbench. */
 void mmb_default_cache_dir(char *out, size_t len);
 
-/* The L2 flush method from MMB_L2_SWEEP (NULL: the default), checked; -1 after a
- * message naming the command on bad input. */
+/* The L2 flush method from MMB_L2_SWEEP (NULL: the default), checked, and
+ * MMB_COUNTER_BATCH checked; -1 after a message naming the command on bad input. */
 int mmb_cmd_l2_flush_method(const char *command, const char **method);
 
 /* The one-line account of a row on stderr: kernel, params, dtype, cache, shape,

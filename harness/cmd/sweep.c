@@ -40,7 +40,9 @@ static bool done_before(const struct sweep *sw, const struct mmb_row *row)
     return sw->opts->gpu_keyed ? mmb_csv_writer_has(sw->csv, row) : mmb_csv_writer_has_any_gpu(sw->csv, row);
 }
 
-static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
+/* Writes row; the supervisor's watch ends separately (end_watch), since a row whose
+ * counters waited for a batch is written after later configurations began. */
+static int write_row(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
 {
     mmb_timestamp_utc(row->timestamp, sizeof row->timestamp);
     if (mmb_csv_append_row(sw->csv, row, err, errlen) != 0)
@@ -50,8 +52,32 @@ static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
         sw->sum->by_status[row->status]++;
     if (sw->opts->verbose || !mmb_status_info(row->status)->quiet)
         mmb_cmd_print_row(row, sw->progress);
-    mmb_watch_end(sw->done, sw->total);
     return 0;
+}
+
+static void end_watch(const struct sweep *sw)
+{
+    mmb_watch_end(sw->done, sw->total);
+}
+
+static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
+{
+    int rc = write_row(sw, row, err, errlen);
+    end_watch(sw);
+    return rc;
+}
+
+/* The session's sink (mmb_session_submit): rows measured, in order. */
+struct sink_ctx {
+    struct sweep *sw;
+    char *err;
+    size_t errlen;
+};
+
+static int sink_row(void *opaque, struct mmb_row *row)
+{
+    struct sink_ctx *c = opaque;
+    return write_row(c->sw, row, c->err, c->errlen);
 }
 
 static void show_progress(struct sweep *sw, const struct mmb_row *row)
@@ -149,8 +175,10 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     struct mmb_eval_options eo = {
         .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
         .cache = p->cache, .tolerance = p->tolerance[dtype],
+        .time_limit = sw->opts->timeout > 0 ? sw->opts->timeout : p->timeout,
     };
     int rc = 0;
+    struct sink_ctx sink = {sw, err, errlen};
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];
         if (!mmb_kernel_runs_dtype(p, k, dtype))
@@ -182,14 +210,19 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
                 show_progress(sw, &row);
                 announce(sw, &row);
                 bool lost = false;
-                mmb_session_evaluate(sw->session, prob, k, &cfg, &eo, &row, &lost);
-                if (lost)
+                if (mmb_session_submit(sw->session, prob, k, &cfg, &eo, &row, sink_row, &sink, &lost) != 0)
+                    rc = -1;
+                else if (lost)
                     rc = 1;
+                end_watch(sw);
+                continue;
             }
             if (emit(sw, &row, err, errlen) != 0)
                 rc = -1;
         }
     }
+    if (rc != 1 && mmb_session_flush(sw->session, sink_row, &sink) != 0)
+        rc = -1;
     mmb_problem_close(prob);
     return rc;
 }
@@ -206,6 +239,17 @@ static size_t count_work(const struct mmb_profile *p, const struct mmb_shard *sh
     size_t total = 0;
     mmb_shard_each_run(p, shard, count_allowed, &total);
     return total;
+}
+
+/* Where the sweep's time went (session.h's phases), on one line. */
+static void print_phases(const struct sweep *sw)
+{
+    char line[512];
+    mmb_phase_times_format(mmb_session_phase_times(sw->session), line, sizeof line);
+    fprintf(stderr, "mmbench: %.1f s, %s\n", mmb_seconds_now() - sw->t0, line);
+    mmb_session_counter_steps(sw->session, line, sizeof line);
+    if (sw->opts->verbose && line[0])
+        fprintf(stderr, "mmbench: %s\n", line);
 }
 
 int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
@@ -276,6 +320,8 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         }
     if (sw.progress)
         fputs("\r\033[K", stderr);
+    print_phases(&sw);
+    summary->counter_passes = mmb_session_phase_times(sw.session)->counter_passes;
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
     mmb_session_close(sw.session);

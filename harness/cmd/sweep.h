@@ -37,6 +37,7 @@ struct mmb_run_summary {
     bool device_lost;         /* stopped after a sticky error: run again to go on */
     bool interrupted;         /* stopped by Ctrl-C after a whole row */
     bool busy;                /* the CSV is held by another run */
+    size_t counter_passes;    /* profiling passes run (session.h's phases) */
 };
 
 /* Returns 0 when the sweep completed or Ctrl-C stopped it after a whole row

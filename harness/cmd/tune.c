@@ -142,6 +142,11 @@ static int tune_worker(void *ctx)
         for (int d = 0; d < MMB_DTYPE_COUNT && rc == 0 && !stopping(r); d++)
             if (r->profile->dtypes & (1u << d))
                 rc = tune_problem(r, &plan->sizes[si], (enum mmb_dtype)d, err, sizeof err);
+    if (rc == 0) {
+        char line[512];
+        mmb_phase_times_format(mmb_session_phase_times(r->session), line, sizeof line);
+        printf("time in the session: %s\n", line);
+    }
     if (rc)
         fprintf(stderr, "mmbench tune: %s\n", err);
     else if (r->device_lost) {

@@ -20,6 +20,14 @@
  * replay needs the launch to be idempotent, which C = A*B is.
  * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare).
  *
+ * Set-up. The range profiler is enabled on the context once, at the first
+ * measurement, and stays enabled until the profiler closes: per measurement only the
+ * counter data image is initialised again and the configuration set (with user
+ * replay and auto range nothing is collected outside Start..Stop, so the timed
+ * launches between two measurements run as without a profiler). Enabling and
+ * disabling around every configuration cost more than its passes (issue 15).
+ * MMB_CUPTI_SETUP=each enables and disables around every measurement (to compare).
+ *
  * libcuda is not linked: cuCtxGetCurrent comes through
  * cudaGetDriverEntryPointByVersion. */
 #include "cuda/cupti.h"
@@ -44,8 +52,9 @@
 #include "cuda/l2flush.h"
 #include "core/util.h"
 
-/* Kernels one launch may run (cuBLAS may run two); more is an error, not a drop. */
-#define MAX_RANGES 32
+/* Kernels one pass may run: a batch's launches (cuBLAS may run two kernels), a
+ * warm-up launch each when hot, an L2 flush each; more is an error, not a drop. */
+#define MAX_RANGES (MMB_PROFILER_BATCH_MAX * 8)
 /* A pass loop that runs this much past the config image's passes is a CUPTI bug. */
 #define EXTRA_PASSES 4
 
@@ -89,8 +98,38 @@ struct mmb_profiler {
     size_t passes;
     bool kernel_replay;
     bool initialized;
+    bool enable_each;           /* MMB_CUPTI_SETUP=each */
     struct mmb_l2_flush *flush; /* the caller's */
+    void *stream;               /* the launches', where the flush goes too */
+    /* enabled on the context between measurements (see Set-up above): */
+    CUpti_RangeProfiler_Object *rp;
+    uint8_t *data;              /* the counter data image, initialised per measurement */
+    size_t data_size;
+    double step_s[MMB_PROFILER_STEP_COUNT]; /* seconds in each step, all measurements */
 };
+
+static const char *const step_names[MMB_PROFILER_STEP_COUNT] = {"set-up", "start", "launches", "stop",
+                                                                "wait", "evaluate"};
+
+const char *mmb_profiler_step_text(enum mmb_profiler_step step)
+{
+    return (unsigned)step < MMB_PROFILER_STEP_COUNT ? step_names[step] : "?";
+}
+
+double mmb_profiler_step_seconds(const struct mmb_profiler *p, enum mmb_profiler_step step)
+{
+    return p && (unsigned)step < MMB_PROFILER_STEP_COUNT ? p->step_s[step] : 0.0;
+}
+
+/* Adds the time since *since to step and moves *since to now. */
+static void step_end(struct mmb_profiler *p, enum mmb_profiler_step step, double *since)
+{
+    double now = mmb_seconds_now();
+    p->step_s[step] += now - *since;
+    *since = now;
+}
+
+static void profiler_disable(struct mmb_profiler *p);
 
 static const char *support_text(CUpti_Profiler_Support_Level level)
 {
@@ -203,6 +242,8 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
 
     const char *replay = getenv("MMB_CUPTI_REPLAY");
     p->kernel_replay = replay && strcmp(replay, "kernel") == 0;
+    const char *setup = getenv("MMB_CUPTI_SETUP");
+    p->enable_each = setup && strcmp(setup, "each") == 0;
     if (!p->flush) {
         mmb_errorf(err, errlen, "no L2 flush for the profiling passes");
         return MMB_STATUS_PROFILING_DENIED;
@@ -211,7 +252,7 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
 }
 
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
-                                  struct mmb_l2_flush *flush, char *err, size_t errlen)
+                                  struct mmb_l2_flush *flush, void *stream, char *err, size_t errlen)
 {
     *out = NULL;
     if (set->count == 0) {
@@ -225,6 +266,7 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
     }
     p->device = device;
     p->flush = flush;
+    p->stream = stream;
     enum mmb_status st = open_steps(p, set, err, errlen);
     if (st != MMB_STATUS_OK) {
         mmb_profiler_close(p);
@@ -238,6 +280,7 @@ void mmb_profiler_close(struct mmb_profiler *p)
 {
     if (!p)
         return;
+    profiler_disable(p);
     mmb_cupti_host_free(p->host);
     if (p->initialized)
         profiler_deinit();
@@ -256,48 +299,61 @@ const char *mmb_profiler_chip(const struct mmb_profiler *p)
     return p->chip;
 }
 
-/* One measurement's passes, target side: the profiler enabled on the context, a fresh
- * counter data image, the configuration; torn down whatever happens. */
-struct pass_set {
-    CUpti_RangeProfiler_Object *rp;
-    uint8_t *data;
-    size_t data_size;
-};
+/* Disables the range profiler on the context, if enabled; frees the data image. */
+static void profiler_disable(struct mmb_profiler *p)
+{
+    if (p->rp) {
+        CUpti_RangeProfiler_Disable_Params di = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        di.pRangeProfilerObject = p->rp;
+        cuptiRangeProfilerDisable(&di); /* nothing to do on failure at teardown */
+        p->rp = NULL;
+    }
+    free(p->data);
+    p->data = NULL;
+    p->data_size = 0;
+}
 
-static enum mmb_status pass_set_begin(struct mmb_profiler *p, struct pass_set *s, char *err, size_t errlen)
+/* Enables the range profiler on the context and sizes the counter data image. */
+static enum mmb_status profiler_enable(struct mmb_profiler *p, char *err, size_t errlen)
 {
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = p->ctx;
     MMB_CHECK_CUPTI(cuptiRangeProfilerEnable(&en), return MMB_STATUS_PROFILING_DENIED);
-    s->rp = en.pRangeProfilerObject;
+    p->rp = en.pRangeProfilerObject;
 
     CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    gs.pRangeProfilerObject = s->rp;
+    gs.pRangeProfilerObject = p->rp;
     gs.pMetricNames = (const char **)p->list.names;
     gs.numMetrics = p->list.count;
     gs.maxNumOfRanges = MAX_RANGES;
     gs.maxNumRangeTreeNodes = MAX_RANGES;
     MMB_CHECK_CUPTI(cuptiRangeProfilerGetCounterDataSize(&gs), return MMB_STATUS_PROFILING_DENIED);
-    s->data = calloc(1, gs.counterDataSize);
-    if (!s->data) {
+    p->data = calloc(1, gs.counterDataSize);
+    if (!p->data) {
         mmb_errorf(err, errlen, "out of host memory (counter data image, %zu bytes)", gs.counterDataSize);
         return MMB_STATUS_PROFILING_DENIED;
     }
-    s->data_size = gs.counterDataSize;
+    p->data_size = gs.counterDataSize;
+    return MMB_STATUS_OK;
+}
+
+/* A fresh counter data image and the configuration, for one measurement's passes. */
+static enum mmb_status profiler_configure(struct mmb_profiler *p, char *err, size_t errlen)
+{
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    ci.pRangeProfilerObject = s->rp;
-    ci.counterDataSize = s->data_size;
-    ci.pCounterData = s->data;
+    ci.pRangeProfilerObject = p->rp;
+    ci.counterDataSize = p->data_size;
+    ci.pCounterData = p->data;
     MMB_CHECK_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&ci), return MMB_STATUS_PROFILING_DENIED);
 
     CUpti_RangeProfiler_SetConfig_Params sc = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    sc.pRangeProfilerObject = s->rp;
+    sc.pRangeProfilerObject = p->rp;
     sc.configSize = p->config_size;
     sc.pConfig = p->config;
-    sc.counterDataImageSize = s->data_size;
-    sc.pCounterDataImage = s->data;
+    sc.counterDataImageSize = p->data_size;
+    sc.pCounterDataImage = p->data;
     sc.range = CUPTI_AutoRange;
     sc.replayMode = p->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
     sc.maxRangesPerPass = MAX_RANGES;
@@ -309,111 +365,116 @@ static enum mmb_status pass_set_begin(struct mmb_profiler *p, struct pass_set *s
     return MMB_STATUS_OK;
 }
 
-static void pass_set_end(struct pass_set *s)
+/* The profiler enabled and configured for a measurement: enabled once and kept, or
+ * (MMB_CUPTI_SETUP=each, or when configuring the kept one fails) enabled afresh. */
+static enum mmb_status profiler_begin(struct mmb_profiler *p, char *err, size_t errlen)
 {
-    if (s->rp) {
-        CUpti_RangeProfiler_Disable_Params di = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        di.pRangeProfilerObject = s->rp;
-        cuptiRangeProfilerDisable(&di); /* nothing to do on failure at teardown */
+    enum mmb_status st;
+    if (p->rp) {
+        char ignored[256];
+        if (profiler_configure(p, ignored, sizeof ignored) == MMB_STATUS_OK)
+            return MMB_STATUS_OK;
+        profiler_disable(p);
     }
-    free(s->data);
+    if ((st = profiler_enable(p, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    return profiler_configure(p, err, errlen);
 }
 
-/* One pass: Start, [flush L2], [warm-up launch (hot)], the launch, Stop. The flush
- * runs inside Start..Stop because Start itself leaves dirty lines in L2 that a kernel
- * after it would write back (docs/counters.md); its kernels are ranges of their own,
- * which evaluate() leaves out. Stop runs even when the flush or a launch failed, so
- * that the profiler is never left started. */
-static enum mmb_status run_pass(struct mmb_profiler *p, struct pass_set *s, mmb_launch_fn launch, void *ctx,
+/* One pass: Start, then for each launch of the batch [flush L2], [warm-up launch
+ * (hot)], the launch; Stop. The flush runs inside Start..Stop because Start itself
+ * leaves dirty lines in L2 that a kernel after it would write back (docs/counters.md);
+ * its kernels are ranges of their own, which evaluate() leaves out. Stop runs even
+ * when the flush or a launch failed, so that the profiler is never left started. */
+static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profiled_launch *batch, size_t n,
                                 bool cold, int pass, bool *all_submitted, char *err, size_t errlen)
 {
     cudaError_t e;
     enum mmb_status st = MMB_STATUS_OK;
+    double t = mmb_seconds_now();
     CUpti_RangeProfiler_Start_Params sp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    sp.pRangeProfilerObject = s->rp;
+    sp.pRangeProfilerObject = p->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerStart(&sp), return MMB_STATUS_PROFILING_DENIED);
+    step_end(p, MMB_PROFILER_STEP_START, &t);
     int rc = 0;
     char ignored[256]; /* a failed launch is reported as the pass's failure below */
-    st = mmb_l2_flush_enqueue(p->flush, NULL, err, errlen);
-    /* The launch may use another stream, which the legacy stream does not order. */
-    if (st == MMB_STATUS_OK && (e = cudaDeviceSynchronize()) != cudaSuccess) {
-        mmb_errorf(err, errlen, "cudaDeviceSynchronize after the L2 flush: %s", cudaGetErrorString(e));
-        st = mmb_gpu_status_of(e);
+    for (size_t i = 0; i < n && st == MMB_STATUS_OK && rc == 0; i++) {
+        st = mmb_l2_flush_enqueue(p->flush, p->stream, err, errlen); /* the launches' stream orders it */
+        if (st == MMB_STATUS_OK && !cold)
+            rc = batch[i].launch(batch[i].ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
+        if (st == MMB_STATUS_OK && rc == 0)
+            rc = batch[i].launch(batch[i].ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
     }
-    if (st == MMB_STATUS_OK && !cold)
-        rc = launch(ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
-    if (st == MMB_STATUS_OK && rc == 0)
-        rc = launch(ctx, ignored, sizeof ignored) != MMB_STATUS_OK;
+    step_end(p, MMB_PROFILER_STEP_LAUNCHES, &t);
     CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
-    stop.pRangeProfilerObject = s->rp;
+    stop.pRangeProfilerObject = p->rp;
     CUptiResult r = cuptiRangeProfilerStop(&stop);
+    step_end(p, MMB_PROFILER_STEP_STOP, &t);
     if (st != MMB_STATUS_OK)
         return st;
     if (rc != 0) {
-        mmb_errorf(err, errlen, "the launch failed in profiling pass %d", pass + 1);
+        mmb_errorf(err, errlen, "a launch failed in profiling pass %d", pass + 1);
         return MMB_STATUS_LAUNCH_ERROR;
     }
     MMB_CHECK_CUPTI(r, return MMB_STATUS_PROFILING_DENIED);
     MMB_CHECK_CUDA(e = cudaDeviceSynchronize(), return mmb_gpu_status_of(e));
+    step_end(p, MMB_PROFILER_STEP_WAIT, &t);
     *all_submitted = stop.isAllPassSubmitted != 0;
     return MMB_STATUS_OK;
 }
 
-/* The first range of the measured launch: after the flush's kernels and, hot, after
- * the warm-up launch, which ran as many kernels as the measured one. The ranges are
- * told apart by count, as auto ranges do not carry kernel names (on the H100 none of
- * the flush's ranges was named mmb_l2_*): the flush's are the first
- * mmb_l2_flush_kernels() (a memset step the driver runs as a kernel shows up as an
- * uneven count and is refused). */
-static enum mmb_status measured_ranges(const struct mmb_profiler *p, size_t total, bool cold, size_t *first,
+/* Where each launch's measured ranges are: the ranges of a pass run, per launch of
+ * the batch, the flush's kernels, then (hot) the warm-up launch's kernels, then the
+ * measured launch's. Auto ranges carry no kernel names (on the H100 none of the
+ * flush's ranges was named mmb_l2_*), so they are told apart by count: a launch
+ * runs batch[i].kernels kernels, or, for a launch alone with kernels 0, what the
+ * total leaves (a memset step the driver runs as a kernel shows up as an uneven
+ * count and is refused). first[i] is the first measured range of launch i, count[i]
+ * their number. */
+static enum mmb_status measured_ranges(const struct mmb_profiler *p, const struct mmb_profiled_launch *batch,
+                                       size_t n, size_t total, bool cold, size_t *first, size_t *count,
                                        char *err, size_t errlen)
 {
     size_t flush_ranges = (size_t)mmb_l2_flush_kernels(p->flush);
-    size_t launches = cold ? 1 : 2, rest = total > flush_ranges ? total - flush_ranges : 0;
-    if (rest == 0 || rest % launches != 0) {
-        mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flush's %zu, then %zu "
-                   "launch%s of the same kernels", total, flush_ranges, launches, launches > 1 ? "es" : "");
+    size_t launches = cold ? 1 : 2, at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t)batch[i].kernels;
+        if (k == 0) {
+            size_t rest = total > flush_ranges ? total - flush_ranges : 0;
+            if (n != 1 || rest == 0 || rest % launches != 0) {
+                mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flush's %zu, then "
+                           "%zu launch%s of the same kernels", total, flush_ranges, launches,
+                           launches > 1 ? "es" : "");
+                return MMB_STATUS_PROFILING_DENIED;
+            }
+            k = rest / launches;
+        }
+        at += flush_ranges + (launches - 1) * k;
+        first[i] = at;
+        count[i] = k;
+        at += k;
+    }
+    if (at != total) {
+        mmb_errorf(err, errlen, "%zu kernels ran under the profiler where %zu launches with their L2 flushes "
+                   "should have run %zu", total, n, at);
         return MMB_STATUS_PROFILING_DENIED;
     }
-    *first = total - rest / launches;
     return MMB_STATUS_OK;
 }
 
-/* Evaluates the measured launch's ranges and merges them into values (list order). */
-static enum mmb_status evaluate(struct mmb_profiler *p, struct pass_set *s, bool cold, double *values,
-                                char *err, size_t errlen)
+/* Evaluates ranges [first, first + count) and merges them into values (list order). */
+static enum mmb_status evaluate_launch(struct mmb_profiler *p, size_t first, size_t count, double *values,
+                                       char *err, size_t errlen)
 {
-    CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
-    dd.pRangeProfilerObject = s->rp;
-    MMB_CHECK_CUPTI(cuptiRangeProfilerDecodeData(&dd), return MMB_STATUS_PROFILING_DENIED);
-    if (dd.numOfRangeDropped) {
-        mmb_errorf(err, errlen, "%zu kernels dropped: one launch ran more than %d kernels", dd.numOfRangeDropped,
-                   MAX_RANGES);
-        return MMB_STATUS_PROFILING_DENIED;
-    }
-    CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
-        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
-    gi.pCounterDataImage = s->data;
-    gi.counterDataImageSize = s->data_size;
-    MMB_CHECK_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&gi), return MMB_STATUS_PROFILING_DENIED);
-    if (gi.numTotalRanges == 0) {
-        mmb_errorf(err, errlen, "no kernel ran under the profiler (does the launch run a kernel?)");
-        return MMB_STATUS_PROFILING_DENIED;
-    }
-
-    size_t first = 0;
-    enum mmb_status st = measured_ranges(p, gi.numTotalRanges, cold, &first, err, errlen);
-    if (st != MMB_STATUS_OK)
-        return st;
     size_t n = p->list.count;
     double sum[MMB_METRIC_MAX + 1] = {0}, weighted[MMB_METRIC_MAX + 1] = {0};
     double range_values[MMB_METRIC_MAX + 1], total_ns = 0.0;
-    for (size_t r = first; r < gi.numTotalRanges; r++) {
+    for (size_t r = first; r < first + count; r++) {
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         ev.pHostObject = p->host;
-        ev.pCounterDataImage = s->data;
-        ev.counterDataImageSize = s->data_size;
+        ev.pCounterDataImage = p->data;
+        ev.counterDataImageSize = p->data_size;
         ev.rangeIndex = r;
         ev.ppMetricNames = (const char **)p->list.names;
         ev.numMetrics = n;
@@ -432,33 +493,83 @@ static enum mmb_status evaluate(struct mmb_profiler *p, struct pass_set *s, bool
         else if (total_ns > 0.0)
             values[i] = weighted[i] / total_ns;
         else
-            values[i] = sum[i] / (double)(gi.numTotalRanges - first);
+            values[i] = sum[i] / (double)count;
     }
     return MMB_STATUS_OK;
 }
 
-enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
-                                     struct mmb_row *row, double *duration_ns, int *passes,
-                                     char *err, size_t errlen)
+/* Decodes the passes and writes each launch's values into its row. */
+static enum mmb_status evaluate(struct mmb_profiler *p, struct mmb_profiled_launch *batch, size_t n, bool cold,
+                                char *err, size_t errlen)
+{
+    CUpti_RangeProfiler_DecodeData_Params dd = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    dd.pRangeProfilerObject = p->rp;
+    MMB_CHECK_CUPTI(cuptiRangeProfilerDecodeData(&dd), return MMB_STATUS_PROFILING_DENIED);
+    if (dd.numOfRangeDropped) {
+        mmb_errorf(err, errlen, "%zu kernels dropped: the launches ran more than %d kernels", dd.numOfRangeDropped,
+                   MAX_RANGES);
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    gi.pCounterDataImage = p->data;
+    gi.counterDataImageSize = p->data_size;
+    MMB_CHECK_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&gi), return MMB_STATUS_PROFILING_DENIED);
+    if (gi.numTotalRanges == 0) {
+        mmb_errorf(err, errlen, "no kernel ran under the profiler (does the launch run a kernel?)");
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    size_t first[MMB_PROFILER_BATCH_MAX], count[MMB_PROFILER_BATCH_MAX];
+    enum mmb_status st = measured_ranges(p, batch, n, gi.numTotalRanges, cold, first, count, err, errlen);
+    if (st != MMB_STATUS_OK)
+        return st;
+    for (size_t b = 0; b < n; b++) {
+        double values[MMB_METRIC_MAX + 1];
+        if ((st = evaluate_launch(p, first[b], count[b], values, err, errlen)) != MMB_STATUS_OK)
+            return st;
+        for (size_t i = 0; i < p->list.count; i++) {
+            double *field = mmb_metric_field(batch[b].row, p->list.metrics[i]);
+            if (field)
+                *field = values[i] * p->list.metrics[i]->scale;
+        }
+        batch[b].duration_ns = values[0];
+        batch[b].row->counter_status = MMB_STATUS_OK;
+    }
+    return MMB_STATUS_OK;
+}
+
+enum mmb_status mmb_profiler_measure_batch(struct mmb_profiler *p, struct mmb_profiled_launch *batch, size_t n,
+                                           bool cold, int *passes, double *setup_s, char *err, size_t errlen)
 {
     cudaError_t e;
     enum mmb_status st;
-    struct pass_set s = {NULL, NULL, 0};
-    double values[MMB_METRIC_MAX + 1];
     int pass = 0;
-    if (duration_ns)
-        *duration_ns = NAN;
+    double t0 = mmb_seconds_now();
     if (passes)
         *passes = 0;
-    for (size_t i = 0; i < p->list.count; i++) {
-        double *field = mmb_metric_field(row, p->list.metrics[i]);
-        if (field)
-            *field = NAN;
+    if (setup_s)
+        *setup_s = 0.0;
+    if (n == 0 || n > MMB_PROFILER_BATCH_MAX) {
+        mmb_errorf(err, errlen, "a batch of %zu launches; 1 to %d can be profiled together", n,
+                   MMB_PROFILER_BATCH_MAX);
+        return MMB_STATUS_PROFILING_DENIED;
     }
-    row->counter_status = MMB_STATUS_PROFILING_DENIED;
+    for (size_t b = 0; b < n; b++) {
+        for (size_t i = 0; i < p->list.count; i++) {
+            double *field = mmb_metric_field(batch[b].row, p->list.metrics[i]);
+            if (field)
+                *field = NAN;
+        }
+        batch[b].duration_ns = NAN;
+        batch[b].row->counter_status = MMB_STATUS_PROFILING_DENIED;
+    }
 
     MMB_CHECK_CUDA(e = cudaSetDevice(p->device), return mmb_gpu_status_of(e));
-    if ((st = pass_set_begin(p, &s, err, errlen)) != MMB_STATUS_OK)
+    st = profiler_begin(p, err, errlen);
+    if (setup_s)
+        *setup_s = mmb_seconds_now() - t0;
+    p->step_s[MMB_PROFILER_STEP_SETUP] += mmb_seconds_now() - t0;
+    if (st != MMB_STATUS_OK)
         goto done;
     for (bool all = false; !all; pass++) {
         if ((size_t)pass >= p->passes + EXTRA_PASSES) {
@@ -467,23 +578,28 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
             st = MMB_STATUS_PROFILING_DENIED;
             goto done;
         }
-        if ((st = run_pass(p, &s, launch, ctx, cold, pass, &all, err, errlen)) != MMB_STATUS_OK)
+        if ((st = run_pass(p, batch, n, cold, pass, &all, err, errlen)) != MMB_STATUS_OK)
             goto done;
     }
-    if ((st = evaluate(p, &s, cold, values, err, errlen)) != MMB_STATUS_OK)
-        goto done;
-
-    for (size_t i = 0; i < p->list.count; i++) {
-        double *field = mmb_metric_field(row, p->list.metrics[i]);
-        if (field)
-            *field = values[i] * p->list.metrics[i]->scale;
-    }
-    if (duration_ns)
-        *duration_ns = values[0];
-    row->counter_status = MMB_STATUS_OK;
+    double te = mmb_seconds_now();
+    st = evaluate(p, batch, n, cold, err, errlen);
+    step_end(p, MMB_PROFILER_STEP_EVALUATE, &te);
 done:
-    pass_set_end(&s);
+    /* A failed measurement may leave the profiler mid-pass: the next one starts afresh. */
+    if (st != MMB_STATUS_OK || p->enable_each)
+        profiler_disable(p);
     if (passes)
         *passes = p->kernel_replay && pass > 0 ? (int)p->passes : pass;
+    return st;
+}
+
+enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
+                                     struct mmb_row *row, double *duration_ns, int *passes, double *setup_s,
+                                     char *err, size_t errlen)
+{
+    struct mmb_profiled_launch one = {.launch = launch, .ctx = ctx, .kernels = 0, .row = row};
+    enum mmb_status st = mmb_profiler_measure_batch(p, &one, 1, cold, passes, setup_s, err, errlen);
+    if (duration_ns)
+        *duration_ns = one.duration_ns;
     return st;
 }

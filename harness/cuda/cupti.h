@@ -19,7 +19,9 @@ struct mmb_profiler;
 /* Prepares counters for set on device (made current): checks that the device
  * supports profiling and that this process may read counters, and builds the config
  * image. Every pass starts with flush (l2flush.h), which the caller keeps open while
- * the profiler is. Returns
+ * the profiler is, enqueued on stream: the one the launches use (NULL: the legacy
+ * default stream), which orders the flush before them. The range profiler is enabled
+ * on the context from the first measurement until mmb_profiler_close. Returns
  *   MMB_STATUS_OK;
  *   MMB_STATUS_PROFILING_DENIED  counters cannot be read here: err has the cause
  *                                and the fix on one line (no GPU, privileges, vGPU,
@@ -28,7 +30,7 @@ struct mmb_profiler;
  *   another status               a CUDA call failed (err names it).
  * *out is NULL unless MMB_STATUS_OK. */
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
-                                  struct mmb_l2_flush *flush, char *err, size_t errlen);
+                                  struct mmb_l2_flush *flush, void *stream, char *err, size_t errlen);
 
 /* Replays launch(ctx) under the profiler until every pass is collected, evaluates
  * the metrics and writes them (scaled) into row's counter columns, then sets
@@ -39,14 +41,48 @@ enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const s
  *         timing loop's steady state, where a launch follows the same kernel.
  * When the launch runs several kernels, counts are summed and rates averaged over
  * the kernels' durations. *duration_ns: gpu__time_duration.sum (all kernels);
- * *passes: the times the launch ran under the profiler.
+ * *passes: the times the launch ran under the profiler; *setup_s: the seconds spent
+ * enabling and configuring the profiler for this measurement.
  * Returns MMB_STATUS_OK; MMB_STATUS_PROFILING_DENIED when CUPTI failed (err says
  * why; the counter columns stay empty, timing is still valid); or the status of a
  * failed launch or CUDA call (MMB_STATUS_LAUNCH_ERROR, ...), which leaves the device
  * suspect. Clocks are not locked: compare with `ncu --clock-control none`. */
 enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launch, void *ctx, bool cold,
-                                     struct mmb_row *row, double *duration_ns, int *passes,
+                                     struct mmb_row *row, double *duration_ns, int *passes, double *setup_s,
                                      char *err, size_t errlen);
+
+/* One launch of a batch profiled together: the launches of a batch run one after
+ * the other in every pass, each after its own L2 flush (and hot, its own warm-up
+ * launch), so each is measured as if alone, and the profiler's per-pass cost
+ * (Start and Stop, about 17 ms on an H100) is paid once for the batch. */
+#define MMB_PROFILER_BATCH_MAX 16
+struct mmb_profiled_launch {
+    mmb_launch_fn launch;
+    void *ctx;
+    int kernels;          /* kernels one launch runs; 0: unknown, only in a batch of one */
+    struct mmb_row *row;  /* its counter columns and counter_status are written */
+    double duration_ns;   /* out: gpu__time_duration.sum of its kernels */
+};
+
+/* As mmb_profiler_measure, for n (1..MMB_PROFILER_BATCH_MAX) launches at once; the
+ * returned status is the batch's: on a failure no row has counters. */
+enum mmb_status mmb_profiler_measure_batch(struct mmb_profiler *p, struct mmb_profiled_launch *batch, size_t n,
+                                           bool cold, int *passes, double *setup_s, char *err, size_t errlen);
+
+/* The steps of a measurement, whose times the profiler adds up over all of them:
+ * where counter time goes (run -v prints them). */
+enum mmb_profiler_step {
+    MMB_PROFILER_STEP_SETUP,     /* enable (once) and configure */
+    MMB_PROFILER_STEP_START,     /* cuptiRangeProfilerStart, per pass */
+    MMB_PROFILER_STEP_LAUNCHES,  /* enqueueing the flush and the launches */
+    MMB_PROFILER_STEP_STOP,      /* cuptiRangeProfilerStop */
+    MMB_PROFILER_STEP_WAIT,      /* for the pass to finish on the GPU */
+    MMB_PROFILER_STEP_EVALUATE,  /* decoding and evaluating the ranges */
+    MMB_PROFILER_STEP_COUNT,
+};
+const char *mmb_profiler_step_text(enum mmb_profiler_step step);
+/* Seconds in step over every measurement so far; 0 for a NULL profiler. */
+double mmb_profiler_step_seconds(const struct mmb_profiler *p, enum mmb_profiler_step step);
 
 /* Passes one measurement needs on this device; the CUPTI chip name ("GH100"). */
 size_t mmb_profiler_passes(const struct mmb_profiler *p);

@@ -1,6 +1,7 @@
 /* problem.h - the buffers of one problem (size x dtype) on one GPU: seeded random A
  * and B on the host and the device, the reference C, checked on sampled elements
  * against a float64 host computation, and the output buffer the kernels write. The
+ * reference stays on the device, where outputs are compared with it (verify.h). The
  * session opens problems (session.h) and reads these buffers when it evaluates. */
 #ifndef MMB_PROBLEM_H
 #define MMB_PROBLEM_H
@@ -17,7 +18,9 @@ struct mmb_problem {
     enum mmb_dtype dtype;
     size_t esize;
     void *dA, *dB, *dC;
-    void *hA, *hB, *hRef, *hOut;
+    void *dRef;              /* the reference result, which outputs are compared with */
+    void *hA, *hB, *hRef;
+    double ref_max;          /* max |reference| (1 if all zero): the scale of relative errors */
     double ref_err;          /* the reference's own error on the sampled elements */
 };
 

@@ -29,6 +29,8 @@ struct mmb_compare {
     bool ok;
 };
 
+/* max |ref| over count elements, or 1 when all are zero: the scale of relative errors. */
+double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_dtype dtype);
 void mmb_inputs_compare(const void *out, const void *ref, size_t count, enum mmb_dtype dtype,
                         double tolerance, struct mmb_compare *result);
 

@@ -1,0 +1,148 @@
+/* session_batch.c - evaluating configurations whose counters are read together
+ * (mmb_profiler_measure_batch): each configuration is prepared, verified and timed at
+ * once; its row then waits in the session, in order, until the batch's profiling
+ * passes are done, and goes to the caller's sink.
+ *
+ * Why: every profiling pass costs about 17 ms of CUPTI's Start and Stop whatever it
+ * runs (H100, CUDA 13: 13 ms Start, 4 ms Stop), and the default metrics take 10
+ * passes, so a configuration of a few microseconds cost 0.2 s of counters alone. In a
+ * batch the launches share the passes, each after its own L2 flush, so each is
+ * measured as if alone. A launch whose passes would take long anyway gains nothing
+ * and goes alone, which also keeps a batch short next to a configuration's time
+ * limit; so does a launch whose kernel count is not known (cuBLAS).
+ * MMB_COUNTER_BATCH=N (1..16) caps a batch at N launches; 1 measures each alone. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "cuda/session.h"
+#include "cuda/session_impl.h"
+
+/* A launch whose passes would take longer than this (kernel time) is measured alone:
+ * the per-pass cost it would share is small beside its own. */
+#define BATCH_LAUNCH_SECONDS 2.5
+/* A batch is measured once its passes would take this long (kernel time), or a
+ * quarter of a configuration's time limit, whichever is less: a batch is measured
+ * within the time limit of the configuration submitted last. */
+#define BATCH_SECONDS 8.0
+
+static bool counters_wanted(const struct mmb_session *s)
+{
+    return s->opts.counters && mmb_metric_set_size(&s->metrics) > 0;
+}
+
+/* Kernel seconds of one launch's passes, from its timed median. */
+static double passes_seconds(const struct mmb_session *s, const struct mmb_row *row, bool cold)
+{
+    double launches = cold ? 1.0 : 2.0; /* hot: a warm-up launch before the measured one */
+    return row->time_ms_median / 1000.0 * launches * (double)mmb_profiler_passes(s->profiler);
+}
+
+/* Reads the counters of the waiting batch, then sends every waiting row to sink in
+ * order. Returns 0, or the sink's nonzero. */
+static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    if (s->nbatch > 0) {
+        struct mmb_profiled_launch batch[MMB_PROFILER_BATCH_MAX];
+        bool cold = false;
+        size_t n = 0;
+        for (int i = 0; i < s->npending; i++) {
+            struct pending_row *pr = &s->pending[i];
+            if (!pr->wants_counters)
+                continue;
+            batch[n++] = (struct mmb_profiled_launch){.launch = pr->ctx.launch, .ctx = &pr->ctx,
+                                                      .kernels = mmb_session_engine_of(pr->ctx.kernel->kind)->kernels,
+                                                      .row = &pr->row};
+            cold = pr->cold;
+        }
+        double t = mmb_seconds_now(), setup_s = 0.0;
+        char err[512] = "";
+        int passes = 0;
+        enum mmb_status st = mmb_profiler_measure_batch(s->profiler, batch, n, cold, &passes, &setup_s, err,
+                                                        sizeof err);
+        s->phases.counter_passes += (size_t)passes;
+        s->phases.counter_setup_seconds += setup_s;
+        if (s->opts.verbose)
+            fprintf(stderr, "  counters of %zu launch%s together: %s, %d passes%s%s\n", n, n == 1 ? "" : "es",
+                    mmb_status_text(st), passes, err[0] ? ": " : "", err);
+        for (size_t i = 0; i < n; i++) {
+            batch[i].row->counter_status = st;
+            mmb_row_derive(batch[i].row);
+        }
+        mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+    }
+    int rc = 0;
+    for (int i = 0; i < s->npending; i++) {
+        struct pending_row *pr = &s->pending[i];
+        if (pr->wants_counters)
+            pr->ctx.cached->pins--;
+        if (rc == 0)
+            rc = sink(sink_ctx, &pr->row);
+    }
+    s->npending = s->nbatch = 0;
+    s->batch_kernel_s = 0.0;
+    return rc;
+}
+
+/* The context is gone: rows still waiting for counters are dropped (they were not
+ * finished; a resumed sweep measures them again), the others go out. */
+static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    int rc = 0;
+    for (int i = 0; i < s->npending; i++) {
+        struct pending_row *pr = &s->pending[i];
+        if (pr->wants_counters)
+            pr->ctx.cached->pins--;
+        else if (rc == 0)
+            rc = sink(sink_ctx, &pr->row);
+    }
+    s->npending = s->nbatch = 0;
+    s->batch_kernel_s = 0.0;
+    return rc;
+}
+
+int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                       const struct mmb_config *cfg, const struct mmb_eval_options *eo, const struct mmb_row *identity,
+                       mmb_row_sink sink, void *sink_ctx, bool *device_lost)
+{
+    bool cold = eo->cache == MMB_CACHE_COLD;
+    int rc;
+    if ((s->npending == PENDING_MAX || (s->nbatch > 0 && s->pending[0].cold != cold)) &&
+        (rc = flush_pending(s, sink, sink_ctx)) != 0)
+        return rc;
+    struct pending_row *pr = &s->pending[s->npending++];
+    pr->row = *identity;
+    pr->cold = cold;
+    pr->wants_counters = false;
+    enum mmb_status st = mmb_session_measure(s, &pr->ctx, p, kernel, cfg, eo, &pr->row, device_lost);
+    if (*device_lost)
+        return flush_after_loss(s, sink, sink_ctx);
+    if (st == MMB_STATUS_OK) {
+        const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
+        double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
+        if (counters_wanted(s) && s->profiler && engine->kernels > 0 && pr->ctx.cached &&
+            alone <= BATCH_LAUNCH_SECONDS && (eo->time_limit <= 0 || alone <= eo->time_limit / 8)) {
+            pr->wants_counters = true;
+            pr->ctx.cached->pins++;
+            s->nbatch++;
+            s->batch_kernel_s += alone;
+        } else {
+            double t = mmb_seconds_now();
+            mmb_session_read_counters(s, &pr->ctx, cold, &pr->row);
+            mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+            mmb_row_derive(&pr->row);
+        }
+    }
+    double most = BATCH_SECONDS;
+    if (eo->time_limit > 0 && eo->time_limit / 4 < most)
+        most = eo->time_limit / 4;
+    if (s->nbatch == 0 || s->nbatch >= s->batch_max || s->npending == PENDING_MAX || s->batch_kernel_s >= most)
+        return flush_pending(s, sink, sink_ctx);
+    return 0;
+}
+
+int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    return s->npending ? flush_pending(s, sink, sink_ctx) : 0;
+}

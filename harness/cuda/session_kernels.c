@@ -1,0 +1,220 @@
+/* session_kernels.c - the session's kernels: the module cache (compiled through the
+ * disk cache, loaded once, failures remembered) and the kernel engines, which prepare
+ * (geometry, arguments, limits, module) and launch each kind of kernel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/errcheck.h"
+#include "core/util.h"
+#include "cuda/compile.h"
+#include "cuda/reference.h"
+#include "cuda/session_impl.h"
+#include "model/library.h"
+
+void mmb_session_unload_modules(struct mmb_session *s)
+{
+    for (int i = 0; i < s->nmodules; i++)
+        mmb_module_unload(s->modules[i].module);
+    s->nmodules = s->next_evict = 0;
+}
+
+void mmb_session_free_sources(struct mmb_session *s)
+{
+    for (int i = 0; i < s->nsources; i++)
+        free(s->sources[i].text);
+    s->nsources = 0;
+}
+
+static const char *source_text(struct mmb_session *s, const char *path, char *err, size_t errlen)
+{
+    for (int i = 0; i < s->nsources; i++)
+        if (strcmp(s->sources[i].path, path) == 0)
+            return s->sources[i].text;
+    char *text = mmb_file_read(path, NULL, err, errlen);
+    if (!text)
+        return NULL;
+    if (s->nsources == MMB_MAX_KERNELS) {
+        free(s->sources[0].text);
+        memmove(&s->sources[0], &s->sources[1], sizeof s->sources[0] * (MMB_MAX_KERNELS - 1));
+        s->nsources--;
+    }
+    snprintf(s->sources[s->nsources].path, MMB_PATH_MAX, "%s", path);
+    s->sources[s->nsources++].text = text;
+    return text;
+}
+
+/* Compiles (through the disk cache) and loads cfg at size; remembers failures too.
+ * NULL with err when its defines cannot be evaluated. */
+static struct cached_module *module_for(struct mmb_session *s, const struct mmb_kernel_spec *kernel,
+                                        const struct mmb_config *cfg, const struct mmb_size *size,
+                                        enum mmb_dtype dtype, char *derr, size_t derrlen)
+{
+    struct mmb_defines d;
+    if (mmb_compile_defines(kernel, cfg, size, dtype, &d, derr, derrlen) != 0)
+        return NULL;
+    uint64_t key = mmb_compile_key(kernel, d.list);
+    for (int i = 0; i < s->nmodules; i++)
+        if (s->modules[i].key == key)
+            return &s->modules[i];
+
+    struct cached_module *cm;
+    if (s->nmodules < MODULE_CACHE) {
+        cm = &s->modules[s->nmodules++];
+    } else {
+        /* The oldest entry no waiting launch holds (at most PENDING_MAX are held). */
+        do {
+            cm = &s->modules[s->next_evict];
+            s->next_evict = (s->next_evict + 1) % MODULE_CACHE;
+        } while (cm->pins > 0);
+        mmb_module_unload(cm->module);
+    }
+    memset(cm, 0, sizeof *cm);
+    cm->key = key;
+    char *err = cm->reason;
+    size_t errlen = sizeof cm->reason;
+    const char *text = source_text(s, kernel->source, err, errlen);
+    if (!text) {
+        cm->status = MMB_STATUS_COMPILE_ERROR;
+        return cm;
+    }
+    struct mmb_compile_request req = {
+        .source_path = kernel->source, .source = text, .function = d.function,
+        .defines = d.list, .arch = s->arch, .extra_options = kernel->nvrtc_options,
+        .cache_dir = s->opts.cache_dir, .prelude = kernel->prelude,
+    };
+    struct mmb_cubin cubin;
+    cm->status = mmb_compile(&req, &cubin, err, errlen);
+    if (cm->status != MMB_STATUS_OK)
+        return cm;
+    cm->status = mmb_module_load(cubin.data, cubin.size, cubin.function, &cm->module, &cm->attrs, err, errlen);
+    mmb_cubin_free(&cubin);
+    return cm;
+}
+
+
+/* ---- kernel engines: how each kind of kernel is prepared and launched ---- */
+
+static enum mmb_status launch_cublas(void *opaque, char *err, size_t errlen)
+{
+    struct launch_ctx *c = opaque;
+    return mmb_reference_cublas(c->s->ref, c->p->dtype, c->p->size.m, c->p->size.n, c->p->size.k, c->p->dA,
+                                c->p->dB, c->p->dC, err, errlen);
+}
+
+static enum mmb_status launch_source(void *opaque, char *err, size_t errlen)
+{
+    struct launch_ctx *c = opaque;
+    return mmb_module_launch(c->module, c->geo.grid, c->geo.block, (size_t)c->geo.smem_bytes, c->args,
+                             c->s->stream, err, errlen);
+}
+
+/* The call's arguments as the kernel's args list binds them: each matrix by its role,
+ * each int evaluated at this configuration and size. */
+static enum mmb_status bind_args(struct launch_ctx *c, const struct mmb_config *cfg, char *err, size_t errlen)
+{
+    const struct mmb_kernel_spec *k = c->kernel;
+    if (k->nargs == 0) { /* built by hand, not by the profile reader: the mmbench ABI */
+        void *abi[] = {&c->p->dC, &c->p->dA, &c->p->dB, &c->M, &c->N, &c->K};
+        memcpy(c->args, abi, sizeof abi);
+        return MMB_STATUS_OK;
+    }
+    if (mmb_space_int_args(k, cfg, &c->p->size, c->p->esize, c->ints, err, errlen) != 0)
+        return MMB_STATUS_INVALID_CONFIG;
+    for (int i = 0; i < k->nargs; i++) {
+        switch (k->args[i].kind) {
+        case MMB_ARG_A: c->args[i] = &c->p->dA; break;
+        case MMB_ARG_B: c->args[i] = &c->p->dB; break;
+        case MMB_ARG_C: c->args[i] = &c->p->dC; break;
+        case MMB_ARG_INT: c->args[i] = &c->ints[i]; break;
+        }
+    }
+    return MMB_STATUS_OK;
+}
+
+static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
+                                    const struct mmb_kernel_attrs *attrs, char *err, size_t errlen);
+
+/* A library kernel runs the dtypes its row of the library table names. */
+static enum mmb_status prepare_library(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
+                                       struct mmb_row *row)
+{
+    const struct mmb_library *lib = mmb_library_of(c->kernel->kind);
+    if (!lib || !(lib->dtypes & (1u << c->p->dtype))) {
+        mmb_errorf(row->reason, sizeof row->reason, "%s has no %s GEMM", lib ? lib->name : "the library",
+                   mmb_dtype_info(c->p->dtype)->text);
+        return MMB_STATUS_SKIPPED;
+    }
+    return MMB_STATUS_OK;
+}
+
+/* A source kernel: its geometry, the device's limits, then its module (compiled or
+ * cached), whose registers and shared memory the limits are checked against again. */
+static enum mmb_status prepare_source(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
+                                      struct mmb_row *row)
+{
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
+    enum mmb_status st;
+    if (mmb_space_geometry(c->kernel, cfg, &c->p->size, c->p->esize, &c->geo, err, errlen) != 0)
+        return MMB_STATUS_INVALID_CONFIG;
+    if ((st = bind_args(c, cfg, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    if ((st = check_limits(s, c, NULL, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    struct cached_module *cm = module_for(s, c->kernel, cfg, &c->p->size, c->p->dtype, err, errlen);
+    if (!cm)
+        return MMB_STATUS_COMPILE_ERROR;
+    if (cm->status != MMB_STATUS_OK) {
+        snprintf(row->reason, sizeof row->reason, "%s", cm->reason);
+        return cm->status;
+    }
+    c->module = cm->module;
+    c->cached = cm;
+    row->registers = cm->attrs.registers;
+    row->smem_bytes = (long long)cm->attrs.static_smem + c->geo.smem_bytes;
+    return check_limits(s, c, &cm->attrs, err, errlen);
+}
+
+
+/* Ends with a sentinel without prepare. A source launch is one kernel; what cuBLAS
+ * runs for one call is its own choice (one kernel, or two with a split-K reduction). */
+static const struct kernel_engine engines[] = {
+    {MMB_KERNEL_SOURCE, prepare_source, launch_source, false, 1},
+    {MMB_KERNEL_CUBLAS, prepare_library, launch_cublas, true, 0},
+    {MMB_KERNEL_SOURCE, NULL, NULL, false, 0},
+};
+
+const struct kernel_engine *mmb_session_engine_of(enum mmb_kernel_kind kind)
+{
+    const struct kernel_engine *e = engines;
+    while (e->prepare && e->kind != kind)
+        e++;
+    return e->prepare ? e : NULL;
+}
+
+static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
+                                    const struct mmb_kernel_attrs *attrs, char *err, size_t errlen)
+{
+    const struct mmb_geometry *g = &c->geo;
+    long long threads = g->block[0] * g->block[1] * g->block[2];
+    if (threads > s->dev.max_threads_per_block) {
+        mmb_errorf(err, errlen, "%lld threads per block; the device allows %d", threads, s->dev.max_threads_per_block);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    if (attrs && threads > attrs->max_threads_per_block) {
+        mmb_errorf(err, errlen, "%lld threads per block; with %d registers per thread this kernel allows %d",
+                   threads, attrs->registers, attrs->max_threads_per_block);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    if (attrs && attrs->static_smem + (size_t)g->smem_bytes > s->dev.smem_per_block_optin) {
+        mmb_errorf(err, errlen, "%zu bytes of shared memory per block; the device allows %zu",
+                   attrs->static_smem + (size_t)g->smem_bytes, s->dev.smem_per_block_optin);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    if (g->grid[0] > 2147483647LL || g->grid[1] > 65535 || g->grid[2] > 65535) {
+        mmb_errorf(err, errlen, "grid %lldx%lldx%lld exceeds the device's limits", g->grid[0], g->grid[1], g->grid[2]);
+        return MMB_STATUS_INVALID_CONFIG;
+    }
+    return MMB_STATUS_OK;
+}
