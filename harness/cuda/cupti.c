@@ -52,9 +52,9 @@
 #include "cuda/l2flush.h"
 #include "core/util.h"
 
-/* Kernels one pass may run: a batch's launches (cuBLAS may run two kernels), a
- * warm-up launch each when hot, an L2 flush each; more is an error, not a drop. */
-#define MAX_RANGES (MMB_PROFILER_BATCH_MAX * 8)
+/* Kernels a launch whose count is not known may run (cuBLAS runs one or two); more
+ * is an error, not a drop. */
+#define MAX_LAUNCH_KERNELS 8
 /* A pass loop that runs this much past the config image's passes is a CUPTI bug. */
 #define EXTRA_PASSES 4
 
@@ -105,6 +105,7 @@ struct mmb_profiler {
     CUpti_RangeProfiler_Object *rp;
     uint8_t *data;              /* the counter data image, initialised per measurement */
     size_t data_size;
+    size_t data_ranges;         /* the ranges it holds */
     double step_s[MMB_PROFILER_STEP_COUNT]; /* seconds in each step, all measurements */
 };
 
@@ -311,36 +312,51 @@ static void profiler_disable(struct mmb_profiler *p)
     free(p->data);
     p->data = NULL;
     p->data_size = 0;
+    p->data_ranges = 0;
 }
 
-/* Enables the range profiler on the context and sizes the counter data image. */
+/* Enables the range profiler on the context. */
 static enum mmb_status profiler_enable(struct mmb_profiler *p, char *err, size_t errlen)
 {
     CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = p->ctx;
     MMB_CHECK_CUPTI(cuptiRangeProfilerEnable(&en), return MMB_STATUS_PROFILING_DENIED);
     p->rp = en.pRangeProfilerObject;
+    return MMB_STATUS_OK;
+}
 
+/* A counter data image for ranges ranges: initialising it costs in proportion to its
+ * size (on an H200 about 85 ms for 256 ranges), so it is sized to each measurement. */
+static enum mmb_status profiler_size_image(struct mmb_profiler *p, size_t ranges, char *err, size_t errlen)
+{
+    if (ranges == p->data_ranges && p->data)
+        return MMB_STATUS_OK;
     CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     gs.pRangeProfilerObject = p->rp;
     gs.pMetricNames = (const char **)p->list.names;
     gs.numMetrics = p->list.count;
-    gs.maxNumOfRanges = MAX_RANGES;
-    gs.maxNumRangeTreeNodes = MAX_RANGES;
+    gs.maxNumOfRanges = ranges;
+    gs.maxNumRangeTreeNodes = ranges;
     MMB_CHECK_CUPTI(cuptiRangeProfilerGetCounterDataSize(&gs), return MMB_STATUS_PROFILING_DENIED);
+    free(p->data);
+    p->data_ranges = 0;
     p->data = calloc(1, gs.counterDataSize);
     if (!p->data) {
         mmb_errorf(err, errlen, "out of host memory (counter data image, %zu bytes)", gs.counterDataSize);
         return MMB_STATUS_PROFILING_DENIED;
     }
     p->data_size = gs.counterDataSize;
+    p->data_ranges = ranges;
     return MMB_STATUS_OK;
 }
 
 /* A fresh counter data image and the configuration, for one measurement's passes. */
-static enum mmb_status profiler_configure(struct mmb_profiler *p, char *err, size_t errlen)
+static enum mmb_status profiler_configure(struct mmb_profiler *p, size_t ranges, char *err, size_t errlen)
 {
+    enum mmb_status st = profiler_size_image(p, ranges, err, errlen);
+    if (st != MMB_STATUS_OK)
+        return st;
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
         .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
     ci.pRangeProfilerObject = p->rp;
@@ -356,7 +372,7 @@ static enum mmb_status profiler_configure(struct mmb_profiler *p, char *err, siz
     sc.pCounterDataImage = p->data;
     sc.range = CUPTI_AutoRange;
     sc.replayMode = p->kernel_replay ? CUPTI_KernelReplay : CUPTI_UserReplay;
-    sc.maxRangesPerPass = MAX_RANGES;
+    sc.maxRangesPerPass = ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -367,18 +383,31 @@ static enum mmb_status profiler_configure(struct mmb_profiler *p, char *err, siz
 
 /* The profiler enabled and configured for a measurement: enabled once and kept, or
  * (MMB_CUPTI_SETUP=each, or when configuring the kept one fails) enabled afresh. */
-static enum mmb_status profiler_begin(struct mmb_profiler *p, char *err, size_t errlen)
+static enum mmb_status profiler_begin(struct mmb_profiler *p, size_t ranges, char *err, size_t errlen)
 {
     enum mmb_status st;
     if (p->rp) {
         char ignored[256];
-        if (profiler_configure(p, ignored, sizeof ignored) == MMB_STATUS_OK)
+        if (profiler_configure(p, ranges, ignored, sizeof ignored) == MMB_STATUS_OK)
             return MMB_STATUS_OK;
         profiler_disable(p);
     }
     if ((st = profiler_enable(p, err, errlen)) != MMB_STATUS_OK)
         return st;
-    return profiler_configure(p, err, errlen);
+    return profiler_configure(p, ranges, err, errlen);
+}
+
+/* The ranges one pass of the batch runs: per launch the flush's kernels and (hot
+ * twice) its own, MAX_LAUNCH_KERNELS where not known; in steps of 16, so that the
+ * image is seldom sized again. */
+static size_t batch_ranges(const struct mmb_profiler *p, const struct mmb_profiled_launch *batch, size_t n,
+                           bool cold)
+{
+    size_t ranges = 0;
+    for (size_t i = 0; i < n; i++)
+        ranges += (size_t)mmb_l2_flush_kernels(p->flush) + (cold ? 1 : 2) *
+                  (size_t)(batch[i].kernels > 0 ? batch[i].kernels : MAX_LAUNCH_KERNELS);
+    return (ranges + 15) / 16 * 16;
 }
 
 /* One pass: Start, then for each launch of the batch [flush L2], [warm-up launch
@@ -506,8 +535,8 @@ static enum mmb_status evaluate(struct mmb_profiler *p, struct mmb_profiled_laun
     dd.pRangeProfilerObject = p->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerDecodeData(&dd), return MMB_STATUS_PROFILING_DENIED);
     if (dd.numOfRangeDropped) {
-        mmb_errorf(err, errlen, "%zu kernels dropped: the launches ran more than %d kernels", dd.numOfRangeDropped,
-                   MAX_RANGES);
+        mmb_errorf(err, errlen, "%zu kernels dropped: the launches ran more than the %zu kernels expected",
+                   dd.numOfRangeDropped, p->data_ranges);
         return MMB_STATUS_PROFILING_DENIED;
     }
     CUpti_RangeProfiler_GetCounterDataInfo_Params gi = {
@@ -565,7 +594,7 @@ enum mmb_status mmb_profiler_measure_batch(struct mmb_profiler *p, struct mmb_pr
     }
 
     MMB_CHECK_CUDA(e = cudaSetDevice(p->device), return mmb_gpu_status_of(e));
-    st = profiler_begin(p, err, errlen);
+    st = profiler_begin(p, batch_ranges(p, batch, n, cold), err, errlen);
     if (setup_s)
         *setup_s = mmb_seconds_now() - t0;
     p->step_s[MMB_PROFILER_STEP_SETUP] += mmb_seconds_now() - t0;

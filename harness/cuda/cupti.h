@@ -55,7 +55,7 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
  * the other in every pass, each after its own L2 flush (and hot, its own warm-up
  * launch), so each is measured as if alone, and the profiler's per-pass cost
  * (Start and Stop, about 17 ms on an H100) is paid once for the batch. */
-#define MMB_PROFILER_BATCH_MAX 16
+#define MMB_PROFILER_BATCH_MAX 32
 struct mmb_profiled_launch {
     mmb_launch_fn launch;
     void *ctx;

@@ -248,9 +248,11 @@ void mmb_session_read_counters(struct mmb_session *s, struct launch_ctx *c, bool
 }
 
 /* Correct first: one launch on a poisoned output, compared on the GPU with the
- * reference (verify.h). Returns the row's status. */
+ * reference (verify.h). Cold and without warm-up, the launch is timed as the timed
+ * ones are (timer.h): the first sample. Returns the row's status. */
 static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c, const struct kernel_engine *engine,
-                                     const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost)
+                                     const struct mmb_eval_options *eo, bool timed, struct mmb_row *row,
+                                     bool *device_lost)
 {
     char *err = row->reason;
     size_t errlen = sizeof row->reason;
@@ -260,7 +262,8 @@ static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c
     size_t count = (size_t)p->size.m * (size_t)p->size.n;
     MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->esize, s->stream),
                    *device_lost = true; return mmb_gpu_status_of(e));
-    if ((st = c->launch(c, err, errlen)) != MMB_STATUS_OK) {
+    st = timed ? mmb_timer_launch_first(s->timer, c->launch, c, true, err, errlen) : c->launch(c, err, errlen);
+    if (st != MMB_STATUS_OK) {
         *device_lost = st == MMB_STATUS_LAUNCH_ERROR;
         return st;
     }
@@ -327,14 +330,15 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
     if (row->status != MMB_STATUS_OK)
         return row->status;
 
-    row->status = verify_output(s, c, engine, eo, row, device_lost);
+    bool cold = eo->cache == MMB_CACHE_COLD, first_timed = cold && eo->warmup == 0;
+    row->status = verify_output(s, c, engine, eo, first_timed, row, device_lost);
     mmb_session_phase_end(s, MMB_PHASE_VERIFY, &t);
     if (row->status != MMB_STATUS_OK)
         return row->status;
 
     struct mmb_timing tm;
-    row->status = mmb_timer_measure(s->timer, c->launch, c, eo->warmup, &eo->timing, eo->cache == MMB_CACHE_COLD,
-                                    &tm, err, errlen);
+    row->status = mmb_timer_measure(s->timer, c->launch, c, eo->warmup, &eo->timing, cold, first_timed, &tm, err,
+                                    errlen);
     mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
     if (row->status != MMB_STATUS_OK) {
         *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;

@@ -9,8 +9,8 @@
  * batch the launches share the passes, each after its own L2 flush, so each is
  * measured as if alone. A launch whose passes would take long anyway gains nothing
  * and goes alone, which also keeps a batch short next to a configuration's time
- * limit; so does a launch whose kernel count is not known (cuBLAS).
- * MMB_COUNTER_BATCH=N (1..16) caps a batch at N launches; 1 measures each alone. */
+ * limit; so does a launch whose kernel count is not known (kernel_engine.kernels).
+ * MMB_COUNTER_BATCH=N (1..32) caps a batch at N launches; 1 measures each alone. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +52,7 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
             if (!pr->wants_counters)
                 continue;
             batch[n++] = (struct mmb_profiled_launch){.launch = pr->ctx.launch, .ctx = &pr->ctx,
-                                                      .kernels = mmb_session_engine_of(pr->ctx.kernel->kind)->kernels,
+                                                      .kernels = pr->kernels,
                                                       .row = &pr->row};
             cold = pr->cold;
         }
@@ -75,7 +75,7 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
     int rc = 0;
     for (int i = 0; i < s->npending; i++) {
         struct pending_row *pr = &s->pending[i];
-        if (pr->wants_counters)
+        if (pr->wants_counters && pr->ctx.cached)
             pr->ctx.cached->pins--;
         if (rc == 0)
             rc = sink(sink_ctx, &pr->row);
@@ -92,9 +92,9 @@ static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink
     int rc = 0;
     for (int i = 0; i < s->npending; i++) {
         struct pending_row *pr = &s->pending[i];
-        if (pr->wants_counters)
+        if (pr->wants_counters && pr->ctx.cached)
             pr->ctx.cached->pins--;
-        else if (rc == 0)
+        else if (!pr->wants_counters && rc == 0)
             rc = sink(sink_ctx, &pr->row);
     }
     s->npending = s->nbatch = 0;
@@ -121,10 +121,11 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
     if (st == MMB_STATUS_OK) {
         const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
         double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
-        if (counters_wanted(s) && s->profiler && engine->kernels > 0 && pr->ctx.cached &&
-            alone <= BATCH_LAUNCH_SECONDS && (eo->time_limit <= 0 || alone <= eo->time_limit / 8)) {
+        if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
+            (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
             pr->wants_counters = true;
-            pr->ctx.cached->pins++;
+            if (pr->ctx.cached)
+                pr->ctx.cached->pins++;
             s->nbatch++;
             s->batch_kernel_s += alone;
         } else {

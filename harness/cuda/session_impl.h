@@ -52,7 +52,9 @@ struct kernel_engine {
                                struct mmb_row *row);
     mmb_launch_fn launch;
     bool is_reference;   /* its error is the reference's own against float64 */
-    int kernels;         /* kernels one launch runs; 0: not known (a library's choice) */
+    /* Kernels one launch runs, to tell its profiler ranges apart in a batch
+     * (cupti.h); 0 when it cannot be known: the launch is then profiled alone. */
+    int (*kernels)(struct launch_ctx *c);
 };
 
 /* NULL for a kind no engine runs. */
@@ -62,6 +64,7 @@ const struct kernel_engine *mmb_session_engine_of(enum mmb_kernel_kind kind);
 struct pending_row {
     struct launch_ctx ctx;
     struct mmb_row row;
+    int kernels;           /* its launch's (kernel_engine.kernels) */
     bool wants_counters;   /* ok, and its counters come with the batch */
     bool cold;
 };

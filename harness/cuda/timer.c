@@ -17,6 +17,8 @@ struct mmb_timer {
     void *stream;
     struct mmb_l2_flush *flush; /* the caller's */
     char uuid[48];
+    cudaEvent_t first[2];       /* around the launch of mmb_timer_launch_first */
+    int first_events;           /* created */
 };
 
 enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
@@ -30,12 +32,20 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, voi
     t->stream = stream;
     t->flush = flush;
     snprintf(t->uuid, sizeof t->uuid, "%s", gpu_uuid ? gpu_uuid : "");
+    cudaError_t e;
+    for (; t->first_events < 2; t->first_events++)
+        MMB_CHECK_CUDA(e = cudaEventCreate(&t->first[t->first_events]), mmb_timer_close(t);
+                       return mmb_gpu_status_of(e));
     *out = t;
     return MMB_STATUS_OK;
 }
 
 void mmb_timer_close(struct mmb_timer *t)
 {
+    if (!t)
+        return;
+    for (int i = 0; i < t->first_events; i++)
+        cudaEventDestroy(t->first[i]);
     free(t);
 }
 
@@ -99,10 +109,26 @@ static enum mmb_status timer_batch(struct mmb_timer *t, mmb_launch_fn launch, vo
     return MMB_STATUS_OK;
 }
 
-enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
-                                  const struct mmb_converge_spec *spec, bool cold, struct mmb_timing *out,
-                                  char *err, size_t errlen)
+enum mmb_status mmb_timer_launch_first(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                       char *err, size_t errlen)
 {
+    cudaError_t e;
+    enum mmb_status st;
+    cudaStream_t stream = (cudaStream_t)t->stream;
+    if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    MMB_CHECK_CUDA(e = cudaEventRecord(t->first[0], stream), return mmb_gpu_status_of(e));
+    if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    MMB_CHECK_CUDA(e = cudaEventRecord(t->first[1], stream), return mmb_gpu_status_of(e));
+    return MMB_STATUS_OK;
+}
+
+enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
+                                  const struct mmb_converge_spec *spec, bool cold, bool with_first,
+                                  struct mmb_timing *out, char *err, size_t errlen)
+{
+    cudaError_t e;
     enum mmb_status st = MMB_STATUS_OK;
     cudaEvent_t *events = NULL;
     double *ms = NULL;
@@ -116,13 +142,21 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
             goto out;
     }
     double t0 = mmb_seconds_now();
-    mmb_converge_step(spec, ms, 0, 0.0, &step);
-    while (step.stop == MMB_STOP_NONE) {
+    if (with_first) {
+        float f = 0.0f;
+        if ((st = timer_grow(&ms, &ms_cap, 1, &events, &created, &events_cap, 0, err, errlen)) != MMB_STATUS_OK)
+            goto out;
+        MMB_CHECK_CUDA(e = cudaEventSynchronize(t->first[1]), st = mmb_gpu_status_of(e); goto out);
+        MMB_CHECK_CUDA(e = cudaEventElapsedTime(&f, t->first[0], t->first[1]), st = mmb_gpu_status_of(e); goto out);
+        ms[n++] = f;
+    }
+    mmb_converge_step(spec, ms, n, 0.0, &step);
+    for (bool first_batch = true; step.stop == MMB_STOP_NONE; first_batch = false) {
         st = timer_grow(&ms, &ms_cap, n + step.more, &events, &created, &events_cap, step.more, err, errlen);
         if (st != MMB_STATUS_OK)
             goto out;
-        st = timer_batch(t, launch, ctx, cold, events, step.more, ms + n, n == 0 ? &out->sm_clock_mhz : NULL, err,
-                         errlen);
+        st = timer_batch(t, launch, ctx, cold, events, step.more, ms + n, first_batch ? &out->sm_clock_mhz : NULL,
+                         err, errlen);
         if (st != MMB_STATUS_OK)
             goto out;
         n += step.more;

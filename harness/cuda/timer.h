@@ -29,13 +29,21 @@ struct mmb_timing {
     double sm_clock_mhz;      /* read through NVML during the first batch; NaN without NVML */
 };
 
+/* Enqueues one launch timed as the timed launches are (after the flush when cold),
+ * without waiting for it: the verifying launch, which mmb_timer_measure with
+ * with_first then counts as its first sample. A cold launch has no warm-up to wait
+ * for, so with warmup 0 the verifying launch is one like any other. */
+enum mmb_status mmb_timer_launch_first(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                       char *err, size_t errlen);
+
 /* Runs warmup untimed launches, then timed ones in batches as the rule asks for them
  * (core/converge.h; a fixed count is one batch of up to MMB_CONVERGE_MAX_BATCH);
- * launch enqueues on the timer's stream. The rule's time is the host's wall time
- * from the enqueueing of the first timed launch to the end of the last batch,
- * flushes and synchronisations included. */
+ * launch enqueues on the timer's stream. with_first: the launch of
+ * mmb_timer_launch_first, just before, is the first sample. The rule's time is the
+ * host's wall time from the enqueueing of the first timed launch to the end of the
+ * last batch, flushes and synchronisations included. */
 enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
-                                  const struct mmb_converge_spec *spec, bool cold, struct mmb_timing *out,
-                                  char *err, size_t errlen);
+                                  const struct mmb_converge_spec *spec, bool cold, bool with_first,
+                                  struct mmb_timing *out, char *err, size_t errlen);
 
 #endif
