@@ -135,6 +135,12 @@ if [[ $steps == *" course "* ]]; then
         -o "$work/course-no-counters-cold.csv" profiles/course.ini
     timed course-counters-warm "$mmbench" run --cache-dir "$work/cubins-course" \
         -o "$work/course-counters-warm.csv" profiles/course.ini
+    [ -f "$work/course-counters-warm.csv" ] && "$py" - "$work/course-counters-warm.csv" <<'PY'
+import collections, csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+print("bench-vs-kt: course-counters-warm: counter_status",
+      dict(collections.Counter(r["counter_status"] for r in rows if r["status"] == "ok")))
+PY
     timed course-no-counters-warm "$mmbench" run --no-counters --cache-dir "$work/cubins-course" \
         -o "$work/course-no-counters-warm.csv" profiles/course.ini
 fi

@@ -141,6 +141,28 @@ def import_kernel_tuner():
     return kernel_tuner
 
 
+def patch_cupy_uuid():
+    """Kernel Tuner's cupy backend reads the device's UUID from getDeviceProperties as 16
+    bytes for its environment record; on one H100 machine cupy gave it in another form
+    and the backend raised before tuning. The UUID is only recorded, so a value that is
+    not 16 bytes is padded or cut to 16, said so on the log."""
+    import cupy
+    runtime = cupy.cuda.runtime
+    original = runtime.getDeviceProperties
+
+    def properties(device):
+        props = original(device)
+        uuid = props.get("uuid")
+        if uuid is not None and not (isinstance(uuid, (bytes, bytearray)) and len(uuid) == 16):
+            raw = uuid.encode("latin-1") if isinstance(uuid, str) else bytes(uuid)
+            say(f"cupy's device UUID is {type(uuid).__name__} of length {len(uuid)}; recorded as 16 bytes")
+            props = dict(props)
+            props["uuid"] = (raw + bytes(16))[:16]
+        return props
+
+    runtime.getDeviceProperties = properties
+
+
 def params_text(names, config):
     return ";".join(f"{n}={config[n]}" for n in names)
 
@@ -184,6 +206,7 @@ def run_kt(args):
         space = Searchspace(spec["params"], spec["restrict"], 1024)
         say(f"dry run: {space.size} configurations within the restrictions and 1024 threads; nothing launched")
         return 0
+    patch_cupy_uuid()
     t0 = time.perf_counter()
     results, env = kt.tune_kernel(**kwargs)
     tune_s = time.perf_counter() - t0

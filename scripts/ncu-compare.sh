@@ -40,7 +40,8 @@ MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" profi
     >"$out/mmbench-kernel-replay.log" 2>&1
 
 # Under ncu, mmbench's own counters are off, and with warm-up 0 and one repeat each
-# configuration launches its kernel twice (verify, time): ncu_compare.py takes the second.
+# configuration launches its kernel once when cold (the verifying launch is timed) and
+# twice when hot (verify, time): ncu_compare.py takes the last.
 "$ncu" --clock-control none --cache-control all --kernel-name regex:'^matmul_' \
     --metrics "$metrics" --csv --page raw --print-units base \
     "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """ncu_compare.py MMBENCH_CSV NCU_RAW_CSV - mmbench's counters beside Nsight Compute's.
 
-ncu's raw CSV has one row per profiled launch, in launch order. mmbench launched each
-configuration's kernel twice under ncu (verify, then the one timed repeat), sizes
-outer and kernels inner as in the profile, so the second launch of each pair is the
-one to compare. Percent differences are (mmbench - ncu) / ncu."""
+ncu's raw CSV has one row per profiled launch, in launch order, sizes outer and
+kernels inner as in the profile. With --repeats 1 --warmup 0 mmbench launched each
+configuration's kernel once under ncu when cold (the verifying launch is the timed
+one) and twice when hot (verify, then the timed repeat): the last launch of each
+configuration is the one to compare. Percent differences are (mmbench - ncu) / ncu."""
 import csv
 import sys
 
@@ -100,9 +101,10 @@ def main():
     with open(sys.argv[1], newline="") as f:
         mine = [r for r in csv.DictReader(f) if r["status"] == "ok"]
     theirs = ncu_rows(sys.argv[2])
-    timed = theirs[1::2]
-    if len(timed) != len(mine):
-        sys.exit(f"ncu profiled {len(theirs)} launches, expected 2 x {len(mine)}")
+    per = len(theirs) // len(mine) if mine else 0
+    if per not in (1, 2) or per * len(mine) != len(theirs):
+        sys.exit(f"ncu profiled {len(theirs)} launches, expected 1 or 2 x {len(mine)}")
+    timed = theirs[per - 1::per]
     worst, small = {}, {}
     print(f"{'kernel':<11} {'size':>5} {'metric':<14} {'mmbench':>14} {'ncu':>14} {'diff %':>7}")
     for m, n in zip(mine, timed):

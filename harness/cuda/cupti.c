@@ -398,8 +398,9 @@ static enum mmb_status profiler_begin(struct mmb_profiler *p, size_t ranges, cha
 }
 
 /* The ranges one pass of the batch runs: per launch the flush's kernels and (hot
- * twice) its own, MAX_LAUNCH_KERNELS where not known; in steps of 16, so that the
- * image is seldom sized again. */
+ * twice) its own, MAX_LAUNCH_KERNELS where not known; with 16 to spare (an image of
+ * exactly the ranges a pass ran failed to evaluate on an H100) and in steps of 16, so
+ * that the image is seldom sized again. */
 static size_t batch_ranges(const struct mmb_profiler *p, const struct mmb_profiled_launch *batch, size_t n,
                            bool cold)
 {
@@ -407,7 +408,7 @@ static size_t batch_ranges(const struct mmb_profiler *p, const struct mmb_profil
     for (size_t i = 0; i < n; i++)
         ranges += (size_t)mmb_l2_flush_kernels(p->flush) + (cold ? 1 : 2) *
                   (size_t)(batch[i].kernels > 0 ? batch[i].kernels : MAX_LAUNCH_KERNELS);
-    return (ranges + 15) / 16 * 16;
+    return (ranges + 16 + 15) / 16 * 16;
 }
 
 /* One pass: Start, then for each launch of the batch [flush L2], [warm-up launch

@@ -242,9 +242,9 @@ void mmb_session_read_counters(struct mmb_session *s, struct launch_ctx *c, bool
     row->counter_status = st;
     s->phases.counter_passes += (size_t)passes;
     s->phases.counter_setup_seconds += setup_s;
-    if (s->opts.verbose)
-        fprintf(stderr, "  counters: %s, %d passes, %.0f ns%s%s\n", mmb_status_text(st), passes, duration_ns,
-                err[0] ? ": " : "", err);
+    if (s->opts.verbose || st != MMB_STATUS_OK)
+        fprintf(stderr, "%scounters: %s, %d passes, %.0f ns%s%s\n", st != MMB_STATUS_OK ? "mmbench: warning: " : "  ",
+                mmb_status_text(st), passes, duration_ns, err[0] ? ": " : "", err);
 }
 
 /* Correct first: one launch on a poisoned output, compared on the GPU with the

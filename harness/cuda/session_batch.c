@@ -63,9 +63,10 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
                                                         sizeof err);
         s->phases.counter_passes += (size_t)passes;
         s->phases.counter_setup_seconds += setup_s;
-        if (s->opts.verbose)
-            fprintf(stderr, "  counters of %zu launch%s together: %s, %d passes%s%s\n", n, n == 1 ? "" : "es",
-                    mmb_status_text(st), passes, err[0] ? ": " : "", err);
+        if (s->opts.verbose || st != MMB_STATUS_OK)
+            fprintf(stderr, "%scounters of %zu launch%s together: %s, %d passes%s%s\n",
+                    st != MMB_STATUS_OK ? "mmbench: warning: " : "  ", n, n == 1 ? "" : "es", mmb_status_text(st),
+                    passes, err[0] ? ": " : "", err);
         for (size_t i = 0; i < n; i++) {
             batch[i].row->counter_status = st;
             mmb_row_derive(batch[i].row);

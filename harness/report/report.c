@@ -61,7 +61,9 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Every *.csv below dir; hidden entries skipped. */
+/* Every *.csv below dir; hidden entries skipped, and folders named bench: there
+ * data/<gpu>/bench/ keeps the benchmarks' own outputs (speed.csv of
+ * scripts/bench-vs-kt.sh), which are not result rows. */
 static int folder_scan(const char *dir, struct paths *out, int depth, char *err, size_t errlen)
 {
     if (depth > 32) {
@@ -90,7 +92,8 @@ static int folder_scan(const char *dir, struct paths *out, int depth, char *err,
             mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
             rc = -1;
         } else if (S_ISDIR(st.st_mode)) {
-            rc = folder_scan(path, out, depth + 1, err, errlen);
+            if (strcmp(e->d_name, "bench") != 0)
+                rc = folder_scan(path, out, depth + 1, err, errlen);
         } else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".csv") && paths_add(out, path) != 0) {
             mmb_errorf(err, errlen, "out of memory");
             rc = -1;

@@ -55,7 +55,7 @@ static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t
         const char *head;
         bool num, code;
     } heads[] = {{"Kernel", false, false},  {"Configuration", false, true}, {"ms", true, false},
-                 {"Noise %", true, false},  {"TFLOP/s", true, false},      {"× prev.", true, false},
+                 {"Spread %", true, false},  {"TFLOP/s", true, false},      {"× prev.", true, false},
                  {"% FP32", true, false},   {"% cuBLAS", true, false}};
     for (size_t c = 0; c < MMB_COUNT(heads); c++)
         head_set(t, c, heads[c].head, heads[c].num, heads[c].code);
@@ -89,7 +89,7 @@ static int table_kernels(const struct mmb_report *rep, size_t g, struct table *t
     }
     if (published)
         snprintf(t->foot, sizeof t->foot, "published figure, not measured by mmbench (see Data in reports/README.md)");
-    note_add(t, "Noise: standard deviation over the median; × prev.: speed over the kernel above.");
+    note_add(t, "Spread: standard deviation of the timed launches over their median; × prev.: speed over the kernel above.");
     legend_note(t, params, np);
     return 0;
 }

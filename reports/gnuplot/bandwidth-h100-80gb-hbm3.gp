@@ -65,9 +65,9 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Measured DRAM traffic / time (counters)"
-    set yrange [0:1699.13]
+    set yrange [0:1562.27]
     set ylabel "GB/s"
-    set y2range [0:50.6851]
+    set y2range [0:46.6027]
     set y2tics nomirror
     set y2label "% of the DRAM peak (3352 GB/s)"
     set format y2 "%g"
@@ -140,9 +140,9 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "nvbench's declared bytes (A, B, C once) / time"
-    set yrange [0:236.505]
+    set yrange [0:233.936]
     set ylabel "GB/s"
-    set y2range [0:7.05498]
+    set y2range [0:6.97833]
     set y2tics nomirror
     set y2label "% of the DRAM peak (3352 GB/s)"
     set format y2 "%g"

@@ -65,7 +65,7 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Memory bandwidth (GB/s)"
-    set yrange [0:418.073]
+    set yrange [0:417.817]
     set ylabel "GB/s"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
@@ -122,7 +122,7 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Bandwidth utilisation (% of each GPU's DRAM peak)"
-    set yrange [0:12.4712]
+    set yrange [0:12.4635]
     set ylabel "% of DRAM peak"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14

@@ -60,7 +60,7 @@ do for [i = 1:words(formats)] {
     set xrange [-0.6:4.6]
     set xlabel "Kernel (best configuration at this size)"
     set grid noxtics
-    set yrange [0:9.63993]
+    set yrange [0:9.6089]
     set key outside below center horizontal samplen 2 spacing 1.1
     set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb "#404040"
     set boxwidth 0.2533

@@ -64,7 +64,7 @@ do for [i = 1:words(formats)] {
     set ytics ("1" 0, "2" 1, "4" 2, "8" 3, "16" 4, "32" 5)
     set yrange [5.5:-0.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [21.4079361:136.589264]
+    set cbrange [21.4702396:137.800415]
     set cblabel "median time (ms, log scale)"
     set colorbox
     unset key

@@ -64,7 +64,7 @@ do for [i = 1:words(formats)] {
     set ytics ("16, 16" 0, "32, 32" 1)
     set yrange [1.5:-0.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [10.6982236:13.9327998]
+    set cbrange [10.7759042:14.0193443]
     set cblabel "median time (ms)"
     set colorbox
     unset key

@@ -64,7 +64,7 @@ do for [i = 1:words(formats)] {
     set ytics ("16, 2, 8" 0, "16, 4, 4" 1, "16, 8, 2" 2, "16, 16, 1" 3, "32, 4, 8" 4, "32, 8, 4" 5, "32, 16, 2" 6, "32, 32, 1" 7, "64, 8, 8" 8, "64, 16, 4" 9, "64, 32, 2" 10)
     set yrange [10.5:-0.5]
     set palette defined (0 "#440154", 1 "#3b528b", 2 "#21918c", 3 "#5ec962", 4 "#fde725")
-    set cbrange [4.05128002:16.8937607]
+    set cbrange [4.05150414:16.8891201]
     set cblabel "median time (ms, log scale)"
     set colorbox
     unset key

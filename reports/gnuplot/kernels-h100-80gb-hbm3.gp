@@ -62,7 +62,7 @@ do for [i = 1:words(formats)] {
     set grid noxtics
     unset key
     set boxwidth 0.6
-    set yrange [0:75.4772]
+    set yrange [0:74.9608]
     set arrow from graph 0, first 66.9082 to graph 1, first 66.9082 nohead dt 3 lw 2.5 lc rgb "#404040"
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.01, first 66.9082 left offset 0,0.7 tc rgb "#404040"
     plot "kernels-h100-80gb-hbm3.dat" using 1:2:4 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb variable, \

@@ -59,7 +59,7 @@ do for [i = 1:words(formats)] {
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:816.838]
+    set xrange [0.1:817.777]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]
@@ -68,12 +68,12 @@ do for [i = 1:words(formats)] {
     B0 = 3352.3
     roof0(x) = x * B0 < P ? x * B0 : P
     set label "DRAM 3352 GB/s" at 1.08408, 3634.17 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
-    B1 = 13100.0
+    B1 = 13100.4
     roof1(x) = x * B1 < P ? x * B1 : P
-    set label "L2 13100 GB/s" at 0.587075, 7690.68 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
-    B2 = 133699.7
+    set label "L2 13100 GB/s" at 0.587067, 7690.81 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    B2 = 134719.2
     roof2(x) = x * B2 < P ? x * B2 : P
-    set label "L1 133700 GB/s" at 0.206399, 27595.4 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    set label "L1 134719 GB/s" at 0.205694, 27711 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030"
     set key outside below center horizontal maxrows 3 samplen 3 spacing 1.1 height 1
     plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \

@@ -59,7 +59,7 @@ do for [i = 1:words(formats)] {
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:816.838]
+    set xrange [0.1:817.777]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]

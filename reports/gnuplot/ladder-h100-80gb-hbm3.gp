@@ -1,0 +1,75 @@
+# ladder-h100-80gb-hbm3.gp - NVIDIA H100 80GB HBM3: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)
+# Written by `mmbench report`. Redraw from this folder: gnuplot ladder-h100-80gb-hbm3.gp
+formats = "png svg pdf"
+do for [i = 1:words(formats)] {
+    fmt = word(formats, i)
+    reset
+    set encoding utf8
+    if (fmt eq "png") { set terminal pngcairo size 1600,1312 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
+    if (fmt eq "svg") { set terminal svg size 1600,1312 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,6.56in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
+    F8 = sprintf(",%g", 8 * FS)
+    F10 = sprintf(",%g", 10 * FS)
+    F12 = sprintf(",%g", 12 * FS)
+    F14 = sprintf(",%g", 14 * FS)
+    F16 = sprintf(",%g", 16 * FS)
+    F18 = sprintf(",%g", 18 * FS)
+    F20 = sprintf(",%g", 20 * FS)
+    F22 = sprintf(",%g", 22 * FS)
+    set output "../figures/ladder-h100-80gb-hbm3.".fmt
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set title "NVIDIA H100 80GB HBM3: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)"
+    set xlabel "TFLOP/s (2MNK / median time)"
+    set ytics ("naive" 0, "01_uncoalesced" 1, "01_coalesced" 2, "02_tiled" 3, "rect_tiles" 4, "tunable" 5, "03_blocktile_1d" 6, "04_blocktile_2d" 7, "05_vectorized" 8, "06_conflict_free" 9, "07_warptile" 10, "08_pipelined" 11, "09_interleaved" 12, "cublas" 13)
+    set yrange [13.6:-0.6]
+    set xrange [0:71.7924]
+    set grid xtics noytics
+    set ytics scale 0
+    set style fill solid 0.9 border lc rgb "#202020"
+    set x2range [0:107.3]
+    set x2tics 0, 20, 100 out
+    set x2label "% of the FP32 peak (66.9 TFLOP/s)"
+    set arrow from first 66.9082, graph 0 to first 66.9082, graph 1 nohead dt 3 lw 2.5 lc rgb "#404040"
+    set key top right opaque box samplen 1.5 title "size"
+    plot "ladder-h100-80gb-hbm3.dat" using ($2 / 2):($1-0.20):($2 / 2):(0.18) with boxxyerror lc rgb "#0072B2" title "4096", \
+         "" using (valid(2) ? $2 : 0):($1-0.20):4 with labels left offset 0.5,0 font F14 notitle, \
+         "ladder-h100-80gb-hbm3.dat" using ($3 / 2):($1+0.20):($3 / 2):(0.18) with boxxyerror lc rgb "#8cc4e8" title "8192", \
+         "" using (valid(3) ? $3 : 0):($1+0.20):5 with labels left offset 0.5,0 font F14 notitle
+    unset output
+}
