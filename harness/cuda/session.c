@@ -295,7 +295,7 @@ static void record_timing(struct mmb_session *s, const struct mmb_timing *tm, st
     const char *stop = mmb_stop_text(tm->stop);
     snprintf(row->stopped_by, sizeof row->stopped_by, "%s", stop ? stop : "");
     row->sm_clock_mhz = tm->sm_clock_mhz;
-    s->phases.timed_kernel_seconds += tm->stats.mean * (double)tm->stats.n / 1000.0;
+    s->phases.timed_kernel_seconds += tm->launched_ms / 1000.0;
     if (s->opts.verbose)
         fprintf(stderr, "  timing: %zu launches, noise %.3g%%, stopped by %s\n", tm->stats.n, row->noise_pct,
                 row->stopped_by);

@@ -35,7 +35,7 @@ enum mmb_phase {
 
 struct mmb_phase_times {
     double seconds[MMB_PHASE_COUNT];
-    double timed_kernel_seconds;  /* the event times of the timed launches, summed */
+    double timed_kernel_seconds;  /* the event times of the launches of the timing phase, summed */
     size_t configurations;        /* evaluated (each phase it reached counted) */
     size_t counter_passes;        /* profiling passes run */
     double counter_setup_seconds; /* of the counters phase: profiler set-up per configuration */

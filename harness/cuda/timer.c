@@ -164,6 +164,9 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
     }
     out->noise = step.noise;
     out->stop = step.stop;
+    out->launched_ms = 0.0;
+    for (size_t i = with_first ? 1 : 0; i < n; i++)
+        out->launched_ms += ms[i];
     mmb_stats_compute(ms, n, &out->stats);
 out:
     for (size_t i = 0; i < created; i++)

@@ -27,6 +27,7 @@ struct mmb_timing {
     double noise;             /* the rule's, a fraction; NaN under 6 launches */
     enum mmb_stop stop;       /* why they stopped */
     double sm_clock_mhz;      /* read through NVML during the first batch; NaN without NVML */
+    double launched_ms;       /* the times of the launches this call made (not the first's) */
 };
 
 /* Enqueues one launch timed as the timed launches are (after the flush when cold),
