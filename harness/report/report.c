@@ -304,9 +304,10 @@ static int report_run(struct mmb_report *rep, const struct mmb_report_options *o
     for (size_t i = 0; i < rep->nfigs; i++)
         drawn += rep->figs[i].drawn;
     if (!rep->quiet)
-        fprintf(stderr, "report: %zu rows of %zu GPUs from %zu CSV files -> %s/README.md, %zu of %zu figures drawn (%.1f s)\n",
-                rep->data.nrows, rep->data.ngpus, rep->data.nfiles, rep->out, drawn, rep->nfigs,
-                mmb_seconds_now() - t0);
+        fprintf(stderr, "report: %zu row%s of %zu GPU%s from %zu CSV file%s -> %s/README.md, %zu of %zu figures drawn "
+                "(%.1f s)\n", rep->data.nrows, rep->data.nrows == 1 ? "" : "s", rep->data.ngpus,
+                rep->data.ngpus == 1 ? "" : "s", rep->data.nfiles, rep->data.nfiles == 1 ? "" : "s", rep->out, drawn,
+                rep->nfigs, mmb_seconds_now() - t0);
     return status;
 }
 
