@@ -12,6 +12,7 @@
 
 #include "core/errcheck.h"
 #include "core/util.h"
+#include "cuda/gpu.h"
 
 #define MMB_MAX_OPTIONS 64
 
@@ -358,4 +359,16 @@ bool mmb_names_identifier(const char *source, const char *name)
             return true;
     }
     return false;
+}
+
+enum mmb_status mmb_module_build(const struct mmb_compile_request *req, struct mmb_module **out,
+                                 struct mmb_kernel_attrs *attrs, char *err, size_t errlen)
+{
+    struct mmb_cubin cubin;
+    enum mmb_status st = mmb_compile(req, &cubin, err, errlen);
+    if (st != MMB_STATUS_OK)
+        return st;
+    st = mmb_module_load(cubin.data, cubin.size, cubin.function, out, attrs, err, errlen);
+    mmb_cubin_free(&cubin);
+    return st;
 }

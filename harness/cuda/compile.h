@@ -39,6 +39,13 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
                             char *err, size_t errlen);
 void mmb_cubin_free(struct mmb_cubin *cubin);
 
+struct mmb_module;
+struct mmb_kernel_attrs;
+/* mmb_compile, then mmb_module_load of the request's function (gpu.h): the module of
+ * one kernel, with its attributes. */
+enum mmb_status mmb_module_build(const struct mmb_compile_request *req, struct mmb_module **out,
+                                 struct mmb_kernel_attrs *attrs, char *err, size_t errlen);
+
 /* Whether source mentions the identifier of a function name expression ("f" of
  * "f<float>") as a whole word: tells a missing function from other compile errors. */
 bool mmb_names_identifier(const char *source, const char *name);

@@ -49,14 +49,8 @@ enum mmb_status mmb_reference_open(struct mmb_reference **out, int arch, const c
         .source_path = "mmb_reference_i32.cu", .source = int_reference_source,
         .function = "mmb_reference_i32", .arch = arch, .cache_dir = cache_dir,
     };
-    struct mmb_cubin cubin;
-    st = mmb_compile(&req, &cubin, err, errlen);
-    if (st != MMB_STATUS_OK)
-        goto fail;
     struct mmb_kernel_attrs attrs;
-    st = mmb_module_load(cubin.data, cubin.size, cubin.function, &ref->int_kernel, &attrs, err, errlen);
-    mmb_cubin_free(&cubin);
-    if (st != MMB_STATUS_OK)
+    if ((st = mmb_module_build(&req, &ref->int_kernel, &attrs, err, errlen)) != MMB_STATUS_OK)
         goto fail;
     *out = ref;
     return MMB_STATUS_OK;

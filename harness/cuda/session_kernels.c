@@ -83,12 +83,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
         .defines = d.list, .arch = s->arch, .extra_options = kernel->nvrtc_options,
         .cache_dir = s->opts.cache_dir, .prelude = kernel->prelude,
     };
-    struct mmb_cubin cubin;
-    cm->status = mmb_compile(&req, &cubin, err, errlen);
-    if (cm->status != MMB_STATUS_OK)
-        return cm;
-    cm->status = mmb_module_load(cubin.data, cubin.size, cubin.function, &cm->module, &cm->attrs, err, errlen);
-    mmb_cubin_free(&cubin);
+    cm->status = mmb_module_build(&req, &cm->module, &cm->attrs, err, errlen);
     return cm;
 }
 

@@ -79,13 +79,8 @@ enum mmb_status mmb_verifier_open(struct mmb_verifier **out, int arch, const cha
         .source_path = "mmb_verify.cu", .source = mmb_verifier_source, .function = "mmb_verify",
         .arch = arch, .cache_dir = cache_dir,
     };
-    struct mmb_cubin cubin;
-    if ((st = mmb_compile(&req, &cubin, err, errlen)) != MMB_STATUS_OK)
-        goto fail;
     struct mmb_kernel_attrs attrs;
-    st = mmb_module_load(cubin.data, cubin.size, cubin.function, &v->kernel, &attrs, err, errlen);
-    mmb_cubin_free(&cubin);
-    if (st != MMB_STATUS_OK)
+    if ((st = mmb_module_build(&req, &v->kernel, &attrs, err, errlen)) != MMB_STATUS_OK)
         goto fail;
     MMB_CHECK_CUDA(e = cudaMalloc((void **)&v->d_verdict, sizeof *v->d_verdict), st = mmb_gpu_status_of(e); goto fail);
     MMB_CHECK_CUDA(e = cudaMallocHost((void **)&v->h_verdict, sizeof *v->h_verdict), st = mmb_gpu_status_of(e);
