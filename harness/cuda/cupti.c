@@ -397,18 +397,24 @@ static enum mmb_status profiler_begin(struct mmb_profiler *p, size_t ranges, cha
     return profiler_configure(p, ranges, err, errlen);
 }
 
-/* The ranges one pass of the batch runs: per launch the flush's kernels and (hot
- * twice) its own, MAX_LAUNCH_KERNELS where not known; with 16 to spare (an image of
- * exactly the ranges a pass ran failed to evaluate on an H100) and in steps of 16, so
- * that the image is seldom sized again. */
+/* A launch's ranges in a pass: the flush's kernels and (hot twice) its own,
+ * MAX_LAUNCH_KERNELS where not known. */
+size_t mmb_profiler_launch_ranges(const struct mmb_profiler *p, int kernels, bool cold)
+{
+    size_t own = (size_t)(kernels > 0 ? kernels : MAX_LAUNCH_KERNELS);
+    return (size_t)mmb_l2_flush_kernels(p->flush) + (cold ? 1 : 2) * own;
+}
+
+/* The ranges one pass of the batch runs. The image is sized with 16 to spare (an image
+ * of exactly the ranges a pass ran failed to evaluate on an H100) and in steps of 16,
+ * so that it is seldom sized again. */
 static size_t batch_ranges(const struct mmb_profiler *p, const struct mmb_profiled_launch *batch, size_t n,
                            bool cold)
 {
     size_t ranges = 0;
     for (size_t i = 0; i < n; i++)
-        ranges += (size_t)mmb_l2_flush_kernels(p->flush) + (cold ? 1 : 2) *
-                  (size_t)(batch[i].kernels > 0 ? batch[i].kernels : MAX_LAUNCH_KERNELS);
-    return (ranges + 16 + 15) / 16 * 16;
+        ranges += mmb_profiler_launch_ranges(p, batch[i].kernels, cold);
+    return ranges;
 }
 
 /* One pass: Start, then for each launch of the batch [flush L2], [warm-up launch
@@ -595,7 +601,13 @@ enum mmb_status mmb_profiler_measure_batch(struct mmb_profiler *p, struct mmb_pr
     }
 
     MMB_CHECK_CUDA(e = cudaSetDevice(p->device), return mmb_gpu_status_of(e));
-    st = profiler_begin(p, batch_ranges(p, batch, n, cold), err, errlen);
+    size_t ranges = batch_ranges(p, batch, n, cold);
+    if (n > 1 && ranges > MMB_PROFILER_PASS_RANGES_MAX) {
+        mmb_errorf(err, errlen, "a batch of %zu launches runs %zu kernel ranges a pass; a pass records %d", n,
+                   ranges, MMB_PROFILER_PASS_RANGES_MAX);
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    st = profiler_begin(p, (ranges + 16 + 15) / 16 * 16, err, errlen);
     if (setup_s)
         *setup_s = mmb_seconds_now() - t0;
     p->step_s[MMB_PROFILER_STEP_SETUP] += mmb_seconds_now() - t0;

@@ -56,6 +56,10 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
  * launch), so each is measured as if alone, and the profiler's per-pass cost
  * (Start and Stop, about 17 ms on an H100) is paid once for the batch. */
 #define MMB_PROFILER_BATCH_MAX 32
+/* The kernel ranges one pass records at most: CUPTI's range profiler kept 64 of a pass
+ * of 72 (24 launches, each after a two-kernel L2 flush) on the H100 and the H200
+ * (CUDA 13), whatever the image was sized for, so a batch stays within this. */
+#define MMB_PROFILER_PASS_RANGES_MAX 64
 struct mmb_profiled_launch {
     mmb_launch_fn launch;
     void *ctx;
@@ -64,8 +68,14 @@ struct mmb_profiled_launch {
     double duration_ns;   /* out: gpu__time_duration.sum of its kernels */
 };
 
-/* As mmb_profiler_measure, for n (1..MMB_PROFILER_BATCH_MAX) launches at once; the
- * returned status is the batch's: on a failure no row has counters. */
+/* The kernel ranges one launch of kernels kernels adds to each pass of a batch: its L2
+ * flush's and its own (hot: twice, with its warm-up launch). A batch's launches add up
+ * to MMB_PROFILER_PASS_RANGES_MAX at most. */
+size_t mmb_profiler_launch_ranges(const struct mmb_profiler *p, int kernels, bool cold);
+
+/* As mmb_profiler_measure, for n (1..MMB_PROFILER_BATCH_MAX) launches at once, whose
+ * ranges add up to MMB_PROFILER_PASS_RANGES_MAX at most; the returned status is the
+ * batch's: on a failure no row has counters. */
 enum mmb_status mmb_profiler_measure_batch(struct mmb_profiler *p, struct mmb_profiled_launch *batch, size_t n,
                                            bool cold, int *passes, double *setup_s, char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
  * measured as if alone. A launch whose passes would take long anyway gains nothing
  * and goes alone, which also keeps a batch short next to a configuration's time
  * limit; so does a launch whose kernel count is not known (kernel_engine.kernels).
+ * A batch also stops at the kernel ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX).
  * MMB_COUNTER_BATCH=N (1..32) caps a batch at N launches; 1 measures each alone. */
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +84,7 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
     }
     s->npending = s->nbatch = 0;
     s->batch_kernel_s = 0.0;
+    s->batch_ranges = 0;
     return rc;
 }
 
@@ -100,6 +102,7 @@ static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink
     }
     s->npending = s->nbatch = 0;
     s->batch_kernel_s = 0.0;
+    s->batch_ranges = 0;
     return rc;
 }
 
@@ -108,6 +111,7 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
                        mmb_row_sink sink, void *sink_ctx, bool *device_lost)
 {
     bool cold = eo->cache == MMB_CACHE_COLD;
+    size_t launch_ranges = 0; /* of this launch, when it joins the batch */
     int rc;
     if ((s->npending == PENDING_MAX || (s->nbatch > 0 && s->pending[0].cold != cold)) &&
         (rc = flush_pending(s, sink, sink_ctx)) != 0)
@@ -129,6 +133,8 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
                 pr->ctx.cached->pins++;
             s->nbatch++;
             s->batch_kernel_s += alone;
+            launch_ranges = mmb_profiler_launch_ranges(s->profiler, pr->kernels, cold);
+            s->batch_ranges += launch_ranges;
         } else {
             double t = mmb_seconds_now();
             mmb_session_read_counters(s, &pr->ctx, cold, &pr->row);
@@ -139,7 +145,10 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
     double most = BATCH_SECONDS;
     if (eo->time_limit > 0 && eo->time_limit / 4 < most)
         most = eo->time_limit / 4;
-    if (s->nbatch == 0 || s->nbatch >= s->batch_max || s->npending == PENDING_MAX || s->batch_kernel_s >= most)
+    /* measured once another launch like this one would not fit in a pass's ranges */
+    bool ranges_full = s->batch_ranges + launch_ranges > MMB_PROFILER_PASS_RANGES_MAX;
+    if (s->nbatch == 0 || s->nbatch >= s->batch_max || s->npending == PENDING_MAX || s->batch_kernel_s >= most ||
+        ranges_full)
         return flush_pending(s, sink, sink_ctx);
     return 0;
 }

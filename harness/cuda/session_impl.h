@@ -91,6 +91,7 @@ struct mmb_session {
     struct pending_row *pending;  /* PENDING_MAX of them */
     int npending, nbatch;         /* rows waiting; of them, waiting for counters */
     double batch_kernel_s;        /* the batch's passes' kernel time, estimated */
+    size_t batch_ranges;          /* kernel ranges a pass of the batch records */
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
 };
 
