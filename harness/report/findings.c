@@ -283,6 +283,26 @@ static bool seed004(const ctx_t *c, finding *f)
     return true;
 }
 
+/* Whether tuned group j leads Key findings: one finding per tuned kernel, at its largest
+ * problem, and for the first GPU that tuned it (the finding compares the others); the
+ * Tuning section has every group. */
+static bool tuning_lead(const struct mmb_report_tune_group *gs, size_t ng, size_t j)
+{
+    const struct mmb_report_tune_group *g = &gs[j];
+    if (!g->tuned)
+        return false;
+    double size = (double)g->m * (double)g->n * (double)g->k;
+    for (size_t i = 0; i < ng; i++) {
+        const struct mmb_report_tune_group *h = &gs[i];
+        if (i == j || !h->tuned || h->kernel != g->kernel)
+            continue;
+        double hs = (double)h->m * (double)h->n * (double)h->k;
+        if (hs > size || (i < j && hs == size))
+            return false;
+    }
+    return true;
+}
+
 /* ---- all of them ----------------------------------------------------------------------------------------- */
 
 size_t mmb_report_findings(const struct mmb_report *rep, finding *out)
@@ -332,13 +352,9 @@ size_t mmb_report_findings(const struct mmb_report *rep, finding *out)
         TRY(mmb_report_finding_seeds(&c, ps[j], &out[n]));
     struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     size_t ng = gs ? mmb_report_tune_groups(d, gs) : 0;
-    for (size_t j = 0; j < ng; j++) {
-        bool first = gs[j].tuned;
-        for (size_t i = 0; i < j && first; i++)
-            first = !(gs[i].tuned && mmb_report_tune_same_problem(&gs[i], &gs[j]));
-        if (first)
+    for (size_t j = 0; j < ng; j++)
+        if (tuning_lead(gs, ng, j))
             TRY(mmb_report_finding_tuning(&c, gs, ng, j, &out[n]));
-    }
     free(gs);
     TRY(mmb_report_finding_cublas(&c, &out[n]));
     TRY(mmb_report_finding_dtypes(&c, &out[n]));
