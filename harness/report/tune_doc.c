@@ -538,6 +538,13 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
     fputs("\\end{table}\n\n", tex);
 }
 
+/* A page break after every eighth table of the section. */
+static void tex_page_every(FILE *tex, size_t *floats)
+{
+    if (++*floats % 8 == 0)
+        fputs("\\clearpage\n", tex);
+}
+
 /* ---- the section ---------------------------------------------------------------------------- */
 
 int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
@@ -554,10 +561,16 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
           "configurations), recorded on purpose and never compiled or run; the others failed for the reason their "
           "status names.\n\n",
           md);
+    /* LaTeX holds at most 18 floats it has not placed; a page break every few tables
+     * lets a tune of many kernels and sizes through */
+    size_t floats = 0;
+    fputs("\\clearpage\n", tex);
     best_table(md, tex, rep, gs, n);
     for (size_t j = 0; j < n; j++)
-        if (gs[j].tuned)
+        if (gs[j].tuned) {
             mmb_report_tune_top_table(md, tex, rep, &gs[j]);
+            tex_page_every(tex, &floats);
+        }
     t4_links(md, rep, gs, n);
     wall_times(md, rep, gs, n);
     published_compare(md, rep, gs, n);
@@ -572,6 +585,7 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
         if (!first)
             continue;
         config_table(md, tex, rep, gs, n, &gs[j]);
+        tex_page_every(tex, &floats);
         heatmap_links(md, rep, gs, n, &gs[j]);
     }
     free(gs);
