@@ -20,13 +20,13 @@
  * replay needs the launch to be idempotent, which C = A*B is.
  * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare).
  *
- * Set-up. The range profiler is enabled on the context once, at the first
- * measurement, and stays enabled until the profiler closes: per measurement only the
- * counter data image is initialised again and the configuration set (with user
- * replay and auto range nothing is collected outside Start..Stop, so the timed
- * launches between two measurements run as without a profiler). Enabling and
- * disabling around every configuration cost more than its passes (issue 15).
- * MMB_CUPTI_SETUP=each enables and disables around every measurement (to compare).
+ * Set-up. The range profiler is enabled on the context for each measurement (a
+ * batch of launches, session_batch.c) and disabled after it, about 12 ms on an H100.
+ * Kept enabled across measurements it saved that, but a long tune then crashed
+ * inside cudaLaunchKernel (libcupti -> libnvperf_host -> libcuda, SIGSEGV) in a
+ * profiling pass after some 50 to 80 measurements of different kernels, on the H100
+ * and the H200 (CUDA 13.0, driver 580); enabled per measurement it did not.
+ * MMB_CUPTI_SETUP=once keeps it enabled for the session (to compare).
  *
  * libcuda is not linked: cuCtxGetCurrent comes through
  * cudaGetDriverEntryPointByVersion. */
@@ -98,7 +98,7 @@ struct mmb_profiler {
     size_t passes;
     bool kernel_replay;
     bool initialized;
-    bool enable_each;           /* MMB_CUPTI_SETUP=each */
+    bool enable_each;           /* enabled per measurement: unless MMB_CUPTI_SETUP=once */
     struct mmb_l2_flush *flush; /* the caller's */
     void *stream;               /* the launches', where the flush goes too */
     /* enabled on the context between measurements (see Set-up above): */
@@ -244,7 +244,7 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
     const char *replay = getenv("MMB_CUPTI_REPLAY");
     p->kernel_replay = replay && strcmp(replay, "kernel") == 0;
     const char *setup = getenv("MMB_CUPTI_SETUP");
-    p->enable_each = setup && strcmp(setup, "each") == 0;
+    p->enable_each = !(setup && strcmp(setup, "once") == 0);
     if (!p->flush) {
         mmb_errorf(err, errlen, "no L2 flush for the profiling passes");
         return MMB_STATUS_PROFILING_DENIED;
@@ -381,8 +381,9 @@ static enum mmb_status profiler_configure(struct mmb_profiler *p, size_t ranges,
     return MMB_STATUS_OK;
 }
 
-/* The profiler enabled and configured for a measurement: enabled once and kept, or
- * (MMB_CUPTI_SETUP=each, or when configuring the kept one fails) enabled afresh. */
+/* The profiler enabled and configured for a measurement: enabled afresh, or with
+ * MMB_CUPTI_SETUP=once the one kept from before (enabled afresh when configuring it
+ * fails). */
 static enum mmb_status profiler_begin(struct mmb_profiler *p, size_t ranges, char *err, size_t errlen)
 {
     enum mmb_status st;

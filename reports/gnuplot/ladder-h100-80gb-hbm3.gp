@@ -58,11 +58,11 @@ do for [i = 1:words(formats)] {
     set xlabel "TFLOP/s (2MNK / median time)"
     set ytics ("naive" 0, "01_uncoalesced" 1, "01_coalesced" 2, "02_tiled" 3, "03_blocktile_1d" 4, "04_blocktile_2d" 5, "05_vectorized" 6, "06_conflict_free" 7, "07_warptile" 8, "08_pipelined" 9, "09_lean" 10, "cublas" 11)
     set yrange [11.6:-0.6]
-    set xrange [0:71.7605]
+    set xrange [0:72.2284]
     set grid xtics noytics
     set ytics scale 0
     set style fill solid 0.9 border lc rgb "#202020"
-    set x2range [0:107.252]
+    set x2range [0:107.952]
     set x2tics 0, 20, 100 out
     set x2label "% of the FP32 peak (66.9 TFLOP/s)"
     set arrow from first 66.9082, graph 0 to first 66.9082, graph 1 nohead dt 3 lw 2.5 lc rgb "#404040"

@@ -58,8 +58,8 @@ do for [i = 1:words(formats)] {
     set xlabel "H100 80GB HBM3: median time (ms, log scale)"
     set ylabel "H200: median time (ms, log scale)"
     set logscale xy
-    set xrange [18.2807:29.188]
-    set yrange [18.2807:29.188]
+    set xrange [18.3723:29.188]
+    set yrange [18.3723:29.188]
     set size ratio -1
     unset key
     plot x with lines lw 2 lc rgb "#404040", 1.05 * x with lines dt 3 lw 1.5 lc rgb "#808080", x / 1.05 with lines dt 3 lw 1.5 lc rgb "#808080", \
