@@ -40,6 +40,14 @@ static double passes_seconds(const struct mmb_session *s, const struct mmb_row *
     return row->time_ms_median / 1000.0 * launches * (double)mmb_profiler_passes(s->profiler);
 }
 
+/* No row waits any more: the batch starts empty. */
+static void batch_reset(struct mmb_session *s)
+{
+    s->npending = s->nbatch = 0;
+    s->batch_kernel_s = 0.0;
+    s->batch_ranges = 0;
+}
+
 /* Reads the counters of the waiting batch, then sends every waiting row to sink in
  * order. Returns 0, or the sink's nonzero. */
 static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
@@ -82,9 +90,7 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
         if (rc == 0)
             rc = sink(sink_ctx, &pr->row);
     }
-    s->npending = s->nbatch = 0;
-    s->batch_kernel_s = 0.0;
-    s->batch_ranges = 0;
+    batch_reset(s);
     return rc;
 }
 
@@ -100,9 +106,7 @@ static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink
         else if (!pr->wants_counters && rc == 0)
             rc = sink(sink_ctx, &pr->row);
     }
-    s->npending = s->nbatch = 0;
-    s->batch_kernel_s = 0.0;
-    s->batch_ranges = 0;
+    batch_reset(s);
     return rc;
 }
 
