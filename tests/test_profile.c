@@ -299,6 +299,8 @@ static const struct {
     {"bad-define-param.ini", 8, "'block_size_x' is a parameter (line 7), which is already a -D define"},
     {"bad-define-name.ini", 7, "define name 'elem_t' is not a C identifier other than elem_t"},
     {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
+    {"bad-restrict-sm-count.ini", 8, "'sm_count' at column 1 of 'restrict' is known only at launch; expected it in "
+     "grid_x, grid_y or grid_z"},
     {"bad-prelude.ini", 7, "bad value 'cstdint' for 'prelude'; expected 'none' or 'stdint'"},
     {"bad-function-template.ini", 6, "expected a function name such as 'matmul', 'ns::matmul' or 'matmul<elem_t>', "
      "got 'f<float'"},

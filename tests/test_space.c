@@ -94,7 +94,7 @@ START_TEST(test_no_params)
     ck_assert_int_eq(mmb_space_allowed(k, &c, &size, 4, NULL, NULL, 0), 1);
     struct mmb_geometry g;
     char err[256];
-    ck_assert_msg(mmb_space_geometry(k, &c, &size, 4, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(mmb_space_geometry(k, &c, &size, 4, 132, &g, err, sizeof err) == 0, "%s", err);
     ck_assert(g.block[0] == 1 && g.block[1] == 1 && g.block[2] == 1);
     ck_assert(g.grid[0] == 200 && g.grid[1] == 100 && g.grid[2] == 1);
     ck_assert_int_eq(g.smem_bytes, 0);
@@ -206,7 +206,7 @@ START_TEST(test_geometry)
     const struct mmb_kernel_spec *k = kernel_named(p, "tunable");
     struct mmb_config c = {{32, 8, 2, 4}};
     struct mmb_size s = {1000, 3000, 77};
-    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(g.block[0], 32);
     ck_assert_int_eq(g.block[1], 8);
     ck_assert_int_eq(g.block[2], 1);
@@ -214,18 +214,18 @@ START_TEST(test_geometry)
     ck_assert_int_eq(g.grid[1], 32); /* ceil(1000 / 32): y runs over M */
     ck_assert_int_eq(g.grid[2], 1);
     ck_assert_int_eq(g.smem_bytes, 2 * 32 * 32 * 4);
-    ck_assert_msg(mmb_space_geometry(k, &c, &s, 8, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 8, 132, &g, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(g.smem_bytes, 2 * 32 * 32 * 8);
     /* Exact division adds no extra block. */
     struct mmb_size s2 = {4096, 4096, 4096};
-    ck_assert(!mmb_space_geometry(k, &c, &s2, 4, &g, err, sizeof err));
+    ck_assert(!mmb_space_geometry(k, &c, &s2, 4, 132, &g, err, sizeof err));
     ck_assert_int_eq(g.grid[0], 64);
     ck_assert_int_eq(g.grid[1], 128);
     /* naive: the defaults, divisors equal to the blocks */
     k = kernel_named(p, "naive");
     struct mmb_config c2 = {{16, 4}};
     struct mmb_size s3 = {17, 1, 5};
-    ck_assert(!mmb_space_geometry(k, &c2, &s3, 4, &g, err, sizeof err));
+    ck_assert(!mmb_space_geometry(k, &c2, &s3, 4, 132, &g, err, sizeof err));
     ck_assert(g.block[0] == 16 && g.block[1] == 4 && g.block[2] == 1);
     ck_assert(g.grid[0] == 1 && g.grid[1] == 5 && g.grid[2] == 1);
     ck_assert_int_eq(g.smem_bytes, 0);
@@ -255,7 +255,7 @@ START_TEST(test_binding_values)
     ck_assert_int_eq(defs[0], 30);
     ck_assert_int_eq(defs[1], 16);
     struct mmb_geometry g;
-    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
     ck_assert(g.block[0] == 16 && g.block[1] == 16 && g.block[2] == 1);
     ck_assert_int_eq(g.grid[0], 1);   /* ceil_div(30, 32) */
     ck_assert_int_eq(g.grid[1], 7);   /* ceil(100 / 16), from grid_div_y = block_y */
@@ -277,25 +277,37 @@ START_TEST(test_geometry_errors)
     struct mmb_geometry g;
     char err[512];
     k->grid_div_x = expr("a - 1");
-    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "grid_div_x is 0; expected at least 1"), "%s", err);
     mmb_expr_free(k->grid_div_x);
     k->grid_div_x = NULL;
     k->block_y = expr("c");
-    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "block_y is -1; expected at least 1"), "%s", err);
     mmb_expr_free(k->block_y);
     k->block_y = NULL;
     k->smem = expr("c * 4");
-    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "smem is -4 bytes"), "%s", err);
     mmb_expr_free(k->smem);
     k->smem = expr("K / (b - 10)");
-    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err), -1);
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "kernel 'hand', smem: division by zero"), "%s", err);
     mmb_expr_free(k->smem);
     k->smem = NULL;
-    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, &g, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err), 0);
+    /* A persistent kernel's grid: sm_count is the device's, and an error without one. */
+    k->grid_x = expr("min(sm_count * b, ceil_div(N, 8))");
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(g.grid[0], 8);
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 0, &g, err, sizeof err) == -1, "sm_count 0 was accepted");
+    ck_assert_msg(strstr(err, "kernel 'hand', grid_x: ") && strstr(err, "sm_count"), "%s", err);
+    mmb_expr_free(k->grid_x);
+    k->grid_x = expr("sm_count * 2");
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(g.grid[0], 264);
+    mmb_expr_free(k->grid_x);
+    k->grid_x = NULL;
     free(k);
 }
 END_TEST

@@ -108,7 +108,7 @@ static void job_prefetch(void *ctx, const size_t *indices, size_t n)
         struct mmb_geometry geo;
         char why[8];
         mmb_space_config_at(j->kernel, indices[i], &cfgs[m]);
-        if (mmb_space_geometry(j->kernel, &cfgs[m], &j->size, mmb_dtype_info(j->dtype)->size, &geo, why,
+        if (mmb_space_geometry(j->kernel, &cfgs[m], &j->size, mmb_dtype_info(j->dtype)->size, r->dev->sm_count, &geo, why,
                                sizeof why) != 0)
             continue;
         if (geo.block[0] * geo.block[1] * geo.block[2] > r->dev->max_threads_per_block)

@@ -151,7 +151,7 @@ static enum mmb_status prepare_source(struct mmb_session *s, struct launch_ctx *
     char *err = row->reason;
     size_t errlen = sizeof row->reason;
     enum mmb_status st;
-    if (mmb_space_geometry(c->kernel, cfg, &c->p->size, c->p->esize, &c->geo, err, errlen) != 0)
+    if (mmb_space_geometry(c->kernel, cfg, &c->p->size, c->p->esize, s->dev.sm_count, &c->geo, err, errlen) != 0)
         return MMB_STATUS_INVALID_CONFIG;
     if ((st = bind_args(c, cfg, err, errlen)) != MMB_STATUS_OK)
         return st;

@@ -143,7 +143,7 @@ static int begin_profile(struct loader *ld, const char *name)
 
 /* Names a parameter cannot take: the size variables, the element type macro and
  * the words of expressions. */
-static const char *const reserved[] = {"M", "N", "K", "elem_size", "elem_t",
+static const char *const reserved[] = {"M", "N", "K", "elem_size", "elem_t", "sm_count",
                                        "and", "or", "not", "min", "max", "ceil_div"};
 
 static int key_source(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
@@ -194,7 +194,7 @@ static int key_param(struct loader *ld, const char *key, const char *value, char
         return mmb_profile_msgf(msg, msglen, "parameter name '%s' is not a C identifier; expected param.NAME", name);
     for (size_t i = 0; i < MMB_COUNT(reserved); i++)
         if (!strcmp(name, reserved[i]))
-            return mmb_profile_msgf(msg, msglen, "parameter name '%s' is reserved (M, N, K, elem_size, elem_t "
+            return mmb_profile_msgf(msg, msglen, "parameter name '%s' is reserved (M, N, K, elem_size, elem_t, sm_count "
                                     "and the words of expressions are)", name);
     for (int i = 0; i < k->nparams; i++)
         if (!strcmp(k->params[i].name, name))
@@ -315,6 +315,7 @@ static int begin_kernel(struct loader *ld, const char *name)
 
 struct name_check {
     const struct mmb_kernel_spec *kernel;
+    bool launch; /* a grid expression: sm_count is known there */
     const char *bad;
     size_t len, column;
 };
@@ -334,7 +335,7 @@ static bool kernel_knows(const struct mmb_kernel_spec *k, const char *name, size
 static int check_name(void *ctx, const char *name, size_t len, size_t column)
 {
     struct name_check *c = ctx;
-    if (kernel_knows(c->kernel, name, len))
+    if (kernel_knows(c->kernel, name, len) || (c->launch && len == 8 && !memcmp(name, "sm_count", 8)))
         return 0;
     c->bad = name;
     c->len = len;
@@ -342,10 +343,14 @@ static int check_name(void *ctx, const char *name, size_t len, size_t column)
     return 1;
 }
 
+/* sm_count, the device's multiprocessors, is known only when a configuration is
+ * launched: grid_x, grid_y and grid_z may use it (a persistent kernel's grid); the
+ * expressions that plan a sweep without a device may not. */
 static int check_expr_names(struct loader *ld, const struct mmb_expr *e, const char *key, int line)
 {
     const struct mmb_kernel_spec *k = ld->kernel;
-    struct name_check c = {.kernel = k};
+    const bool launch = !strcmp(key, "grid_x") || !strcmp(key, "grid_y") || !strcmp(key, "grid_z");
+    struct name_check c = {.kernel = k, .launch = launch};
     if (!mmb_expr_each_name(e, check_name, &c))
         return 0;
     char params[512] = "";
@@ -356,9 +361,13 @@ static int check_expr_names(struct loader *ld, const struct mmb_expr *e, const c
     }
     char caret[600];
     mmb_expr_format_caret(mmb_expr_text(e), c.column, caret, sizeof caret);
+    if (c.len == 8 && !memcmp(c.bad, "sm_count", 8))
+        return mmb_profile_fail(ld, line,
+                                "'sm_count' at column %zu of '%s' is known only at launch; expected it in grid_x, "
+                                "grid_y or grid_z%s", c.column, key, caret);
     return mmb_profile_fail(ld, line,
-                            "unknown name '%.*s' at column %zu of '%s'; expected one of %sM, N, K, elem_size%s",
-                            (int)c.len, c.bad, c.column, key, params, caret);
+                            "unknown name '%.*s' at column %zu of '%s'; expected one of %sM, N, K, elem_size%s%s",
+                            (int)c.len, c.bad, c.column, key, params, launch ? ", sm_count" : "", caret);
 }
 
 static int default_expr(struct loader *ld, struct mmb_expr **slot, const char *text)

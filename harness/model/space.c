@@ -18,6 +18,7 @@ struct scope {
     const struct mmb_config *cfg;
     const struct mmb_size *size;
     long long elem_size;
+    long long sm_count; /* the device's multiprocessors; 0 where no device is known (planning) */
 };
 
 static bool name_is(const char *name, size_t len, const char *want)
@@ -41,6 +42,10 @@ static bool scope_lookup(void *ctx, const char *name, size_t len, long long *val
             *value = vars[i];
             return true;
         }
+    }
+    if (s->sm_count > 0 && name_is(name, len, "sm_count")) {
+        *value = s->sm_count;
+        return true;
     }
     return false;
 }
@@ -68,7 +73,7 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
                       const struct mmb_size *size, size_t elem_size, int *failed,
                       char *err, size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0};
     for (int i = 0; i < kernel->nrestrictions; i++) {
         long long v;
         char eerr[512];
@@ -111,10 +116,10 @@ static long long param_or_one(const struct mmb_kernel_spec *k, const struct mmb_
 }
 
 int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                       const struct mmb_size *size, size_t elem_size,
+                       const struct mmb_size *size, size_t elem_size, int sm_count,
                        struct mmb_geometry *geo, char *err, size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, sm_count};
     const struct mmb_expr *blocks[3] = {kernel->block_x, kernel->block_y, kernel->block_z};
     static const char *const block_names[3] = {"block_x", "block_y", "block_z"};
     static const char *const block_params[3] = {"block_size_x", "block_size_y", "block_size_z"};
@@ -285,7 +290,7 @@ static int eval_int(const struct mmb_expr *e, const char *what, struct scope *s,
 int mmb_space_int_args(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                        const struct mmb_size *size, size_t elem_size, int *values, char *err, size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0};
     for (int i = 0; i < kernel->nargs; i++) {
         char what[32];
         snprintf(what, sizeof what, "argument %d", i + 1);
@@ -300,7 +305,7 @@ int mmb_space_define_values(const struct mmb_kernel_spec *kernel, const struct m
                             const struct mmb_size *size, size_t elem_size, long long *values, char *err,
                             size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0};
     for (int i = 0; i < kernel->ndefines; i++)
         if (eval_or(kernel->defines[i].expr, kernel->defines[i].name, 0, &s, &values[i], err, errlen))
             return -1;

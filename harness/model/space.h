@@ -44,9 +44,11 @@ int mmb_space_define_values(const struct mmb_kernel_spec *kernel, const struct m
 
 int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t errlen);
 
-/* Launch geometry for cfg at size. Returns 0 or -1 with err (e.g. a zero divisor). */
+/* Launch geometry for cfg at size on a device of sm_count multiprocessors (the value of
+ * `sm_count` in grid_x, grid_y and grid_z; 0 where none is known, which makes such a grid
+ * an error). Returns 0 or -1 with err (e.g. a zero divisor). */
 int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                       const struct mmb_size *size, size_t elem_size,
+                       const struct mmb_size *size, size_t elem_size, int sm_count,
                        struct mmb_geometry *geo, char *err, size_t errlen);
 
 /* "block_size_x=16;block_size_y=16"; "" without parameters. */
