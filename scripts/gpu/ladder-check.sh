@@ -6,7 +6,8 @@
 #  2. profiles/ladder.ini: the ladder against cuBLAS, 512 to 8192 and the course's
 #     rectangular shapes (with the hardware counters only with --counters);
 #  3. compute-sanitizer memcheck, synccheck and racecheck over the ladder kernels
-#     (matmul_ladder_*) at 1023x517x259, from a copy of ladder-awkward.ini;
+#     (matmul_ladder_*) at 1023x517x259, from a copy of ladder-awkward.ini, and over
+#     step 10 (matmul_ladder_stream_k) at 2176x2176x64, where it cuts tiles;
 #  4. the table: per size, each kernel's fastest configuration, ms, GFLOP/s, % of cuBLAS.
 # Each step gets what is left of LADDER_SECONDS (default 330), so a run cut short still
 # returns what it finished. Output in $OUT (default /tmp/ladder-out): ladder.csv,
@@ -42,15 +43,21 @@ san=/tmp/ladder-sanitize.ini
 sed -e "s|^sizes = .*|sizes = 1023x517x259|" -e "s|^dtypes = f32, f64$|dtypes = f32|" \
     -e "s|^source = \.\./|source = $root/|" -e "s|^name = .*|name = ladder-sanitize|" \
     profiles/ladder-awkward.ini >"$san"
+# Step 10 where it cuts tiles and meets in its workspace: 289 tiles on 264 workers.
+san_cut=/tmp/ladder-sanitize-cut.ini
+sed -e "s|^sizes = .*|sizes = 2176x2176x64|" -e "s|^name = .*|name = ladder-sanitize-cut|" "$san" >"$san_cut"
 rm -f /tmp/ladder-san-*.csv # a warm machine keeps them: the run would resume and check nothing
 for tool in memcheck synccheck racecheck; do
     step "san-$tool" compute-sanitizer --tool "$tool" --kernel-name kns=matmul_ladder --error-exitcode 99 \
         "$mmbench" run -v --no-counters -o "/tmp/ladder-san-$tool.csv" "$san"
+    step "san-cut-$tool" compute-sanitizer --tool "$tool" --kernel-name kns=matmul_ladder_stream_k \
+        --error-exitcode 99 "$mmbench" run -v --no-counters -o "/tmp/ladder-san-cut-$tool.csv" "$san_cut"
 done
-for tool in memcheck synccheck racecheck; do
-    f=$logs/san-$tool.log
+for f in "$logs"/san-memcheck.log "$logs"/san-synccheck.log "$logs"/san-racecheck.log \
+    "$logs"/san-cut-memcheck.log "$logs"/san-cut-synccheck.log "$logs"/san-cut-racecheck.log; do
     [ -f "$f" ] || continue
-    echo "== compute-sanitizer --tool $tool: $(grep -cE ': ok ' "$f") configurations ok; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | tail -1)"
+    tool=$(basename "$f" .log)
+    echo "== compute-sanitizer ${tool#san-}: $(grep -cE ': ok ' "$f") configurations ok; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | tail -1)"
     cat "$f"
 done >"$out/sanitizer.txt"
 
