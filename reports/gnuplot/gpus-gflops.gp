@@ -55,6 +55,7 @@ do for [i = 1:words(formats)] {
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
@@ -119,6 +120,7 @@ do for [i = 1:words(formats)] {
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788

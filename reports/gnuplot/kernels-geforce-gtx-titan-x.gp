@@ -54,6 +54,7 @@ do for [i = 1:words(formats)] {
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
     set title "GeForce GTX TITAN X (published): the course kernels at 4096 (f32)"
     set ylabel "TFLOP/s (2MNK / median time)"
     set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)

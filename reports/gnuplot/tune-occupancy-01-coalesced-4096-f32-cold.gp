@@ -54,6 +54,7 @@ do for [i = 1:words(formats)] {
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
     set title "Tuning 01_coalesced at 4096: median time against achieved occupancy"
     set xlabel "achieved occupancy (% of the SM's warps)"
     set ylabel "median time (ms)"

@@ -54,12 +54,13 @@ do for [i = 1:words(formats)] {
     set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
     set title "Tuning 06_conflict_free at 4096: H200 against H100 80GB HBM3, configuration by configuration"
     set xlabel "H100 80GB HBM3: median time (ms, log scale)"
     set ylabel "H200: median time (ms, log scale)"
     set logscale xy
-    set xrange [3.49099:5.24328]
-    set yrange [3.49099:5.24328]
+    set xrange [3.47151:5.20599]
+    set yrange [3.47151:5.20599]
     set size ratio -1
     unset key
     plot x with lines lw 2 lc rgb "#404040", 1.05 * x with lines dt 3 lw 1.5 lc rgb "#808080", x / 1.05 with lines dt 3 lw 1.5 lc rgb "#808080", \
