@@ -7,6 +7,8 @@ root=$PWD; out=${OUT:-/tmp/sk-out}; mkdir -p "$out"
 export LD_LIBRARY_PATH="$root/build-gpu/lib:/usr/local/cuda/lib64" PATH="$PATH:/usr/local/cuda/bin" MMB_CACHE_DIR=/tmp/mmb-cache
 M=$root/build-gpu/harness/mmbench
 d=docs/ladder/h100/run5
+# the development kernel: step 10 with the code-form switches of dev-knobs.patch
+cp kernels/ladder/10_stream_k.cu $d/dev_stream_k.cu && patch -s $d/dev_stream_k.cu < $d/dev-knobs.patch || exit 1
 timeout 150 $M run --no-counters -o "$out/awkward.csv" $d/dev-sk-awkward.ini > "$out/awkward.log" 2>&1; echo "awkward rc=$?"
 python3 scripts/gpu/ladder_table.py "$out/awkward.csv" | grep -E '^rows|NOT OK'
 san=/tmp/sk-san.ini
