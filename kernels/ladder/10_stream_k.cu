@@ -4,7 +4,7 @@
  * What changes from step 9: step 9 launches one block per 128x128 tile and fits two
  * blocks on each SM: 264 at once on a 132-SM H100 or H200. At 4096 that is 1024 tiles,
  * 3.88 waves of 264: the fourth wave runs 232 tiles and leaves 32 places empty, and
- * Nsight Compute counts the SMs idle for 3.3% of the kernel's cycles (cuBLAS's 256x128
+ * Nsight Compute counts the SMs idle for 3.2% of the kernel's cycles (cuBLAS's 256x128
  * tiles make the same 3.88 waves). At 8192, 4096 tiles are 15.5 waves. Here:
  *  - the grid is as many blocks as fit at once (grid_x = sm_count * min_blocks, or
  *    fewer where there are fewer tiles); each block is a worker that loops over units
@@ -24,9 +24,10 @@
  *    the same run after run. They differ from step 9's in the last bits of the cut
  *    tiles, whose k sum is split in two.
  * What should move: time by up to the idle tail (about 3% at 4096 and 8192 on a
- * 132-SM GPU, nothing at sizes whose tiles fill whole waves, such as 2048's 256 tiles
- * on 264 places, which are all whole units); "SM active cycles" come close to the
- * elapsed cycles; per-tile counters do not change.
+ * 132-SM GPU; nothing where the tiles make a whole number of waves or fewer than one,
+ * as 2048's 256 tiles on 264 places, all whole units); SM active cycles come close to
+ * the elapsed cycles; DRAM reads rise, since the cut part's tiles in flight are spread
+ * over the matrix instead of neighbours, and each cut tile moves its partial sums.
  *
  * Parameters as step 9. Threads: (block_m / warp_m) * (block_n / warp_n) * 32, a 1D
  * block; a 1D grid of workers (at most SK_MAX_WORKERS take part; more blocks return).
