@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "report/gp.h"
 #include "report_run.h"
 
 static bool gnuplot_on_path(void)
@@ -46,6 +47,37 @@ static int report_fixtures(const char *out, bool plots)
     char *argv[] = {"report", "-q", "-o", (char *)out, plots ? good : "--no-plots", plots ? NULL : good, NULL};
     return report_run(plots ? 5 : 6, argv);
 }
+
+/* The tics of a log axis: 1-2-5 over decades, denser within one, round steps when
+ * narrower still; every range gets at least three labels. */
+static char *log_tics(double lo, double hi)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert(f);
+    mmb_gp_log_tics(f, 'x', lo, hi);
+    ck_assert_int_eq(fclose(f), 0);
+    return buf;
+}
+
+START_TEST(test_gp_log_tics)
+{
+    char *t = log_tics(0.5, 2000);
+    ck_assert_str_eq(t, "    set xtics (\"0.5\" 0.5, \"1\" 1, \"2\" 2, \"5\" 5, \"10\" 10, \"20\" 20, \"50\" 50, "
+                        "\"100\" 100, \"200\" 200, \"500\" 500, \"1000\" 1000, \"2000\" 2000)\n");
+    free(t);
+    t = log_tics(0.052, 0.13);
+    ck_assert_str_eq(t, "    set xtics (\"0.06\" 0.06, \"0.08\" 0.08, \"0.1\" 0.1)\n");
+    free(t);
+    t = log_tics(2.36, 3.29);
+    ck_assert_str_eq(t, "    set xtics (\"2.4\" 2.4, \"2.6\" 2.6, \"2.8\" 2.8, \"3\" 3, \"3.2\" 3.2)\n");
+    free(t);
+    t = log_tics(0, 1); /* not a log range: nothing */
+    ck_assert_str_eq(t, "");
+    free(t);
+}
+END_TEST
 
 START_TEST(test_report_files)
 {
@@ -635,6 +667,7 @@ int main(void)
     TCase *tc = tcase_create("report");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_gp_log_tics);
     tcase_add_test(tc, test_report_files);
     tcase_add_test(tc, test_report_scripts_run);
     tcase_add_test(tc, test_report_links);

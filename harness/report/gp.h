@@ -71,6 +71,8 @@ void mmb_gp_ylabel(FILE *f, const struct mmb_gp_pos *pos, const char *label);
 
 /* Ranges grown over every GPU's values, then rounded for the axis. */
 struct mmb_gp_range mmb_gp_range_new(bool log);
+/* Labelled tics on a log axis over [lo, hi], denser where it spans less than a decade. */
+void mmb_gp_log_tics(FILE *f, char axis, double lo, double hi);
 void mmb_gp_range_add(struct mmb_gp_range *r, double v);
 void mmb_gp_range_finish(struct mmb_gp_range *r);
 void mmb_gp_range_set(FILE *f, char axis, const struct mmb_gp_range *r);

@@ -228,12 +228,20 @@ static int pair_write(struct mmb_report *rep, const group *a, const group *b, co
              d->kernels[a->kernel], nb, na);
     mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1300, 1100});
     mmb_gp_panel_begin(o.f, rep);
+    /* two lines: on the square canvas the title in one line ran past the edge */
+    char line1[256], line2[512];
+    snprintf(line1, sizeof line1, "Tuning %s at %s:", d->kernels[a->kernel], sp->shape);
+    snprintf(line2, sizeof line2, "%s against %s, configuration by configuration", nb, na);
     fputs("    set title ", o.f);
-    mmb_gp_string(o.f, fig->title);
+    mmb_gp_string(o.f, line1);
+    fputs(" . \"\\n\" . ", o.f);
+    mmb_gp_string(o.f, line2);
     fprintf(o.f, "\n    set xlabel \"%s: median time (ms, log scale)\"\n    set ylabel \"%s: median time (ms, log scale)\"\n",
             na, nb);
     fprintf(o.f, "    set logscale xy\n    set xrange [%.6g:%.6g]\n    set yrange [%.6g:%.6g]\n    set size ratio -1\n",
             lo / 1.15, hi * 1.15, lo / 1.15, hi * 1.15);
+    mmb_gp_log_tics(o.f, 'x', lo / 1.15, hi * 1.15);
+    mmb_gp_log_tics(o.f, 'y', lo / 1.15, hi * 1.15);
     fputs("    unset key\n", o.f);
     fprintf(o.f, "    plot x with lines lw 2 lc rgb \"#404040\", 1.05 * x with lines dt 3 lw 1.5 lc rgb \"#808080\", "
                  "x / 1.05 with lines dt 3 lw 1.5 lc rgb \"#808080\", \\\n"

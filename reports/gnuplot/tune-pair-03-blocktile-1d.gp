@@ -55,13 +55,15 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
-    set title "Tuning 03_blocktile_1d at 1024: H200 against H100 80GB HBM3, configuration by configuration"
+    set title "Tuning 03_blocktile_1d at 1024:" . "\n" . "H200 against H100 80GB HBM3, configuration by configuration"
     set xlabel "H100 80GB HBM3: median time (ms, log scale)"
     set ylabel "H200: median time (ms, log scale)"
     set logscale xy
     set xrange [0.126233:0.301006]
     set yrange [0.126233:0.301006]
     set size ratio -1
+    set xtics ("0.15" 0.15, "0.2" 0.2, "0.3" 0.3)
+    set ytics ("0.15" 0.15, "0.2" 0.2, "0.3" 0.3)
     unset key
     plot x with lines lw 2 lc rgb "#404040", 1.05 * x with lines dt 3 lw 1.5 lc rgb "#808080", x / 1.05 with lines dt 3 lw 1.5 lc rgb "#808080", \
          "tune-pair-03-blocktile-1d.dat" using 1:2 with points pt 7 ps 1.8 * PS lc rgb "#009E73", \

@@ -55,13 +55,15 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
-    set title "Tuning 05_vectorized at 4096: H200 against H100 80GB HBM3, configuration by configuration"
+    set title "Tuning 05_vectorized at 4096:" . "\n" . "H200 against H100 80GB HBM3, configuration by configuration"
     set xlabel "H100 80GB HBM3: median time (ms, log scale)"
     set ylabel "H200: median time (ms, log scale)"
     set logscale xy
     set xrange [3.90959:5.56009]
     set yrange [3.90959:5.56009]
     set size ratio -1
+    set xtics ("4" 4, "4.5" 4.5, "5" 5, "5.5" 5.5)
+    set ytics ("4" 4, "4.5" 4.5, "5" 5, "5.5" 5.5)
     unset key
     plot x with lines lw 2 lc rgb "#404040", 1.05 * x with lines dt 3 lw 1.5 lc rgb "#808080", x / 1.05 with lines dt 3 lw 1.5 lc rgb "#808080", \
          "tune-pair-05-vectorized-4096-f32-cold.dat" using 1:2 with points pt 7 ps 1.8 * PS lc rgb "#009E73", \
