@@ -313,6 +313,12 @@ static int begin_kernel(struct loader *ld, const char *name)
     return 0;
 }
 
+/* The device's multiprocessors: a name of grid expressions only (check_expr_names). */
+static bool is_sm_count(const char *name, size_t len)
+{
+    return len == 8 && !memcmp(name, "sm_count", 8);
+}
+
 struct name_check {
     const struct mmb_kernel_spec *kernel;
     bool launch; /* a grid expression: sm_count is known there */
@@ -335,7 +341,7 @@ static bool kernel_knows(const struct mmb_kernel_spec *k, const char *name, size
 static int check_name(void *ctx, const char *name, size_t len, size_t column)
 {
     struct name_check *c = ctx;
-    if (kernel_knows(c->kernel, name, len) || (c->launch && len == 8 && !memcmp(name, "sm_count", 8)))
+    if (kernel_knows(c->kernel, name, len) || (c->launch && is_sm_count(name, len)))
         return 0;
     c->bad = name;
     c->len = len;
@@ -361,7 +367,7 @@ static int check_expr_names(struct loader *ld, const struct mmb_expr *e, const c
     }
     char caret[600];
     mmb_expr_format_caret(mmb_expr_text(e), c.column, caret, sizeof caret);
-    if (c.len == 8 && !memcmp(c.bad, "sm_count", 8))
+    if (is_sm_count(c.bad, c.len))
         return mmb_profile_fail(ld, line,
                                 "'sm_count' at column %zu of '%s' is known only at launch; expected it in grid_x, "
                                 "grid_y or grid_z%s", c.column, key, caret);

@@ -212,27 +212,31 @@ void mmb_gp_range_set(FILE *f, char axis, const struct mmb_gp_range *r)
     fprintf(f, "    set %crange [%.6g:%.6g]\n", axis, r->lo, r->hi);
 }
 
-/* Labelled tics on a log axis over [lo, hi]: 1, 2 and 5 times the powers of ten, or
- * 1, 1.5, 2, 3, 4, 5, 6 and 8 times them where fewer than four of the first fall
- * inside, or evenly spaced round numbers where even those give fewer than three (a
- * range of less than a decade would otherwise show one number or none). */
+/* The multiples m[0..nm) of the powers of ten that fall in [lo, hi], into v (at most
+ * vmax); returns how many. */
+static size_t decade_multiples(const double *m, size_t nm, double lo, double hi, double *v, size_t vmax)
+{
+    size_t n = 0;
+    for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+        for (size_t i = 0; i < nm && n < vmax; i++)
+            if (m[i] * pow(10, e) >= lo && m[i] * pow(10, e) <= hi)
+                v[n++] = m[i] * pow(10, e);
+    return n;
+}
+
+/* Labelled tics on a log axis over [lo, hi]: 1, 2 and 5 times the powers of ten; where
+ * fewer than three of those fall inside, 1, 1.5, 2, 3, 4, 5, 6 and 8 times them; where
+ * still fewer than three, evenly spaced round numbers (a range of less than a decade
+ * would otherwise show one number or none). */
 void mmb_gp_log_tics(FILE *f, char axis, double lo, double hi)
 {
     static const double coarse[] = {1, 2, 5}, fine[] = {1, 1.5, 2, 3, 4, 5, 6, 8};
     if (!(lo > 0) || !(hi > lo) || !isfinite(hi))
         return;
     double v[64];
-    size_t n = 0;
-    const int e0 = (int)floor(log10(lo)), e1 = (int)ceil(log10(hi));
-    for (int pass = 0; pass < 2 && n < (pass ? 3u : 4u); pass++) {
-        const double *m = pass ? fine : coarse;
-        const size_t nm = pass ? MMB_COUNT(fine) : MMB_COUNT(coarse);
-        n = 0;
-        for (int e = e0; e <= e1; e++)
-            for (size_t i = 0; i < nm && n < MMB_COUNT(v); i++)
-                if (m[i] * pow(10, e) >= lo && m[i] * pow(10, e) <= hi)
-                    v[n++] = m[i] * pow(10, e);
-    }
+    size_t n = decade_multiples(coarse, MMB_COUNT(coarse), lo, hi, v, MMB_COUNT(v));
+    if (n < 3)
+        n = decade_multiples(fine, MMB_COUNT(fine), lo, hi, v, MMB_COUNT(v));
     if (n < 3) { /* a narrow range: a round step that gives three to eight */
         const double unit = pow(10, floor(log10((hi - lo) / 3)));
         static const double steps[] = {5, 2, 1, 0.5};

@@ -219,8 +219,11 @@ static int pair_write(struct mmb_report *rep, const group *a, const group *b, co
     struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    snprintf(fig->title, sizeof fig->title, "Tuning %s at %s: %s against %s, configuration by configuration",
-             d->kernels[a->kernel], sp->shape, nb, na);
+    /* the plot prints the title in two lines: in one it ran past the square canvas */
+    char line1[200], line2[300];
+    snprintf(line1, sizeof line1, "Tuning %s at %s:", d->kernels[a->kernel], sp->shape);
+    snprintf(line2, sizeof line2, "%s against %s, configuration by configuration", nb, na);
+    snprintf(fig->title, sizeof fig->title, "%s %s", line1, line2);
     snprintf(fig->caption, sizeof fig->caption,
              "Each configuration of %s that ran on both GPUs: its median time on the %s (y) against the %s (x), log "
              "scales; on the solid line both are equal, the dotted lines are ±5%%. Points along the line mean the "
@@ -228,10 +231,6 @@ static int pair_write(struct mmb_report *rep, const group *a, const group *b, co
              d->kernels[a->kernel], nb, na);
     mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1300, 1100});
     mmb_gp_panel_begin(o.f, rep);
-    /* two lines: on the square canvas the title in one line ran past the edge */
-    char line1[256], line2[512];
-    snprintf(line1, sizeof line1, "Tuning %s at %s:", d->kernels[a->kernel], sp->shape);
-    snprintf(line2, sizeof line2, "%s against %s, configuration by configuration", nb, na);
     fputs("    set title ", o.f);
     mmb_gp_string(o.f, line1);
     fputs(" . \"\\n\" . ", o.f);
