@@ -175,7 +175,8 @@ static int inputs_collect(char *const *args, size_t nargs, const char *root, str
             return -1;
         }
     }
-    return 0;
+    /* two files of one shard, or shards of two N, would count runs twice */
+    return mmb_shard_paths_check(out->v, out->n, err, errlen);
 }
 
 /* The path the README shows: relative to the source root when under it. */
