@@ -354,7 +354,46 @@ START_TEST(test_shards_from_the_command_line)
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "--strategy", "genetic", p, NULL), 2);
     ASSERT_ERR("--devices all splits the space between the GPUs of one model");
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "-o", "x.csv", p, NULL), 2);
-    ASSERT_ERR("--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o");
+    ASSERT_ERR("--output and --devices contradict each other: --devices all writes one CSV per GPU model, "
+               "DATA/<gpu>/ (--data-dir)");
+}
+END_TEST
+
+/* Options that contradict each other, or one given twice, are bad input naming both:
+ * never one silently dropped. Found before a GPU is looked for (2, not 69). */
+START_TEST(test_options_never_dropped)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    struct {
+        const char *command, *a[4], *expect;
+    } cases[] = {
+        {"run", {"--devices", "all", "--device", "1"}, "--device and --devices contradict each other"},
+        {"tune", {"--device", "1", "--devices", "all"}, "--device and --devices contradict each other"},
+        {"run", {"--device", "0", "--device", "1"}, "--device is given twice ('0', then '1'); expected it once"},
+        {"tune", {"--kernel", "naive", "--kernel", "naive"}, "--kernel is given twice"},
+        {"run", {"--no-cache", "--cache-dir", "x", NULL}, "--cache-dir and --no-cache contradict each other"},
+        {"run", {"-o", "x.csv", "--data-dir", "d"}, "--output and --data-dir contradict each other"},
+        {"tune", {"--jobs", "4", "--no-cache", NULL}, "--jobs and --no-cache contradict each other"},
+        {"tune", {"--t4", "x.json", "--no-t4", NULL}, "--t4 and --no-t4 contradict each other"},
+        {"run", {"--shard", "1/2", "--shard", "2/2"}, "--shard is given twice ('1/2', then '2/2')"},
+        {"run", {"--devices", "all", "-o", "x.csv"}, "--output and --devices contradict each other"},
+        {"check", {"--shard", "1/2", "--shard", "2/2"}, "--shard is given twice"},
+        {"check", {"--compile", "sm_90", "--compile", "sm_80"}, "--compile is given twice"},
+        {"merge", {"--data-dir", "a", "--data-dir", "b"}, "--data-dir is given twice ('a', then 'b')"},
+        {"report", {"-o", "a", "--output", "b"}, "--output is given twice ('a', then 'b')"},
+        {"report", {"--dtype", "f32", "-t", "f64"}, "--dtype is given twice"},
+        {"report", {"--no-plots", "--formats", "png", NULL}, "--formats and --no-plots contradict each other"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char **a = cases[i].a;
+        int rc = a[3] ? mmbench(cases[i].command, a[0], a[1], a[2], a[3], p, NULL)
+                      : mmbench(cases[i].command, a[0], a[1], a[2], p, NULL);
+        ck_assert_msg(rc == 2, "case %zu (%s %s %s): exit %d: %s", i, cases[i].command, a[0], a[2], rc, err);
+        ASSERT_ERR(cases[i].expect);
+    }
+    /* a flag given twice drops nothing */
+    ck_assert_int_ne(mmbench("run", "--no-counters", "--no-counters", "-o", "/dev/null", p, NULL), 2);
+    ck_assert_int_eq(mmbench("check", "--list", "--list", p, NULL), 0);
 }
 END_TEST
 
@@ -391,6 +430,7 @@ int main(void)
     tcase_add_test(tc, test_unknown_metric_set);
     tcase_add_test(tc, test_check_compile);
     tcase_add_test(tc, test_shards_from_the_command_line);
+    tcase_add_test(tc, test_options_never_dropped);
     tcase_add_test(tc, test_no_gpu_one_line);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

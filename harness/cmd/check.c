@@ -243,8 +243,11 @@ static int parse_options(int argc, char **argv, struct check_opts *o)
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     char why[1200];
+    const char *given[128] = {NULL};
     int opt;
     while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+        if (mmb_cmd_option_once("mmbench check", longopts, opt, optarg, given, MMB_COUNT(given)) != 0)
+            return -1;
         switch (opt) {
         case 'c':
             if (parse_arch(optarg, &o->arch) != 0) {

@@ -2,6 +2,7 @@
  * the environment read in one place, and the line each row prints. */
 #include "cmd/common.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,4 +67,27 @@ void mmb_cmd_print_row(const struct mmb_row *row, bool clear_progress)
         fprintf(stderr, " %.4f ms, %.1f GFLOP/s\n", row->time_ms_median, row->gflops);
     else
         fprintf(stderr, ": %s\n", row->reason);
+}
+
+int mmb_cmd_option_once(const char *prefix, const struct option *longs, int code, const char *value,
+                        const char **given, size_t ncodes)
+{
+    if (!value || code < 0 || (size_t)code >= ncodes)
+        return 0; /* a flag: twice is once */
+    if (!given[code]) {
+        given[code] = value;
+        return 0;
+    }
+    const char *name = "?";
+    for (const struct option *o = longs; o->name; o++)
+        if (o->val == code && !o->flag)
+            name = o->name;
+    fprintf(stderr, "%s: --%s is given twice ('%s', then '%s'); expected it once\n", prefix, name, given[code], value);
+    return -1;
+}
+
+int mmb_cmd_options_contradict(const char *prefix, const char *a, const char *b, const char *why)
+{
+    fprintf(stderr, "%s: --%s and --%s contradict each other: %s; expected one of them\n", prefix, a, b, why);
+    return -1;
 }

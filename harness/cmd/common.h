@@ -31,6 +31,17 @@ void mmb_default_cache_dir(char *out, size_t len);
  * MMB_COUNTER_BATCH checked; -1 after a message naming the command on bad input. */
 int mmb_cmd_l2_flush_method(const char *command, const char **method);
 
+/* For a command's getopt_long loop, called with each option it returns: an option
+ * that takes a value, given a second time, would drop the first silently. Returns -1
+ * after "PREFIX: --name is given twice ('a', then 'b'); expected it once", else 0.
+ * given[code] keeps each option's value (start all NULL); codes below ncodes. */
+struct option;
+int mmb_cmd_option_once(const char *prefix, const struct option *longs, int code, const char *value,
+                        const char **given, size_t ncodes);
+/* Two options that cannot both hold: -1 after "PREFIX: --a and --b contradict each
+ * other: why; expected one of them". */
+int mmb_cmd_options_contradict(const char *prefix, const char *a, const char *b, const char *why);
+
 /* The one-line account of a row on stderr: kernel, params, dtype, cache, shape,
  * status, then the time or the reason. clear_progress erases a progress line first. */
 void mmb_cmd_print_row(const struct mmb_row *row, bool clear_progress);

@@ -514,8 +514,11 @@ static int parse(int argc, char **argv, const char **data_dir, bool *tune)
                                              {"tune", no_argument, NULL, 't'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
+    const char *given[128] = {NULL};
     int opt;
     while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        if (mmb_cmd_option_once("mmbench merge", longopts, opt, optarg, given, MMB_COUNT(given)) != 0)
+            return -1;
         if (opt == 'd' && optarg[0]) {
             *data_dir = optarg;
         } else if (opt == 't') {

@@ -96,6 +96,21 @@ static const struct opt_def opts[] = {
     {NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
 };
 
+_Static_assert(MMB_COUNT(opts) <= 64, "mmb_cmd_settings.given has a bit per option");
+
+/* Options that cannot both hold, and why: given together, neither is dropped silently.
+ * A pair applies to the commands that take both. */
+static const struct {
+    const char *a, *b, *why;
+} contradictions[] = {
+    {"device", "devices", "one GPU, or every GPU"},
+    {"output", "devices", "--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir)"},
+    {"output", "data-dir", "-o names the CSV; --data-dir is only where the default CSV goes"},
+    {"cache-dir", "no-cache", "--no-cache keeps no cubins"},
+    {"t4", "no-t4", "one T4 file, or none"},
+    {NULL, NULL, NULL},
+};
+
 int mmb_cmd_parse_int(const char *text, long long lo, long long hi, long long *out)
 {
     char *end;
@@ -230,9 +245,26 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
     s->tune.jobs = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
 }
 
+static bool given(const struct mmb_cmd_settings *s, const char *name)
+{
+    for (size_t i = 0; opts[i].name; i++)
+        if (!strcmp(opts[i].name, name))
+            return (s->given >> i) & 1;
+    return false;
+}
+
 /* The shared settings copied into tune's options, where tune_plan reads them. */
 static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
 {
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "mmbench %s", s->command);
+    for (size_t i = 0; contradictions[i].a; i++)
+        if (given(s, contradictions[i].a) && given(s, contradictions[i].b))
+            return mmb_cmd_options_contradict(prefix, contradictions[i].a, contradictions[i].b,
+                                              contradictions[i].why);
+    if (kind == MMB_CMD_TUNE && s->no_cache && given(s, "jobs") && s->tune.jobs > 0)
+        return mmb_cmd_options_contradict(prefix, "jobs", "no-cache", "compiles run ahead only through the cubin "
+                                          "cache");
     if (s->no_cache)
         s->cache_dir = NULL;
     struct mmb_tune_options *t = &s->tune;
@@ -244,17 +276,8 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     t->data_dir = s->data_dir;
     t->cache_dir = s->cache_dir;
     t->shard = s->shard;
-    if (s->all_devices && s->output) {
-        fprintf(stderr, "mmbench %s: --devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o\n",
-                s->command);
-        return -1;
-    }
     if (kind != MMB_CMD_TUNE)
         return 0;
-    if (t->t4 && t->no_t4) {
-        fprintf(stderr, "mmbench tune: --t4 and --no-t4 contradict each other; expected one of them\n");
-        return -1;
-    }
     if (!s->cache_dir && t->jobs > 0) {
         fprintf(stderr, "mmbench tune: --no-cache: compiles cannot run ahead without the cubin cache; "
                 "compiling on the measuring thread\n");
@@ -284,6 +307,9 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
         }
     }
     longopts[n] = (struct option){NULL, 0, NULL, 0};
+    const char *values[256 + MMB_COUNT(opts)] = {NULL};
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "mmbench %s", s->command);
     int opt;
     while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
         const struct opt_def *o = NULL;
@@ -296,6 +322,11 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
             fprintf(stderr, "mmbench %s: see mmbench %s --help\n", s->command, s->command);
             return -1;
         }
+        size_t index = (size_t)(o - opts);
+        if (mmb_cmd_option_once(prefix, longopts, (int)index + 256, o->type == OPT_FLAG ? NULL : optarg, values,
+                                MMB_COUNT(values)) != 0)
+            return -1;
+        s->given |= 1ULL << index;
         if (!strcmp(o->name, "help")) {
             print_usage(kind, stdout);
             return 1;

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/common.h"
 #include "core/cache.h"
 #include "core/dtype.h"
+#include "core/util.h"
 #include "report/report.h"
 
 #define EXIT_BAD_INPUT MMB_REPORT_BAD_INPUT
@@ -101,8 +103,11 @@ static int options_parse(struct cli *cli, int argc, char **argv)
      * in one process (the tests do) */
     optind = 0;
     opterr = 0;
+    const char *given[128] = {NULL};
     int c;
     while ((c = getopt_long(argc, argv, ":o:p:s:f:t:c:g:nqh", longs, NULL)) != -1) {
+        if (c != ':' && c != '?' && mmb_cmd_option_once("report", longs, c, optarg, given, MMB_COUNT(given)) != 0)
+            return EXIT_BAD_INPUT;
         switch (c) {
         case 'o':
             cli->opt.out = optarg;
@@ -155,6 +160,10 @@ static int options_parse(struct cli *cli, int argc, char **argv)
             usage(stderr);
             return EXIT_BAD_INPUT;
         }
+    }
+    if (cli->opt.no_plots && (given['f'] || given['g'])) {
+        mmb_cmd_options_contradict("report", given['f'] ? "formats" : "gnuplot", "no-plots", "--no-plots draws no figure");
+        return EXIT_BAD_INPUT;
     }
     return -1; /* go on */
 }
