@@ -59,6 +59,10 @@ static int arg_item(void *ctx, const char *item, size_t len, char *msg, size_t m
     static const char roles[] = "ABC";
     if (len == 1 && strchr(roles, item[0])) {
         a->kind = (enum mmb_arg_kind)(strchr(roles, item[0]) - roles);
+        for (int i = 0; i < k->nargs; i++)
+            if (k->args[i].kind == a->kind)
+                return mmb_profile_msgf(msg, msglen, "argument %d is %c again (argument %d); expected each of the "
+                                        "matrices A, B and C once", k->nargs + 1, item[0], i + 1);
         k->nargs++;
         return 0;
     }
@@ -75,9 +79,23 @@ static int arg_item(void *ctx, const char *item, size_t len, char *msg, size_t m
     return 0;
 }
 
+/* A kernel computes C from A and B: a list without one of them (or with one twice)
+ * could only fail on the GPU, every configuration. */
 int mmb_profile_key_args(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    return mmb_profile_each_item(value, arg_item, ld->kernel, msg, msglen);
+    struct mmb_kernel_spec *k = ld->kernel;
+    if (mmb_profile_each_item(value, arg_item, k, msg, msglen))
+        return -1;
+    static const char roles[] = "ABC";
+    bool named[3] = {false};
+    for (int i = 0; i < k->nargs; i++)
+        if (k->args[i].kind == MMB_ARG_A || k->args[i].kind == MMB_ARG_B || k->args[i].kind == MMB_ARG_C)
+            named[k->args[i].kind] = true;
+    for (int r = 0; r < 3; r++)
+        if (!named[r])
+            return mmb_profile_msgf(msg, msglen, "'args' names no %c; expected each of the matrices A, B and C once",
+                                    roles[r]);
+    return 0;
 }
 
 int mmb_profile_key_define(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
