@@ -82,10 +82,16 @@ static int note_read(const char *csv, char **note, char *err, size_t errlen)
     }
     snprintf(path, sizeof path, "%.*s.md", (int)(n - 4), csv);
     struct stat st;
+    char why[1200];
     if (stat(path, &st) != 0) {
-        if (errno == ENOENT)
+        int e = errno;
+        if (mmb_file_dangling(path, why, sizeof why)) {
+            fprintf(stderr, "report: %s: %s; %s is read without its note\n", path, why, csv);
             return 0;
-        mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
+        }
+        if (e == ENOENT)
+            return 0;
+        mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(e));
         return -1;
     }
     *note = mmb_file_read_regular(path, (size_t)1 << 20, "note (Markdown text)", NULL, err, errlen);

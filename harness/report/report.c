@@ -88,9 +88,16 @@ static int folder_scan(const char *dir, struct paths *out, int depth, char *err,
             break;
         }
         struct stat st;
+        char why[1200];
         if (stat(path, &st) != 0) {
-            mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
-            rc = -1;
+            /* a link to nothing: an error only where it names a CSV this would read */
+            bool dangling = mmb_file_dangling(path, why, sizeof why);
+            if (dangling && ends_with(e->d_name, ".csv"))
+                mmb_errorf(err, errlen, "%s: %s: expected a CSV file (restore its target, or remove the link)", path,
+                           why);
+            else if (!dangling)
+                mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
+            rc = dangling && !ends_with(e->d_name, ".csv") ? 0 : -1;
         } else if (S_ISDIR(st.st_mode)) {
             if (strcmp(e->d_name, "bench") != 0)
                 rc = folder_scan(path, out, depth + 1, err, errlen);
@@ -147,9 +154,14 @@ static int inputs_collect(char *const *args, size_t nargs, const char *root, str
     for (size_t i = 0; i < (nargs ? nargs : 1); i++) {
         const char *arg = nargs ? args[i] : deflt;
         struct stat st;
+        char why[1200];
         if (stat(arg, &st) != 0) {
-            mmb_errorf(err, errlen, "%s: %s%s", arg, strerror(errno),
-                       nargs ? "" : " (the default input; name CSV files or folders, or set MMB_SOURCE_ROOT)");
+            int e = errno;
+            if (mmb_file_dangling(arg, why, sizeof why))
+                mmb_errorf(err, errlen, "%s: %s: expected a CSV file or a folder of them", arg, why);
+            else
+                mmb_errorf(err, errlen, "%s: %s%s", arg, strerror(e),
+                           nargs ? "" : " (the default input; name CSV files or folders, or set MMB_SOURCE_ROOT)");
             return -1;
         }
         size_t before = out->n;
