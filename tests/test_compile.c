@@ -233,6 +233,57 @@ START_TEST(test_cache_hit_returns_same_cubin)
 }
 END_TEST
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The disk cache's key covers every file the kernel includes (beside it and in its -I
+ * folders): an edited header compiles anew, with the header's new text; an unchanged
+ * one is a cache hit. */
+START_TEST(test_cache_follows_includes)
+{
+    char dir[] = "/tmp/mmb-test-includes-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char src[200], header[200], inc_header[200], cache[200], opts[300], err[2048], cmd[300];
+    snprintf(src, sizeof src, "%s/k.cu", dir);
+    snprintf(header, sizeof header, "%s/value.h", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/inc'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(inc_header, sizeof inc_header, "%s/inc/scale.h", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    snprintf(opts, sizeof opts, "-I%s/inc", dir);
+    static const char text[] = "#include \"value.h\"\n#include <scale.h>\n"
+                               "extern \"C\" __global__ void f(elem_t *c) { c[0] = VALUE * SCALE; }\n";
+    write_text(src, text);
+    write_text(header, "#define VALUE 1\n");
+    write_text(inc_header, "#define SCALE 3\n");
+    const char *defines[] = {"elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = src, .source = text, .function = "f", .defines = defines,
+                                      .arch = 90, .extra_options = opts, .cache_dir = cache};
+    struct mmb_cubin a, b, c, d;
+    ck_assert_msg(mmb_compile(&req, &a, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(!a.from_cache);
+    ck_assert_msg(mmb_compile(&req, &b, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(b.from_cache);
+    write_text(header, "#define VALUE 2\n");
+    ck_assert_msg(mmb_compile(&req, &c, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert_msg(!c.from_cache, "an edited header was not compiled again");
+    ck_assert(c.size != a.size || memcmp(c.data, a.data, a.size) != 0);
+    write_text(inc_header, "#define SCALE 5 +\n"); /* now a compile error, not the cubin of before */
+    ck_assert_int_eq(mmb_compile(&req, &d, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(!d.from_cache);
+    mmb_cubin_free(&a);
+    mmb_cubin_free(&b);
+    mmb_cubin_free(&c);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_compile_key_names_the_module)
 {
     static struct mmb_kernel_spec k = {.source = "k.cu", .function = "f"}, other;
@@ -264,5 +315,10 @@ int main(void)
     tcase_add_test(tc, test_cache_hit_returns_same_cubin);
     tcase_add_test(tc, test_compile_key_names_the_module);
     suite_add_tcase(s, tc);
+    /* the compile cache and NVRTC's messages: CK_RUN_CASE=cache runs them alone */
+    TCase *cache = tcase_create("cache");
+    tcase_set_timeout(cache, 120);
+    tcase_add_test(cache, test_cache_follows_includes);
+    suite_add_tcase(s, cache);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

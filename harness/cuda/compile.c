@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/errcheck.h"
+#include "core/source_digest.h"
 #include "core/util.h"
 #include "cuda/gpu.h"
 
@@ -148,6 +149,15 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     return MMB_STATUS_OK;
 }
 
+/* The header --pre-include names for prelude = stdint, given to NVRTC in memory. */
+static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
+static const char *const prelude_texts[] = {
+    "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
+    "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
+    "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
+    "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+    "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
+
 /* Where one compile's result lies in the disk cache: the cubin, or the message of a
  * compile the compiler rejected. */
 struct cache_entry {
@@ -156,16 +166,31 @@ struct cache_entry {
 };
 
 /* The disk key hashes the source text (without its zero, as the cubins already cached
- * were named), the function, every option NVRTC gets (the arch too) and NVRTC's
- * version: a change to any of them compiles anew. */
+ * were named), every file it includes (core/source_digest.h: as NVRTC finds them with
+ * the request's -I folders; NVRTC's own headers through its version), the pre-included
+ * prelude's text, the function, every option NVRTC gets (the arch too) and NVRTC's
+ * version: a change to any of them compiles anew. When the includes cannot be read,
+ * nothing is cached: the compile says what is wrong. */
 static void cache_locate(const struct mmb_compile_request *req, const struct nvrtc_options *o, int major,
-                         int minor, struct cache_entry *c)
+                         int minor, const char *prelude_text, struct cache_entry *c)
 {
     c->dir = req->cache_dir;
     c->cubin[0] = c->log[0] = '\0';
     if (!c->dir)
         return;
+    char ignored[512];
+    struct mmb_include_paths inc;
+    struct mmb_source_digest digest;
+    if (mmb_include_paths_parse(req->extra_options, &inc, ignored, sizeof ignored) != 0 ||
+        mmb_source_digest(req->source_path, req->source, &inc, &digest, ignored, sizeof ignored) != 0) {
+        c->dir = NULL;
+        return;
+    }
     uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, req->source, strlen(req->source));
+    if (digest.files > 1 || digest.builtin > 0) /* a source without includes keeps its key */
+        h = mmb_hash_bytes(h, &digest.value, sizeof digest.value);
+    if (prelude_text)
+        h = mmb_hash_bytes(h, prelude_text, strlen(prelude_text));
     h = mmb_hash_bytes(h, req->function, strlen(req->function) + 1);
     for (int i = 0; i < o->count; i++)
         h = mmb_hash_bytes(h, o->argv[i], strlen(o->argv[i]) + 1);
@@ -258,13 +283,6 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     nvrtcProgram prog = NULL;
     *rejected = false;
-    static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
-    static const char *const prelude_texts[] = {
-        "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
-        "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
-        "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
-        "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
-        "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
     bool prelude = req->prelude == MMB_PRELUDE_STDINT;
     MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, prelude ? 1 : 0,
                                        prelude ? prelude_texts : NULL, prelude ? prelude_names : NULL),
@@ -324,7 +342,7 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     int major = 0, minor = 0;
     MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
     struct cache_entry cache;
-    cache_locate(req, &o, major, minor, &cache);
+    cache_locate(req, &o, major, minor, req->prelude == MMB_PRELUDE_STDINT ? prelude_texts[0] : NULL, &cache);
     bool hit = cache_lookup(&cache, t0, out, &st, err, errlen);
     if (!hit) {
         bool rejected = false;

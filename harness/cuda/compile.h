@@ -1,5 +1,6 @@
 /* compile.h - NVRTC compilation of a kernel source for one configuration, with an
- * on-disk cubin cache keyed by a hash of (source, options, arch, NVRTC version).
+ * on-disk cubin cache keyed by a hash of (source and every file it includes, options,
+ * arch, NVRTC version).
  * Needs no GPU: CI compiles every shipped configuration with it. Thread-safe. */
 #ifndef MMB_COMPILE_H
 #define MMB_COMPILE_H
