@@ -254,15 +254,15 @@ END_TEST
 
 START_TEST(test_space_bounded)
 {
-    const char *p = profile_with("", "param.a = 1:64:+1\nparam.b = 1:64:+1\nparam.c = 1:64:+1\n"
-                                     "param.d = 1:64:+1\nparam.e = 1:64:+1\nparam.f = 1:64:+1");
+    const char *p = profile_with("", "param.p1 = 1:64:+1\nparam.p2 = 1:64:+1\nparam.p3 = 1:64:+1\n"
+                                     "param.p4 = 1:64:+1\nparam.p5 = 1:64:+1\nparam.p6 = 1:64:+1");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("p.ini:4: kernel 'naive' has 68719476736 configurations; expected at most 1000000 (raise "
                "max_configurations");
-    p = profile_with("max_configurations = 100", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    p = profile_with("max_configurations = 100", "param.p1 = 1:10:+1\nparam.p2 = 1:11:+1");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("has 110 configurations; expected at most 100");
-    p = profile_with("max_configurations = 110", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    p = profile_with("max_configurations = 110", "param.p1 = 1:10:+1\nparam.p2 = 1:11:+1");
     ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
 }
 END_TEST

@@ -284,6 +284,38 @@ START_TEST(test_cache_follows_includes)
 }
 END_TEST
 
+/* A -D macro named like a name the compiled code uses breaks the compile where that
+ * name stands: the message names the macro first (so that a row's reason, cut at 255
+ * characters, still says it), then NVRTC's log. An error that is not on a macro blames
+ * none. */
+START_TEST(test_compile_error_names_the_macro)
+{
+    char err[2048];
+    struct mmb_cubin cubin;
+    const char *mode[] = {"mode=0", "elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = "k.cu",
+                                      .source = "extern \"C\" __global__ void f(elem_t *c) { c[0] = 1; }\n",
+                                      .function = "f", .defines = mode, .arch = 90};
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    const char *blame = strstr(err, "the macro -Dmode=0 (a parameter or define of the profile) collides with the name "
+                                    "'mode' at __nv_nvrtc_builtin_header.h(");
+    ck_assert_msg(blame && blame - err < 60 && strstr(err, "rename it; NVRTC: NVRTC_ERROR_COMPILATION"), "%s", err);
+
+    const char *tile[] = {"tile=16", "elem_t=float", NULL};
+    req.defines = tile;
+    req.source = "extern \"C\" __global__ void f(elem_t *c) {\n    int tile = 3;\n    c[0] = tile;\n}\n";
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(strstr(err, "k.cu: the macro -Dtile=16 (a parameter or define of the profile) collides with the "
+                              "name 'tile' at k.cu(2): error: "), "%s", err);
+
+    const char *bx[] = {"block_size_x=16", "elem_t=float", NULL};
+    req.defines = bx;
+    req.source = "extern \"C\" __global__ void f(elem_t *c) { c[0] = nope + block_size_x; }\n";
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(!strstr(err, "collides") && strstr(err, "nope"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_compile_key_names_the_module)
 {
     static struct mmb_kernel_spec k = {.source = "k.cu", .function = "f"}, other;
@@ -319,6 +351,7 @@ int main(void)
     TCase *cache = tcase_create("cache");
     tcase_set_timeout(cache, 120);
     tcase_add_test(cache, test_cache_follows_includes);
+    tcase_add_test(cache, test_compile_error_names_the_macro);
     suite_add_tcase(s, cache);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -218,7 +218,7 @@ START_TEST(test_crlf_bom_indent_long_comments)
     ck_assert_str_eq(k->name, "k");
     ck_assert_int_eq(k->line, 5);
     ck_assert_str_eq(k->function, "f");
-    assert_values(&k->params[0], "a", (const long long[]){1, 2}, 2);
+    assert_values(&k->params[0], "tile", (const long long[]){1, 2}, 2);
     ck_assert_int_eq(k->params[0].line, 8);
     ck_assert_int_eq(k->restrictions[0].line, 9);
     unload(p);
@@ -300,7 +300,15 @@ static const struct {
     {"bad-args-no-a.ini", 7, "'args' names no A; expected each of the matrices A, B and C once"},
     {"bad-args-matrix-twice.ini", 7, "argument 3 is A again (argument 2); expected each of the matrices A, B and C once"},
     {"bad-define-param.ini", 8, "'block_size_x' is a parameter (line 7), which is already a -D define"},
-    {"bad-define-name.ini", 7, "define name 'elem_t' is not a C identifier other than elem_t"},
+    {"bad-define-name.ini", 7, "define name 'elem_t' is a name mmbench defines in every compile itself"},
+    {"bad-define-nvrtc.ini", 7, "define name 'mode' is a name of NVRTC's built-in header, which every compile "
+     "includes: the compiler gets it as the macro -Dmode=VALUE"},
+    {"bad-param-keyword.ini", 7, "parameter name 'int' is a C or C++ keyword: the compiler gets each parameter as "
+     "the macro -Dint=VALUE, which would break every configuration; expected another name"},
+    {"bad-param-underscore.ini", 7, "parameter name '_Tile' is reserved to the compiler"},
+    {"bad-param-double-underscore.ini", 7, "parameter name 'tile__x' is reserved to the compiler"},
+    {"bad-param-harness.ini", 7, "parameter name 'acc_t' is a name mmbench defines in every compile itself"},
+    {"bad-param-nvrtc.ini", 7, "parameter name 'mode' is a name of NVRTC's built-in header"},
     {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
     {"bad-restrict-sm-count.ini", 8, "'sm_count' at column 1 of 'restrict' is known only at launch; expected it in "
      "grid_x, grid_y or grid_z"},

@@ -256,23 +256,75 @@ static void cache_store(const struct cache_entry *c, const struct mmb_cubin *cub
         (void)mmb_file_write_atomic(c->log, message, strlen(message), ignored, sizeof ignored);
 }
 
-static void copy_log(nvrtcProgram prog, char *err, size_t errlen)
+/* NVRTC's log, or NULL when it has none. */
+static char *program_log(nvrtcProgram prog)
 {
     size_t size = 0;
     if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size <= 1)
-        return;
+        return NULL;
     char *log = malloc(size);
-    if (!log || nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
+    if (log && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
         free(log);
-        return;
+        return NULL;
     }
+    return log;
+}
+
+static bool word_at(const char *line, size_t at, const char *name, size_t n)
+{
+    return !strncmp(line + at, name, n) && !(isalnum((unsigned char)line[at + n]) || line[at + n] == '_') &&
+           (at == 0 || !(isalnum((unsigned char)line[at - 1]) || line[at - 1] == '_'));
+}
+
+/* When NVRTC's first error stands on one of the -D macros, a sentence that names it:
+ * a parameter or define named like something the compiled code names itself (an
+ * identifier of NVRTC's built-in header, of a header the kernel includes, of the
+ * kernel) breaks the compile where that name is used. The error's echo of the source
+ * line has the macro's name under the caret, or, in NVRTC's built-in header (which no
+ * profile author wrote), anywhere on the line. */
+static bool macro_blame(const char *log, const char *const *defines, char *out, size_t len)
+{
+    const char *at = strstr(log, "): error: "), *cat = strstr(log, "): catastrophic error: ");
+    if (!at || (cat && cat < at))
+        at = cat;
+    if (!at || !defines)
+        return false;
+    const char *loc = at; /* the start of "FILE(LINE" */
+    while (loc > log && loc[-1] != '\n')
+        loc--;
+    const char *msg = strchr(at, ':') + 1, *eol = strchr(at, '\n');
+    if (!eol)
+        return false;
+    char line[1024], caret[1024];
+    size_t ln = strcspn(eol + 1, "\n"), cn = eol[1 + ln] ? strcspn(eol + 2 + ln, "\n") : 0;
+    snprintf(line, sizeof line, "%.*s", (int)ln, eol + 1);
+    snprintf(caret, sizeof caret, "%.*s", (int)cn, eol[1 + ln] ? eol + 2 + ln : "");
+    const char *hat = strchr(caret, '^');
+    long column = hat && strspn(caret, " ") == (size_t)(hat - caret) ? (long)(hat - caret) : -1;
+    bool builtin = !strncmp(loc, "__nv_nvrtc_builtin", 18);
+    for (const char *const *d = defines; *d; d++) {
+        size_t n = strcspn(*d, "=");
+        for (size_t i = 0; line[i]; i++) {
+            if (!word_at(line, i, *d, n) || !(builtin || (column >= (long)i && column < (long)(i + n))))
+                continue;
+            snprintf(out, len, "the macro -D%s (a parameter or define of the profile) collides with the name '%.*s' "
+                     "at %.*s):%.*s; rename it", *d, (int)n, *d, (int)(at - loc), loc, (int)(eol - msg), msg);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* err, then ": " and the log on one line: its first lines explain the rest. */
+static void append_log(const char *log, char *err, size_t errlen)
+{
     size_t used = strlen(err);
-    /* Keep the first lines: the first error is the one that explains the rest. */
-    for (char *p = log; *p; p++)
+    if (!log || used + 1 >= errlen)
+        return;
+    snprintf(err + used, errlen - used, ": %s", log);
+    for (char *p = err + used; *p; p++)
         if (*p == '\n')
             *p = ' ';
-    snprintf(err + used, errlen > used ? errlen - used : 0, ": %s", log);
-    free(log);
 }
 
 /* Compiles with NVRTC into out->data and out->size. *rejected: the compiler refused
@@ -292,12 +344,16 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
         MMB_CHECK_NVRTC(nvrtcAddNameExpression(prog, req->function), goto out);
     nvrtcResult r = nvrtcCompileProgram(prog, o->count, o->argv);
     if (r != NVRTC_SUCCESS) {
+        char *log = program_log(prog), blame[600];
         if (named && !mmb_names_identifier(req->source, req->function))
             mmb_errorf(err, errlen, "%s: function '%s' (the profile's `function`) is not in the source", req->source_path,
                        req->function);
+        else if (log && macro_blame(log, req->defines, blame, sizeof blame))
+            mmb_errorf(err, errlen, "%s: %s; NVRTC: %s", req->source_path, blame, nvrtcGetErrorString(r));
         else
             mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
-        copy_log(prog, err, errlen);
+        append_log(log, err, errlen);
+        free(log);
         *rejected = r == NVRTC_ERROR_COMPILATION;
         goto out;
     }

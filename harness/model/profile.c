@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/util.h"
+#include "model/macro_names.h"
 #include "model/profile_parse.h"
 
 /* ---- [profile] ---- */
@@ -196,6 +197,11 @@ static int key_param(struct loader *ld, const char *key, const char *value, char
         if (!strcmp(name, reserved[i]))
             return mmb_profile_msgf(msg, msglen, "parameter name '%s' is reserved (M, N, K, elem_size, elem_t, sm_count "
                                     "and the words of expressions are)", name);
+    const char *clash = mmb_macro_name_clash(name);
+    if (clash)
+        return mmb_profile_msgf(msg, msglen, "parameter name '%s' is %s: the compiler gets each parameter as the "
+                                "macro -D%s=VALUE, which would break every configuration; expected another name", name,
+                                clash, name);
     for (int i = 0; i < k->nparams; i++)
         if (!strcmp(k->params[i].name, name))
             return mmb_profile_msgf(msg, msglen, "parameter '%s' is already defined at line %d", name,

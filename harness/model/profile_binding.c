@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "model/macro_names.h"
 #include "model/profile_parse.h"
 
 /* name, ns::name, name<T, 16>: identifiers joined by '::', then at most one balanced
@@ -102,9 +103,12 @@ int mmb_profile_key_define(struct loader *ld, const char *key, const char *value
 {
     struct mmb_kernel_spec *k = ld->kernel;
     const char *name = key + strlen("define.");
-    if (!mmb_profile_is_identifier(name) || !strcmp(name, "elem_t"))
-        return mmb_profile_msgf(msg, msglen, "define name '%s' is not a C identifier other than elem_t; expected "
-                                "define.NAME", name);
+    if (!mmb_profile_is_identifier(name))
+        return mmb_profile_msgf(msg, msglen, "define name '%s' is not a C identifier; expected define.NAME", name);
+    const char *clash = mmb_macro_name_clash(name);
+    if (clash)
+        return mmb_profile_msgf(msg, msglen, "define name '%s' is %s: the compiler gets it as the macro -D%s=VALUE, "
+                                "which would break every configuration; expected another name", name, clash, name);
     for (int i = 0; i < k->ndefines; i++)
         if (!strcmp(k->defines[i].name, name))
             return mmb_profile_msgf(msg, msglen, "define '%s' is already set at line %d", name, k->defines[i].line);
