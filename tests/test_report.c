@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "report/data.h"
 #include "report/gp.h"
 #include "report_run.h"
 
@@ -590,6 +592,36 @@ START_TEST(test_report_seed_notes_agree)
 }
 END_TEST
 
+/* The memory data.h states per row: after reading, the rows array holds each row in
+ * sizeof(struct mmb_report_row) <= MMB_REPORT_ROW_BYTES, grown by at most a quarter,
+ * and nothing of the CSV's text is left. */
+START_TEST(test_report_memory_per_row)
+{
+    enum { ROWS = 20000 };
+    char path[700], err[1024];
+    snprintf(path, sizeof path, "%s/rows.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("gpu,kernel,params,dtype,m,n,k,status,reason,time_ms_median\n", f);
+    for (int i = 0; i < ROWS; i++)
+        fprintf(f, "GPU,k%d,block_size_x=%d;block_size_y=16,f32,%d,64,64,ok,a reason long enough to count,1\n",
+                i % 8, i, 64 + i % 16);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_uint_le(sizeof(struct mmb_report_row), MMB_REPORT_ROW_BYTES);
+    struct mmb_report_data d = {0};
+    struct mallinfo2 before = mallinfo2();
+    ck_assert_msg(mmb_report_data_add_csv(&d, path, "rows.csv", err, sizeof err) == 0, "%s", err);
+    struct mallinfo2 after = mallinfo2();
+    ck_assert_uint_eq(d.nrows, ROWS);
+    double used = (double)(after.uordblks + after.hblkhd) - (double)(before.uordblks + before.hblkhd);
+    double per_row = used / ROWS;
+    ck_assert_msg(per_row >= sizeof(struct mmb_report_row) && per_row <= 1.25 * sizeof(struct mmb_report_row) + 16,
+                  "%.0f bytes a row; data.h says %zu, grown by at most a quarter", per_row,
+                  sizeof(struct mmb_report_row));
+    mmb_report_data_free(&d);
+}
+END_TEST
+
 /* A gnuplot named with -g that cannot draw is bad input: exit 2 with its path,
  * nothing written. Without -g and no gnuplot installed, test_report_without_gnuplot. */
 START_TEST(test_report_gnuplot_named)
@@ -760,6 +792,7 @@ int main(void)
     tcase_add_test(tc, test_report_bad_inputs);
     tcase_add_test(tc, test_report_dangling_links);
     tcase_add_test(tc, test_report_seed_notes_agree);
+    tcase_add_test(tc, test_report_memory_per_row);
     tcase_add_test(tc, test_report_gnuplot_named);
     tcase_add_test(tc, test_report_many);
     tcase_add_test(tc, test_report_findings);

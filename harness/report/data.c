@@ -16,6 +16,9 @@
 
 /* ---- loading ------------------------------------------------------------------- */
 
+_Static_assert(sizeof(struct mmb_report_row) <= MMB_REPORT_ROW_BYTES,
+               "a report row outgrew MMB_REPORT_ROW_BYTES: measure the memory again and say so in data.h");
+
 struct load_ctx {
     struct mmb_report_data *d;
     size_t file;
@@ -44,7 +47,9 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
         return mmb_failf(err, errlen, "%s:%ld: more than %d rows in the inputs: the report reads at most that many (name fewer CSV files)",
                          path, line, MMB_REPORT_ROWS_MAX);
     if (d->nrows == d->caprows) {
-        size_t cap = d->caprows ? 2 * d->caprows : 1024;
+        /* by a quarter: at most a quarter of the array unused (data.h's memory) */
+        size_t cap = d->caprows ? d->caprows + d->caprows / 4 : 1024;
+        cap = cap < MMB_REPORT_ROWS_MAX ? cap : MMB_REPORT_ROWS_MAX;
         struct mmb_report_row *rows = realloc(d->rows, cap * sizeof *rows);
         if (!rows) {
             mmb_errorf(err, errlen, "%s:%ld: out of memory", path, line);
