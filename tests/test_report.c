@@ -544,6 +544,12 @@ START_TEST(test_report_dangling_links)
                       strstr(report_err, "expected a CSV file"), "%s", report_err);
     }
 
+    /* a FIFO named as a CSV is said, not passed over (nor read: it would wait) */
+    snprintf(cmd, sizeof cmd, "cd '%s' && rm -f more.csv && mkfifo more.csv", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(report_run(6, argv), 2);
+    ck_assert_msg(strstr(report_err, "more.csv: a FIFO (named pipe): expected a CSV file"), "%s", report_err);
+
     /* the repository's own data: files, no links */
     snprintf(cmd, sizeof cmd, "test -z \"$(find '%s/data' -type l)\"", root);
     ck_assert_msg(system(cmd) == 0, "a link in data/: find %s/data -type l", root);

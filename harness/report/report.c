@@ -101,6 +101,10 @@ static int folder_scan(const char *dir, struct paths *out, int depth, char *err,
         } else if (S_ISDIR(st.st_mode)) {
             if (strcmp(e->d_name, "bench") != 0)
                 rc = folder_scan(path, out, depth + 1, err, errlen);
+        } else if (ends_with(e->d_name, ".csv") && !S_ISREG(st.st_mode)) {
+            /* a FIFO or a device named as a CSV: said, never read, never passed over */
+            mmb_errorf(err, errlen, "%s: %s: expected a CSV file", path, mmb_file_kind(st.st_mode));
+            rc = -1;
         } else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".csv") && paths_add(out, path) != 0) {
             mmb_errorf(err, errlen, "out of memory");
             rc = -1;
