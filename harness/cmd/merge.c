@@ -134,7 +134,7 @@ static int row_belongs(const struct merge *m, const struct mmb_row *row, const c
         return 0;
     return mmb_failf(err, errlen, "%s:%ld: a row of profile '%s', kernel %s (%s) at %lldx%lldx%lld, %s, cache %s: "
                      "not %s profile '%s' (%s); expected only its rows: merge another profile's files with that "
-                     "profile, or remove the row", path, line, row->profile, row->kernel,
+                     "profile, or remove the row", path, line, row->profile[0] ? row->profile : "(none)", row->kernel,
                      row->params[0] ? row->params : "no parameters", row->m, row->n, row->k, row->dtype, row->cache,
                      m->tune ? "a row that a tune writes of" : "a run of", p->name, p->path);
 }

@@ -96,7 +96,7 @@ static const struct opt_def opts[] = {
     {NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
 };
 
-_Static_assert(MMB_COUNT(opts) <= 64, "mmb_cmd_settings.given has a bit per option");
+_Static_assert(MMB_COUNT(opts) <= MMB_CMD_OPTIONS_MAX, "mmb_cmd_settings.given has one flag per option");
 
 /* Options that cannot both hold, and why: given together, neither is dropped silently.
  * A pair applies to the commands that take both. */
@@ -249,7 +249,7 @@ static bool given(const struct mmb_cmd_settings *s, const char *name)
 {
     for (size_t i = 0; opts[i].name; i++)
         if (!strcmp(opts[i].name, name))
-            return (s->given >> i) & 1;
+            return s->given[i];
     return false;
 }
 
@@ -326,7 +326,7 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
         if (mmb_cmd_option_once(prefix, longopts, (int)index + 256, o->type == OPT_FLAG ? NULL : optarg, values,
                                 MMB_COUNT(values)) != 0)
             return -1;
-        s->given |= 1ULL << index;
+        s->given[index] = true;
         if (!strcmp(o->name, "help")) {
             print_usage(kind, stdout);
             return 1;

@@ -17,6 +17,9 @@ enum mmb_cmd_kind {
     MMB_CMD_TUNE = 2,
 };
 
+/* Rows of the option table at most. */
+#define MMB_CMD_OPTIONS_MAX 128
+
 /* Everything `run` and `tune` take from the command line. */
 struct mmb_cmd_settings {
     const char *command;      /* "run" or "tune", for messages */
@@ -31,7 +34,7 @@ struct mmb_cmd_settings {
     struct mmb_shard shard;   /* --shard K/N; n == 0: all */
     struct mmb_tune_options tune; /* tune's own, and the shared ones copied in */
     char default_cache[MMB_PATH_MAX];
-    unsigned long long given; /* bit i: the table's option i is on the command line */
+    bool given[MMB_CMD_OPTIONS_MAX]; /* [i]: the table's option i is on the command line */
 };
 
 /* Fills s from argv for the command kind (MMB_CMD_RUN or MMB_CMD_TUNE). Returns 0, 1
