@@ -304,6 +304,9 @@ static bool macro_blame(const char *log, const char *const *defines, char *out, 
     bool builtin = !strncmp(loc, "__nv_nvrtc_builtin", 18);
     for (const char *const *d = defines; *d; d++) {
         size_t n = strcspn(*d, "=");
+        /* the type macros are mmbench's own (no parameter is named so): not a clash */
+        if ((n == 6 && !strncmp(*d, "elem_t", 6)) || (n == 5 && (!strncmp(*d, "acc_t", 5) || !strncmp(*d, "out_t", 5))))
+            continue;
         for (size_t i = 0; line[i]; i++) {
             if (!word_at(line, i, *d, n) || !(builtin || (column >= (long)i && column < (long)(i + n))))
                 continue;
