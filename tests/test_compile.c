@@ -11,6 +11,7 @@
 
 #include "check_run.h"
 #include "cuda/compile.h"
+#include "model/macro_names.h"
 #include "model/profile.h"
 #include "model/space.h"
 #include "core/util.h"
@@ -316,6 +317,40 @@ START_TEST(test_compile_error_names_the_macro)
 }
 END_TEST
 
+/* The table of names a parameter cannot take (model/nvrtc_names.c) holds for this
+ * NVRTC: a sample of it breaks an empty kernel's compile as a -D macro, and the names
+ * the shipped profiles use do not. */
+START_TEST(test_nvrtc_names_collide)
+{
+    char err[2048];
+    struct mmb_cubin cubin;
+    struct mmb_compile_request req = {.source_path = "k.cu", .source = "extern \"C\" __global__ void f(float *c) { c[0] = 1; }\n",
+                                      .function = "f", .arch = 90};
+    size_t tried = 0, broke = 0;
+    for (size_t i = 0; i < mmb_nvrtc_header_count; i += 37) {
+        char define[96];
+        snprintf(define, sizeof define, "%s=16", mmb_nvrtc_header_names[i]);
+        const char *defines[] = {define, NULL};
+        req.defines = defines;
+        enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
+        if (st == MMB_STATUS_OK)
+            mmb_cubin_free(&cubin);
+        tried++;
+        /* a name the header only tests in #if changes it without breaking it */
+        broke += st == MMB_STATUS_COMPILE_ERROR;
+    }
+    ck_assert_msg(broke + 3 >= tried, "%zu of %zu sampled names of nvrtc_names.c compile: another NVRTC? "
+                  "run tools/nvrtc_names.py", tried - broke, tried);
+    static const char *const fine[] = {"block_size_x=16", "tile_size_y=4", "tile=8", "WIDTH=4096", "TILE=16", NULL};
+    for (const char *const *d = fine; *d; d++) {
+        const char *defines[] = {*d, NULL};
+        req.defines = defines;
+        ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s: %s", *d, err);
+        mmb_cubin_free(&cubin);
+    }
+}
+END_TEST
+
 START_TEST(test_compile_key_names_the_module)
 {
     static struct mmb_kernel_spec k = {.source = "k.cu", .function = "f"}, other;
@@ -352,6 +387,7 @@ int main(void)
     tcase_set_timeout(cache, 120);
     tcase_add_test(cache, test_cache_follows_includes);
     tcase_add_test(cache, test_compile_error_names_the_macro);
+    tcase_add_test(cache, test_nvrtc_names_collide);
     suite_add_tcase(s, cache);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
