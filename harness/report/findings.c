@@ -18,67 +18,74 @@
 
 /* ---- the story's kernels -------------------------------------------------------------------------------- */
 
-static bool story_kernels(const ctx_t *c, size_t g, finding *f)
+static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char gpu[128], a[16], b[16];
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "The %s profile's kernels, %s, %s", d->profiles[d->main].name, gpu, c->ref);
-    add(f, "Each kernel's best configuration (%s): ", c->sel);
+    mmb_report_finding_add(f, "Each kernel's best configuration (%s): ", c->sel);
     const struct mmb_report_row *prev = NULL, *fastest = NULL;
     size_t n = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = at_ref(c, g, k);
+        const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
         if (!r)
             continue;
         bool first = n++ == 0;
-        add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k], tflops(mmb_report_gflops(r), a), first ? " TFLOP/s" : "");
+        mmb_report_finding_add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k],
+                               mmb_report_finding_tflops(mmb_report_gflops(r), a), first ? " TFLOP/s" : "");
         if (prev)
-            add(f, " (×%s)", ratio(prev->r.time_ms_median / r->r.time_ms_median, b));
+            mmb_report_finding_add(f, " (×%s)",
+                                   mmb_report_finding_ratio(prev->r.time_ms_median / r->r.time_ms_median, b));
         prev = r;
         if ((int)k != c->cublas && (!fastest || r->r.time_ms_median < fastest->r.time_ms_median))
             fastest = r;
     }
-    add(f, ".");
-    const struct mmb_report_row *cub = c->cublas >= 0 ? at_ref(c, g, (size_t)c->cublas) : NULL;
+    mmb_report_finding_add(f, ".");
+    const struct mmb_report_row *cub = c->cublas >= 0 ? mmb_report_finding_at_ref(c, g, (size_t)c->cublas) : NULL;
     double peak = d->gpus[g].peak_gflops;
     if (fastest && cub)
-        add(f, " The fastest of the profile's kernels, %s, reaches %s%% of cuBLAS", d->kernels[fastest->kernel],
-            pct(100 * cub->r.time_ms_median / fastest->r.time_ms_median, a));
+        mmb_report_finding_add(f, " The fastest of the profile's kernels, %s, reaches %s%% of cuBLAS",
+                               d->kernels[fastest->kernel],
+                               mmb_report_finding_pct(100 * cub->r.time_ms_median / fastest->r.time_ms_median, a));
     char e[16];
     if (fastest && cub && isfinite(peak))
-        add(f, " and %s%% of the FP32 peak (%s TFLOP/s); cuBLAS reaches %s%%.", pct(mmb_row_fp32_pct(&fastest->r), a),
-            tflops(peak, b), pct(mmb_row_fp32_pct(&cub->r), e));
+        mmb_report_finding_add(f, " and %s%% of the FP32 peak (%s TFLOP/s); cuBLAS reaches %s%%.",
+                               mmb_report_finding_pct(mmb_row_fp32_pct(&fastest->r), a),
+                               mmb_report_finding_tflops(peak, b),
+                               mmb_report_finding_pct(mmb_row_fp32_pct(&cub->r), e));
     else if (fastest && cub)
-        add(f, ".");
+        mmb_report_finding_add(f, ".");
     return n >= 2;
 }
 
 /* ---- what limits each kernel ---------------------------------------------------------------------- */
 
-static void limit_clause(finding *f, const struct mmb_report_row *r, bool *missing)
+static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_row *r, bool *missing)
 {
     char lim_buf[8], a[16], b[16], c2[16], e[16], g[16];
     const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
-    double fp = mmb_row_fp32_pct(&r->r), sm = r->r.sm_util_pct, dram = dram_pct(r);
+    double fp = mmb_row_fp32_pct(&r->r), sm = r->r.sm_util_pct, dram = mmb_report_finding_dram_pct(r);
     if (lim[0]) {
         const struct mmb_limiter *l = mmb_limiter_parse(lim);
         double level = l->value == MMB_LIMITER_L1   ? r->r.l1_util_pct
                        : l->value == MMB_LIMITER_L2 ? r->r.l2_util_pct
                        : l->value == MMB_LIMITER_DRAM ? dram
                                                       : fp;
-        add(f, "%s is limited by %s (%s%%; pipe %s%%, L1 %s%%, L2 %s%%, DRAM %s%%)", r->r.kernel, l->meaning, pct(level, a),
-            pct(fp, b), pct(r->r.l1_util_pct, c2), pct(r->r.l2_util_pct, e), pct(dram, g));
+        mmb_report_finding_add(f, "%s is limited by %s (%s%%; pipe %s%%, L1 %s%%, L2 %s%%, DRAM %s%%)", r->r.kernel,
+                               l->meaning, mmb_report_finding_pct(level, a), mmb_report_finding_pct(fp, b),
+                               mmb_report_finding_pct(r->r.l1_util_pct, c2),
+                               mmb_report_finding_pct(r->r.l2_util_pct, e), mmb_report_finding_pct(dram, g));
         return;
     }
     *missing = true;
-    add(f, "%s uses %s%% of the FP32 pipe", r->r.kernel, pct(fp, a));
+    mmb_report_finding_add(f, "%s uses %s%% of the FP32 pipe", r->r.kernel, mmb_report_finding_pct(fp, a));
     if (isfinite(sm))
-        add(f, ", SM throughput %s%%", pct(sm, a));
+        mmb_report_finding_add(f, ", SM throughput %s%%", mmb_report_finding_pct(sm, a));
     if (isfinite(dram))
-        add(f, ", DRAM %s%%", pct(dram, a));
+        mmb_report_finding_add(f, ", DRAM %s%%", mmb_report_finding_pct(dram, a));
     if (r->r.l1_hit_pct >= 50) /* the caches feeding it: why it does better than its FP32 share */
-        add(f, ", L1 hit rate %s%%", pct(r->r.l1_hit_pct, a));
+        mmb_report_finding_add(f, ", L1 hit rate %s%%", mmb_report_finding_pct(r->r.l1_hit_pct, a));
 }
 
 /* Kernels whose SM throughput is far above their FP32 use: busy feeding the pipe. */
@@ -87,49 +94,55 @@ static bool feeding(const struct mmb_report_row *r)
     return isfinite(r->r.sm_util_pct) && r->r.sm_util_pct - mmb_row_fp32_pct(&r->r) > 25;
 }
 
-static bool limits(const ctx_t *c, size_t g, finding *f)
+static bool limits(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char gpu[128];
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "What limits each kernel, %s, %s", gpu, c->ref);
     size_t n = 0;
     bool missing = false;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = at_ref(c, g, k);
+        const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
         if (!r || !isfinite(r->r.sm_util_pct))
             continue;
-        add(f, "%s", n++ ? "; " : "");
+        mmb_report_finding_add(f, "%s", n++ ? "; " : "");
         limit_clause(f, r, &missing);
     }
-    add(f, ".");
+    mmb_report_finding_add(f, ".");
     size_t nf = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = at_ref(c, g, k);
+        const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
         char buf[8];
         if (r && feeding(r) && !mmb_row_limiter(&r->r, buf, sizeof buf)[0])
-            add(f, "%s%s", nf++ ? ", " : " Where SM throughput far exceeds FP32 use (", d->kernels[k]);
+            mmb_report_finding_add(f, "%s%s", nf++ ? ", " : " Where SM throughput far exceeds FP32 use (",
+                                   d->kernels[k]);
     }
     if (nf)
-        add(f, "), the busiest SM unit is not the FP32 pipe but load/store or instruction issue: those kernels are "
-               "bound by feeding the pipe, not by arithmetic and not by DRAM.");
+        mmb_report_finding_add(
+                f,
+                "), the busiest SM unit is not the FP32 pipe but load/store or instruction issue: those kernels are "
+                "bound by feeding the pipe, not by arithmetic and not by DRAM.");
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = at_ref(c, g, k);
+        const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
         char a[16];
         if (r && mmb_row_fp32_pct(&r->r) >= 60)
-            add(f, " %s is near the FP32 roof (%s%%).", d->kernels[k], pct(mmb_row_fp32_pct(&r->r), a));
+            mmb_report_finding_add(f, " %s is near the FP32 roof (%s%%).", d->kernels[k],
+                                   mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), a));
     }
     if (missing) {
         /* name the rows that lack the counters: a CSV of the same GPU may have them */
-        add(f, " A limiter (the busiest of pipe, L1, L2 and DRAM, as Nsight Compute's Speed of Light reads them) needs "
-               "L1 and L2 throughput (columns l1_util_pct, l2_util_pct), which the rows of");
+        mmb_report_finding_add(f,
+                               " A limiter (the busiest of pipe, L1, L2 and DRAM, as Nsight Compute's Speed of Light "
+                               "reads them) needs "
+                               "L1 and L2 throughput (columns l1_util_pct, l2_util_pct), which the rows of");
         size_t nl = 0, files[MMB_REPORT_KERNELS_MAX], nfiles = 0;
         for (size_t k = 0; k < d->nkernels; k++) {
-            const struct mmb_report_row *r = at_ref(c, g, k);
+            const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
             char buf[8];
             if (!r || !isfinite(r->r.sm_util_pct) || mmb_row_limiter(&r->r, buf, sizeof buf)[0])
                 continue;
-            add(f, "%s %s", nl++ ? "," : "", d->kernels[k]);
+            mmb_report_finding_add(f, "%s %s", nl++ ? "," : "", d->kernels[k]);
             size_t j = 0;
             while (j < nfiles && files[j] != r->file)
                 j++;
@@ -137,47 +150,50 @@ static bool limits(const ctx_t *c, size_t g, finding *f)
                 files[nfiles++] = r->file;
         }
         for (size_t j = 0; j < nfiles; j++)
-            add(f, "%s%s", j ? ", " : " (", d->files[files[j]].shown);
-        add(f, ") lack: measure again with the default metrics to name it.");
+            mmb_report_finding_add(f, "%s%s", j ? ", " : " (", d->files[files[j]].shown);
+        mmb_report_finding_add(f, ") lack: measure again with the default metrics to name it.");
     }
     return n > 0;
 }
 
 /* ---- traffic ---------------------------------------------------------------------------------------- */
 
-static bool traffic(const ctx_t *c, size_t g, finding *f)
+static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char gpu[128], a[16];
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "DRAM traffic, %s", gpu);
     size_t n = 0;
     double compulsory = NAN;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = at_ref(c, g, k);
-        double bytes = r ? dram_bytes(r) : NAN, need = r ? mmb_row_compulsory_bytes(&r->r) : NAN;
+        const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
+        double bytes = r ? mmb_report_finding_dram_bytes(r) : NAN, need = r ? mmb_row_compulsory_bytes(&r->r) : NAN;
         if (!isfinite(bytes) || !(need > 0))
             continue;
         if (!n++)
-            add(f, "At %s each kernel moves this multiple of the compulsory bytes (A, B and C once, %.0f MB) "
-                   "through DRAM: ", c->ref, need / 1e6);
+            mmb_report_finding_add(
+                    f,
+                    "At %s each kernel moves this multiple of the compulsory bytes (A, B and C once, %.0f MB) "
+                    "through DRAM: ",
+                    c->ref, need / 1e6);
         else
-            add(f, ", ");
-        add(f, "%s %s×", d->kernels[k], ratio(bytes / need, a));
+            mmb_report_finding_add(f, ", ");
+        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_finding_ratio(bytes / need, a));
         compulsory = need;
     }
     if (!n)
         return false;
-    add(f, ".");
+    mmb_report_finding_add(f, ".");
     double l2 = c->rep->devices[g].l2_mib, edge = mmb_report_l2_edge(l2, 4), most = 0;
     long long top = 0;
     for (size_t s = 0; s < d->nshapes && isfinite(edge); s++) {
         const struct mmb_report_shape *sh = &d->shapes[s];
-        if (!square(sh) || (double)sh->m > edge)
+        if (!mmb_report_finding_square(sh) || (double)sh->m > edge)
             continue;
         for (size_t k = 0; k < d->nkernels; k++) {
-            const struct mmb_report_row *r = best(c, g, k, s);
-            double bytes = r ? dram_bytes(r) : NAN;
+            const struct mmb_report_row *r = mmb_report_finding_best(c, g, k, s);
+            double bytes = r ? mmb_report_finding_dram_bytes(r) : NAN;
             if (isfinite(bytes)) {
                 most = fmax(most, bytes / mmb_row_compulsory_bytes(&r->r));
                 top = sh->m;
@@ -185,9 +201,11 @@ static bool traffic(const ctx_t *c, size_t g, finding *f)
         }
     }
     if (top)
-        add(f, " Up to %lld, where A, B and C fit in the %.0f MiB L2, no kernel moves more than %s×: DRAM sees each "
-               "byte about once whatever the kernel, and the kernels differ in how they use L1 and L2.",
-            top, l2, ratio(most, a));
+        mmb_report_finding_add(
+                f,
+                " Up to %lld, where A, B and C fit in the %.0f MiB L2, no kernel moves more than %s×: DRAM sees each "
+                "byte about once whatever the kernel, and the kernels differ in how they use L1 and L2.",
+                top, l2, mmb_report_finding_ratio(most, a));
     (void)compulsory;
     return true;
 }
@@ -195,91 +213,104 @@ static bool traffic(const ctx_t *c, size_t g, finding *f)
 /* ---- the seeds' claims ------------------------------------------------------------------------------- */
 
 /* naive's best time over tiled's at shape s on GPU g; NaN without both. */
-static double tiling_gain(const ctx_t *c, size_t g, size_t s, int naive, int tiled)
+static double tiling_gain(const struct mmb_report_findings_ctx *c, size_t g, size_t s, int naive, int tiled)
 {
-    const struct mmb_report_row *a = best(c, g, (size_t)naive, s), *b = best(c, g, (size_t)tiled, s);
+    const struct mmb_report_row *a = mmb_report_finding_best(c, g, (size_t)naive, s),
+                                *b = mmb_report_finding_best(c, g, (size_t)tiled, s);
     return a && b ? a->r.time_ms_median / b->r.time_ms_median : NAN;
 }
 
-static bool seed000(const ctx_t *c, finding *f)
+static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    int naive = kernel_named(d, "naive"), tiled = kernel_named(d, "tiled");
+    int naive = mmb_report_finding_kernel(d, "naive"), tiled = mmb_report_finding_kernel(d, "tiled");
     if (naive < 0 || tiled < 0 || d->ref < 0)
         return false;
     char a[16], name[128];
     snprintf(f->lead, sizeof f->lead, "Seed 000's 3× from tiling");
-    add(f, "The Kernel Tuner notebook credits shared-memory tiling with about 3×, from much better memory use.");
+    mmb_report_finding_add(
+            f, "The Kernel Tuner notebook credits shared-memory tiling with about 3×, from much better memory use.");
     bool any = false;
     for (size_t g = 0; g < d->ngpus; g++) {
         double gain = tiling_gain(c, g, (size_t)d->ref, naive, tiled);
         if (!d->gpus[g].all_published || !isfinite(gain))
             continue;
-        gpu_name(c, g, name, sizeof name);
-        add(f, " Its %s times give %s× at %s (naive's best %.1f ms, tiled %.1f ms).", name, ratio(gain, a), c->ref,
-            best(c, g, (size_t)naive, (size_t)d->ref)->r.time_ms_median,
-            best(c, g, (size_t)tiled, (size_t)d->ref)->r.time_ms_median);
+        mmb_report_finding_gpu(c, g, name, sizeof name);
+        mmb_report_finding_add(f, " Its %s times give %s× at %s (naive's best %.1f ms, tiled %.1f ms).", name,
+                               mmb_report_finding_ratio(gain, a), c->ref,
+                               mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref)->r.time_ms_median,
+                               mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref)->r.time_ms_median);
         any = true;
     }
     const struct mmb_report_row *hit = NULL;
     for (size_t g = 0; g < d->ngpus; g++) {
         double gain = tiling_gain(c, g, (size_t)d->ref, naive, tiled);
-        if (!measured(d, g) || !isfinite(gain))
+        if (!mmb_report_finding_measured(d, g) || !isfinite(gain))
             continue;
-        gpu_name(c, g, name, sizeof name);
-        add(f, " On the %s tiling gives %s× at %s", name, ratio(gain, a), c->ref);
+        mmb_report_finding_gpu(c, g, name, sizeof name);
+        mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name, mmb_report_finding_ratio(gain, a), c->ref);
         for (size_t s = (size_t)d->ref + 1; s < d->nshapes; s++)
-            if (square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled)))
-                add(f, ", %s× at %lld", ratio(tiling_gain(c, g, s, naive, tiled), a), d->shapes[s].m);
-        add(f, ".");
-        const struct mmb_report_row *r = best(c, g, (size_t)naive, (size_t)d->ref);
+            if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled)))
+                mmb_report_finding_add(f, ", %s× at %lld",
+                                       mmb_report_finding_ratio(tiling_gain(c, g, s, naive, tiled), a), d->shapes[s].m);
+        mmb_report_finding_add(f, ".");
+        const struct mmb_report_row *r = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref);
         if (!hit && isfinite(r->r.l1_hit_pct))
             hit = r;
         any = true;
     }
     if (hit) {
-        gpu_name(c, hit->gpu, name, sizeof name);
-        add(f, " The naive kernel's L1 hit rate is %s%% on the %s: its caches already give naive most of the reuse "
-               "that the tiles make explicit.",
-            pct(hit->r.l1_hit_pct, a), name);
+        mmb_report_finding_gpu(c, hit->gpu, name, sizeof name);
+        mmb_report_finding_add(
+                f,
+                " The naive kernel's L1 hit rate is %s%% on the %s: its caches already give naive most of the reuse "
+                "that the tiles make explicit.",
+                mmb_report_finding_pct(hit->r.l1_hit_pct, a), name);
     }
     return any;
 }
 
-static bool seed004(const ctx_t *c, finding *f)
+static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    int naive = kernel_named(d, "naive");
+    int naive = mmb_report_finding_kernel(d, "naive");
     if (naive < 0 || c->primary < 0)
         return false;
     size_t g = (size_t)c->primary;
-    const struct mmb_report_row *r = at_ref(c, g, (size_t)naive);
-    if (!r || !isfinite(dram_pct(r)))
+    const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, (size_t)naive);
+    if (!r || !isfinite(mmb_report_finding_dram_pct(r)))
         return false;
     char gpu[128], a[16], b[16], e[16];
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Seed 004's \"low bandwidth, so compute-bound\"");
-    add(f, "The nvbench tutorial reads low bandwidth utilisation as compute-bound. On the %s at %s naive uses %s%% of "
-           "DRAM bandwidth by nvbench's definition (declared bytes: A, B and C once over the time) and %s%% by the "
-           "bytes DRAM actually moved, yet only %s%% of the FP32 pipe: it is bound by neither.",
-        gpu, c->ref, pct(mmb_row_declared_pct(&r->r), a), pct(dram_pct(r), b), pct(mmb_row_fp32_pct(&r->r), e));
+    mmb_report_finding_add(
+            f,
+            "The nvbench tutorial reads low bandwidth utilisation as compute-bound. On the %s at %s naive uses %s%% of "
+            "DRAM bandwidth by nvbench's definition (declared bytes: A, B and C once over the time) and %s%% by the "
+            "bytes DRAM actually moved, yet only %s%% of the FP32 pipe: it is bound by neither.",
+            gpu, c->ref, mmb_report_finding_pct(mmb_row_declared_pct(&r->r), a),
+            mmb_report_finding_pct(mmb_report_finding_dram_pct(r), b),
+            mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), e));
     char lim_buf[8];
     const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
     if (lim[0])
-        add(f, " What limits it is %s.", mmb_limiter_parse(lim)->meaning);
+        mmb_report_finding_add(f, " What limits it is %s.", mmb_limiter_parse(lim)->meaning);
     else if (isfinite(r->r.sm_util_pct))
-        add(f, " Its SM throughput of %s%% points at its load and store instructions feeding from L1 (L1 throughput, "
-               "not in these CSVs, would confirm it).",
-            pct(r->r.sm_util_pct, a));
+        mmb_report_finding_add(
+                f,
+                " Its SM throughput of %s%% points at its load and store instructions feeding from L1 (L1 throughput, "
+                "not in these CSVs, would confirm it).",
+                mmb_report_finding_pct(r->r.sm_util_pct, a));
     size_t n = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *q = at_ref(c, g, k);
+        const struct mmb_report_row *q = mmb_report_finding_at_ref(c, g, k);
         double fp = q ? mmb_row_fp32_pct(&q->r) : NAN;
         if (fp >= 40)
-            add(f, "%s%s (%s%%)", n++ ? ", " : " Only ", d->kernels[k], pct(fp, a));
+            mmb_report_finding_add(f, "%s%s (%s%%)", n++ ? ", " : " Only ", d->kernels[k],
+                                   mmb_report_finding_pct(fp, a));
     }
     if (n)
-        add(f, " come%s near the FP32 roof.", n == 1 ? "s" : "");
+        mmb_report_finding_add(f, " come%s near the FP32 roof.", n == 1 ? "s" : "");
     return true;
 }
 
@@ -305,16 +336,16 @@ static bool tuning_lead(const struct mmb_report_tune_group *gs, size_t ng, size_
 
 /* ---- all of them ----------------------------------------------------------------------------------------- */
 
-size_t mmb_report_findings(const struct mmb_report *rep, finding *out)
+size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_finding *out)
 {
     const struct mmb_report_data *d = &rep->data;
-    ctx_t c = {rep, d, -1, d->cublas, "", ""};
+    struct mmb_report_findings_ctx c = {rep, d, -1, d->cublas, "", ""};
     if (d->ref >= 0)
         mmb_report_shape_label(&d->shapes[d->ref], c.ref, sizeof c.ref);
     mmb_report_selection(rep, -1, c.sel, sizeof c.sel);
     size_t measured_gpus[MMB_REPORT_GPUS_MAX], nm = 0;
     for (size_t g = 0; g < d->ngpus; g++)
-        if (measured(d, g)) {
+        if (mmb_report_finding_measured(d, g)) {
             measured_gpus[nm++] = g;
             if (c.primary < 0 && mmb_report_gpu_has(d, g, NULL))
                 c.primary = (int)g;
@@ -365,7 +396,7 @@ size_t mmb_report_findings(const struct mmb_report *rep, finding *out)
 
 void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
 {
-    finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
+    struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
     if (!fs)
         return;
     size_t n = mmb_report_findings(rep, fs);
@@ -385,7 +416,7 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
 
 void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)
 {
-    finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
+    struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
     if (!fs)
         return;
     size_t n = mmb_report_findings(rep, fs);

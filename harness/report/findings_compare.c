@@ -18,13 +18,14 @@ struct diff {
 };
 
 /* The point where b's speed differs most from a's, among times of at least SMALL_MS. */
-static struct diff largest_diff(const ctx_t *c, size_t a, size_t b)
+static struct diff largest_diff(const struct mmb_report_findings_ctx *c, size_t a, size_t b)
 {
     struct diff w = {0, 0, NAN};
     for (size_t s = 0; s < c->d->nshapes; s++)
         for (size_t k = 0; k < c->d->nkernels; k++) {
-            const struct mmb_report_row *ra = best(c, a, k, s), *rb = best(c, b, k, s);
-            if (!ra || !rb || ra->r.time_ms_median < SMALL_MS || rb->r.time_ms_median < SMALL_MS)
+            const struct mmb_report_row *ra = mmb_report_finding_best(c, a, k, s),
+                                        *rb = mmb_report_finding_best(c, b, k, s);
+            if (!ra || !rb || ra->r.time_ms_median < MMB_REPORT_SMALL_MS || rb->r.time_ms_median < MMB_REPORT_SMALL_MS)
                 continue;
             double q = ra->r.time_ms_median / rb->r.time_ms_median;
             if (isnan(w.ratio) || fabs(log(q)) > fabs(log(w.ratio)))
@@ -33,49 +34,52 @@ static struct diff largest_diff(const ctx_t *c, size_t a, size_t b)
     return w;
 }
 
-static void spec_clause(const ctx_t *c, finding *f, size_t a, size_t b, const char *na, const char *nb)
+static void spec_clause(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f, size_t a, size_t b,
+                        const char *na, const char *nb)
 {
     const struct mmb_report_device *da = &c->rep->devices[a], *db = &c->rep->devices[b];
     char x[16], y[16];
     if (da->sms == db->sms && da->sm_mhz == db->sm_mhz && isfinite(da->sms) && isfinite(da->sm_mhz))
-        add(f, " Both have %.0f SMs at %.0f MHz, so the same FP32 peak (%s TFLOP/s);", da->sms, da->sm_mhz,
-            tflops(c->d->gpus[a].peak_gflops, x));
+        mmb_report_finding_add(f, " Both have %.0f SMs at %.0f MHz, so the same FP32 peak (%s TFLOP/s);", da->sms,
+                               da->sm_mhz, mmb_report_finding_tflops(c->d->gpus[a].peak_gflops, x));
     else if (isfinite(c->d->gpus[a].peak_gflops) && isfinite(c->d->gpus[b].peak_gflops))
-        add(f, " The FP32 peak is %s TFLOP/s on the %s and %s on the %s;", tflops(c->d->gpus[a].peak_gflops, x), na,
-            tflops(c->d->gpus[b].peak_gflops, y), nb);
+        mmb_report_finding_add(f, " The FP32 peak is %s TFLOP/s on the %s and %s on the %s;",
+                               mmb_report_finding_tflops(c->d->gpus[a].peak_gflops, x), na,
+                               mmb_report_finding_tflops(c->d->gpus[b].peak_gflops, y), nb);
     if (isfinite(c->d->gpus[a].peak_gbps) && isfinite(c->d->gpus[b].peak_gbps))
-        add(f, " the %s's DRAM peak is %s× the %s's (%.0f against %.0f GB/s)", nb,
-            ratio(c->d->gpus[b].peak_gbps / c->d->gpus[a].peak_gbps, x), na, c->d->gpus[b].peak_gbps,
+        mmb_report_finding_add(f, " the %s's DRAM peak is %s× the %s's (%.0f against %.0f GB/s)", nb,
+            mmb_report_finding_ratio(c->d->gpus[b].peak_gbps / c->d->gpus[a].peak_gbps, x), na, c->d->gpus[b].peak_gbps,
             c->d->gpus[a].peak_gbps);
     if (isfinite(da->l2_mib) && isfinite(db->l2_mib))
-        add(f, " and its L2 holds %.0f MiB against %.0f MiB", db->l2_mib, da->l2_mib);
-    add(f, ".");
+        mmb_report_finding_add(f, " and its L2 holds %.0f MiB against %.0f MiB", db->l2_mib, da->l2_mib);
+    mmb_report_finding_add(f, ".");
 }
 
-bool mmb_report_finding_generations(const ctx_t *c, size_t a, size_t b, finding *f)
+bool mmb_report_finding_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
+                                    struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char na[128], nb[128], x[16], y[16];
-    gpu_name(c, a, na, sizeof na);
-    gpu_name(c, b, nb, sizeof nb);
+    mmb_report_finding_gpu(c, a, na, sizeof na);
+    mmb_report_finding_gpu(c, b, nb, sizeof nb);
     snprintf(f->lead, sizeof f->lead, "%s against %s", nb, na);
     char list[1024] = "";
     size_t n = 0;
     double lo = INFINITY, hi = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *ra = at_ref(c, a, k), *rb = at_ref(c, b, k);
+        const struct mmb_report_row *ra = mmb_report_finding_at_ref(c, a, k), *rb = mmb_report_finding_at_ref(c, b, k);
         if (!ra || !rb)
             continue;
         double q = ra->r.time_ms_median / rb->r.time_ms_median;
         lo = fmin(lo, q), hi = fmax(hi, q);
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s %s", n++ ? ", " : "", d->kernels[k],
-                 ratio(q, x));
+                 mmb_report_finding_ratio(q, x));
     }
     if (!n)
         return false;
-    add(f, "At %s the %s's speed relative to the %s (above 1: faster) is %s.", c->ref, nb, na, list);
+    mmb_report_finding_add(f, "At %s the %s's speed relative to the %s (above 1: faster) is %s.", c->ref, nb, na, list);
     if (lo > 0.95 && hi < 1.05)
-        add(f, " Within %.0f%% for every kernel: the same compute at the same clock.",
+        mmb_report_finding_add(f, " Within %.0f%% for every kernel: the same compute at the same clock.",
             100 * fmax(1 - lo, hi - 1) + 0.5);
     spec_clause(c, f, a, b, na, nb);
     struct diff w = largest_diff(c, a, b);
@@ -83,60 +87,69 @@ bool mmb_report_finding_generations(const ctx_t *c, size_t a, size_t b, finding 
         return true;
     char shape[96];
     mmb_report_shape_label(&d->shapes[w.s], shape, sizeof shape);
-    add(f, " Over every size the largest difference is %s at %s: ×%s", d->kernels[w.k], shape, ratio(w.ratio, x));
-    const struct mmb_report_row *ra = best(c, a, w.k, w.s), *rb = best(c, b, w.k, w.s);
-    double ba = dram_bytes(ra), bb = dram_bytes(rb);
+    mmb_report_finding_add(f, " Over every size the largest difference is %s at %s: ×%s", d->kernels[w.k], shape,
+                           mmb_report_finding_ratio(w.ratio, x));
+    const struct mmb_report_row *ra = mmb_report_finding_best(c, a, w.k, w.s),
+                                *rb = mmb_report_finding_best(c, b, w.k, w.s);
+    double ba = mmb_report_finding_dram_bytes(ra), bb = mmb_report_finding_dram_bytes(rb);
     if (isfinite(ba) && isfinite(bb) && ba > 0 && fabs(1 - bb / ba) > 0.05)
-        add(f, ", where the %s moves %s%% %s DRAM bytes (%.1f GB against %.1f GB)%s", nb, pct(100 * fabs(1 - bb / ba), y),
-            bb < ba ? "fewer" : "more", bb / 1e9, ba / 1e9,
-            bb < ba && c->rep->devices[b].l2_mib > c->rep->devices[a].l2_mib ? ": its larger L2 keeps more of the reuse"
-                                                                             : "");
-    add(f, ".");
+        mmb_report_finding_add(f, ", where the %s moves %s%% %s DRAM bytes (%.1f GB against %.1f GB)%s", nb,
+                               mmb_report_finding_pct(100 * fabs(1 - bb / ba), y), bb < ba ? "fewer" : "more", bb / 1e9,
+                               ba / 1e9,
+                               bb < ba && c->rep->devices[b].l2_mib > c->rep->devices[a].l2_mib
+                                       ? ": its larger L2 keeps more of the reuse"
+                                       : "");
+    mmb_report_finding_add(f, ".");
     double top = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = at_ref(c, b, k);
-        if (r && isfinite(dram_pct(r)))
-            top = fmax(top, dram_pct(r));
+        const struct mmb_report_row *r = mmb_report_finding_at_ref(c, b, k);
+        if (r && isfinite(mmb_report_finding_dram_pct(r)))
+            top = fmax(top, mmb_report_finding_dram_pct(r));
     }
     if (top > 0 && top < 40)
-        add(f, " The faster DRAM barely shows: no kernel uses more than %s%% of it at %s.", pct(top, x), c->ref);
+        mmb_report_finding_add(f, " The faster DRAM barely shows: no kernel uses more than %s%% of it at %s.",
+                               mmb_report_finding_pct(top, x), c->ref);
     return true;
 }
 
-bool mmb_report_finding_published(const ctx_t *c, size_t p, size_t g, finding *f)
+bool mmb_report_finding_published(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                                  struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char np[128], ng[128], x[16], y[16], z[16];
-    gpu_name(c, p, np, sizeof np);
-    gpu_name(c, g, ng, sizeof ng);
+    mmb_report_finding_gpu(c, p, np, sizeof np);
+    mmb_report_finding_gpu(c, g, ng, sizeof ng);
     char sp[96], sg[96];
     mmb_report_gpu_short(d->gpus[p].name, sp, sizeof sp);
     mmb_report_gpu_short(d->gpus[g].name, sg, sizeof sg);
     snprintf(f->lead, sizeof f->lead, "From the %s to the %s", sp, sg);
     double pp = d->gpus[p].peak_gflops, pg = d->gpus[g].peak_gflops;
-    add(f, "At %s the %s runs", c->ref, ng);
+    mmb_report_finding_add(f, "At %s the %s runs", c->ref, ng);
     size_t n = 0;
     double gain[MMB_REPORT_KERNELS_MAX];
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *a = at_ref(c, p, k), *b = at_ref(c, g, k);
+        const struct mmb_report_row *a = mmb_report_finding_at_ref(c, p, k), *b = mmb_report_finding_at_ref(c, g, k);
         gain[k] = a && b ? a->r.time_ms_median / b->r.time_ms_median : NAN;
         if (isfinite(gain[k]))
-            add(f, "%s%s %s×", n++ ? " and " : " ", d->kernels[k], ratio(gain[k], x));
+            mmb_report_finding_add(f, "%s%s %s×", n++ ? " and " : " ", d->kernels[k],
+                                   mmb_report_finding_ratio(gain[k], x));
     }
     if (!n)
         return false;
-    add(f, " faster than the %s", np);
+    mmb_report_finding_add(f, " faster than the %s", np);
     if (isfinite(pp) && isfinite(pg)) {
         double peak = pg / pp;
-        add(f, ", whose FP32 peak is %s× lower (%s against %s TFLOP/s)", ratio(peak, y), tflops(pp, x), tflops(pg, z));
+        mmb_report_finding_add(f, ", whose FP32 peak is %s× lower (%s against %s TFLOP/s)",
+                               mmb_report_finding_ratio(peak, y), mmb_report_finding_tflops(pp, x),
+                               mmb_report_finding_tflops(pg, z));
         for (size_t k = 0; k < d->nkernels; k++)
             if (isfinite(gain[k]))
-                add(f, "; %s gained %s the peak", d->kernels[k],
+                mmb_report_finding_add(f, "; %s gained %s the peak", d->kernels[k],
                     gain[k] > 1.25 * peak   ? "more than"
                     : gain[k] < 0.8 * peak ? "less than"
                                            : "about as much as");
     }
-    add(f, ".");
+    mmb_report_finding_add(f, ".");
     return true;
 }
 
@@ -149,7 +162,8 @@ static int time_cmp(const void *a, const void *b)
 }
 
 /* The ok rows of a tuned group, fastest first (row indices into idx); returns how many. */
-static size_t group_rows(const struct mmb_report_data *d, const struct mmb_report_tune_group *g, size_t *idx, size_t cap)
+static size_t group_rows(const struct mmb_report_data *d, const struct mmb_report_tune_group *g, size_t *idx,
+                         size_t cap)
 {
     size_t n = 0;
     for (size_t i = 0; i < d->nrows && n < cap; i++)
@@ -164,7 +178,7 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
     return n;
 }
 
-static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx, size_t n, finding *f)
+static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx, size_t n, struct mmb_report_finding *f)
 {
     char a[16], b[16];
     if (n < 6 || !isfinite(d->rows[idx[0]].r.occupancy_pct))
@@ -178,11 +192,13 @@ static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx,
         return;
     slow /= (double)m;
     double fast = d->rows[idx[0]].r.occupancy_pct;
-    add(f, " The best runs at %s%% occupancy, the three slowest at %s%% on average", pct(fast, a), pct(slow, b));
-    add(f, fast < slow ? ": more independent work per thread beats more threads here." : ".");
+    mmb_report_finding_add(f, " The best runs at %s%% occupancy, the three slowest at %s%% on average",
+                           mmb_report_finding_pct(fast, a), mmb_report_finding_pct(slow, b));
+    mmb_report_finding_add(f, fast < slow ? ": more independent work per thread beats more threads here." : ".");
 }
 
-bool mmb_report_finding_tuning(const ctx_t *c, const struct mmb_report_tune_group *gs, size_t ngroups, size_t j, finding *f)
+bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *gs,
+                               size_t ngroups, size_t j, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     const struct mmb_report_tune_group *g = &gs[j];
@@ -198,23 +214,26 @@ bool mmb_report_finding_tuning(const ctx_t *c, const struct mmb_report_tune_grou
     char gpu[128], shape[96], a[16], b[16];
     struct mmb_report_shape sh = {g->m, g->n, g->k};
     mmb_report_shape_label(&sh, shape, sizeof shape);
-    gpu_name(c, g->gpu, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g->gpu, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Tuning %s, %s", d->kernels[g->kernel], gpu);
     size_t total = 0;
     for (size_t s = 0; s < MMB_STATUS_COUNT; s++)
         total += g->by_status[s];
     const struct mmb_report_row *top = &d->rows[idx[0]];
-    add(f, "Of %zu configurations of %s at %s, %zu ran", total, d->kernels[g->kernel], shape, n);
+    mmb_report_finding_add(f, "Of %zu configurations of %s at %s, %zu ran", total, d->kernels[g->kernel], shape, n);
     if (g->by_status[MMB_STATUS_RESTRICTED])
-        add(f, " (%zu restricted by the profile", g->by_status[MMB_STATUS_RESTRICTED]);
+        mmb_report_finding_add(f, " (%zu restricted by the profile", g->by_status[MMB_STATUS_RESTRICTED]);
     if (total - n - g->by_status[MMB_STATUS_RESTRICTED])
-        add(f, "%s%zu failed", g->by_status[MMB_STATUS_RESTRICTED] ? ", " : " (",
+        mmb_report_finding_add(f, "%s%zu failed", g->by_status[MMB_STATUS_RESTRICTED] ? ", " : " (",
             total - n - g->by_status[MMB_STATUS_RESTRICTED]);
     char params[256];
     mmb_report_params_short(top->r.params, params, sizeof params);
-    add(f, "%s. The best, %s, reaches %s TFLOP/s", total > n ? ")" : "", params, tflops(mmb_report_gflops(top), a));
+    mmb_report_finding_add(f, "%s. The best, %s, reaches %s TFLOP/s", total > n ? ")" : "", params,
+                           mmb_report_finding_tflops(mmb_report_gflops(top), a));
     if (g->cublas)
-        add(f, ", %s%% of cuBLAS", pct(100 * d->rows[g->cublas - 1].r.time_ms_median / top->r.time_ms_median, a));
+        mmb_report_finding_add(
+                f, ", %s%% of cuBLAS",
+                mmb_report_finding_pct(100 * d->rows[g->cublas - 1].r.time_ms_median / top->r.time_ms_median, a));
     size_t near = 0;
     for (size_t i = 1; i < n; i++)
         near += d->rows[idx[i]].r.time_ms_median <= 1.05 * top->r.time_ms_median;
@@ -223,8 +242,10 @@ bool mmb_report_finding_tuning(const ctx_t *c, const struct mmb_report_tune_grou
         for (size_t i = 0; i < n; i++)
             t[i] = d->rows[idx[i]].r.time_ms_median;
         qsort(t, n, sizeof *t, time_cmp);
-        add(f, "; %zu other%s within 5%% of it, the median configuration is %s× slower and the slowest %s×.", near,
-            near == 1 ? " is" : "s are", ratio(t[n / 2] / t[0], a), ratio(t[n - 1] / t[0], b));
+        mmb_report_finding_add(
+                f, "; %zu other%s within 5%% of it, the median configuration is %s× slower and the slowest %s×.", near,
+                near == 1 ? " is" : "s are", mmb_report_finding_ratio(t[n / 2] / t[0], a),
+                mmb_report_finding_ratio(t[n - 1] / t[0], b));
         free(t);
     }
     occupancy_clause(d, idx, n, f);
@@ -238,12 +259,13 @@ bool mmb_report_finding_tuning(const ctx_t *c, const struct mmb_report_tune_grou
         while (same < n && same < m && !strcmp(d->rows[idx[same]].r.params, d->rows[jdx[same]].r.params))
             same++;
         char other[128];
-        gpu_name(c, h->gpu, other, sizeof other);
+        mmb_report_finding_gpu(c, h->gpu, other, sizeof other);
         if (same >= 1)
-            add(f, " The %s ranks them alike: the same %zu fastest, in the same order.", other, same);
+            mmb_report_finding_add(f, " The %s ranks them alike: the same %zu fastest, in the same order.", other,
+                                   same);
         else if (m) {
             mmb_report_params_short(d->rows[jdx[0]].r.params, params, sizeof params);
-            add(f, " On the %s the best is another one, %s.", other, params);
+            mmb_report_finding_add(f, " On the %s the best is another one, %s.", other, params);
         }
         free(jdx);
     }
@@ -253,20 +275,23 @@ bool mmb_report_finding_tuning(const ctx_t *c, const struct mmb_report_tune_grou
 
 /* ---- cuBLAS, other element types, small sizes -------------------------------------------------------------- */
 
-bool mmb_report_finding_cublas(const ctx_t *c, finding *f)
+bool mmb_report_finding_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     if (c->cublas < 0 || c->primary < 0)
         return false;
-    const struct mmb_report_row *r = at_ref(c, (size_t)c->primary, (size_t)c->cublas);
+    const struct mmb_report_row *r = mmb_report_finding_at_ref(c, (size_t)c->primary, (size_t)c->cublas);
     if (!r)
         return false;
     char gpu[128], a[16], b[16];
-    gpu_name(c, (size_t)c->primary, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, (size_t)c->primary, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "cuBLAS, the ceiling");
-    add(f, "cuBLAS runs cublasSgemm in pedantic FP32: no TF32 tensor cores, every product rounded as FP32, the same "
-           "arithmetic as the kernels. It reaches %s TFLOP/s at %s on the %s, %s%% of the FP32 peak: what the FP32 "
-           "pipe allows in practice.",
-        tflops(mmb_report_gflops(r), a), c->ref, gpu, pct(mmb_row_fp32_pct(&r->r), b));
+    mmb_report_finding_add(
+            f,
+            "cuBLAS runs cublasSgemm in pedantic FP32: no TF32 tensor cores, every product rounded as FP32, the same "
+            "arithmetic as the kernels. It reaches %s TFLOP/s at %s on the %s, %s%% of the FP32 peak: what the FP32 "
+            "pipe allows in practice.",
+            mmb_report_finding_tflops(mmb_report_gflops(r), a), c->ref, gpu,
+            mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), b));
     return true;
 }
 
@@ -277,8 +302,8 @@ static const struct mmb_report_row *dtype_best(const struct mmb_report_data *d, 
     const struct mmb_report_row *b = NULL;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu != g || (int)r->profile != d->dtypes || r->r.status != MMB_STATUS_OK || strcmp(r->r.dtype, dtype) != 0 ||
-            (k >= 0 ? (int)r->kernel != k : (int)r->kernel == d->cublas))
+        if (r->gpu != g || (int)r->profile != d->dtypes || r->r.status != MMB_STATUS_OK ||
+            strcmp(r->r.dtype, dtype) != 0 || (k >= 0 ? (int)r->kernel != k : (int)r->kernel == d->cublas))
             continue;
         double w = (double)r->r.m * (double)r->r.n * (double)r->r.k;
         double bw = b ? (double)b->r.m * (double)b->r.n * (double)b->r.k : 0;
@@ -288,40 +313,45 @@ static const struct mmb_report_row *dtype_best(const struct mmb_report_data *d, 
     return b;
 }
 
-bool mmb_report_finding_dtypes(const ctx_t *c, finding *f)
+bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     if (c->primary < 0 || c->d->dtypes < 0)
         return false;
     const struct mmb_report_data *d = c->d;
     size_t g = (size_t)c->primary;
     char gpu[128], a[16], b[16], e[16];
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Other element types, %s", gpu);
     bool any = false;
     const struct mmb_report_row *cub = c->cublas >= 0 ? dtype_best(d, g, "f64", c->cublas) : NULL;
     const struct mmb_report_row *k64 = dtype_best(d, g, "f64", -1), *k32 = dtype_best(d, g, "i32", -1);
     if (cub && strcmp(d->dtype, "f64") != 0) {
         double fp = mmb_row_fp32_pct(&cub->r);
-        add(f, "In f64 cuBLAS reaches %s TFLOP/s at %lld, %s%% of the FP64 pipe's peak (%s TFLOP/s)",
-            tflops(mmb_report_gflops(cub), a), cub->r.m, pct(fp, b), tflops(mmb_row_pipe_peak(&cub->r), e));
-        add(f, fp > 100 ? ": DGEMM runs on the FP64 tensor cores, which that peak leaves out." : ".");
+        mmb_report_finding_add(f, "In f64 cuBLAS reaches %s TFLOP/s at %lld, %s%% of the FP64 pipe's peak (%s TFLOP/s)",
+                               mmb_report_finding_tflops(mmb_report_gflops(cub), a), cub->r.m,
+                               mmb_report_finding_pct(fp, b), mmb_report_finding_tflops(mmb_row_pipe_peak(&cub->r), e));
+        mmb_report_finding_add(f,
+                               fp > 100 ? ": DGEMM runs on the FP64 tensor cores, which that peak leaves out." : ".");
         any = true;
     }
     if (k64 && strcmp(d->dtype, "f64") != 0) {
-        add(f, "%sThe fastest kernel in f64, %s, reaches %s TFLOP/s, %s%% of the FP64 pipe.", any ? " " : "",
-            k64->r.kernel, tflops(mmb_report_gflops(k64), a), pct(mmb_row_fp32_pct(&k64->r), b));
+        mmb_report_finding_add(f, "%sThe fastest kernel in f64, %s, reaches %s TFLOP/s, %s%% of the FP64 pipe.",
+                               any ? " " : "", k64->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(k64), a),
+                               mmb_report_finding_pct(mmb_row_fp32_pct(&k64->r), b));
         any = true;
     }
     if (k32 && strcmp(d->dtype, "i32") != 0) {
-        add(f, "%sIn i32 (no cuBLAS GEMM) the fastest kernel, %s, reaches %s TOP/s, %s%% of the INT32 pipe's %s.",
-            any ? " " : "", k32->r.kernel, tflops(mmb_report_gflops(k32), a), pct(mmb_row_fp32_pct(&k32->r), b),
-            tflops(mmb_row_pipe_peak(&k32->r), e));
+        mmb_report_finding_add(
+                f, "%sIn i32 (no cuBLAS GEMM) the fastest kernel, %s, reaches %s TOP/s, %s%% of the INT32 pipe's %s.",
+                any ? " " : "", k32->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(k32), a),
+                mmb_report_finding_pct(mmb_row_fp32_pct(&k32->r), b),
+                mmb_report_finding_tflops(mmb_row_pipe_peak(&k32->r), e));
         any = true;
     }
     return any;
 }
 
-bool mmb_report_finding_small(const ctx_t *c, finding *f)
+bool mmb_report_finding_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     if (c->primary < 0)
         return false;
@@ -333,8 +363,8 @@ bool mmb_report_finding_small(const ctx_t *c, finding *f)
     for (size_t s = 0; s < d->nshapes; s++) {
         bool here = false;
         for (size_t k = 0; k < d->nkernels; k++) {
-            const struct mmb_report_row *r = best(c, g, k, s);
-            if (!r || r->r.time_ms_median >= SMALL_MS)
+            const struct mmb_report_row *r = mmb_report_finding_best(c, g, k, s);
+            if (!r || r->r.time_ms_median >= MMB_REPORT_SMALL_MS)
                 continue;
             here = true;
             count++;
@@ -353,13 +383,17 @@ bool mmb_report_finding_small(const ctx_t *c, finding *f)
         snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s",
                  i == 0 ? "" : i + 1 == nsizes ? " and " : ", ", label);
     }
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Sizes too small to compare");
-    add(f, "On the %s at %s, %zu of the kernels' best configurations take under %.0f µs (the fastest %.1f µs)", gpu,
-        sizes, count, SMALL_MS * 1e3, fastest * 1e3);
+    mmb_report_finding_add(
+            f, "On the %s at %s, %zu of the kernels' best configurations take under %.0f µs (the fastest %.1f µs)", gpu,
+            sizes, count, MMB_REPORT_SMALL_MS * 1e3, fastest * 1e3);
     if (spread > 0)
-        add(f, ", and the timing spread (max - min over the median) reaches %s%% there", pct(100 * spread, a));
-    add(f, ": launch and latency dominate such times, so the figures mark those points and the comparisons leave "
-           "them out.");
+        mmb_report_finding_add(f, ", and the timing spread (max - min over the median) reaches %s%% there",
+                               mmb_report_finding_pct(100 * spread, a));
+    mmb_report_finding_add(
+            f,
+            ": launch and latency dominate such times, so the figures mark those points and the comparisons leave "
+            "them out.");
     return true;
 }

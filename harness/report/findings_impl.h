@@ -63,21 +63,4 @@ bool mmb_report_finding_cublas(const struct mmb_report_findings_ctx *c, struct m
 bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_finding_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 
-/* Short names inside the writers. */
-typedef struct mmb_report_finding finding;
-typedef struct mmb_report_findings_ctx ctx_t;
-#define add mmb_report_finding_add
-#define pct mmb_report_finding_pct
-#define tflops mmb_report_finding_tflops
-#define ratio mmb_report_finding_ratio
-#define best mmb_report_finding_best
-#define at_ref mmb_report_finding_at_ref
-#define kernel_named mmb_report_finding_kernel
-#define measured mmb_report_finding_measured
-#define square mmb_report_finding_square
-#define dram_bytes mmb_report_finding_dram_bytes
-#define dram_pct mmb_report_finding_dram_pct
-#define gpu_name mmb_report_finding_gpu
-#define SMALL_MS MMB_REPORT_SMALL_MS
-
 #endif

@@ -24,8 +24,8 @@ struct ladder_at {
 };
 
 /* From the first step to the fastest at one size. */
-static void ladder_span(const ctx_t *c, const size_t *ks, size_t nk, const struct ladder_at *at, bool first_size,
-                        finding *f)
+static void ladder_span(const struct mmb_report_findings_ctx *c, const size_t *ks, size_t nk,
+                        const struct ladder_at *at, bool first_size, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     const struct mmb_report_row *from = NULL, *fast = NULL, *cub = d->cublas >= 0 ? at->best[d->cublas] : NULL;
@@ -43,19 +43,23 @@ static void ladder_span(const ctx_t *c, const size_t *ks, size_t nk, const struc
         return;
     char a[16], b[16], e[16], g[16];
     if (first_size)
-        add(f, "At %s its %zu steps go from %s's %s TFLOP/s to %s's %s (×%s)", at->label, steps, from->r.kernel,
-            tflops(mmb_report_gflops(from), a), fast->r.kernel, tflops(mmb_report_gflops(fast), b),
-            ratio(from->r.time_ms_median / fast->r.time_ms_median, e));
+        mmb_report_finding_add(f, "At %s its %zu steps go from %s's %s TFLOP/s to %s's %s (×%s)", at->label, steps,
+                               from->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(from), a), fast->r.kernel,
+                               mmb_report_finding_tflops(mmb_report_gflops(fast), b),
+                               mmb_report_finding_ratio(from->r.time_ms_median / fast->r.time_ms_median, e));
     else
-        add(f, "; at %s the fastest is %s at %s", at->label, fast->r.kernel, tflops(mmb_report_gflops(fast), b));
+        mmb_report_finding_add(f, "; at %s the fastest is %s at %s", at->label, fast->r.kernel,
+                               mmb_report_finding_tflops(mmb_report_gflops(fast), b));
     if (cub)
-        add(f, ", %s%% of cuBLAS", pct(100 * cub->r.time_ms_median / fast->r.time_ms_median, g));
+        mmb_report_finding_add(f, ", %s%% of cuBLAS",
+                               mmb_report_finding_pct(100 * cub->r.time_ms_median / fast->r.time_ms_median, g));
     if (first_size && isfinite(mmb_row_fp32_pct(&fast->r)))
-        add(f, " and %s%% of the FP32 peak", pct(mmb_row_fp32_pct(&fast->r), a));
+        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_finding_pct(mmb_row_fp32_pct(&fast->r), a));
 }
 
 /* Gains over the step above: the three largest, and every step that lost speed. */
-static void ladder_steps(const ctx_t *c, const size_t *ks, size_t nk, const struct ladder_at *at, finding *f)
+static void ladder_steps(const struct mmb_report_findings_ctx *c, const size_t *ks, size_t nk,
+                         const struct ladder_at *at, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     double gain[MMB_REPORT_KERNELS_MAX];
@@ -84,19 +88,22 @@ static void ladder_steps(const ctx_t *c, const size_t *ks, size_t nk, const stru
         if (top == n)
             break;
         used[top] = true;
-        add(f, "%s%s ×%s (after %s)", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
-            ratio(gain[top], a), d->kernels[above[top]]);
+        mmb_report_finding_add(f, "%s%s ×%s (after %s)",
+                               t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
+                               mmb_report_finding_ratio(gain[top], a), d->kernels[above[top]]);
     }
     size_t lost = 0;
     for (size_t i = 0; i < n; i++)
         if (gain[i] < 0.95)
-            add(f, "%s%s ×%s (after %s)", lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
-                ratio(gain[i], a), d->kernels[above[i]]);
-    add(f, ".");
+            mmb_report_finding_add(f, "%s%s ×%s (after %s)",
+                                   lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
+                                   mmb_report_finding_ratio(gain[i], a), d->kernels[above[i]]);
+    mmb_report_finding_add(f, ".");
 }
 
 /* What limits the steps in turn: runs of one limiter in the profile's order. */
-static void ladder_limits(const ctx_t *c, const size_t *ks, size_t nk, const struct ladder_at *at, finding *f)
+static void ladder_limits(const struct mmb_report_findings_ctx *c, const size_t *ks, size_t nk,
+                          const struct ladder_at *at, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     size_t runs = 0;
@@ -111,13 +118,13 @@ static void ladder_limits(const ctx_t *c, const size_t *ks, size_t nk, const str
             const struct mmb_limiter *l = mmb_limiter_parse(cur);
             if (l) {
                 if (runs++)
-                    add(f, "; ");
+                    mmb_report_finding_add(f, "; ");
                 else
-                    add(f, " What limits each step at %s: ", at->label);
+                    mmb_report_finding_add(f, " What limits each step at %s: ", at->label);
                 if (first == last)
-                    add(f, "%s for %s", l->meaning, first);
+                    mmb_report_finding_add(f, "%s for %s", l->meaning, first);
                 else
-                    add(f, "%s from %s to %s", l->meaning, first, last);
+                    mmb_report_finding_add(f, "%s from %s to %s", l->meaning, first, last);
             }
             first = NULL;
         }
@@ -128,11 +135,12 @@ static void ladder_limits(const ctx_t *c, const size_t *ks, size_t nk, const str
         last = r ? d->kernels[ks[j]] : last;
     }
     if (runs)
-        add(f, ".");
+        mmb_report_finding_add(f, ".");
 }
 
 /* The step after which shared-memory bank conflicts fall the most (a hundredfold or more). */
-static void ladder_conflicts(const ctx_t *c, const size_t *ks, size_t nk, const struct ladder_at *at, finding *f)
+static void ladder_conflicts(const struct mmb_report_findings_ctx *c, const size_t *ks, size_t nk,
+                             const struct ladder_at *at, struct mmb_report_finding *f)
 {
     const struct mmb_report_row *prev = NULL, *from = NULL, *to = NULL;
     double most = 100;
@@ -153,11 +161,12 @@ static void ladder_conflicts(const ctx_t *c, const size_t *ks, size_t nk, const 
     char a[32], b[32], e[16];
     mmb_report_count_text(from->r.smem_bank_conflicts, a, sizeof a);
     mmb_report_count_text(to->r.smem_bank_conflicts, b, sizeof b);
-    add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (×%s in speed).", to->r.kernel, a, b, at->label,
-        ratio(from->r.time_ms_median / to->r.time_ms_median, e));
+    mmb_report_finding_add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (×%s in speed).", to->r.kernel,
+                           a, b, at->label, mmb_report_finding_ratio(from->r.time_ms_median / to->r.time_ms_median, e));
 }
 
-bool mmb_report_finding_ladder(const ctx_t *c, size_t p, size_t g, finding *f)
+bool mmb_report_finding_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                               struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     struct ladder_at *at = calloc(2, sizeof *at);
@@ -172,13 +181,14 @@ bool mmb_report_finding_ladder(const ctx_t *c, size_t p, size_t g, finding *f)
     }
     size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks);
     char gpu[128];
-    gpu_name(c, g, gpu, sizeof gpu);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Kernel ladder, %s", gpu);
     if (ns) {
-        add(f, "Profile %s, each step at its best configuration (%s). ", d->profiles[p].name, c->sel);
+        mmb_report_finding_add(f, "Profile %s, each step at its best configuration (%s). ", d->profiles[p].name,
+                               c->sel);
         for (size_t s = 0; s < ns; s++)
             ladder_span(c, ks, nk, &at[s], s == 0, f);
-        add(f, ".");
+        mmb_report_finding_add(f, ".");
         ladder_steps(c, ks, nk, &at[0], f);
         ladder_limits(c, ks, nk, &at[0], f);
         ladder_conflicts(c, ks, nk, &at[0], f);
@@ -215,13 +225,16 @@ static void seed_classify(const struct mmb_report_data *d, size_t p, size_t g, s
     }
     s->wrong = by[MMB_STATUS_WRONG_RESULT];
     s->completed = s->wrong + by[MMB_STATUS_OK];
-    s->cls = compile && !s->completed ? SEED_COMPILE : s->wrong ? SEED_WRONG : by[MMB_STATUS_OK] ? SEED_CORRECT : SEED_NOT_RUN;
+    s->cls = compile && !s->completed ? SEED_COMPILE
+            : s->wrong                ? SEED_WRONG
+            : by[MMB_STATUS_OK]       ? SEED_CORRECT
+                                      : SEED_NOT_RUN;
     if (compile)
         mmb_report_reason_first(compile->r.reason, s->why, sizeof s->why);
 }
 
 /* One GPU's sentence, without the GPU's name; returns the kernels it has rows of. */
-static size_t seeds_text(const ctx_t *c, size_t p, size_t g, char *out, size_t len)
+static size_t seeds_text(const struct mmb_report_findings_ctx *c, size_t p, size_t g, char *out, size_t len)
 {
     const struct mmb_report_data *d = c->d;
     bool here = false;
@@ -237,46 +250,49 @@ static size_t seeds_text(const ctx_t *c, size_t p, size_t g, char *out, size_t l
             seed_classify(d, p, g, ks[j], &s[n]);
             count[s[n++].cls]++;
         }
-    finding tmp;
+    struct mmb_report_finding tmp;
     memset(&tmp, 0, sizeof tmp);
-    add(&tmp, "%zu %s correct as written", count[SEED_CORRECT], count[SEED_CORRECT] == 1 ? "is" : "are");
+    mmb_report_finding_add(&tmp, "%zu %s correct as written", count[SEED_CORRECT],
+                           count[SEED_CORRECT] == 1 ? "is" : "are");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_CORRECT)
-            add(&tmp, "%s%s", m++ ? ", " : " (", d->kernels[s[i].k]);
-    add(&tmp, "%s.", count[SEED_CORRECT] ? ")" : "");
+            mmb_report_finding_add(&tmp, "%s%s", m++ ? ", " : " (", d->kernels[s[i].k]);
+    mmb_report_finding_add(&tmp, "%s.", count[SEED_CORRECT] ? ")" : "");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_COMPILE) {
             if (!m++)
-                add(&tmp, " %zu %s not compile: ", count[SEED_COMPILE], count[SEED_COMPILE] == 1 ? "does" : "do");
+                mmb_report_finding_add(&tmp, " %zu %s not compile: ", count[SEED_COMPILE],
+                                       count[SEED_COMPILE] == 1 ? "does" : "do");
             else
-                add(&tmp, ", ");
-            add(&tmp, "%s (%s)", d->kernels[s[i].k], s[i].why);
+                mmb_report_finding_add(&tmp, ", ");
+            mmb_report_finding_add(&tmp, "%s (%s)", d->kernels[s[i].k], s[i].why);
         }
-    add(&tmp, "%s", count[SEED_COMPILE] ? "." : "");
+    mmb_report_finding_add(&tmp, "%s", count[SEED_COMPILE] ? "." : "");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_WRONG) {
             if (!m++)
-                add(&tmp, " %zu compute%s wrong results: ", count[SEED_WRONG], count[SEED_WRONG] == 1 ? "s" : "");
+                mmb_report_finding_add(&tmp, " %zu compute%s wrong results: ", count[SEED_WRONG],
+                                       count[SEED_WRONG] == 1 ? "s" : "");
             else
-                add(&tmp, ", ");
+                mmb_report_finding_add(&tmp, ", ");
             if (s[i].wrong == s[i].completed)
-                add(&tmp, "%s in all %zu runs", d->kernels[s[i].k], s[i].wrong);
+                mmb_report_finding_add(&tmp, "%s in all %zu runs", d->kernels[s[i].k], s[i].wrong);
             else
-                add(&tmp, "%s in %zu of its %zu completed runs (the other %zu passed the check)", d->kernels[s[i].k],
-                    s[i].wrong, s[i].completed, s[i].completed - s[i].wrong);
+                mmb_report_finding_add(&tmp, "%s in %zu of its %zu completed runs (the other %zu passed the check)",
+                                       d->kernels[s[i].k], s[i].wrong, s[i].completed, s[i].completed - s[i].wrong);
         }
-    add(&tmp, "%s", count[SEED_WRONG] ? "." : "");
+    mmb_report_finding_add(&tmp, "%s", count[SEED_WRONG] ? "." : "");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_NOT_RUN)
-            add(&tmp, "%s%s", m++ ? ", " : " Did not run: ", d->kernels[s[i].k]);
-    add(&tmp, "%s", count[SEED_NOT_RUN] ? "." : "");
+            mmb_report_finding_add(&tmp, "%s%s", m++ ? ", " : " Did not run: ", d->kernels[s[i].k]);
+    mmb_report_finding_add(&tmp, "%s", count[SEED_NOT_RUN] ? "." : "");
     snprintf(out, len, "%s", tmp.text);
     return n;
 }
 
-#define TEXT sizeof(((finding *)0)->text)
+#define TEXT sizeof(((struct mmb_report_finding *)0)->text)
 
-bool mmb_report_finding_seeds(const ctx_t *c, size_t p, finding *f)
+bool mmb_report_finding_seeds(const struct mmb_report_findings_ctx *c, size_t p, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char *texts = calloc(MMB_REPORT_GPUS_MAX, TEXT);
@@ -295,17 +311,22 @@ bool mmb_report_finding_seeds(const ctx_t *c, size_t p, finding *f)
         return false;
     }
     snprintf(f->lead, sizeof f->lead, "Seed kernels as written");
-    add(f, "The %zu seed kernels run exactly as the documents print them (profile %s), ", kernels, d->profiles[p].name);
+    mmb_report_finding_add(f, "The %zu seed kernels run exactly as the documents print them (profile %s), ", kernels,
+                           d->profiles[p].name);
     bool same = true;
     for (size_t i = 1; i < ng; i++)
         same = same && strcmp(texts, texts + i * TEXT) == 0;
     for (size_t i = 0; i < (same ? 1 : ng); i++) {
         char gpu[128];
         for (size_t j = same ? 0 : i; j < (same ? ng : i + 1); j++) {
-            gpu_name(c, gs[j], gpu, sizeof gpu);
-            add(f, "%sthe %s", j == (same ? 0 : i) ? (i ? " On " : "on ") : j + 1 == ng ? " and " : ", ", gpu);
+            mmb_report_finding_gpu(c, gs[j], gpu, sizeof gpu);
+            mmb_report_finding_add(f, "%sthe %s",
+                                   j == (same ? 0 : i)   ? (i ? " On " : "on ")
+                                           : j + 1 == ng ? " and "
+                                                         : ", ",
+                                   gpu);
         }
-        add(f, "%s: %s", same && ng > 1 ? " alike" : "", texts + i * TEXT);
+        mmb_report_finding_add(f, "%s: %s", same && ng > 1 ? " alike" : "", texts + i * TEXT);
     }
     free(texts);
     /* the fastest correct one at the reference size */
@@ -322,11 +343,13 @@ bool mmb_report_finding_seeds(const ctx_t *c, size_t p, finding *f)
         }
         const struct mmb_report_row *cub = d->cublas >= 0 ? best[d->cublas] : NULL;
         char gpu[128], a[16], b[16];
-        gpu_name(c, (size_t)c->primary, gpu, sizeof gpu);
+        mmb_report_finding_gpu(c, (size_t)c->primary, gpu, sizeof gpu);
         if (fast) {
-            add(f, " The fastest correct one at %s (%s) on the %s, %s, reaches %s TFLOP/s", c->ref, c->sel, gpu,
-                fast->r.kernel, tflops(mmb_report_gflops(fast), a));
-            add(f, cub ? ", %s%% of cuBLAS." : ".", pct(cub ? 100 * cub->r.time_ms_median / fast->r.time_ms_median : 0, b));
+            mmb_report_finding_add(f, " The fastest correct one at %s (%s) on the %s, %s, reaches %s TFLOP/s", c->ref,
+                                   c->sel, gpu, fast->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(fast), a));
+            mmb_report_finding_add(
+                    f, cub ? ", %s%% of cuBLAS." : ".",
+                    mmb_report_finding_pct(cub ? 100 * cub->r.time_ms_median / fast->r.time_ms_median : 0, b));
         }
     }
     return true;

@@ -43,8 +43,8 @@ const char *mmb_report_finding_ratio(double v, char *buf)
 
 /* ---- the data ------------------------------------------------------------------------------ */
 
-
-const struct mmb_report_row *mmb_report_finding_best(const struct mmb_report_findings_ctx *c, size_t g, size_t k, size_t s)
+const struct mmb_report_row *mmb_report_finding_best(const struct mmb_report_findings_ctx *c, size_t g, size_t k,
+                                                     size_t s)
 {
     return mmb_report_best(c->d, g, k, s);
 }

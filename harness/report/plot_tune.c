@@ -15,8 +15,6 @@
 #include "report/out.h"
 #include "report/tune_groups.h"
 
-typedef struct mmb_report_tune_group group;
-
 /* Measured GPUs differ in dash and marker as well as colour: the H100 and H200
  * lines lie on top of each other, and a large open marker around a small filled
  * one lets both show. */
@@ -24,7 +22,7 @@ static const int spread_dashes[] = {1, 2, 4, 5};
 static const int spread_points[] = {4, 7, 8, 13};
 static const double spread_sizes[] = {2.4, 1.2, 2.4, 1.2};
 
-static void shape_text(const group *g, char *out, size_t len)
+static void shape_text(const struct mmb_report_tune_group *g, char *out, size_t len)
 {
     struct mmb_report_shape s = {g->m, g->n, g->k};
     mmb_report_shape_label(&s, out, len);
@@ -38,7 +36,7 @@ static int row_time_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static size_t group_rows(const struct mmb_report_data *d, const group *g, size_t *idx)
+static size_t group_rows(const struct mmb_report_data *d, const struct mmb_report_tune_group *g, size_t *idx)
 {
     size_t n = 0;
     for (size_t i = 0; i < d->nrows; i++) {
@@ -63,11 +61,11 @@ struct spread {
 
 /* gnuplot/tune-spread-<kernel>.dat: one block per group, its ok times over its best,
  * fastest first, with the configuration; then the first group's five fastest. */
-static int spread_data_write(struct mmb_report *rep, const group *gs, size_t ngroups, size_t first, struct spread *sp,
-                             size_t *idx, char *err, size_t errlen)
+static int spread_data_write(struct mmb_report *rep, const struct mmb_report_tune_group *gs, size_t ngroups,
+                             size_t first, struct spread *sp, size_t *idx, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    const group *g0 = &gs[first];
+    const struct mmb_report_tune_group *g0 = &gs[first];
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
@@ -75,7 +73,7 @@ static int spread_data_write(struct mmb_report *rep, const group *gs, size_t ngr
                  "block per GPU\n# rank time/best ms  # params\n",
             sp->name, d->kernels[g0->kernel], sp->shape);
     for (size_t j = first; j < ngroups; j++) {
-        const group *g = &gs[j];
+        const struct mmb_report_tune_group *g = &gs[j];
         /* published rows carry no cache mode of mmbench's: they join whatever it is */
         if (!mmb_report_tune_same_problem(g, g0) || (g->tuned && strcmp(g->cache, g0->cache)) ||
             g->by_status[MMB_STATUS_OK] < 2)
@@ -100,13 +98,14 @@ static int spread_data_write(struct mmb_report *rep, const group *gs, size_t ngr
     return mmb_gp_commit(rep, &o, sp->name, "dat", err, errlen);
 }
 
-static void spread_terms(FILE *f, const struct mmb_report *rep, const group *gs, const struct spread *sp)
+static void spread_terms(FILE *f, const struct mmb_report *rep, const struct mmb_report_tune_group *gs,
+                         const struct spread *sp)
 {
     const struct mmb_report_data *d = &rep->data;
     int terms = 0;
     size_t measured = 0;
     for (size_t b = 0; b < sp->n; b++) {
-        const group *g = &gs[sp->members[b]];
+        const struct mmb_report_tune_group *g = &gs[sp->members[b]];
         const struct mmb_report_row *best = &d->rows[g->best - 1];
         char gpu[128], t[256];
         mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
@@ -117,7 +116,8 @@ static void spread_terms(FILE *f, const struct mmb_report *rep, const group *gs,
         measured += g->tuned;
         snprintf(t, sizeof t, "%s: best %.3g ms", gpu, best->r.time_ms_median);
         mmb_gp_term(f, &terms);
-        fprintf(f, "\"%s.dat\" index %zu using 1:2 with linespoints dt %d pt %d ps %.1f * PS lw 2.5 lc rgb \"%s\" title ",
+        fprintf(f,
+                "\"%s.dat\" index %zu using 1:2 with linespoints dt %d pt %d ps %.1f * PS lw 2.5 lc rgb \"%s\" title ",
                 sp->name, b, dt, pt, ps, color);
         mmb_gp_string(f, t);
         if (g->cublas) {
@@ -132,8 +132,9 @@ static void spread_terms(FILE *f, const struct mmb_report *rep, const group *gs,
     fputc('\n', f);
 }
 
-static int spread_script_write(struct mmb_report *rep, const group *gs, const group *g0, const struct spread *sp,
-                               char *err, size_t errlen)
+static int spread_script_write(struct mmb_report *rep, const struct mmb_report_tune_group *gs,
+                               const struct mmb_report_tune_group *g0, const struct spread *sp, char *err,
+                               size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
     struct mmb_report_figure *fig = mmb_report_figure_add(rep, sp->name, MMB_REPORT_GROUP_TUNING, -1);
@@ -158,7 +159,7 @@ static int spread_script_write(struct mmb_report *rep, const group *gs, const gr
     fprintf(o.f, "    set xrange [0:%zu.5]\n    set yrange [0:%.6g]\n", sp->most + 1, sp->top * 1.1);
     fputs("    set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1\n", o.f);
     /* the five fastest of the first GPU, named in a list where the curve is low */
-    const group *g = &gs[sp->members[0]];
+    const struct mmb_report_tune_group *g = &gs[sp->members[0]];
     size_t *idx = malloc((d->nrows ? d->nrows : 1) * sizeof *idx);
     size_t n = idx ? group_rows(d, g, idx) : 0;
     char gpu[96], list[1024];
@@ -182,8 +183,9 @@ static int spread_script_write(struct mmb_report *rep, const group *gs, const gr
 
 /* tune-pair-<kernel>: the second tuned GPU's time against the first's, configuration by
  * configuration (matched by parameters), with y = x. */
-static int pair_write(struct mmb_report *rep, const group *a, const group *b, const struct spread *sp, size_t *idx,
-                      char *err, size_t errlen)
+static int pair_write(struct mmb_report *rep, const struct mmb_report_tune_group *a,
+                      const struct mmb_report_tune_group *b, const struct spread *sp, size_t *idx, char *err,
+                      size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
     char name[200], na[96], nb[96];
@@ -195,7 +197,8 @@ static int pair_write(struct mmb_report *rep, const group *a, const group *b, co
         return -1;
     mmb_report_gpu_short(d->gpus[a->gpu].name, na, sizeof na);
     mmb_report_gpu_short(d->gpus[b->gpu].name, nb, sizeof nb);
-    fprintf(o.f, "# %s: median time (ms) of each configuration on %s and on %s\n# %s-ms %s-ms rank-on-first  # params\n",
+    fprintf(o.f,
+            "# %s: median time (ms) of each configuration on %s and on %s\n# %s-ms %s-ms rank-on-first  # params\n",
             name, na, nb, na, nb);
     for (size_t i = 0; i < n; i++) {
         const struct mmb_report_row *ra = &d->rows[idx[i]];
@@ -235,7 +238,9 @@ static int pair_write(struct mmb_report *rep, const group *a, const group *b, co
     mmb_gp_string(o.f, line1);
     fputs(" . \"\\n\" . ", o.f);
     mmb_gp_string(o.f, line2);
-    fprintf(o.f, "\n    set xlabel \"%s: median time (ms, log scale)\"\n    set ylabel \"%s: median time (ms, log scale)\"\n",
+    fprintf(o.f,
+            "\n    set xlabel \"%s: median time (ms, log scale)\"\n    set ylabel \"%s: median time (ms, log "
+            "scale)\"\n",
             na, nb);
     fprintf(o.f, "    set logscale xy\n    set xrange [%.6g:%.6g]\n    set yrange [%.6g:%.6g]\n    set size ratio -1\n",
             lo / 1.15, hi * 1.15, lo / 1.15, hi * 1.15);
@@ -252,8 +257,8 @@ static int pair_write(struct mmb_report *rep, const group *a, const group *b, co
 }
 
 /* tune-occupancy-<kernel>: median time against achieved occupancy, a colour per GPU. */
-static int occupancy_write(struct mmb_report *rep, const group *gs, const struct spread *sp, size_t *idx, char *err,
-                           size_t errlen)
+static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_group *gs, const struct spread *sp,
+                           size_t *idx, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
     char name[200];
@@ -261,11 +266,12 @@ static int occupancy_write(struct mmb_report *rep, const group *gs, const struct
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    fprintf(o.f, "# %s: achieved occupancy (%%) and median time (ms) of every ok configuration; a block per GPU\n", name);
+    fprintf(o.f, "# %s: achieved occupancy (%%) and median time (ms) of every ok configuration; a block per GPU\n",
+            name);
     int blocks[MMB_REPORT_TUNE_GROUPS_MAX];
     size_t nb = 0, points = 0;
     for (size_t m = 0; m < sp->n; m++) {
-        const group *g = &gs[sp->members[m]];
+        const struct mmb_report_tune_group *g = &gs[sp->members[m]];
         blocks[m] = -1;
         if (!g->tuned)
             continue;
@@ -289,7 +295,7 @@ static int occupancy_write(struct mmb_report *rep, const group *gs, const struct
     }
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
         return -1;
-    const group *g0 = &gs[sp->members[0]];
+    const struct mmb_report_tune_group *g0 = &gs[sp->members[0]];
     struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
@@ -311,7 +317,7 @@ static int occupancy_write(struct mmb_report *rep, const group *gs, const struct
     for (size_t m = 0; m < sp->n; m++) {
         if (blocks[m] < 0)
             continue;
-        const group *g = &gs[sp->members[m]];
+        const struct mmb_report_tune_group *g = &gs[sp->members[m]];
         char gpu[128];
         mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         mmb_gp_term(o.f, &n);
@@ -329,11 +335,11 @@ static int occupancy_write(struct mmb_report *rep, const group *gs, const struct
 }
 
 /* The figures of gs[first]'s problem, every GPU that tuned it in them. */
-static int tuned_write(struct mmb_report *rep, const group *gs, size_t ngroups, size_t first, bool suffix, char *err,
-                       size_t errlen)
+static int tuned_write(struct mmb_report *rep, const struct mmb_report_tune_group *gs, size_t ngroups, size_t first,
+                       bool suffix, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    const group *g0 = &gs[first];
+    const struct mmb_report_tune_group *g0 = &gs[first];
     struct spread sp = {.n = 0, .most = 0, .top = 1};
     char kslug[MMB_REPORT_NAME_MAX];
     mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
@@ -350,9 +356,9 @@ static int tuned_write(struct mmb_report *rep, const group *gs, size_t ngroups, 
     if (rc == 0 && sp.n)
         rc = spread_script_write(rep, gs, g0, &sp, err, errlen);
     /* the first two GPUs that tuned it, by measurement */
-    const group *a = NULL, *b = NULL;
+    const struct mmb_report_tune_group *a = NULL, *b = NULL;
     for (size_t m = 0; m < sp.n && !b; m++) {
-        const group *g = &gs[sp.members[m]];
+        const struct mmb_report_tune_group *g = &gs[sp.members[m]];
         if (g->tuned && !a)
             a = g;
         else if (g->tuned)
@@ -369,7 +375,7 @@ static int tuned_write(struct mmb_report *rep, const group *gs, size_t ngroups, 
 int mmb_report_plot_tune(struct mmb_report *rep, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
+    struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     if (!gs)
         return mmb_failf(err, errlen, "out of memory");
     size_t n = mmb_report_tune_groups(d, gs);

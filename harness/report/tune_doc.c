@@ -15,22 +15,20 @@
 #include "report/tune_groups.h"
 #include "report/tune_top.h"
 
-typedef struct mmb_report_tune_group group;
-
 #define TABLE_MAX_CONFIGS 32
 
-static void shape_text(const group *g, char *out, size_t len)
+static void shape_text(const struct mmb_report_tune_group *g, char *out, size_t len)
 {
     struct mmb_report_shape s = {g->m, g->n, g->k};
     mmb_report_shape_label(&s, out, len);
 }
 
-static const struct mmb_report_row *best_of(const struct mmb_report_data *d, const group *g)
+static const struct mmb_report_row *best_of(const struct mmb_report_data *d, const struct mmb_report_tune_group *g)
 {
     return g->best ? &d->rows[g->best - 1] : NULL;
 }
 
-static size_t rows_of(const group *g)
+static size_t rows_of(const struct mmb_report_tune_group *g)
 {
     size_t n = 0;
     for (size_t s = 0; s < MMB_STATUS_COUNT; s++)
@@ -40,7 +38,7 @@ static size_t rows_of(const group *g)
 
 /* "36 ok, 244 restricted, 4 invalid_config, 4 compile_error": ok first, then the
  * restricted (expected), then what failed. */
-static void status_counts(FILE *f, const group *g)
+static void status_counts(FILE *f, const struct mmb_report_tune_group *g)
 {
     fprintf(f, "%zu ok", g->by_status[MMB_STATUS_OK]);
     if (g->by_status[MMB_STATUS_RESTRICTED])
@@ -52,22 +50,25 @@ static void status_counts(FILE *f, const group *g)
 
 /* ---- the table of best configurations ------------------------------------------------------- */
 
-static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n)
+static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const struct mmb_report_tune_group *gs,
+                       size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
-    fputs("| GPU | kernel | size | best configuration | median ms | TFLOP/s | % of cuBLAS | configurations of the space |\n"
+    fputs("| GPU | kernel | size | best configuration | median ms | TFLOP/s | % of cuBLAS | configurations of the "
+          "space |\n"
           "| --- | --- | --- | --- | ---: | ---: | ---: | --- |\n",
           md);
     fputs("% Tuning: best configuration per GPU and kernel\n\\begin{table}[htbp]\n\\centering\n\\footnotesize\n"
           "\\setlength{\\tabcolsep}{4pt}\n"
           "\\caption{Tuning: the best configuration per GPU, kernel and size; its space's configurations ok, "
           "restricted, failed}\n\\label{tab:tuning-best}\n\\mmbfit{\\begin{tabular}{llllrrrr}\n\\toprule\n"
-          "GPU & Kernel & Size & Best configuration & ms & TFLOP/s & \\% cuBLAS & ok / restr. / failed \\\\\n\\midrule\n",
+          "GPU & Kernel & Size & Best configuration & ms & TFLOP/s & \\% cuBLAS & ok / restr. / failed "
+          "\\\\\n\\midrule\n",
           tex);
     const char *params[MMB_REPORT_TUNE_GROUPS_MAX];
     size_t np = 0;
     for (size_t j = 0; j < n; j++) {
-        const group *g = &gs[j];
+        const struct mmb_report_tune_group *g = &gs[j];
         char gpu[128], shape[96], pct[32] = "-", conf[256], ms[32], tf[32] = "-";
         mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         shape_text(g, shape, sizeof shape);
@@ -129,12 +130,12 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
 /* ---- where the results are, and what tuning cost -------------------------------------------- */
 
 /* The T4 file `mmbench tune` writes beside its CSV, for each tuned group that has one. */
-static void t4_links(FILE *md, const struct mmb_report *rep, const group *gs, size_t n)
+static void t4_links(FILE *md, const struct mmb_report *rep, const struct mmb_report_tune_group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
     bool any = false;
     for (size_t j = 0; j < n; j++) {
-        const group *g = &gs[j];
+        const struct mmb_report_tune_group *g = &gs[j];
         const struct mmb_report_row *b = best_of(d, g);
         if (!g->tuned || !b)
             continue;
@@ -170,7 +171,8 @@ static bool timing_parse(const char *line, const char *kernel, struct tune_timin
     const char *p = strstr(line, want);
     if (!p || strchr(line, '\n') < p)
         return false;
-    static const char *const keys[] = {"wall_s=", "measure_s=", "wait_s=", "nvrtc_s=", "compiled=", "cache_hits=", "measured="};
+    static const char *const keys[] = { "wall_s=",   "measure_s=",  "wait_s=",  "nvrtc_s=",
+                                        "compiled=", "cache_hits=", "measured=" };
     double v[7];
     for (size_t i = 0; i < 7; i++) {
         const char *k = strstr(p, keys[i]);
@@ -184,19 +186,19 @@ static bool timing_parse(const char *line, const char *kernel, struct tune_timin
 
 /* scripts/bench-tune.sh's output for each GPU (data/<gpu>/bench/bench-tune.txt): the
  * search of the largest tuned space with an empty cubin cache, then a warm one. */
-static void wall_times(FILE *md, const struct mmb_report *rep, const group *gs, size_t n)
+static void wall_times(FILE *md, const struct mmb_report *rep, const struct mmb_report_tune_group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
     bool head = false;
     for (size_t j = 0; j < n; j++) {
-        const group *g = &gs[j];
+        const struct mmb_report_tune_group *g = &gs[j];
         bool first = g->tuned;
         for (size_t i = 0; i < j && first; i++)
             first = !(gs[i].tuned && gs[i].gpu == g->gpu);
         if (!first)
             continue;
         /* the largest space this GPU tuned */
-        const group *big = g;
+        const struct mmb_report_tune_group *big = g;
         for (size_t i = j; i < n; i++)
             if (gs[i].tuned && gs[i].gpu == g->gpu && rows_of(&gs[i]) > rows_of(big))
                 big = &gs[i];
@@ -253,13 +255,14 @@ static void peak_share(FILE *md, const struct mmb_report_data *d, const struct m
 }
 
 /* Same size and element type, whatever the kernel. */
-static bool same_size(const group *a, const group *b)
+static bool same_size(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b)
 {
     return a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->dtype, b->dtype);
 }
 
 /* The fastest published row at g0's size, whatever its kernel; NULL when none. */
-static const struct mmb_report_row *published_best(const struct mmb_report_data *d, const group *g0)
+static const struct mmb_report_row *published_best(const struct mmb_report_data *d,
+                                                   const struct mmb_report_tune_group *g0)
 {
     const struct mmb_report_row *pub = NULL;
     for (size_t i = 0; i < d->nrows; i++) {
@@ -273,8 +276,8 @@ static const struct mmb_report_row *published_best(const struct mmb_report_data 
 }
 
 /* Per measured GPU, its fastest tuned configuration at g0's size against pub. */
-static void measured_against(FILE *md, const struct mmb_report_data *d, const group *gs, size_t n, const group *g0,
-                             const struct mmb_report_row *pub)
+static void measured_against(FILE *md, const struct mmb_report_data *d, const struct mmb_report_tune_group *gs,
+                             size_t n, const struct mmb_report_tune_group *g0, const struct mmb_report_row *pub)
 {
     const struct mmb_report_row *prev = NULL;
     for (size_t gi = 0; gi < d->ngpus; gi++) {
@@ -307,10 +310,11 @@ static void measured_against(FILE *md, const struct mmb_report_data *d, const gr
 
 /* Kernel for kernel, where the same space was published: its published best
  * against each GPU's tuned best. */
-static void kernel_for_kernel(FILE *md, const struct mmb_report_data *d, const group *gs, size_t n, const group *g0)
+static void kernel_for_kernel(FILE *md, const struct mmb_report_data *d, const struct mmb_report_tune_group *gs,
+                              size_t n, const struct mmb_report_tune_group *g0)
 {
     for (size_t i = 0; i < n; i++) {
-        const group *p = &gs[i];
+        const struct mmb_report_tune_group *p = &gs[i];
         const struct mmb_report_row *pb = best_of(d, p);
         if (p->tuned || !pb || !same_size(p, g0))
             continue;
@@ -331,11 +335,11 @@ static void kernel_for_kernel(FILE *md, const struct mmb_report_data *d, const g
 }
 
 /* Per tuned size: the fastest published time beside what each GPU's tuning found. */
-static void published_compare(FILE *md, const struct mmb_report *rep, const group *gs, size_t n)
+static void published_compare(FILE *md, const struct mmb_report *rep, const struct mmb_report_tune_group *gs, size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
     for (size_t j = 0; j < n; j++) {
-        const group *g0 = &gs[j];
+        const struct mmb_report_tune_group *g0 = &gs[j];
         bool first = g0->tuned;
         for (size_t i = 0; i < j && first; i++)
             first = !(gs[i].tuned && same_size(&gs[i], g0));
@@ -384,7 +388,8 @@ static void figure_link(FILE *md, const struct mmb_report *rep, const struct mmb
         fprintf(md, "](gnuplot/%s.gp)", fig->name);
 }
 
-static void heatmap_links(FILE *md, const struct mmb_report *rep, const group *gs, size_t n, const group *g0)
+static void heatmap_links(FILE *md, const struct mmb_report *rep, const struct mmb_report_tune_group *gs, size_t n,
+                          const struct mmb_report_tune_group *g0)
 {
     const struct mmb_report_data *d = &rep->data;
     size_t links = 0;
@@ -417,7 +422,8 @@ static void heatmap_links(FILE *md, const struct mmb_report *rep, const group *g
 /* The configurations of g0's space, in the order the first tuned GPU's CSV has
  * them; 0 when there are more than TABLE_MAX_CONFIGS (the spread figure shows a
  * large space instead). */
-static size_t config_params(const struct mmb_report_data *d, const group *g0, const char **params)
+static size_t config_params(const struct mmb_report_data *d, const struct mmb_report_tune_group *g0,
+                            const char **params)
 {
     size_t np = 0;
     for (size_t i = 0; i < d->nrows; i++) {
@@ -437,8 +443,8 @@ static size_t config_params(const struct mmb_report_data *d, const group *g0, co
 }
 
 /* The heading, the caption and the column of each group in cols. */
-static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, const size_t *cols,
-                        size_t nc, const group *g0)
+static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const struct mmb_report_tune_group *gs,
+                        const size_t *cols, size_t nc, const struct mmb_report_tune_group *g0)
 {
     const struct mmb_report_data *d = &rep->data;
     char shape[96];
@@ -475,8 +481,8 @@ static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const
 }
 
 /* One configuration: its time, or its status, in each group's column. */
-static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, const group *gs, const size_t *cols,
-                       size_t nc, const char *params)
+static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, const struct mmb_report_tune_group *gs,
+                       const size_t *cols, size_t nc, const char *params)
 {
     char conf[256];
     mmb_report_params_short(params, conf, sizeof conf);
@@ -485,7 +491,7 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
     mmb_report_tex_text(tex, conf);
     fputs("}", tex);
     for (size_t c = 0; c < nc; c++) {
-        const group *g = &gs[cols[c]];
+        const struct mmb_report_tune_group *g = &gs[cols[c]];
         const struct mmb_report_row *hit = NULL;
         for (size_t i = 0; i < d->nrows && !hit; i++)
             if (mmb_report_tune_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
@@ -509,7 +515,8 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
 /* A small space as one table: the time of every configuration on every GPU and
  * the published times, side by side (the published GTX TITAN X block-size table
  * measured again). */
-static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, const group *gs, size_t n, const group *g0)
+static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, const struct mmb_report_tune_group *gs,
+                         size_t n, const struct mmb_report_tune_group *g0)
 {
     const struct mmb_report_data *d = &rep->data;
     size_t cols[MMB_REPORT_TUNE_GROUPS_MAX], nc = 0;
@@ -551,7 +558,7 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
 {
     if (!mmb_report_tune_has(rep))
         return 0;
-    group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
+    struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     if (!gs)
         return -1;
     size_t n = mmb_report_tune_groups(&rep->data, gs);
