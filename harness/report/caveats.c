@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/labels.h"
 #include "report/md.h"
 #include "report/ncu.h"
 #include "report/sections.h"
@@ -118,7 +119,7 @@ static void md_failed(FILE *f, const struct mmb_report_data *d, size_t g)
     for (size_t gi = 0; gi < shown; gi++) {
         const struct mmb_report_row *r = &d->rows[rows[first[gi]]];
         char conf[256], reason[256];
-        mmb_report_params_short(r->r.params, conf, sizeof conf);
+        mmb_report_label_params(r->r.params, conf, sizeof conf);
         reason_short(r->r.reason, reason, sizeof reason);
         fprintf(f, "  - %s ", r->r.kernel);
         mmb_report_md_code(f, conf);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/md.h"
+#include "report/labels.h"
 
 /* ---- generations ---------------------------------------------------------------------------------- */
 
@@ -120,8 +120,8 @@ bool mmb_report_finding_published(const struct mmb_report_findings_ctx *c, size_
     mmb_report_finding_gpu(c, p, np, sizeof np);
     mmb_report_finding_gpu(c, g, ng, sizeof ng);
     char sp[96], sg[96];
-    mmb_report_gpu_short(d->gpus[p].name, sp, sizeof sp);
-    mmb_report_gpu_short(d->gpus[g].name, sg, sizeof sg);
+    mmb_report_label_gpu(d->gpus[p].name, sp, sizeof sp);
+    mmb_report_label_gpu(d->gpus[g].name, sg, sizeof sg);
     snprintf(f->lead, sizeof f->lead, "From the %s to the %s", sp, sg);
     double pp = d->gpus[p].peak_gflops, pg = d->gpus[g].peak_gflops;
     mmb_report_finding_add(f, "At %s the %s runs", c->ref, ng);
@@ -227,7 +227,7 @@ bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const st
         mmb_report_finding_add(f, "%s%zu failed", g->by_status[MMB_STATUS_RESTRICTED] ? ", " : " (",
             total - n - g->by_status[MMB_STATUS_RESTRICTED]);
     char params[256];
-    mmb_report_params_short(top->r.params, params, sizeof params);
+    mmb_report_label_params(top->r.params, params, sizeof params);
     mmb_report_finding_add(f, "%s. The best, %s, reaches %s TFLOP/s", total > n ? ")" : "", params,
                            mmb_report_finding_tflops(mmb_report_gflops(top), a));
     if (g->cublas)
@@ -264,7 +264,7 @@ bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const st
             mmb_report_finding_add(f, " The %s ranks them alike: the same %zu fastest, in the same order.", other,
                                    same);
         else if (m) {
-            mmb_report_params_short(d->rows[jdx[0]].r.params, params, sizeof params);
+            mmb_report_label_params(d->rows[jdx[0]].r.params, params, sizeof params);
             mmb_report_finding_add(f, " On the %s the best is another one, %s.", other, params);
         }
         free(jdx);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/md.h"
+#include "report/labels.h"
 
 /* ---- text -------------------------------------------------------------------------------- */
 
@@ -88,6 +88,6 @@ double mmb_report_finding_dram_pct(const struct mmb_report_row *r)
 void mmb_report_finding_gpu(const struct mmb_report_findings_ctx *c, size_t g, char *out, size_t len)
 {
     char s[96];
-    mmb_report_gpu_short(c->d->gpus[g].name, s, sizeof s);
+    mmb_report_label_gpu(c->d->gpus[g].name, s, sizeof s);
     snprintf(out, len, "%s%s", s, c->d->gpus[g].all_published ? " (published)" : "");
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/md.h"
+#include "report/labels.h"
 
 #define PARAMS_MAX 16
 
@@ -236,7 +236,7 @@ static void labels_fill(const struct slice *sl, const struct params *bp, size_t 
             continue;
         char item[160], ab[96];
         snprintf(item, sizeof item, "%s=0", bp->names[j]);
-        mmb_report_params_short(item, ab, sizeof ab);
+        mmb_report_label_params(item, ab, sizeof ab);
         ab[strcspn(ab, "=")] = '\0';
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
                  bp->n == 2 ? bp->names[j] : ab);
@@ -245,7 +245,7 @@ static void labels_fill(const struct slice *sl, const struct params *bp, size_t 
     }
     snprintf(g->yname, sizeof g->yname, "%s", names);
     if (bp->n > 2)
-        mmb_report_params_legend(legend_src, g->legend, sizeof g->legend);
+        mmb_report_label_params_legend(legend_src, g->legend, sizeof g->legend);
     for (size_t r = 0; r < g->ny; r++) {
         const struct params *p = &sl->p[reps[r]];
         g->ylabels[r][0] = '\0';

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/labels.h"
 #include "report/md.h"
 #include "report/tabular.h"
 #include "results/row.h"
@@ -73,7 +74,7 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, FILE *
         }
         snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[ks[j]]);
         const struct mmb_report_row *any = r ? r : r2;
-        mmb_report_params_short(any->r.params, row[1].text, sizeof row[1].text);
+        mmb_report_label_params(any->r.params, row[1].text, sizeof row[1].text);
         params[np++] = any->r.params;
         if (r)
             mmb_report_num_fixed(mmb_report_gflops(r) / 1000, 1, row[2].text, sizeof row[2].text);

@@ -13,19 +13,12 @@ void mmb_report_md_text(FILE *f, const char *s);
 void mmb_report_tex_text(FILE *f, const char *s);
 /* Markdown text with `code` spans (a note's sentence) as LaTeX: spans in \texttt. */
 void mmb_report_tex_md(FILE *f, const char *s);
-/* "block_size_x=32;tile_size_y=8" as "bx=32 ty=8" (each name's word initials, "size"
- * left out; full names where two would read alike), "-" for none; and the legend of
- * the short names, "bx = block_size_x, ty = tile_size_y". */
-void mmb_report_params_short(const char *params, char *out, size_t len);
-void mmb_report_params_legend(const char *params, char *out, size_t len);
 /* A row's reason as a table shows it: its first line; a compiler's first error as
  * "line 17: identifier "i" is undefined", without the path, the tool's prefix and
  * the echo of the source line. */
 void mmb_report_reason_first(const char *reason, char *out, size_t len);
 /* A time in ms to about four significant digits, as every table writes times. */
 void mmb_report_ms_text(double ms, char *out, size_t len);
-/* "NVIDIA H100 80GB HBM3" as "H100 80GB HBM3", "GeForce GTX TITAN X" as "GTX TITAN X". */
-void mmb_report_gpu_short(const char *name, char *out, size_t len);
 /* A Markdown code span. */
 void mmb_report_md_code(FILE *f, const char *s);
 

@@ -21,7 +21,7 @@
 #include "core/dtype.h"
 #include "core/util.h"
 #include "report/gp.h"
-#include "report/md.h"
+#include "report/labels.h"
 #include "report/out.h"
 #include "results/row.h"
 
@@ -376,7 +376,7 @@ static int kernel_gpus_figure(struct mmb_report *rep, size_t k, const struct bw_
         int n = 0, tag = 1;
         for (size_t g = 0; g < d->ngpus; g++) {
             char l2[160], gpu[96];
-            mmb_report_gpu_short(d->gpus[g].name, gpu, sizeof gpu);
+            mmb_report_label_gpu(d->gpus[g].name, gpu, sizeof gpu);
             snprintf(l2, sizeof l2, "%s L2 %.0f MiB", gpu, rep->devices[g].l2_mib);
             if (bs[g].squares && bs[g].square[k] >= 0)
                 mmb_gp_l2_mark(o.f, rep->devices[g].l2_mib, elem_size(d), mmb_gp_gpu_color(g), l2, tag++);
@@ -404,7 +404,7 @@ static int kernel_gpus_figure(struct mmb_report *rep, size_t k, const struct bw_
         if (!bs[g].squares || bs[g].square[k] < 0)
             continue;
         char gpu[96], t[160];
-        mmb_report_gpu_short(d->gpus[g].name, gpu, sizeof gpu);
+        mmb_report_label_gpu(d->gpus[g].name, gpu, sizeof gpu);
         for (int decl = 0; decl < 2; decl++) {
             snprintf(t, sizeof t, "%s, %s", gpu, decl ? "declared" : "measured");
             mmb_gp_term(o.f, &n);

@@ -13,7 +13,7 @@
 #include "core/dtype.h"
 #include "core/util.h"
 #include "report/gp.h"
-#include "report/md.h"
+#include "report/labels.h"
 #include "report/out.h"
 
 #define SMALL_MS MMB_REPORT_SMALL_MS
@@ -85,8 +85,8 @@ static int pair_write(struct mmb_report *rep, size_t a, size_t b, char *err, siz
     double top = 1, bottom = 1;
     if (!ratio_data(rep, a, b, name, blocks, &small, &top, &bottom, err, errlen, &rc))
         return rc;
-    mmb_report_gpu_short(d->gpus[a].name, na, sizeof na);
-    mmb_report_gpu_short(d->gpus[b].name, nb, sizeof nb);
+    mmb_report_label_gpu(d->gpus[a].name, na, sizeof na);
+    mmb_report_label_gpu(d->gpus[b].name, nb, sizeof nb);
     mmb_report_selection(rep, -1, sel, sizeof sel);
     struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPUS, -1);
     struct mmb_report_out o;

@@ -13,7 +13,6 @@
 
 #include "core/util.h"
 #include "report/gp.h"
-#include "report/md.h"
 #include "report/out.h"
 #include "results/row.h"
 

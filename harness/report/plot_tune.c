@@ -11,7 +11,7 @@
 
 #include "core/util.h"
 #include "report/gp.h"
-#include "report/md.h"
+#include "report/labels.h"
 #include "report/out.h"
 #include "report/tune_groups.h"
 
@@ -84,7 +84,7 @@ static int spread_data_write(struct mmb_report *rep, const struct mmb_report_tun
         for (size_t i = 0; i < n; i++) {
             const struct mmb_report_row *r = &d->rows[idx[i]];
             char p[256];
-            mmb_report_params_short(r->r.params, p, sizeof p);
+            mmb_report_label_params(r->r.params, p, sizeof p);
             fprintf(o.f, "%zu %.6g %.6g \"%s\"\n", i + 1, r->r.time_ms_median / best, r->r.time_ms_median, p);
             sp->top = fmax(sp->top, r->r.time_ms_median / best);
         }
@@ -163,11 +163,11 @@ static int spread_script_write(struct mmb_report *rep, const struct mmb_report_t
     size_t *idx = malloc((d->nrows ? d->nrows : 1) * sizeof *idx);
     size_t n = idx ? group_rows(d, g, idx) : 0;
     char gpu[96], list[1024];
-    mmb_report_gpu_short(d->gpus[g->gpu].name, gpu, sizeof gpu);
+    mmb_report_label_gpu(d->gpus[g->gpu].name, gpu, sizeof gpu);
     snprintf(list, sizeof list, "fastest on the %s:", gpu);
     for (size_t i = 0; i < n && i < 5; i++) {
         char p[256];
-        mmb_report_params_short(d->rows[idx[i]].r.params, p, sizeof p);
+        mmb_report_label_params(d->rows[idx[i]].r.params, p, sizeof p);
         snprintf(list + strlen(list), sizeof list - strlen(list), "\\n%zu. %s  ×%.2f", i + 1, p,
                  d->rows[idx[i]].r.time_ms_median / d->rows[idx[0]].r.time_ms_median);
     }
@@ -195,8 +195,8 @@ static int pair_write(struct mmb_report *rep, const struct mmb_report_tune_group
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    mmb_report_gpu_short(d->gpus[a->gpu].name, na, sizeof na);
-    mmb_report_gpu_short(d->gpus[b->gpu].name, nb, sizeof nb);
+    mmb_report_label_gpu(d->gpus[a->gpu].name, na, sizeof na);
+    mmb_report_label_gpu(d->gpus[b->gpu].name, nb, sizeof nb);
     fprintf(o.f,
             "# %s: median time (ms) of each configuration on %s and on %s\n# %s-ms %s-ms rank-on-first  # params\n",
             name, na, nb, na, nb);

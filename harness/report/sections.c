@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/labels.h"
 #include "report/md.h"
 #include "report/tabular.h"
 #include "report/tune_groups.h"
@@ -278,7 +279,7 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
             mmb_report_shape_label(&ks.s, row[2].text, sizeof row[2].text);
             kstatus_text(&ks, row[3].text, sizeof row[3].text);
             if (ks.best) {
-                mmb_report_params_short(ks.best->r.params, row[4].text, sizeof row[4].text);
+                mmb_report_label_params(ks.best->r.params, row[4].text, sizeof row[4].text);
                 mmb_report_num_sig(ks.best->r.time_ms_median, row[5].text, sizeof row[5].text);
                 row[5].mark = ks.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
                 mmb_report_num_fixed(mmb_report_gflops(ks.best) / 1000, 2, row[6].text, sizeof row[6].text);

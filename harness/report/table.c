@@ -11,7 +11,7 @@
 
 #include "core/util.h"
 #include "report/grid.h"
-#include "report/md.h"
+#include "report/labels.h"
 #include "report/tabular.h"
 #include "results/row.h"
 
@@ -63,7 +63,7 @@ static int table_kernels(const struct mmb_report *rep, size_t g, struct mmb_repo
         snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[k]);
         row[0].mark = r->published;
         published = published || r->published;
-        mmb_report_params_short(r->r.params, row[1].text, sizeof row[1].text);
+        mmb_report_label_params(r->r.params, row[1].text, sizeof row[1].text);
         params[np++] = r->r.params;
         mmb_report_num_sig(r->r.time_ms_median, row[2].text, sizeof row[2].text);
         mmb_report_num_fixed(100.0 * r->r.time_ms_stddev / r->r.time_ms_median, 2, row[3].text, sizeof row[3].text);
@@ -184,7 +184,7 @@ static int table_sizes(const struct mmb_report *rep, size_t g, bool rect, struct
             /* the configuration behind each number, once per change */
             if (r->r.params[0] && (!last || strcmp(last, r->r.params))) {
                 char p[256], l[96];
-                mmb_report_params_short(r->r.params, p, sizeof p);
+                mmb_report_label_params(r->r.params, p, sizeof p);
                 mmb_report_shape_label(&d->shapes[s], l, sizeof l);
                 snprintf(configs + strlen(configs), sizeof configs - strlen(configs), "%s%s from %s",
                          configs[0] ? ", " : "", p, l);

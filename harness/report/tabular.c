@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/labels.h"
 #include "report/md.h"
 
 /* ---- the model ------------------------------------------------------------------ */
@@ -99,7 +100,7 @@ void mmb_report_table_legend(struct mmb_report_table *t, const char *const *para
     char seen[1024] = "";
     for (size_t i = 0; i < n; i++) {
         char legend[512];
-        mmb_report_params_legend(params[i], legend, sizeof legend);
+        mmb_report_label_params_legend(params[i], legend, sizeof legend);
         for (char *p = legend; *p;) {
             size_t len = strcspn(p, ",");
             char item[128];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/labels.h"
 #include "report/md.h"
 #include "report/tune_groups.h"
 #include "report/tune_top.h"
@@ -75,7 +76,7 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
         const struct mmb_report_row *b = best_of(d, g);
         if (b && g->cublas)
             snprintf(pct, sizeof pct, "%.1f", 100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
-        mmb_report_params_short(b ? b->r.params : "", conf, sizeof conf);
+        mmb_report_label_params(b ? b->r.params : "", conf, sizeof conf);
         if (b) {
             mmb_report_ms_text(b->r.time_ms_median, ms, sizeof ms);
             snprintf(tf, sizeof tf, "%.2f", mmb_report_gflops(b) / 1000);
@@ -110,7 +111,7 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
     char legend[512] = "";
     for (size_t i = 0; i < np; i++) {
         char one[256];
-        mmb_report_params_legend(params[i], one, sizeof one);
+        mmb_report_label_params_legend(params[i], one, sizeof one);
         if (one[0] && !strstr(legend, one))
             snprintf(legend + strlen(legend), sizeof legend - strlen(legend), "%s%s", legend[0] ? ", " : "", one);
     }
@@ -485,7 +486,7 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
                        const size_t *cols, size_t nc, const char *params)
 {
     char conf[256];
-    mmb_report_params_short(params, conf, sizeof conf);
+    mmb_report_label_params(params, conf, sizeof conf);
     fprintf(md, "| `%s` |", conf);
     fputs("\\texttt{", tex);
     mmb_report_tex_text(tex, conf);
@@ -531,7 +532,7 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
     for (size_t p = 0; p < np; p++)
         config_row(md, tex, d, gs, cols, nc, params[p]);
     char legend[256];
-    mmb_report_params_legend(params[0], legend, sizeof legend);
+    mmb_report_label_params_legend(params[0], legend, sizeof legend);
     fputs("\\bottomrule\n\\end{tabular}}\n", tex);
     if (legend[0]) {
         fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/labels.h"
 #include "report/md.h"
 
 static const struct mmb_report_data *top_d;
@@ -53,7 +54,7 @@ void mmb_report_tune_top_table(FILE *md, FILE *tex, const struct mmb_report *rep
     for (size_t i = 0; i < shown; i++) {
         const struct mmb_report_row *r = &d->rows[idx[i]];
         char conf[256], ms[32], regs[32] = "–", smem[32] = "–", occ[32] = "–";
-        mmb_report_params_short(r->r.params, conf, sizeof conf);
+        mmb_report_label_params(r->r.params, conf, sizeof conf);
         mmb_report_ms_text(r->r.time_ms_median, ms, sizeof ms);
         if (r->r.registers != MMB_INT_EMPTY)
             snprintf(regs, sizeof regs, "%lld", r->r.registers);
