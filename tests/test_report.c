@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "report/gp.h"
+#include "report/figures/gp.h"
 #include "report_run.h"
 
 static bool gnuplot_on_path(void)

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "report/doc/doc.h"
+#include "report/doc/sections.h"
+#include "report/figures/gnuplot.h"
+#include "report/figures/plot.h"
+#include "report/input/state.h"
 #include "results/shard.h"
-#include "report/doc.h"
-#include "report/gnuplot.h"
-#include "report/plot.h"
-#include "report/sections.h"
-#include "report/state.h"
 
 /* ---- inputs ------------------------------------------------------------------------ */
 

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/data.h"
-#include "report/formats.h"
+#include "report/input/data.h"
+#include "report/input/formats.h"
 
 /* The exit status for bad input: options, a missing input, a malformed CSV. */
 #define MMB_REPORT_BAD_INPUT 2

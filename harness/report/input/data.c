@@ -1,0 +1,251 @@
+/* data.c - reads the CSVs for the report (every row checked: see row_check and
+ * the column domains), the values a figure needs from a row, and the shapes'
+ * labels; select.c picks what is drawn. */
+#include "report/input/data.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "core/util.h"
+#include "results/csv.h"
+
+/* ---- loading ------------------------------------------------------------------- */
+
+struct load_ctx {
+    struct mmb_report_data *d;
+    size_t file;
+};
+
+/* What the report demands of a row beyond each cell's domain (columns.h). */
+static int row_check(const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    if (row->status == MMB_STATUS_OK && isnan(row->time_ms_median))
+        return mmb_failf(err, errlen, "%s:%ld: column 'time_ms_median': expected the median time of an ok row, found an empty cell",
+                         path, line);
+    if (row->time_ms_min > row->time_ms_median || row->time_ms_median > row->time_ms_max)
+        return mmb_failf(err, errlen, "%s:%ld: expected time_ms_min <= time_ms_median <= time_ms_max, found %g, %g and %g",
+                         path, line, row->time_ms_min, row->time_ms_median, row->time_ms_max);
+    return 0;
+}
+
+static int load_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err,
+                    size_t errlen)
+{
+    struct load_ctx *lc = ctx;
+    struct mmb_report_data *d = lc->d;
+    if (row_check(row, path, line, err, errlen) != 0)
+        return -1;
+    if (d->nrows == MMB_REPORT_ROWS_MAX)
+        return mmb_failf(err, errlen, "%s:%ld: more than %d rows in the inputs: the report reads at most that many (name fewer CSV files)",
+                         path, line, MMB_REPORT_ROWS_MAX);
+    if (d->nrows == d->caprows) {
+        size_t cap = d->caprows ? 2 * d->caprows : 1024;
+        struct mmb_report_row *rows = realloc(d->rows, cap * sizeof *rows);
+        if (!rows) {
+            mmb_errorf(err, errlen, "%s:%ld: out of memory", path, line);
+            return -1;
+        }
+        d->rows = rows;
+        d->caprows = cap;
+    }
+    struct mmb_report_row *r = &d->rows[d->nrows++];
+    memset(r, 0, sizeof *r);
+    r->r = *row;
+    r->file = lc->file;
+    r->line = line;
+    r->shape = -1;
+    r->published = strncasecmp(row->reason, "published", 9) == 0;
+    struct mmb_report_file *f = &d->files[lc->file];
+    f->rows++;
+    f->published += r->published;
+    if ((unsigned)row->status < MMB_STATUS_COUNT)
+        f->by_status[row->status]++;
+    return 0;
+}
+
+/* A CSV may carry a note for the report next to it: x.csv and x.md. */
+static int note_read(const char *csv, char **note, char *err, size_t errlen)
+{
+    *note = NULL;
+    size_t n = strlen(csv);
+    if (n < 4 || strcmp(csv + n - 4, ".csv") != 0)
+        return 0;
+    char path[4096];
+    if (n >= sizeof path) {
+        mmb_errorf(err, errlen, "%s: path too long", csv);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%.*s.md", (int)(n - 4), csv);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
+        return -1;
+    }
+    *note = mmb_file_read_regular(path, (size_t)1 << 20, "note (Markdown text)", NULL, err, errlen);
+    return *note ? 0 : -1;
+}
+
+/* [a, b) without blanks on either side and without one pair of backticks. */
+static void cell_trim(const char **a, const char **b)
+{
+    while (*a < *b && (**a == ' ' || **a == '\t'))
+        (*a)++;
+    while (*b > *a && ((*b)[-1] == ' ' || (*b)[-1] == '\t' || (*b)[-1] == '\r'))
+        (*b)--;
+}
+
+bool mmb_report_note_kernel(const char *note, const char *kernel, char *out, size_t len)
+{
+    size_t klen = strlen(kernel);
+    for (const char *line = note; note && *line;) {
+        const char *end = line + strcspn(line, "\n"), *p = line;
+        while (p < end && *p == ' ')
+            p++;
+        const char *bar1 = p < end && *p == '|' ? p : NULL;
+        const char *bar2 = bar1 ? memchr(bar1 + 1, '|', (size_t)(end - bar1 - 1)) : NULL;
+        if (bar2) {
+            const char *a = bar1 + 1, *b = bar2;
+            cell_trim(&a, &b);
+            if (b - a >= 2 && *a == '`' && b[-1] == '`')
+                a++, b--;
+            /* the last cell: between the last two bars, or after the last one */
+            const char *last_end = end;
+            while (last_end > bar2 && (last_end[-1] == ' ' || last_end[-1] == '\r'))
+                last_end--;
+            if (last_end > bar2 && last_end[-1] == '|')
+                last_end--;
+            const char *last = last_end;
+            while (last > bar2 && last[-1] != '|')
+                last--;
+            cell_trim(&last, &last_end);
+            if ((size_t)(b - a) == klen && strncmp(a, kernel, klen) == 0 && last < last_end) {
+                snprintf(out, len, "%.*s", (int)(last_end - last), last);
+                return true;
+            }
+        }
+        line = *end ? end + 1 : end;
+    }
+    return false;
+}
+
+int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
+                            size_t errlen)
+{
+    struct mmb_report_file *files = realloc(d->files, (d->nfiles + 1) * sizeof *files);
+    if (!files) {
+        mmb_errorf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    d->files = files;
+    struct mmb_report_file *f = &d->files[d->nfiles];
+    memset(f, 0, sizeof *f);
+    f->path = strdup(path);
+    f->shown = strdup(shown);
+    if (!f->path || !f->shown) {
+        free(f->path);
+        free(f->shown);
+        mmb_errorf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    d->nfiles++;
+    if (note_read(path, &f->note, err, errlen) != 0)
+        return -1;
+    struct load_ctx lc = {d, d->nfiles - 1};
+    return mmb_csv_read(path, load_row, &lc, err, errlen);
+}
+
+void mmb_report_data_free(struct mmb_report_data *d)
+{
+    for (size_t i = 0; i < d->nfiles; i++) {
+        free(d->files[i].path);
+        free(d->files[i].shown);
+        free(d->files[i].note);
+    }
+    free(d->files);
+    free(d->rows);
+    free(d->gpus);
+    free(d->kernels);
+    free(d->shapes);
+    free(d->best);
+    free(d->profiles);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- derived values ------------------------------------------------------------ */
+
+static bool positive(double v)
+{
+    return isfinite(v) && v > 0.0;
+}
+
+double mmb_report_gflops(const struct mmb_report_row *r)
+{
+    return mmb_row_gflops(&r->r);
+}
+
+double mmb_report_intensity(const struct mmb_report_row *r)
+{
+    return mmb_row_intensity(&r->r);
+}
+
+double mmb_report_dram_gbps(const struct mmb_report_row *r)
+{
+    return mmb_row_dram_gbps(&r->r);
+}
+
+double mmb_report_dram_pct(const struct mmb_report_row *r)
+{
+    return mmb_row_dram_pct(&r->r);
+}
+
+bool mmb_report_has_util(const struct mmb_report_row *r)
+{
+    return isfinite(r->r.sm_util_pct) && isfinite(r->r.dram_util_pct);
+}
+
+bool mmb_report_has_bandwidth(const struct mmb_report_row *r)
+{
+    return isfinite(mmb_report_dram_gbps(r));
+}
+
+bool mmb_report_has_roofline(const struct mmb_report_row *r)
+{
+    return positive(mmb_report_intensity(r)) && positive(mmb_report_gflops(r)) && positive(r->r.peak_gbps) &&
+           positive(r->r.peak_gflops);
+}
+
+/* ---- shapes ---------------------------------------------------------------------- */
+
+void mmb_report_shape_label(const struct mmb_report_shape *s, char *out, size_t len)
+{
+    if (s->m == s->n && s->n == s->k)
+        snprintf(out, len, "%lld", s->m);
+    else
+        snprintf(out, len, "%lldx%lldx%lld", s->m, s->n, s->k);
+}
+
+bool mmb_report_shape_parse(const char *text, struct mmb_report_shape *out)
+{
+    char low[96];
+    size_t n = strlen(text);
+    if (n == 0 || n >= sizeof low || strspn(text, "0123456789xX") != n)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        low[i] = text[i] == 'X' ? 'x' : text[i];
+    long long m, nn, k;
+    char tail;
+    if (sscanf(low, "%lldx%lldx%lld%c", &m, &nn, &k, &tail) == 3 && m > 0 && nn > 0 && k > 0)
+        *out = (struct mmb_report_shape){m, nn, k};
+    else if (!strchr(low, 'x') && sscanf(low, "%lld%c", &m, &tail) == 1 && m > 0)
+        *out = (struct mmb_report_shape){m, m, m};
+    else
+        return false;
+    return true;
+}
