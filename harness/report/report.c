@@ -16,6 +16,7 @@
 #include "report/doc/sections.h"
 #include "report/figures/gnuplot.h"
 #include "report/figures/plot.h"
+#include "report/input/select.h"
 #include "report/input/state.h"
 #include "results/shard.h"
 
@@ -209,7 +210,7 @@ static int stale_remove(const struct mmb_report *rep, const char *sub, bool (*ou
                         size_t errlen)
 {
     char dir[4400];
-    if (mmb_report_path(rep, dir, sizeof dir, NULL, sub, err, errlen) != 0)
+    if (mmb_report_state_path(rep, dir, sizeof dir, NULL, sub, err, errlen) != 0)
         return -1;
     DIR *dp = opendir(dir);
     if (!dp) {
@@ -255,7 +256,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         }
     }
     paths_free(&in);
-    if (mmb_report_data_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, sizeof err) != 0) {
+    if (mmb_report_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, sizeof err) != 0) {
         fprintf(stderr, "report: %s\n", err);
         return MMB_REPORT_BAD_INPUT;
     }
@@ -263,7 +264,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         fprintf(stderr, "report: out of memory\n");
         return 1;
     }
-    mmb_report_profiles_rank(rep);
+    mmb_report_sections_profiles_rank(rep);
     return 0;
 }
 

@@ -15,6 +15,8 @@
 #include "report/doc/ncu.h"
 #include "report/doc/sections.h"
 #include "report/input/labels.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 
 /* ---- lists inside a caveat ------------------------------------------------------------------- */
 
@@ -34,7 +36,7 @@ static size_t gpu_rows_group(const struct mmb_report_data *d, size_t g, bool (*w
     for (size_t i = 0; i < d->nrows; i++)
         if (d->rows[i].gpu == g && want(&d->rows[i]))
             (*rows)[(*n)++] = i;
-    long groups = mmb_report_rows_group(d, *rows, *n, key, *group, *first);
+    long groups = mmb_report_row_group(d, *rows, *n, key, *group, *first);
     return groups > 0 ? (size_t)groups : 0;
 }
 
@@ -215,7 +217,7 @@ static size_t l2_writes(FILE *f, const struct mmb_report *rep)
         for (size_t s = 0; s < d->nshapes; s++) {
             bool here = false;
             for (size_t k = 0; k < d->nkernels; k++) {
-                const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+                const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
                 if (!r || !isfinite(r->r.dram_write_bytes))
                     continue;
                 plotted++;
@@ -251,7 +253,7 @@ static void failed_apart(FILE *f, const struct mmb_report_data *d, size_t g)
             fprintf(f, " %zu of them are of profile ", count[p]);
             mmb_report_md_code(f, d->profiles[p].name);
             fprintf(f, ", whose kernels are listed with their status and reason in %s.",
-                    mmb_report_role_where(d->profiles[p].role));
+                    mmb_report_sections_role_where(d->profiles[p].role));
         }
 }
 
@@ -323,7 +325,7 @@ static size_t no_counters(FILE *f, const struct mmb_report *rep, size_t g)
     size_t why[MMB_STATUS_COUNT] = {0};
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu == g && r->selected && !mmb_report_has_bandwidth(r) && !mmb_report_has_util(r) &&
+        if (r->gpu == g && r->selected && !mmb_report_row_has_bandwidth(r) && !mmb_report_row_has_util(r) &&
             (unsigned)r->r.counter_status < MMB_STATUS_COUNT)
             why[r->r.counter_status]++;
     }

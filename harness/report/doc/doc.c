@@ -46,7 +46,7 @@ static void md_figures(FILE *f, struct mmb_report *rep)
                 continue;
             if (!head) {
                 char gpu[128];
-                mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+                mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
                 fputs("### ", f);
                 mmb_report_md_text(f, gpu);
                 fputs("\n\n", f);
@@ -109,7 +109,7 @@ static bool note_names_kernels(const struct mmb_report_data *d, size_t i)
             here[d->rows[r].kernel] = true;
     char bug[16];
     for (size_t k = 0; k < d->nkernels; k++)
-        if (here[k] && mmb_report_note_kernel(d->files[i].note, d->kernels[k], bug, sizeof bug))
+        if (here[k] && mmb_report_data_note_kernel(d->files[i].note, d->kernels[k], bug, sizeof bug))
             return true;
     return false;
 }
@@ -179,7 +179,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     for (size_t i = 0; i < d->nrows; i++)
         ok += d->rows[i].r.status == MMB_STATUS_OK;
     char sel[64];
-    mmb_report_selection(rep, -1, sel, sizeof sel);
+    mmb_report_state_selection(rep, -1, sel, sizeof sel);
     fputs("## This report\n\n", f);
     fprintf(f, "%zu GPU%s, %zu CSV files, %zu rows", d->ngpus, d->ngpus == 1 ? "" : "s", d->nfiles, d->nrows);
     size_t by[MMB_STATUS_COUNT] = {0};
@@ -196,7 +196,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         if (restricted)
             fprintf(f, "; %zu restricted, configurations that a tuning profile's restrictions exclude from the search, "
                        "recorded on purpose and never run (Kernel Tuner's restricted configurations%s)",
-                    restricted, mmb_report_tune_has(rep) ? "; see [Tuning](#tuning)" : "");
+                    restricted, mmb_report_tune_groups_any(rep) ? "; see [Tuning](#tuning)" : "");
         if (failed) {
             fprintf(f, "; %zu that did not run or failed:", failed);
             const char *sep = " ";
@@ -221,7 +221,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         fprintf(f, "; bars, heatmaps and the first table of each GPU are at %s", ref);
     }
     fputs(".\n\n", f);
-    mmb_report_profiles_md(f, rep);
+    mmb_report_sections_profiles_md(f, rep);
     fputs("Regenerate everything (runs the GPU sweep first when this machine has a GPU):\n\n    ninja -C build bench\n\n", f);
     fputs("or only this report, from the source root, with no GPU and no CUDA (the program is build/harness/mmbench in a build tree):\n\n    ", f);
     fprintf(f, "%s\n\n", rep->command);
@@ -237,7 +237,8 @@ static void md_head(FILE *f, const struct mmb_report *rep)
     fputs("Contents: [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · [Figures](#figures) · "
           "[Tables](#tables) · ", f);
     mmb_report_sections_contents(f, rep);
-    fprintf(f, "%s[Caveats](#caveats) · [Data](#data)\n\n", mmb_report_tune_has(rep) ? "[Tuning](#tuning) · " : "");
+    fprintf(f, "%s[Caveats](#caveats) · [Data](#data)\n\n",
+            mmb_report_tune_groups_any(rep) ? "[Tuning](#tuning) · " : "");
 }
 
 int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
@@ -250,7 +251,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&md);
         return -1;
     }
-    mmb_report_figures_check(rep);
+    mmb_report_state_figures_check(rep);
     fputs("# mmbench report\n\n", md.f);
     mmb_report_findings_md(md.f, rep);
     md_head(md.f, rep);
@@ -272,12 +273,12 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         if (!d->gpus[g].selected)
             continue;
         char gpu[128];
-        mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
         fputs("### ", md.f);
         mmb_report_md_text(md.f, gpu);
         fputs("\n\n", md.f);
         fputs("% ", tex.f);
-        mmb_report_tex_text(tex.f, gpu);
+        mmb_report_md_tex(tex.f, gpu);
         fputs("\n", tex.f);
         rc = mmb_report_tables_write(rep, g, md.f, tex.f);
     }
@@ -287,7 +288,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&tex);
         return -1;
     }
-    if (mmb_report_sections_write(rep, md.f, tex.f) != 0 || mmb_report_tune_section(rep, md.f, tex.f) != 0) {
+    if (mmb_report_sections_write(rep, md.f, tex.f) != 0 || mmb_report_tune_doc_section(rep, md.f, tex.f) != 0) {
         mmb_errorf(err, errlen, "out of memory");
         mmb_report_out_discard(&md);
         mmb_report_out_discard(&tex);
@@ -297,12 +298,12 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     md_data(md.f, rep);
 
     char path[4400];
-    if (mmb_report_path(rep, path, sizeof path, NULL, "tables.tex", err, errlen) != 0 ||
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "tables.tex", err, errlen) != 0 ||
         mmb_report_out_commit(&tex, path, err, errlen) != 0) {
         mmb_report_out_discard(&md);
         return -1;
     }
-    if (mmb_report_path(rep, path, sizeof path, NULL, "README.md", err, errlen) != 0) {
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "README.md", err, errlen) != 0) {
         mmb_report_out_discard(&md);
         return -1;
     }

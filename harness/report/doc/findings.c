@@ -3,16 +3,22 @@
  * (seed 000's ~3x from tiling, seed 004's "low bandwidth, so compute-bound"), GPU
  * generations and their cause, what tuning found, cuBLAS and the other element
  * types, and the sizes too small to compare. Each finding is written only from
- * data that carries it; the primary GPU is the first measured one (oldest first). */
+ * data that carries it; the primary GPU is the first measured one (oldest first).
+ * The helpers every finding is written with (findings_impl.h) close the file. */
 #include "report/doc/findings_impl.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
 #include "report/doc/md.h"
+#include "report/input/labels.h"
+#include "report/input/profiles.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 #include "report/input/tune_groups.h"
 #include "results/limiter.h"
 
@@ -33,7 +39,7 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
             continue;
         bool first = n++ == 0;
         mmb_report_finding_add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k],
-                               mmb_report_finding_tflops(mmb_report_gflops(r), a), first ? " TFLOP/s" : "");
+                               mmb_report_finding_tflops(mmb_report_row_gflops(r), a), first ? " TFLOP/s" : "");
         if (prev)
             mmb_report_finding_add(f, " (×%s)",
                                    mmb_report_finding_ratio(prev->r.time_ms_median / r->r.time_ms_median, b));
@@ -185,7 +191,7 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
     if (!n)
         return false;
     mmb_report_finding_add(f, ".");
-    double l2 = c->rep->devices[g].l2_mib, edge = mmb_report_l2_edge(l2, 4), most = 0;
+    double l2 = c->rep->devices[g].l2_mib, edge = mmb_report_device_l2_edge(l2, 4), most = 0;
     long long top = 0;
     for (size_t s = 0; s < d->nshapes && isfinite(edge); s++) {
         const struct mmb_report_shape *sh = &d->shapes[s];
@@ -342,12 +348,12 @@ size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_findi
     struct mmb_report_findings_ctx c = {rep, d, -1, d->cublas, "", ""};
     if (d->ref >= 0)
         mmb_report_shape_label(&d->shapes[d->ref], c.ref, sizeof c.ref);
-    mmb_report_selection(rep, -1, c.sel, sizeof c.sel);
+    mmb_report_state_selection(rep, -1, c.sel, sizeof c.sel);
     size_t measured_gpus[MMB_REPORT_GPUS_MAX], nm = 0;
     for (size_t g = 0; g < d->ngpus; g++)
         if (mmb_report_finding_measured(d, g)) {
             measured_gpus[nm++] = g;
-            if (c.primary < 0 && mmb_report_gpu_has(d, g, NULL))
+            if (c.primary < 0 && mmb_report_select_gpu_has(d, g, NULL))
                 c.primary = (int)g;
         }
     size_t n = 0;
@@ -370,26 +376,26 @@ size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_findi
     if (c.primary >= 0 && d->ref >= 0)
         TRY(traffic(&c, (size_t)c.primary, &out[n]));
     for (size_t i = 0; i + 1 < nm && d->ref >= 0; i++)
-        TRY(mmb_report_finding_generations(&c, measured_gpus[i], measured_gpus[i + 1], &out[n]));
+        TRY(mmb_report_findings_compare_generations(&c, measured_gpus[i], measured_gpus[i + 1], &out[n]));
     for (size_t p = 0; p < d->ngpus && c.primary >= 0 && d->ref >= 0; p++)
         if (d->gpus[p].all_published)
-            TRY(mmb_report_finding_published(&c, p, (size_t)c.primary, &out[n]));
+            TRY(mmb_report_findings_compare_published(&c, p, (size_t)c.primary, &out[n]));
     size_t ps[MMB_REPORT_PROFILES_MAX], np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
     for (size_t j = 0; j < np; j++)
         for (size_t g = 0; g < d->ngpus; g++)
-            TRY(mmb_report_finding_ladder(&c, ps[j], g, &out[n]));
+            TRY(mmb_report_findings_profiles_ladder(&c, ps[j], g, &out[n]));
     np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_AS_WRITTEN, ps);
     for (size_t j = 0; j < np; j++)
-        TRY(mmb_report_finding_seeds(&c, ps[j], &out[n]));
+        TRY(mmb_report_findings_profiles_seeds(&c, ps[j], &out[n]));
     struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     size_t ng = gs ? mmb_report_tune_groups(d, gs) : 0;
     for (size_t j = 0; j < ng; j++)
         if (tuning_lead(gs, ng, j))
-            TRY(mmb_report_finding_tuning(&c, gs, ng, j, &out[n]));
+            TRY(mmb_report_findings_compare_tuning(&c, gs, ng, j, &out[n]));
     free(gs);
-    TRY(mmb_report_finding_cublas(&c, &out[n]));
-    TRY(mmb_report_finding_dtypes(&c, &out[n]));
-    TRY(mmb_report_finding_small(&c, &out[n]));
+    TRY(mmb_report_findings_compare_cublas(&c, &out[n]));
+    TRY(mmb_report_findings_compare_dtypes(&c, &out[n]));
+    TRY(mmb_report_findings_compare_small(&c, &out[n]));
 #undef TRY
     return n;
 }
@@ -424,12 +430,95 @@ void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)
         fputs("\\section*{Key findings}\n{\\sloppy\n\\begin{itemize}\n", f);
         for (size_t i = 0; i < n; i++) {
             fputs("\\item \\textbf{", f);
-            mmb_report_tex_text(f, fs[i].lead);
+            mmb_report_md_tex(f, fs[i].lead);
             fputs(".} ", f);
-            mmb_report_tex_text(f, fs[i].text);
+            mmb_report_md_tex(f, fs[i].text);
             fputc('\n', f);
         }
         fputs("\\end{itemize}\n\\par}\n\n", f);
     }
     free(fs);
+}
+
+/* ---- what every finding is written with: text -------------------------------------------------------------------------------- */
+
+void mmb_report_finding_add(struct mmb_report_finding *f, const char *fmt, ...)
+{
+    size_t n = strlen(f->text);
+    if (n + 1 >= sizeof f->text)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text + n, sizeof f->text - n, fmt, ap);
+    va_end(ap);
+}
+
+/* 0.28, 9.6, 77: two significant digits below 10, whole numbers above */
+const char *mmb_report_finding_pct(double v, char *buf)
+{
+    snprintf(buf, 16, v < 1 ? "%.2f" : v < 10 ? "%.1f" : "%.0f", v);
+    return buf;
+}
+
+const char *mmb_report_finding_tflops(double gflops, char *buf)
+{
+    snprintf(buf, 16, gflops < 1000 ? "%.2f" : "%.1f", gflops / 1000);
+    return buf;
+}
+
+const char *mmb_report_finding_ratio(double v, char *buf)
+{
+    snprintf(buf, 16, v < 10 ? "%.2f" : "%.0f", v);
+    return buf;
+}
+
+/* ---- the data ------------------------------------------------------------------------------ */
+
+const struct mmb_report_row *mmb_report_finding_best(const struct mmb_report_findings_ctx *c, size_t g, size_t k,
+                                                     size_t s)
+{
+    return mmb_report_select_best(c->d, g, k, s);
+}
+
+const struct mmb_report_row *mmb_report_finding_at_ref(const struct mmb_report_findings_ctx *c, size_t g, size_t k)
+{
+    return c->d->ref >= 0 ? mmb_report_finding_best(c, g, k, (size_t)c->d->ref) : NULL;
+}
+
+int mmb_report_finding_kernel(const struct mmb_report_data *d, const char *name)
+{
+    for (size_t k = 0; k < d->nkernels; k++)
+        if (strcmp(d->kernels[k], name) == 0)
+            return (int)k;
+    return -1;
+}
+
+bool mmb_report_finding_measured(const struct mmb_report_data *d, size_t g)
+{
+    return !d->gpus[g].all_published && d->gpus[g].selected > 0;
+}
+
+bool mmb_report_finding_square(const struct mmb_report_shape *s)
+{
+    return s->m == s->n && s->n == s->k;
+}
+
+double mmb_report_finding_dram_bytes(const struct mmb_report_row *r)
+{
+    return isfinite(r->r.dram_read_bytes) && isfinite(r->r.dram_write_bytes)
+               ? r->r.dram_read_bytes + r->r.dram_write_bytes
+               : NAN;
+}
+
+double mmb_report_finding_dram_pct(const struct mmb_report_row *r)
+{
+    return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_row_dram_pct(r);
+}
+
+/* "H100 80GB HBM3", "GTX TITAN X (published)": short enough to repeat in a sentence. */
+void mmb_report_finding_gpu(const struct mmb_report_findings_ctx *c, size_t g, char *out, size_t len)
+{
+    char s[96];
+    mmb_report_label_gpu(c->d->gpus[g].name, s, sizeof s);
+    snprintf(out, len, "%s%s", s, c->d->gpus[g].all_published ? " (published)" : "");
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/input/labels.h"
+#include "report/input/row.h"
 
 /* ---- generations ---------------------------------------------------------------------------------- */
 
@@ -55,8 +56,8 @@ static void spec_clause(const struct mmb_report_findings_ctx *c, struct mmb_repo
     mmb_report_finding_add(f, ".");
 }
 
-bool mmb_report_finding_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
-                                    struct mmb_report_finding *f)
+bool mmb_report_findings_compare_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
+                                             struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char na[128], nb[128], x[16], y[16];
@@ -112,8 +113,8 @@ bool mmb_report_finding_generations(const struct mmb_report_findings_ctx *c, siz
     return true;
 }
 
-bool mmb_report_finding_published(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
-                                  struct mmb_report_finding *f)
+bool mmb_report_findings_compare_published(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                                           struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char np[128], ng[128], x[16], y[16], z[16];
@@ -167,7 +168,7 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
 {
     size_t n = 0;
     for (size_t i = 0; i < d->nrows && n < cap; i++)
-        if (mmb_report_tune_member(g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
+        if (mmb_report_tune_group_member(g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
             idx[n++] = i;
     for (size_t i = 1; i < n; i++) /* insertion sort: spaces are small */
         for (size_t j = i; j > 0 && d->rows[idx[j]].r.time_ms_median < d->rows[idx[j - 1]].r.time_ms_median; j--) {
@@ -197,8 +198,8 @@ static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx,
     mmb_report_finding_add(f, fast < slow ? ": more independent work per thread beats more threads here." : ".");
 }
 
-bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *gs,
-                               size_t ngroups, size_t j, struct mmb_report_finding *f)
+bool mmb_report_findings_compare_tuning(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *gs,
+                                        size_t ngroups, size_t j, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     const struct mmb_report_tune_group *g = &gs[j];
@@ -229,7 +230,7 @@ bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const st
     char params[256];
     mmb_report_label_params(top->r.params, params, sizeof params);
     mmb_report_finding_add(f, "%s. The best, %s, reaches %s TFLOP/s", total > n ? ")" : "", params,
-                           mmb_report_finding_tflops(mmb_report_gflops(top), a));
+                           mmb_report_finding_tflops(mmb_report_row_gflops(top), a));
     if (g->cublas)
         mmb_report_finding_add(
                 f, ", %s%% of cuBLAS",
@@ -252,7 +253,7 @@ bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const st
     /* does the ranking carry over to the other GPUs that tuned the same problem? */
     for (size_t o = 0; o < ngroups; o++) {
         const struct mmb_report_tune_group *h = &gs[o];
-        if (o == j || !h->tuned || !mmb_report_tune_same_problem(g, h) || strcmp(g->cache, h->cache))
+        if (o == j || !h->tuned || !mmb_report_tune_group_same_problem(g, h) || strcmp(g->cache, h->cache))
             continue;
         size_t *jdx = malloc(cap * sizeof *jdx);
         size_t m = jdx ? group_rows(d, h, jdx, cap) : 0, same = 0;
@@ -275,7 +276,7 @@ bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const st
 
 /* ---- cuBLAS, other element types, small sizes -------------------------------------------------------------- */
 
-bool mmb_report_finding_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
+bool mmb_report_findings_compare_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     if (c->cublas < 0 || c->primary < 0)
         return false;
@@ -290,7 +291,7 @@ bool mmb_report_finding_cublas(const struct mmb_report_findings_ctx *c, struct m
             "cuBLAS runs cublasSgemm in pedantic FP32: no TF32 tensor cores, every product rounded as FP32, the same "
             "arithmetic as the kernels. It reaches %s TFLOP/s at %s on the %s, %s%% of the FP32 peak: what the FP32 "
             "pipe allows in practice.",
-            mmb_report_finding_tflops(mmb_report_gflops(r), a), c->ref, gpu,
+            mmb_report_finding_tflops(mmb_report_row_gflops(r), a), c->ref, gpu,
             mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), b));
     return true;
 }
@@ -313,7 +314,7 @@ static const struct mmb_report_row *dtype_best(const struct mmb_report_data *d, 
     return b;
 }
 
-bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
+bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     if (c->primary < 0 || c->d->dtypes < 0)
         return false;
@@ -328,7 +329,7 @@ bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct m
     if (cub && strcmp(d->dtype, "f64") != 0) {
         double fp = mmb_row_fp32_pct(&cub->r);
         mmb_report_finding_add(f, "In f64 cuBLAS reaches %s TFLOP/s at %lld, %s%% of the FP64 pipe's peak (%s TFLOP/s)",
-                               mmb_report_finding_tflops(mmb_report_gflops(cub), a), cub->r.m,
+                               mmb_report_finding_tflops(mmb_report_row_gflops(cub), a), cub->r.m,
                                mmb_report_finding_pct(fp, b), mmb_report_finding_tflops(mmb_row_pipe_peak(&cub->r), e));
         mmb_report_finding_add(f,
                                fp > 100 ? ": DGEMM runs on the FP64 tensor cores, which that peak leaves out." : ".");
@@ -336,14 +337,14 @@ bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct m
     }
     if (k64 && strcmp(d->dtype, "f64") != 0) {
         mmb_report_finding_add(f, "%sThe fastest kernel in f64, %s, reaches %s TFLOP/s, %s%% of the FP64 pipe.",
-                               any ? " " : "", k64->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(k64), a),
+                               any ? " " : "", k64->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(k64), a),
                                mmb_report_finding_pct(mmb_row_fp32_pct(&k64->r), b));
         any = true;
     }
     if (k32 && strcmp(d->dtype, "i32") != 0) {
         mmb_report_finding_add(
                 f, "%sIn i32 (no cuBLAS GEMM) the fastest kernel, %s, reaches %s TOP/s, %s%% of the INT32 pipe's %s.",
-                any ? " " : "", k32->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(k32), a),
+                any ? " " : "", k32->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(k32), a),
                 mmb_report_finding_pct(mmb_row_fp32_pct(&k32->r), b),
                 mmb_report_finding_tflops(mmb_row_pipe_peak(&k32->r), e));
         any = true;
@@ -351,7 +352,7 @@ bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct m
     return any;
 }
 
-bool mmb_report_finding_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
+bool mmb_report_findings_compare_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     if (c->primary < 0)
         return false;

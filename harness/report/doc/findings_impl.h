@@ -1,7 +1,8 @@
-/* findings_impl.h - the findings as a list, and what their writers share (findings.c: the story's kernels, the
- * limits, traffic and the seeds' claims; findings_compare.c: GPUs, tuning, element
- * types, small sizes; findings_profiles.c: the kernel ladder and the seed kernels as
- * written; findings_text.c: the helpers). Not for other modules. */
+/* findings_impl.h - the findings as a list, and what their writers share
+ * (findings.c: the story's kernels, the limits, traffic and the seeds' claims, and
+ * the helpers; findings_compare.c: GPUs, tuning, element types, small sizes;
+ * findings_profiles.c: the kernel ladder and the seed kernels as written). Private
+ * to findings*.c. */
 #ifndef MMB_REPORT_FINDINGS_IMPL_H
 #define MMB_REPORT_FINDINGS_IMPL_H
 
@@ -49,18 +50,23 @@ double mmb_report_finding_dram_pct(const struct mmb_report_row *r);
 /* "H100 80GB HBM3", "GTX TITAN X (published)" */
 void mmb_report_finding_gpu(const struct mmb_report_findings_ctx *c, size_t g, char *out, size_t len);
 
-/* Each writes one finding and returns true, or false when the data does not carry it. */
-bool mmb_report_finding_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
-                                    struct mmb_report_finding *f);
-bool mmb_report_finding_published(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
-                                  struct mmb_report_finding *f);
-bool mmb_report_finding_tuning(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *gs,
-                               size_t ngroups, size_t j, struct mmb_report_finding *f);
+/* Each writes one finding and returns true, or false when the data does not carry it.
+ * findings_compare.c: GPU generations a and b, the published GPU g against profile p,
+ * tuned group j, cuBLAS, the element types, the small sizes. */
+bool mmb_report_findings_compare_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
+                                             struct mmb_report_finding *f);
+bool mmb_report_findings_compare_published(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                                           struct mmb_report_finding *f);
+bool mmb_report_findings_compare_tuning(const struct mmb_report_findings_ctx *c,
+                                        const struct mmb_report_tune_group *gs, size_t ngroups, size_t j,
+                                        struct mmb_report_finding *f);
+bool mmb_report_findings_compare_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
+bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
+bool mmb_report_findings_compare_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 /* findings_profiles.c: the Kernel ladder of profile p on GPU g, the Seed kernels as written of profile p. */
-bool mmb_report_finding_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g, struct mmb_report_finding *f);
-bool mmb_report_finding_seeds(const struct mmb_report_findings_ctx *c, size_t p, struct mmb_report_finding *f);
-bool mmb_report_finding_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
-bool mmb_report_finding_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
-bool mmb_report_finding_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
+bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                                         struct mmb_report_finding *f);
+bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c, size_t p,
+                                        struct mmb_report_finding *f);
 
 #endif

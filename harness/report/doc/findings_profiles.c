@@ -12,6 +12,8 @@
 
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"
+#include "report/input/profiles.h"
+#include "report/input/row.h"
 #include "results/limiter.h"
 #include "results/row.h"
 
@@ -44,12 +46,12 @@ static void ladder_span(const struct mmb_report_findings_ctx *c, const size_t *k
     char a[16], b[16], e[16], g[16];
     if (first_size)
         mmb_report_finding_add(f, "At %s its %zu steps go from %s's %s TFLOP/s to %s's %s (×%s)", at->label, steps,
-                               from->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(from), a), fast->r.kernel,
-                               mmb_report_finding_tflops(mmb_report_gflops(fast), b),
+                               from->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(from), a),
+                               fast->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(fast), b),
                                mmb_report_finding_ratio(from->r.time_ms_median / fast->r.time_ms_median, e));
     else
         mmb_report_finding_add(f, "; at %s the fastest is %s at %s", at->label, fast->r.kernel,
-                               mmb_report_finding_tflops(mmb_report_gflops(fast), b));
+                               mmb_report_finding_tflops(mmb_report_row_gflops(fast), b));
     if (cub)
         mmb_report_finding_add(f, ", %s%% of cuBLAS",
                                mmb_report_finding_pct(100 * cub->r.time_ms_median / fast->r.time_ms_median, g));
@@ -159,14 +161,14 @@ static void ladder_conflicts(const struct mmb_report_findings_ctx *c, const size
     if (!to)
         return;
     char a[32], b[32], e[16];
-    mmb_report_count_text(from->r.smem_bank_conflicts, a, sizeof a);
-    mmb_report_count_text(to->r.smem_bank_conflicts, b, sizeof b);
+    mmb_report_tabular_count(from->r.smem_bank_conflicts, a, sizeof a);
+    mmb_report_tabular_count(to->r.smem_bank_conflicts, b, sizeof b);
     mmb_report_finding_add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (×%s in speed).", to->r.kernel,
                            a, b, at->label, mmb_report_finding_ratio(from->r.time_ms_median / to->r.time_ms_median, e));
 }
 
-bool mmb_report_finding_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
-                               struct mmb_report_finding *f)
+bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                                         struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     struct ladder_at *at = calloc(2, sizeof *at);
@@ -230,7 +232,7 @@ static void seed_classify(const struct mmb_report_data *d, size_t p, size_t g, s
             : by[MMB_STATUS_OK]       ? SEED_CORRECT
                                       : SEED_NOT_RUN;
     if (compile)
-        mmb_report_reason_first(compile->r.reason, s->why, sizeof s->why);
+        mmb_report_md_reason(compile->r.reason, s->why, sizeof s->why);
 }
 
 /* One GPU's sentence, without the GPU's name; returns the kernels it has rows of. */
@@ -292,7 +294,7 @@ static size_t seeds_text(const struct mmb_report_findings_ctx *c, size_t p, size
 
 #define TEXT sizeof(((struct mmb_report_finding *)0)->text)
 
-bool mmb_report_finding_seeds(const struct mmb_report_findings_ctx *c, size_t p, struct mmb_report_finding *f)
+bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c, size_t p, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     char *texts = calloc(MMB_REPORT_GPUS_MAX, TEXT);
@@ -346,7 +348,8 @@ bool mmb_report_finding_seeds(const struct mmb_report_findings_ctx *c, size_t p,
         mmb_report_finding_gpu(c, (size_t)c->primary, gpu, sizeof gpu);
         if (fast) {
             mmb_report_finding_add(f, " The fastest correct one at %s (%s) on the %s, %s, reaches %s TFLOP/s", c->ref,
-                                   c->sel, gpu, fast->r.kernel, mmb_report_finding_tflops(mmb_report_gflops(fast), a));
+                                   c->sel, gpu, fast->r.kernel,
+                                   mmb_report_finding_tflops(mmb_report_row_gflops(fast), a));
             mmb_report_finding_add(
                     f, cub ? ", %s%% of cuBLAS." : ".",
                     mmb_report_finding_pct(cub ? 100 * cub->r.time_ms_median / fast->r.time_ms_median : 0, b));

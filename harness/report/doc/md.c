@@ -30,7 +30,7 @@ static const struct {
     {"\u2264", "$\\le$"}, {"\u2265", "$\\ge$"}, {"\u2248", "$\\approx$"}, {"\u00b7", "$\\cdot$"},
 };
 
-void mmb_report_tex_text(FILE *f, const char *s)
+void mmb_report_md_tex(FILE *f, const char *s)
 {
     for (; *s; s++) {
         bool symbol = false;
@@ -57,7 +57,7 @@ void mmb_report_tex_text(FILE *f, const char *s)
     }
 }
 
-void mmb_report_tex_md(FILE *f, const char *s)
+void mmb_report_md_tex_spans(FILE *f, const char *s)
 {
     char buf[1024];
     while (*s) {
@@ -75,13 +75,13 @@ void mmb_report_tex_md(FILE *f, const char *s)
         memcpy(buf, from, n);
         buf[n] = '\0';
         fputs(code ? "\\texttt{" : "", f);
-        mmb_report_tex_text(f, buf);
+        mmb_report_md_tex(f, buf);
         fputs(code ? "}" : "", f);
         s = code ? to + 1 : to;
     }
 }
 
-void mmb_report_reason_first(const char *reason, char *out, size_t len)
+void mmb_report_md_reason(const char *reason, char *out, size_t len)
 {
     const char *err = strstr(reason, "): error: "), *p = reason;
     long line = -1;
@@ -108,7 +108,7 @@ void mmb_report_reason_first(const char *reason, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)n, p);
 }
 
-void mmb_report_ms_text(double ms, char *out, size_t len)
+void mmb_report_md_ms(double ms, char *out, size_t len)
 {
     snprintf(out, len, ms >= 1000 ? "%.0f" : ms >= 100 ? "%.1f" : ms >= 10 ? "%.2f" : ms >= 1 ? "%.3f" : "%.3g", ms);
 }
@@ -133,7 +133,7 @@ static bool in_root_reports(const struct mmb_report *rep)
     return realpath(rep->out, out_real) && realpath(reports, reports_real) && !strcmp(out_real, reports_real);
 }
 
-char *mmb_report_source_read(const struct mmb_report *rep, const char *rel)
+char *mmb_report_md_source_read(const struct mmb_report *rep, const char *rel)
 {
     char path[4400], ignored[128];
     snprintf(path, sizeof path, rel[0] == '/' ? "%.0s%s" : "%s/%s", rep->root, rel);
@@ -161,7 +161,7 @@ static bool dat_exists(const struct mmb_report *rep, const char *name)
 {
     char file[256], path[4400];
     snprintf(file, sizeof file, "%s.dat", name);
-    FILE *f = mmb_report_path(rep, path, sizeof path, "gnuplot", file, NULL, 0) == 0 ? fopen(path, "r") : NULL;
+    FILE *f = mmb_report_state_path(rep, path, sizeof path, "gnuplot", file, NULL, 0) == 0 ? fopen(path, "r") : NULL;
     if (f)
         fclose(f);
     return f != NULL;

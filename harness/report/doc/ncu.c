@@ -134,7 +134,7 @@ static void sizes_collect(const struct ncu_row *rows, size_t n, long long *sizes
 
 static struct ncu_row *rows_read(const struct mmb_report *rep, const char *rel, size_t *n)
 {
-    char *text = mmb_report_source_read(rep, rel);
+    char *text = mmb_report_md_source_read(rep, rel);
     struct ncu_row *rows = text ? malloc(NCU_ROWS_MAX * sizeof *rows) : NULL;
     *n = rows ? rows_parse(text, rows) : 0;
     free(text);

@@ -13,9 +13,12 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/doc/ladder_doc.h"
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"
 #include "report/input/labels.h"
+#include "report/input/profiles.h"
+#include "report/input/row.h"
 #include "report/input/tune_groups.h"
 
 /* Where each role's profiles are shown; NULL: in the story. */
@@ -32,7 +35,7 @@ static const struct {
     {MMB_REPORT_ROLE_MAIN, NULL, NULL},
 };
 
-const char *mmb_report_role_where(enum mmb_report_role role)
+const char *mmb_report_sections_role_where(enum mmb_report_role role)
 {
     size_t i = 0;
     while (places[i].where && places[i].role != role)
@@ -42,7 +45,7 @@ const char *mmb_report_role_where(enum mmb_report_role role)
 
 /* ---- the profiles' own order ------------------------------------------------------------------- */
 
-void mmb_report_profiles_rank(struct mmb_report *rep)
+void mmb_report_sections_profiles_rank(struct mmb_report *rep)
 {
     struct mmb_report_data *d = &rep->data;
     for (size_t p = 0; p < d->nprofiles; p++) {
@@ -50,7 +53,7 @@ void mmb_report_profiles_rank(struct mmb_report *rep)
         if (!d->profiles[p].name[0] || strchr(d->profiles[p].name, '/') ||
             (size_t)snprintf(rel, sizeof rel, "profiles/%s.ini", d->profiles[p].name) >= sizeof rel)
             continue;
-        char *text = mmb_report_source_read(rep, rel);
+        char *text = mmb_report_md_source_read(rep, rel);
         unsigned next = 0;
         for (const char *line = text; line && *line && next < MMB_REPORT_UNRANKED;) {
             size_t len = strcspn(line, "\n");
@@ -74,7 +77,7 @@ void mmb_report_profiles_rank(struct mmb_report *rep)
 
 /* ---- the paragraph ---------------------------------------------------------------------------- */
 
-void mmb_report_profiles_md(FILE *f, const struct mmb_report *rep)
+void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)
 {
     const struct mmb_report_data *d = &rep->data;
     if (d->main < 0)
@@ -94,7 +97,7 @@ void mmb_report_profiles_md(FILE *f, const struct mmb_report *rep)
     for (size_t i = 0; places[i].where; i++) {
         size_t ps[MMB_REPORT_PROFILES_MAX];
         size_t m = mmb_report_profiles_of(d, places[i].role, ps);
-        if (places[i].role == MMB_REPORT_ROLE_TUNING && !mmb_report_tune_has(rep))
+        if (places[i].role == MMB_REPORT_ROLE_TUNING && !mmb_report_tune_groups_any(rep))
             m = 0;
         for (size_t j = 0; j < m; j++) {
             fputs(n++ ? "; " : " The other profiles are shown apart: ", f);
@@ -223,11 +226,11 @@ static void why_text(const struct kstatus *ks, const char *note, const char *ker
 {
     char reason[256] = "", bug[512] = "";
     if (ks->why) {
-        mmb_report_reason_first(ks->why->r.reason, reason, sizeof reason);
+        mmb_report_md_reason(ks->why->r.reason, reason, sizeof reason);
         for (char *c = reason; *c; c++)
             *c = *c == '`' ? '\'' : *c;
     }
-    bool has_bug = note && mmb_report_note_kernel(note, kernel, bug, sizeof bug);
+    bool has_bug = note && mmb_report_data_note_kernel(note, kernel, bug, sizeof bug);
     out[0] = '\0';
     if (reason[0])
         snprintf(out, len, "`%s`%s", reason, has_bug ? ". " : "");
@@ -241,13 +244,13 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
     struct mmb_report_table t;
     memset(&t, 0, sizeof t);
     char gpu[128];
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+    mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
     snprintf(t.title, sizeof t.title, "%s: %s (profile %s), each at its size", gpu, what, d->profiles[p].name);
     snprintf(t.label, sizeof t.label, "tab:%s-profile-%zu", d->gpus[g].slug, p);
     static const char *const heads[] = {"Kernel", "Type", "Size", "Status", "Configuration", "ms", "TFLOP/s",
                                         "% cuBLAS", "What is wrong"};
     for (size_t c = 0; c < MMB_COUNT(heads); c++)
-        mmb_report_table_head(&t, c, heads[c], c >= 5 && c <= 7, c == 4);
+        mmb_report_tabular_head(&t, c, heads[c], c >= 5 && c <= 7, c == 4);
     t.prose[8] = true;
     t.wrap[3] = 0.17; /* several statuses with their counts */
     const struct mmb_report_file *nf = note_file(d, p, g);
@@ -270,7 +273,7 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
             struct kstatus ks, cub;
             if (!kstatus_get(d, p, g, k, dtypes[x], &ks) || ((int)k == d->cublas && !ks.best))
                 continue; /* cuBLAS is the reference where it ran, not a kernel of the profile */
-            struct mmb_report_cell *row = mmb_report_table_row(&t);
+            struct mmb_report_cell *row = mmb_report_tabular_row(&t);
             if (!row)
                 return -1;
             snprintf(row[0].text, sizeof row[0].text, "%s", d->kernels[k]);
@@ -280,13 +283,13 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
             kstatus_text(&ks, row[3].text, sizeof row[3].text);
             if (ks.best) {
                 mmb_report_label_params(ks.best->r.params, row[4].text, sizeof row[4].text);
-                mmb_report_num_sig(ks.best->r.time_ms_median, row[5].text, sizeof row[5].text);
+                mmb_report_tabular_sig(ks.best->r.time_ms_median, row[5].text, sizeof row[5].text);
                 row[5].mark = ks.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
-                mmb_report_num_fixed(mmb_report_gflops(ks.best) / 1000, 2, row[6].text, sizeof row[6].text);
+                mmb_report_tabular_fixed(mmb_report_row_gflops(ks.best) / 1000, 2, row[6].text, sizeof row[6].text);
                 if (d->cublas >= 0 && (int)k != d->cublas && kstatus_get(d, p, g, (size_t)d->cublas, dtypes[x], &cub) &&
                     cub.best && cub.s.m == ks.s.m && cub.s.n == ks.s.n && cub.s.k == ks.s.k) {
-                    mmb_report_num_fixed(100 * cub.best->r.time_ms_median / ks.best->r.time_ms_median, 0, row[7].text,
-                                         sizeof row[7].text);
+                    mmb_report_tabular_fixed(100 * cub.best->r.time_ms_median / ks.best->r.time_ms_median, 0,
+                                             row[7].text, sizeof row[7].text);
                     /* a ratio is no better than the faster of its two times */
                     row[7].mark = row[5].mark || cub.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
                 }
@@ -301,14 +304,14 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
     }
     if (!any_why)
         t.ncols = 8;
-    mmb_report_table_note(&t, "Status: of the configurations that ran at that size, each status with its count when "
+    mmb_report_tabular_note(&t, "Status: of the configurations that ran at that size, each status with its count when "
                               "they differ. Configuration, ms, TFLOP/s%s: the fastest ok one; %% cuBLAS: against "
                               "cuBLAS in the same profile, size and element type.",
                           i32 ? " (TOP/s for i32)" : "");
     if (any_why)
-        mmb_report_table_note(&t, " What is wrong: the CSV's reason (a compiler's first error)%s.",
-                              nf ? ", then the bug as the CSV's note names it" : "");
-    mmb_report_table_emit(md, tex, &t);
+        mmb_report_tabular_note(&t, " What is wrong: the CSV's reason (a compiler's first error)%s.",
+                                nf ? ", then the bug as the CSV's note names it" : "");
+    mmb_report_tabular_emit(md, tex, &t);
     return 0;
 }
 
@@ -349,7 +352,7 @@ int mmb_report_sections_write(const struct mmb_report *rep, FILE *md, FILE *tex)
     size_t ps[MMB_REPORT_PROFILES_MAX];
     size_t np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
     for (size_t j = 0; j < np; j++)
-        if (mmb_report_ladder_section(rep, ps[j], j == 0, md, tex) != 0)
+        if (mmb_report_ladder_doc_section(rep, ps[j], j == 0, md, tex) != 0)
             return -1;
     if (status_section(rep, MMB_REPORT_ROLE_AS_WRITTEN, "Seed kernels as written",
                        "Every CUDA kernel that the seed documents print, run exactly as printed (the profile binds "

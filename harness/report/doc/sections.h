@@ -12,18 +12,15 @@
 
 /* Each profile's kernels ranked by the [kernel NAME] sections of <root>/profiles/<name>.ini
  * where that file names them: the order its sections show them in. */
-void mmb_report_profiles_rank(struct mmb_report *rep);
+void mmb_report_sections_profiles_rank(struct mmb_report *rep);
 /* "**Profiles.** ..." for the README's "This report". */
-void mmb_report_profiles_md(FILE *f, const struct mmb_report *rep);
+void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep);
 /* Where the profiles of a role are shown, as a Markdown link ("[Seed kernels as
  * written](#seed-kernels-as-written)"); NULL for the story's. */
-const char *mmb_report_role_where(enum mmb_report_role role);
+const char *mmb_report_sections_role_where(enum mmb_report_role role);
 /* The Contents entries of the sections the data has ("[Kernel ladder](#kernel-ladder) · "). */
 void mmb_report_sections_contents(FILE *f, const struct mmb_report *rep);
 /* The sections, each only when a profile of its role has rows; -1 without memory. */
 int mmb_report_sections_write(const struct mmb_report *rep, FILE *md, FILE *tex);
-
-/* The Kernel ladder section of profile p (ladder_doc.c); -1 without memory. */
-int mmb_report_ladder_section(const struct mmb_report *rep, size_t p, bool first, FILE *md, FILE *tex);
 
 #endif

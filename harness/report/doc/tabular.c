@@ -14,7 +14,7 @@
 
 /* ---- the model ------------------------------------------------------------------ */
 
-struct mmb_report_cell *mmb_report_table_row(struct mmb_report_table *t)
+struct mmb_report_cell *mmb_report_tabular_row(struct mmb_report_table *t)
 {
     if (t->nrows == t->caprows) {
         size_t cap = t->caprows ? 2 * t->caprows : 16;
@@ -29,14 +29,14 @@ struct mmb_report_cell *mmb_report_table_row(struct mmb_report_table *t)
     return row;
 }
 
-void mmb_report_table_free(struct mmb_report_table *t)
+void mmb_report_tabular_free(struct mmb_report_table *t)
 {
     free(t->rows);
     t->rows = NULL;
     t->nrows = t->caprows = 0;
 }
 
-void mmb_report_table_head(struct mmb_report_table *t, size_t col, const char *text, bool num, bool code)
+void mmb_report_tabular_head(struct mmb_report_table *t, size_t col, const char *text, bool num, bool code)
 {
     snprintf(t->head[col], sizeof t->head[col], "%s", text);
     t->num[col] = num;
@@ -47,7 +47,7 @@ void mmb_report_table_head(struct mmb_report_table *t, size_t col, const char *t
 
 /* About four significant digits, never an exponent: times run from microseconds
  * to seconds and must read at a glance. */
-void mmb_report_num_sig(double v, char *out, size_t len)
+void mmb_report_tabular_sig(double v, char *out, size_t len)
 {
     if (!isfinite(v))
         out[0] = '\0';
@@ -63,7 +63,7 @@ void mmb_report_num_sig(double v, char *out, size_t len)
         snprintf(out, len, "%.3g", v);
 }
 
-void mmb_report_num_fixed(double v, int decimals, char *out, size_t len)
+void mmb_report_tabular_fixed(double v, int decimals, char *out, size_t len)
 {
     if (!isfinite(v))
         out[0] = '\0';
@@ -71,7 +71,7 @@ void mmb_report_num_fixed(double v, int decimals, char *out, size_t len)
         snprintf(out, len, "%.*f", decimals, v);
 }
 
-void mmb_report_count_text(double v, char *out, size_t len)
+void mmb_report_tabular_count(double v, char *out, size_t len)
 {
     if (!isfinite(v))
         out[0] = '\0';
@@ -85,7 +85,7 @@ void mmb_report_count_text(double v, char *out, size_t len)
         snprintf(out, len, "%.2f G", v / 1e9);
 }
 
-void mmb_report_table_note(struct mmb_report_table *t, const char *fmt, ...)
+void mmb_report_tabular_note(struct mmb_report_table *t, const char *fmt, ...)
 {
     size_t n = strlen(t->note);
     va_list ap;
@@ -95,7 +95,7 @@ void mmb_report_table_note(struct mmb_report_table *t, const char *fmt, ...)
 }
 
 /* "bx = block_size_x, ..." for the parameters of every row shown, once each. */
-void mmb_report_table_legend(struct mmb_report_table *t, const char *const *params, size_t n)
+void mmb_report_tabular_legend(struct mmb_report_table *t, const char *const *params, size_t n)
 {
     char seen[1024] = "";
     for (size_t i = 0; i < n; i++) {
@@ -113,7 +113,7 @@ void mmb_report_table_legend(struct mmb_report_table *t, const char *const *para
         }
     }
     if (seen[0])
-        mmb_report_table_note(t, "%sParameters: %s.", t->note[0] ? " " : "", seen);
+        mmb_report_tabular_note(t, "%sParameters: %s.", t->note[0] ? " " : "", seen);
 }
 
 /* ---- Markdown ---------------------------------------------------------------------------- */
@@ -175,7 +175,7 @@ static void md_table(FILE *f, const struct mmb_report_table *t)
 static void tex_table(FILE *f, const struct mmb_report_table *t)
 {
     fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n\\caption{", f);
-    mmb_report_tex_text(f, t->title);
+    mmb_report_md_tex(f, t->title);
     fprintf(f, "}\n\\label{%s}\n\\mmbfit{\\begin{tabular}{", t->label);
     for (size_t c = 0; c < t->ncols; c++)
         fputc(t->num[c] ? 'r' : 'l', f);
@@ -187,11 +187,11 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
             const char *sep = strstr(t->head[0], " \\ ");
             char rows[96];
             snprintf(rows, sizeof rows, "%.*s", (int)(sep - t->head[0]), t->head[0]);
-            mmb_report_tex_text(f, rows);
+            mmb_report_md_tex(f, rows);
             fputs(" $\\backslash$ ", f);
-            mmb_report_tex_text(f, sep + 3);
+            mmb_report_md_tex(f, sep + 3);
         } else {
-            mmb_report_tex_text(f, t->head[c]);
+            mmb_report_md_tex(f, t->head[c]);
         }
     }
     fputs(" \\\\\n\\midrule\n", f);
@@ -210,9 +210,9 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
                 fprintf(f, "\\parbox[t]{%.2f\\linewidth}{\\raggedright ", wrap);
             fputs(t->code[c] ? "\\texttt{" : "", f);
             if (t->prose[c])
-                mmb_report_tex_md(f, cl->text);
+                mmb_report_md_tex_spans(f, cl->text);
             else
-                mmb_report_tex_text(f, cl->text);
+                mmb_report_md_tex(f, cl->text);
             fputs(t->code[c] ? "}" : "", f);
             fputs(wrap > 0 ? "\\strut}" : "", f); /* the last line's depth: rows stay apart */
             fputs(cl->bold ? "}" : "", f);
@@ -225,10 +225,10 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
         fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize ", f);
         if (t->foot[0]) {
             fputs("$^\\dagger$ ", f);
-            mmb_report_tex_text(f, t->foot);
+            mmb_report_md_tex(f, t->foot);
             fputs(t->note[0] ? " " : "", f);
         }
-        mmb_report_tex_text(f, t->note);
+        mmb_report_md_tex(f, t->note);
         fputs("}\n", f);
     }
     fputs("\\end{table}\n\n", f);
@@ -236,13 +236,13 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
 
 /* ---- the tables of every GPU, written to both documents ---------------------------------- */
 
-void mmb_report_table_emit(FILE *md, FILE *tex, struct mmb_report_table *t)
+void mmb_report_tabular_emit(FILE *md, FILE *tex, struct mmb_report_table *t)
 {
     if (t->nrows) {
         md_table(md, t);
         tex_table(tex, t);
     }
-    mmb_report_table_free(t);
+    mmb_report_tabular_free(t);
     memset(t, 0, sizeof *t);
 }
 

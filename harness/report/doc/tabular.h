@@ -31,20 +31,20 @@ struct mmb_report_table {
 };
 
 /* A new row of empty cells; NULL without memory. */
-struct mmb_report_cell *mmb_report_table_row(struct mmb_report_table *t);
-void mmb_report_table_free(struct mmb_report_table *t);
-void mmb_report_table_head(struct mmb_report_table *t, size_t col, const char *text, bool num, bool code);
+struct mmb_report_cell *mmb_report_tabular_row(struct mmb_report_table *t);
+void mmb_report_tabular_free(struct mmb_report_table *t);
+void mmb_report_tabular_head(struct mmb_report_table *t, size_t col, const char *text, bool num, bool code);
 /* Appends to the note under the table. */
-void mmb_report_table_note(struct mmb_report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mmb_report_tabular_note(struct mmb_report_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends "Parameters: bx = block_size_x, ..." for the parameters of every row shown, once each. */
-void mmb_report_table_legend(struct mmb_report_table *t, const char *const *params, size_t n);
+void mmb_report_tabular_legend(struct mmb_report_table *t, const char *const *params, size_t n);
 /* Numbers as the tables write them: about four significant digits, never an
  * exponent; or a fixed number of decimals; "" when not finite. */
-void mmb_report_num_sig(double v, char *out, size_t len);
-void mmb_report_num_fixed(double v, int decimals, char *out, size_t len);
+void mmb_report_tabular_sig(double v, char *out, size_t len);
+void mmb_report_tabular_fixed(double v, int decimals, char *out, size_t len);
 /* Counts that span nine decades: 17959 as "18.0 k", 268438655 as "268.4 M". */
-void mmb_report_count_text(double v, char *out, size_t len);
+void mmb_report_tabular_count(double v, char *out, size_t len);
 /* Writes the table to both documents when it has rows, then empties it for reuse. */
-void mmb_report_table_emit(FILE *md, FILE *tex, struct mmb_report_table *t);
+void mmb_report_tabular_emit(FILE *md, FILE *tex, struct mmb_report_table *t);
 
 #endif

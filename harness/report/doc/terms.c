@@ -24,7 +24,7 @@ static void spec_cells(const struct mmb_report *rep, size_t g, char cells[][96])
     const struct mmb_report_gpu *gp = &rep->data.gpus[g];
     for (size_t i = 0; i < MMB_COUNT(spec_heads); i++)
         cells[i][0] = '\0';
-    mmb_report_gpu_label(rep, g, cells[0], 96);
+    mmb_report_state_gpu_label(rep, g, cells[0], 96);
     snprintf(cells[1], 96, "%s", dv->cc);
     if (isfinite(dv->sms))
         snprintf(cells[2], 96, "%.0f", dv->sms);
@@ -87,7 +87,7 @@ static void gpus_tex(FILE *f, const struct mmb_report *rep)
           f);
     for (size_t i = 0; i < MMB_COUNT(spec_heads); i++) {
         fputs(i ? " & " : "", f);
-        mmb_report_tex_text(f, spec_heads[i]);
+        mmb_report_md_tex(f, spec_heads[i]);
     }
     fputs(" \\\\\n\\midrule\n", f);
     for (size_t g = 0; g < d->ngpus; g++) {
@@ -95,7 +95,7 @@ static void gpus_tex(FILE *f, const struct mmb_report *rep)
         spec_cells(rep, g, cells);
         for (size_t i = 0; i < MMB_COUNT(spec_heads); i++) {
             fputs(i ? " & " : "", f);
-            mmb_report_tex_text(f, cells[i][0] ? cells[i] : "--");
+            mmb_report_md_tex(f, cells[i][0] ? cells[i] : "--");
         }
         fputs(" \\\\\n", f);
     }
@@ -174,9 +174,9 @@ void mmb_report_terms_tex(FILE *f, const struct mmb_report *rep)
     fputs("\\section*{Terms}\n{\\sloppy\n\\begin{itemize}\n", f);
     for (size_t i = 0; i < n; i++) {
         fputs("\\item \\textbf{", f);
-        mmb_report_tex_text(f, names[i]);
+        mmb_report_md_tex(f, names[i]);
         fputs(".} ", f);
-        mmb_report_tex_text(f, text[i]);
+        mmb_report_md_tex(f, text[i]);
         fputc('\n', f);
     }
     fputs("\\end{itemize}\n\\par}\n\n", f);

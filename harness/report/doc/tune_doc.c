@@ -14,6 +14,7 @@
 #include "report/doc/md.h"
 #include "report/doc/tune_top.h"
 #include "report/input/labels.h"
+#include "report/input/row.h"
 #include "report/input/tune_groups.h"
 
 #define TABLE_MAX_CONFIGS 32
@@ -71,15 +72,15 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
     for (size_t j = 0; j < n; j++) {
         const struct mmb_report_tune_group *g = &gs[j];
         char gpu[128], shape[96], pct[32] = "-", conf[256], ms[32], tf[32] = "-";
-        mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         shape_text(g, shape, sizeof shape);
         const struct mmb_report_row *b = best_of(d, g);
         if (b && g->cublas)
             snprintf(pct, sizeof pct, "%.1f", 100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
         mmb_report_label_params(b ? b->r.params : "", conf, sizeof conf);
         if (b) {
-            mmb_report_ms_text(b->r.time_ms_median, ms, sizeof ms);
-            snprintf(tf, sizeof tf, "%.2f", mmb_report_gflops(b) / 1000);
+            mmb_report_md_ms(b->r.time_ms_median, ms, sizeof ms);
+            snprintf(tf, sizeof tf, "%.2f", mmb_report_row_gflops(b) / 1000);
             params[np++] = b->r.params;
         }
         fputs("| ", md);
@@ -96,11 +97,11 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
         fputs(" |\n", md);
 
         size_t ok = g->by_status[MMB_STATUS_OK], restricted = g->by_status[MMB_STATUS_RESTRICTED];
-        mmb_report_tex_text(tex, gpu);
+        mmb_report_md_tex(tex, gpu);
         fputs(" & ", tex);
-        mmb_report_tex_text(tex, d->kernels[g->kernel]);
+        mmb_report_md_tex(tex, d->kernels[g->kernel]);
         fprintf(tex, " & %s & \\texttt{", shape);
-        mmb_report_tex_text(tex, conf);
+        mmb_report_md_tex(tex, conf);
         fputs("}", tex);
         if (b)
             fprintf(tex, " & %s & %s & %s", ms, tf, strcmp(pct, "-") ? pct : "--");
@@ -118,7 +119,7 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
     fputs("\\bottomrule\n\\end{tabular}}\n", tex);
     if (legend[0]) {
         fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);
-        mmb_report_tex_text(tex, legend);
+        mmb_report_md_tex(tex, legend);
         fputs(".}\n", tex);
         fputs("\nParameters: ", md);
         mmb_report_md_text(md, legend);
@@ -145,7 +146,7 @@ static void t4_links(FILE *md, const struct mmb_report *rep, const struct mmb_re
         char rel[1024], *text;
         snprintf(rel, sizeof rel, "%.*s%s-%s-%lldx%lldx%lld-%s.t4.json", slash ? (int)(slash - csv + 1) : 0, csv,
                  b->r.profile, d->kernels[g->kernel], g->m, g->n, g->k, g->dtype);
-        if (!(text = mmb_report_source_read(rep, rel)))
+        if (!(text = mmb_report_md_source_read(rep, rel)))
             continue;
         free(text);
         if (!any)
@@ -205,7 +206,7 @@ static void wall_times(FILE *md, const struct mmb_report *rep, const struct mmb_
                 big = &gs[i];
         char rel[256];
         snprintf(rel, sizeof rel, "data/%s/bench/bench-tune.txt", d->gpus[g->gpu].slug);
-        char *text = mmb_report_source_read(rep, rel);
+        char *text = mmb_report_md_source_read(rep, rel);
         struct tune_timing cold = {0}, warm = {0}, t;
         bool have_cold = false, have_warm = false;
         for (const char *p = text; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
@@ -252,7 +253,7 @@ static void peak_share(FILE *md, const struct mmb_report_data *d, const struct m
 {
     double peak = peak_of(d, r);
     if (isfinite(peak) && peak > 0)
-        fprintf(md, ", %.1f%% of its FP32 peak of %.1f TFLOP/s", 100.0 * mmb_report_gflops(r) / peak, peak / 1000);
+        fprintf(md, ", %.1f%% of its FP32 peak of %.1f TFLOP/s", 100.0 * mmb_report_row_gflops(r) / peak, peak / 1000);
 }
 
 /* Same size and element type, whatever the kernel. */
@@ -298,7 +299,7 @@ static void measured_against(FILE *md, const struct mmb_report_data *d, const st
         else
             fprintf(md, " the best tuned configuration, %s `%s`,", b->r.kernel, b->r.params);
         fprintf(md, " takes %.3f ms: %.1fx faster, %.0f GFLOP/s", b->r.time_ms_median,
-                pub->r.time_ms_median / b->r.time_ms_median, mmb_report_gflops(b));
+                pub->r.time_ms_median / b->r.time_ms_median, mmb_report_row_gflops(b));
         prev = b;
         peak_share(md, d, b);
         double pp = peak_of(d, pub), bp = peak_of(d, b);
@@ -324,7 +325,7 @@ static void kernel_for_kernel(FILE *md, const struct mmb_report_data *d, const s
         const char *sep = " ";
         for (size_t t = 0; t < n; t++) {
             const struct mmb_report_row *tb = best_of(d, &gs[t]);
-            if (!gs[t].tuned || !tb || !mmb_report_tune_same_problem(&gs[t], p))
+            if (!gs[t].tuned || !tb || !mmb_report_tune_group_same_problem(&gs[t], p))
                 continue;
             fprintf(md, "%s%.2f ms (`%s`, %.1fx) on the ", sep, tb->r.time_ms_median, tb->r.params,
                     pb->r.time_ms_median / tb->r.time_ms_median);
@@ -352,7 +353,7 @@ static void published_compare(FILE *md, const struct mmb_report *rep, const stru
         fputs("**Against the seed's published best.** The fastest time published for the ", md);
         mmb_report_md_text(md, d->gpus[pub->gpu].name);
         fprintf(md, " at %s is %s `%s`: %.1f ms, %.0f GFLOP/s", shape, pub->r.kernel, pub->r.params,
-                pub->r.time_ms_median, mmb_report_gflops(pub));
+                pub->r.time_ms_median, mmb_report_row_gflops(pub));
         peak_share(md, d, pub);
         fputs(" (", md);
         mmb_report_md_source(md, rep, d->files[pub->file].shown, NULL);
@@ -395,11 +396,11 @@ static void heatmap_links(FILE *md, const struct mmb_report *rep, const struct m
     const struct mmb_report_data *d = &rep->data;
     size_t links = 0;
     for (size_t j = 0; j < n; j++) {
-        if (!mmb_report_tune_same_problem(&gs[j], g0))
+        if (!mmb_report_tune_group_same_problem(&gs[j], g0))
             continue;
         bool seen = false; /* one heatmap per GPU and kernel */
         for (size_t i = 0; i < j && !seen; i++)
-            seen = mmb_report_tune_same_problem(&gs[i], g0) && gs[i].gpu == gs[j].gpu;
+            seen = mmb_report_tune_group_same_problem(&gs[i], g0) && gs[i].gpu == gs[j].gpu;
         char name[160], kslug[MMB_REPORT_NAME_MAX], gpu[128];
         mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
         snprintf(name, sizeof name, "heatmap-%s-%s", d->gpus[gs[j].gpu].slug, kslug);
@@ -414,7 +415,7 @@ static void heatmap_links(FILE *md, const struct mmb_report *rep, const struct m
                   md);
         }
         fputs(links > 1 ? " · " : " ", md);
-        mmb_report_gpu_label(rep, gs[j].gpu, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, gs[j].gpu, gpu, sizeof gpu);
         figure_link(md, rep, fig, gpu);
     }
     fputs(links ? ".\n\n" : "", md);
@@ -429,7 +430,7 @@ static size_t config_params(const struct mmb_report_data *d, const struct mmb_re
     size_t np = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (!mmb_report_tune_member(g0, r) || r->r.status == MMB_STATUS_RESTRICTED)
+        if (!mmb_report_tune_group_member(g0, r) || r->r.status == MMB_STATUS_RESTRICTED)
             continue;
         bool seen = false;
         for (size_t p = 0; p < np && !seen; p++)
@@ -456,7 +457,7 @@ static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const
                 "beside the times the seed publishes; the fastest of each column is in bold.\n\n| parameters |",
             shape);
     fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\caption{", tex);
-    mmb_report_tex_text(tex, d->kernels[g0->kernel]);
+    mmb_report_md_tex(tex, d->kernels[g0->kernel]);
     char kslug[MMB_REPORT_NAME_MAX];
     mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
     fprintf(tex, " at %s: median time (ms) of every configuration on each GPU}\n\\label{tab:%s-%s-configurations}\n"
@@ -467,12 +468,12 @@ static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const
     fputs("}\n\\toprule\nConfiguration", tex);
     for (size_t c = 0; c < nc; c++) {
         char gpu[128];
-        mmb_report_gpu_label(rep, gs[cols[c]].gpu, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, gs[cols[c]].gpu, gpu, sizeof gpu);
         fputc(' ', md);
         mmb_report_md_text(md, gpu);
         fputs(" |", md);
         fputs(" & ", tex);
-        mmb_report_tex_text(tex, gpu);
+        mmb_report_md_tex(tex, gpu);
     }
     fputs("\n| --- |", md);
     for (size_t c = 0; c < nc; c++)
@@ -489,24 +490,24 @@ static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, con
     mmb_report_label_params(params, conf, sizeof conf);
     fprintf(md, "| `%s` |", conf);
     fputs("\\texttt{", tex);
-    mmb_report_tex_text(tex, conf);
+    mmb_report_md_tex(tex, conf);
     fputs("}", tex);
     for (size_t c = 0; c < nc; c++) {
         const struct mmb_report_tune_group *g = &gs[cols[c]];
         const struct mmb_report_row *hit = NULL;
         for (size_t i = 0; i < d->nrows && !hit; i++)
-            if (mmb_report_tune_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
+            if (mmb_report_tune_group_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
                 hit = &d->rows[i];
         char cell[64] = "";
         if (hit && hit->r.status == MMB_STATUS_OK)
-            mmb_report_ms_text(hit->r.time_ms_median, cell, sizeof cell);
+            mmb_report_md_ms(hit->r.time_ms_median, cell, sizeof cell);
         else if (hit)
             snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
         bool best = hit && hit == best_of(d, g);
         /* numbers and status names: nothing Markdown would read */
         fprintf(md, " %s%s%s |", best ? "**" : "", cell[0] ? cell : "-", best ? "**" : "");
         fprintf(tex, " & %s", best ? "\\textbf{" : "");
-        mmb_report_tex_text(tex, cell[0] ? cell : "--");
+        mmb_report_md_tex(tex, cell[0] ? cell : "--");
         fputs(best ? "}" : "", tex);
     }
     fputs("\n", md);
@@ -522,7 +523,7 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
     const struct mmb_report_data *d = &rep->data;
     size_t cols[MMB_REPORT_TUNE_GROUPS_MAX], nc = 0;
     for (size_t j = 0; j < n; j++)
-        if (mmb_report_tune_same_problem(&gs[j], g0))
+        if (mmb_report_tune_group_same_problem(&gs[j], g0))
             cols[nc++] = j;
     const char *params[TABLE_MAX_CONFIGS];
     size_t np = config_params(d, g0, params);
@@ -536,7 +537,7 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
     fputs("\\bottomrule\n\\end{tabular}}\n", tex);
     if (legend[0]) {
         fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);
-        mmb_report_tex_text(tex, legend);
+        mmb_report_md_tex(tex, legend);
         fputs(".}\n", tex);
         fputs("\nParameters: ", md);
         mmb_report_md_text(md, legend);
@@ -555,9 +556,9 @@ static void tex_page_every(FILE *tex, size_t *floats)
 
 /* ---- the section ---------------------------------------------------------------------------- */
 
-int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
+int mmb_report_tune_doc_section(const struct mmb_report *rep, FILE *md, FILE *tex)
 {
-    if (!mmb_report_tune_has(rep))
+    if (!mmb_report_tune_groups_any(rep))
         return 0;
     struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     if (!gs)
@@ -589,7 +590,7 @@ int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex)
     for (size_t j = 0; j < n; j++) {
         bool first = gs[j].tuned;
         for (size_t i = 0; i < j && first; i++)
-            first = !(gs[i].tuned && mmb_report_tune_same_problem(&gs[i], &gs[j]));
+            first = !(gs[i].tuned && mmb_report_tune_group_same_problem(&gs[i], &gs[j]));
         if (!first)
             continue;
         config_table(md, tex, rep, gs, n, &gs[j]);

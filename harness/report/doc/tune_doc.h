@@ -8,6 +8,6 @@
 
 /* Writes "## Tuning" to md and its tables to tex; nothing without tuned rows.
  * Returns -1 when out of memory. */
-int mmb_report_tune_section(const struct mmb_report *rep, FILE *md, FILE *tex);
+int mmb_report_tune_doc_section(const struct mmb_report *rep, FILE *md, FILE *tex);
 
 #endif

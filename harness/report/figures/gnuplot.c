@@ -144,8 +144,8 @@ bool mmb_report_gnuplot_find(struct mmb_report *rep)
     free(list);
     rep->nformats = kept;
     if (missing[0])
-        mmb_report_note_add(rep, "This gnuplot (%s) lacks the %s terminal: those formats are not drawn", rep->gnuplot,
-                            missing);
+        mmb_report_state_note_add(rep, "This gnuplot (%s) lacks the %s terminal: those formats are not drawn",
+                                  rep->gnuplot, missing);
     if (kept == 0) {
         snprintf(rep->plot_state, sizeof rep->plot_state, "%s has none of the terminals asked for (%s)", rep->gnuplot,
                  missing);
@@ -190,7 +190,7 @@ static int pdf_date_fix(const struct mmb_report *rep, const char *name, char *er
 {
     char file[256], path[4400];
     snprintf(file, sizeof file, "%s.pdf", name);
-    if (mmb_report_path(rep, path, sizeof path, "figures", file, err, errlen) != 0)
+    if (mmb_report_state_path(rep, path, sizeof path, "figures", file, err, errlen) != 0)
         return -1;
     size_t len = 0;
     char ignored[256];
@@ -265,7 +265,7 @@ static int job_finish(struct runner *r, pid_t pid, int status, char *err, size_t
     r->running--;
     char log[4608], file[256];
     snprintf(file, sizeof file, "%s.log", name);
-    if (mmb_report_path(r->rep, log, sizeof log, "gnuplot", file, NULL, 0) != 0)
+    if (mmb_report_state_path(r->rep, log, sizeof log, "gnuplot", file, NULL, 0) != 0)
         return 0;
     int rc = 0;
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -291,7 +291,7 @@ static int job_finish(struct runner *r, pid_t pid, int status, char *err, size_t
 int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
 {
     char dir[4400];
-    if (mmb_report_path(rep, dir, sizeof dir, NULL, "gnuplot", err, errlen) != 0)
+    if (mmb_report_state_path(rep, dir, sizeof dir, NULL, "gnuplot", err, errlen) != 0)
         return -1;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t slots = cpus > 0 ? (size_t)cpus : 1;
@@ -332,7 +332,7 @@ int mmb_report_gnuplot_run(struct mmb_report *rep, char *err, size_t errlen)
                 ;
         }
     if (r->warned)
-        mmb_report_note_add(rep, "gnuplot drew %zu figures with warnings: see gnuplot/*.log", r->warned);
+        mmb_report_state_note_add(rep, "gnuplot drew %zu figures with warnings: see gnuplot/*.log", r->warned);
     if (rc == 0 && r->failed) {
         mmb_errorf(err, errlen, "gnuplot failed on %zu of %zu scripts; the first: %s", r->failed, rep->nfigs, r->first);
         rc = -1;

@@ -295,7 +295,7 @@ int mmb_gp_commit(const struct mmb_report *rep, struct mmb_report_out *o, const 
 {
     char file[256], path[4400];
     snprintf(file, sizeof file, "%s.%s", name, ext);
-    if (mmb_report_path(rep, path, sizeof path, "gnuplot", file, err, errlen) != 0) {
+    if (mmb_report_state_path(rep, path, sizeof path, "gnuplot", file, err, errlen) != 0) {
         mmb_report_out_discard(o);
         return -1;
     }

@@ -6,6 +6,7 @@
 
 #include "core/util.h"
 #include "report/input/out.h"
+#include "report/input/select.h"
 
 /* <prefix>-<GPU slug>: GPU g's figure and data file. */
 static void panel_name(const struct mmb_report *rep, const struct mmb_report_panels *p, size_t g, char *out,
@@ -17,7 +18,7 @@ static void panel_name(const struct mmb_report *rep, const struct mmb_report_pan
 int mmb_report_panels_data(struct mmb_report *rep, const struct mmb_report_panels *p, char *err, size_t errlen)
 {
     for (size_t g = 0; g < rep->data.ngpus; g++) {
-        if (!mmb_report_gpu_has(&rep->data, g, NULL))
+        if (!mmb_report_select_gpu_has(&rep->data, g, NULL))
             continue;
         char name[160];
         panel_name(rep, p, g, name, sizeof name);
@@ -31,7 +32,7 @@ int mmb_report_panels_data(struct mmb_report *rep, const struct mmb_report_panel
 static struct mmb_report_figure *figure_open(struct mmb_report *rep, const char *name, enum mmb_report_group group,
                                              int gpu, struct mmb_report_out *o, char *err, size_t errlen)
 {
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, group, gpu);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, group, gpu);
     if (!fig) {
         mmb_errorf(err, errlen, "out of memory");
         return NULL;
@@ -49,8 +50,8 @@ static int gpu_figure_write(struct mmb_report *rep, const struct mmb_report_pane
     struct mmb_report_figure *fig = figure_open(rep, name, MMB_REPORT_GROUP_GPU, (int)g, &o, err, errlen);
     if (!fig)
         return -1;
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)g, sel, sizeof sel);
+    mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+    mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: %s (%s)", gpu, what, sel);
     snprintf(fig->caption, sizeof fig->caption, "%s", caption);
     mmb_gp_script_begin(o.f, rep, name, fig->title, c);
@@ -91,7 +92,7 @@ int mmb_report_panels_gpus(struct mmb_report *rep, const struct mmb_report_panel
             continue;
         char dat[160], gpu[128];
         panel_name(rep, p, g, dat, sizeof dat);
-        mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
         p->panel(o.f, rep, g, dat, gpu, &pos, p->ctx);
         pos.idx++;
     }

@@ -21,9 +21,9 @@ static int (*const figure_writers[])(struct mmb_report *rep, char *err, size_t e
 int mmb_report_plot_write(struct mmb_report *rep, char *err, size_t errlen)
 {
     char dir[4400];
-    if (mmb_report_path(rep, dir, sizeof dir, NULL, "gnuplot", err, errlen) != 0 ||
+    if (mmb_report_state_path(rep, dir, sizeof dir, NULL, "gnuplot", err, errlen) != 0 ||
         mmb_mkdir_p(dir, err, errlen) != 0 ||
-        mmb_report_path(rep, dir, sizeof dir, NULL, "figures", err, errlen) != 0 ||
+        mmb_report_state_path(rep, dir, sizeof dir, NULL, "figures", err, errlen) != 0 ||
         mmb_mkdir_p(dir, err, errlen) != 0)
         return -1;
     for (size_t i = 0; figure_writers[i]; i++)

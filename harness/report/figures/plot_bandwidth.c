@@ -23,6 +23,8 @@
 #include "report/figures/gp.h"
 #include "report/input/labels.h"
 #include "report/input/out.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 #include "results/row.h"
 
 /* Columns of the data file, after x (1). */
@@ -54,8 +56,13 @@ static void point_write(FILE *f, const struct mmb_report_row *r, double x, bool 
     size_t k = r->kernel;
     double need = mmb_row_compulsory_bytes(&r->r);
     double dram = r->r.dram_read_bytes + r->r.dram_write_bytes;
-    double v[] = {mmb_report_dram_gbps(r), mmb_report_dram_pct(r), mmb_row_declared_gbps(&r->r),
-                  mmb_row_declared_pct(&r->r), dram / need, r->r.l1_bytes / need, r->r.l2_bytes / need};
+    double v[] = { mmb_report_row_dram_gbps(r),
+                   mmb_report_row_dram_pct(r),
+                   mmb_row_declared_gbps(&r->r),
+                   mmb_row_declared_pct(&r->r),
+                   dram / need,
+                   r->r.l1_bytes / need,
+                   r->r.l2_bytes / need };
     fprintf(f, "%.6g", x);
     for (size_t i = 0; i < MMB_COUNT(v); i++)
         fprintf(f, isfinite(v[i]) ? " %.6g" : " NaN", v[i]);
@@ -103,7 +110,7 @@ static int bw_data_write(struct mmb_report *rep, size_t g, struct bw_gpu *b, cha
             *at = -1;
             const char *last = NULL;
             for (size_t s = 0; s < d->nshapes; s++) {
-                const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+                const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
                 if (!r || mmb_gp_square(&d->shapes[s]) == (rect != 0))
                     continue;
                 if (*at < 0) {
@@ -113,7 +120,7 @@ static int bw_data_write(struct mmb_report *rep, size_t g, struct bw_gpu *b, cha
                 bool changed = !rect && last && strcmp(last, r->r.params) != 0;
                 last = r->r.params;
                 point_write(o.f, r, mmb_gp_size_x(&d->shapes[s]), changed, b);
-                b->squares += !rect && isfinite(mmb_report_dram_gbps(r));
+                b->squares += !rect && isfinite(mmb_report_row_dram_gbps(r));
             }
         }
     }
@@ -231,12 +238,12 @@ static int bw_gpu_figure(struct mmb_report *rep, size_t g, const struct bw_gpu *
     const struct mmb_report_data *d = &rep->data;
     char name[160], gpu[128], sel[64], l2[96];
     snprintf(name, sizeof name, "bandwidth-%s", d->gpus[g].slug);
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)g, sel, sizeof sel);
+    mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+    mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: DRAM bandwidth, measured and declared (%s)", gpu, sel);
     snprintf(fig->caption, sizeof fig->caption,
              "Left: the DRAM bandwidth the counters measured (bytes read and written over the kernel's time). Right: "
@@ -279,12 +286,12 @@ static int traffic_figure(struct mmb_report *rep, size_t g, const struct bw_gpu 
     char name[160], dat[160], gpu[128], sel[64], l2[96];
     snprintf(name, sizeof name, "traffic-%s", d->gpus[g].slug);
     snprintf(dat, sizeof dat, "bandwidth-%s", d->gpus[g].slug);
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)g, sel, sizeof sel);
+    mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+    mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: bytes moved over the compulsory bytes (%s)", gpu, sel);
     snprintf(fig->caption, sizeof fig->caption,
              "What tiling does to traffic: each level's bytes over the compulsory bytes (A, B and C once), log scale; "
@@ -349,11 +356,11 @@ static int kernel_gpus_figure(struct mmb_report *rep, size_t k, const struct bw_
     char name[160], kslug[MMB_REPORT_NAME_MAX], sel[64];
     mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
     snprintf(name, sizeof name, "gpus-bandwidth-%s", kslug);
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPUS, -1);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPUS, -1);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    mmb_report_selection(rep, -1, sel, sizeof sel);
+    mmb_report_state_selection(rep, -1, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: memory bandwidth on every GPU (%s)", d->kernels[k], sel);
     snprintf(fig->caption, sizeof fig->caption,
              "Seed 004's layout: one figure per kernel, a line per GPU, linear axes. Solid: DRAM traffic the counters "
@@ -426,12 +433,12 @@ int mmb_report_plot_bandwidth(struct mmb_report *rep, char *err, size_t errlen)
         return mmb_failf(err, errlen, "out of memory");
     int rc = 0;
     for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
-        if (!mmb_report_gpu_has(d, g, NULL))
+        if (!mmb_report_select_gpu_has(d, g, NULL))
             continue;
         rc = bw_data_write(rep, g, &bs[g], err, errlen);
         if (rc == 0 && !bs[g].squares) {
-            mmb_report_omit_add(rep, (int)g, "bandwidth", "no DRAM counters at two or more square sizes");
-            mmb_report_omit_add(rep, (int)g, "traffic", "no DRAM counters at two or more square sizes");
+            mmb_report_state_omit_add(rep, (int)g, "bandwidth", "no DRAM counters at two or more square sizes");
+            mmb_report_state_omit_add(rep, (int)g, "traffic", "no DRAM counters at two or more square sizes");
         } else if (rc == 0) {
             rc = bw_gpu_figure(rep, g, &bs[g], err, errlen);
             if (rc == 0)

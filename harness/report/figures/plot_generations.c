@@ -15,6 +15,7 @@
 #include "report/figures/gp.h"
 #include "report/input/labels.h"
 #include "report/input/out.h"
+#include "report/input/select.h"
 
 #define SMALL_MS MMB_REPORT_SMALL_MS
 
@@ -36,7 +37,8 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
         for (int rect = 0; rect < 2; rect++) {
             blocks[k][rect] = -1;
             for (size_t s = 0; s < d->nshapes; s++) {
-                const struct mmb_report_row *ra = mmb_report_best(d, a, k, s), *rb = mmb_report_best(d, b, k, s);
+                const struct mmb_report_row *ra = mmb_report_select_best(d, a, k, s),
+                                            *rb = mmb_report_select_best(d, b, k, s);
                 if (!ra || !rb || mmb_gp_square(&d->shapes[s]) == (rect != 0))
                     continue;
                 if (blocks[k][rect] < 0) {
@@ -59,7 +61,8 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
     *small = -1;
     for (size_t k = 0; k < d->nkernels; k++)
         for (size_t s = 0; s < d->nshapes; s++) {
-            const struct mmb_report_row *ra = mmb_report_best(d, a, k, s), *rb = mmb_report_best(d, b, k, s);
+            const struct mmb_report_row *ra = mmb_report_select_best(d, a, k, s),
+                                        *rb = mmb_report_select_best(d, b, k, s);
             if (!ra || !rb || fmin(ra->r.time_ms_median, rb->r.time_ms_median) >= SMALL_MS)
                 continue;
             if (*small < 0) {
@@ -87,8 +90,8 @@ static int pair_write(struct mmb_report *rep, size_t a, size_t b, char *err, siz
         return rc;
     mmb_report_label_gpu(d->gpus[a].name, na, sizeof na);
     mmb_report_label_gpu(d->gpus[b].name, nb, sizeof nb);
-    mmb_report_selection(rep, -1, sel, sizeof sel);
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPUS, -1);
+    mmb_report_state_selection(rep, -1, sel, sizeof sel);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPUS, -1);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
@@ -153,7 +156,7 @@ int mmb_report_plot_generations(struct mmb_report *rep, char *err, size_t errlen
     const struct mmb_report_data *d = &rep->data;
     size_t prev = d->ngpus;
     for (size_t g = 0; g < d->ngpus; g++) {
-        if (d->gpus[g].all_published || !mmb_report_gpu_has(d, g, NULL))
+        if (d->gpus[g].all_published || !mmb_report_select_gpu_has(d, g, NULL))
             continue;
         if (prev < d->ngpus && pair_write(rep, prev, g, err, errlen) != 0)
             return -1;

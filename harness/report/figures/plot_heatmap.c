@@ -113,7 +113,7 @@ static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h,
     const struct mmb_report_data *d = &rep->data;
     const struct mmb_report_grid *grid = h->grid;
     const char *kernel = d->kernels[h->k];
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, h->name, MMB_REPORT_GROUP_TUNING, (int)h->g);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, h->name, MMB_REPORT_GROUP_TUNING, (int)h->g);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0) {
         mmb_errorf(err, errlen, "out of memory");
@@ -176,8 +176,8 @@ static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struc
     mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
     snprintf(h.name, sizeof h.name, "heatmap-%s-%s", d->gpus[g].slug, kslug);
     mmb_report_shape_label(&d->shapes[d->ref], h.ref, sizeof h.ref);
-    mmb_report_gpu_label(rep, g, h.gpu, sizeof h.gpu);
-    mmb_report_selection(rep, (int)g, h.sel, sizeof h.sel);
+    mmb_report_state_gpu_label(rep, g, h.gpu, sizeof h.gpu);
+    mmb_report_state_selection(rep, (int)g, h.sel, sizeof h.sel);
     for (size_t iy = 0; iy < grid->ny; iy++)
         for (size_t ix = 0; ix < grid->nx; ix++)
             if (!isnan(grid->ms[iy][ix])) {

@@ -14,6 +14,8 @@
 #include "core/util.h"
 #include "report/figures/gp.h"
 #include "report/input/out.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 #include "results/row.h"
 
 /* GPUs told apart by lightness and hatch, not by the colours the kernels have. */
@@ -28,13 +30,14 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     char name[160], ref[96], gpu[128], sel[64];
     snprintf(name, sizeof name, "kernels-%s", d->gpus[g].slug);
     mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    const struct mmb_report_row *cub = d->cublas >= 0 ? mmb_report_best(d, g, (size_t)d->cublas, (size_t)d->ref) : NULL;
+    const struct mmb_report_row *cub =
+            d->cublas >= 0 ? mmb_report_select_best(d, g, (size_t)d->cublas, (size_t)d->ref) : NULL;
     size_t bars = 0;
     double top = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
+        const struct mmb_report_row *r = mmb_report_select_best(d, g, k, (size_t)d->ref);
         if (r) {
-            top = fmax(top, mmb_report_gflops(r) / 1000);
+            top = fmax(top, mmb_report_row_gflops(r) / 1000);
             bars++;
         }
     }
@@ -50,10 +53,10 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
             name, ref, d->gpus[g].name);
     const struct mmb_report_row *prev = NULL;
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
+        const struct mmb_report_row *r = mmb_report_select_best(d, g, k, (size_t)d->ref);
         if (!r)
             continue;
-        double tf = mmb_report_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
+        double tf = mmb_report_row_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
         char label[160] = "", part[64];
         snprintf(label, sizeof label, tf < 1 ? "%.2f" : "%.1f", tf);
         if (prev) {
@@ -75,11 +78,11 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
         return -1;
 
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    mmb_report_gpu_label(rep, g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)g, sel, sizeof sel);
+    mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+    mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: the %s kernels at %s (%s)", gpu, d->profiles[d->main].name, ref, sel);
     snprintf(fig->caption, sizeof fig->caption,
              "Each kernel of profile %s at its best configuration at %s, in the profile's order, TFLOP/s on a linear "
@@ -117,10 +120,10 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     size_t cols[MMB_REPORT_GPUS_MAX], ng = 0;
     size_t first = 0; /* the first kernel: every step is measured from it */
     for (size_t g = 0; g < d->ngpus; g++)
-        if (mmb_report_best(d, g, first, (size_t)d->ref)) {
+        if (mmb_report_select_best(d, g, first, (size_t)d->ref)) {
             size_t n = 0;
             for (size_t k = 0; k < d->nkernels; k++)
-                n += mmb_report_best(d, g, k, (size_t)d->ref) != NULL;
+                n += mmb_report_select_best(d, g, k, (size_t)d->ref) != NULL;
             if (n >= 2)
                 cols[ng++] = g;
         }
@@ -128,7 +131,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
         return 0;
     char ref[96], sel[64];
     mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
-    mmb_report_selection(rep, -1, sel, sizeof sel);
+    mmb_report_state_selection(rep, -1, sel, sizeof sel);
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
@@ -141,8 +144,8 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     for (size_t k = 0; k < d->nkernels; k++) {
         fprintf(o.f, "%zu", k);
         for (size_t j = 0; j < ng; j++) {
-            const struct mmb_report_row *base = mmb_report_best(d, cols[j], first, (size_t)d->ref);
-            const struct mmb_report_row *r = mmb_report_best(d, cols[j], k, (size_t)d->ref);
+            const struct mmb_report_row *base = mmb_report_select_best(d, cols[j], first, (size_t)d->ref);
+            const struct mmb_report_row *r = mmb_report_select_best(d, cols[j], k, (size_t)d->ref);
             double v = r ? base->r.time_ms_median / r->r.time_ms_median : NAN;
             fprintf(o.f, isfinite(v) ? " %.6g" : " NaN", v);
             top = isfinite(v) ? fmax(top, v) : top;
@@ -151,7 +154,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     }
     if (mmb_gp_commit(rep, &o, "gpus-speedup", "dat", err, errlen) != 0)
         return -1;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, "gpus-speedup", MMB_REPORT_GROUP_GPUS, -1);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, "gpus-speedup", MMB_REPORT_GROUP_GPUS, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
     snprintf(fig->title, sizeof fig->title, "Every GPU: each kernel's speed-up over %s at %s (%s)", d->kernels[first], ref,
@@ -179,7 +182,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
         size_t style = gp->all_published ? 0 : measured++;
         double off = ((double)j - (double)(ng - 1) / 2.0) * w;
         char gpu[128];
-        mmb_report_gpu_label(rep, cols[j], gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, cols[j], gpu, sizeof gpu);
         mmb_gp_term(o.f, &n);
         fprintf(o.f, "\"gpus-speedup.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ",
                 off, j + 2, gp->all_published ? "pattern 4" : gpu_fills[style % MMB_COUNT(gpu_fills)],

@@ -14,6 +14,8 @@
 #include "core/util.h"
 #include "report/figures/gp.h"
 #include "report/input/out.h"
+#include "report/input/profiles.h"
+#include "report/input/row.h"
 #include "results/row.h"
 
 /* the reference size dark, the larger one light: one hue, told apart in grey too */
@@ -36,7 +38,7 @@ static void bar_label(const struct mmb_report_data *d, const struct ladder *l, s
     const struct mmb_report_row *r = l->best[s][l->steps[j]];
     const struct mmb_report_row *above = j ? l->best[s][l->steps[j - 1]] : NULL;
     const struct mmb_report_row *cub = d->cublas >= 0 ? l->best[s][d->cublas] : NULL;
-    double tf = mmb_report_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
+    double tf = mmb_report_row_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
     snprintf(out, len, tf < 1 ? "%.2f" : "%.1f", tf);
     if (above)
         snprintf(out + strlen(out), len - strlen(out), "  ×%.2f", above->r.time_ms_median / r->r.time_ms_median);
@@ -62,7 +64,7 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
         fprintf(o.f, "%zu", j);
         for (size_t s = 0; s < 2; s++) {
             const struct mmb_report_row *r = s < l->nsizes ? l->best[s][l->steps[j]] : NULL;
-            fprintf(o.f, r ? " %.6g" : " NaN", r ? mmb_report_gflops(r) / 1000 : 0.0);
+            fprintf(o.f, r ? " %.6g" : " NaN", r ? mmb_report_row_gflops(r) / 1000 : 0.0);
         }
         for (size_t s = 0; s < 2; s++) {
             char label[160] = "";
@@ -80,13 +82,13 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
 static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, l->name, MMB_REPORT_GROUP_SECTION, (int)l->g);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, l->name, MMB_REPORT_GROUP_SECTION, (int)l->g);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
     char gpu[128], sel[64], shapes[2][96];
-    mmb_report_gpu_label(rep, l->g, gpu, sizeof gpu);
-    mmb_report_selection(rep, (int)l->g, sel, sizeof sel);
+    mmb_report_state_gpu_label(rep, l->g, gpu, sizeof gpu);
+    mmb_report_state_selection(rep, (int)l->g, sel, sizeof sel);
     for (size_t s = 0; s < l->nsizes; s++)
         mmb_report_shape_label(&l->sizes[s], shapes[s], sizeof shapes[s]);
     snprintf(fig->title, sizeof fig->title, "%s: the kernel ladder (profile %s) at %s (%s)", gpu,
@@ -157,7 +159,7 @@ static int ladder_write(struct mmb_report *rep, size_t p, size_t g, char *err, s
         for (size_t s = 0; s < l->nsizes; s++)
             if (l->best[s][all[j]]) {
                 any = true;
-                l->top = fmax(l->top, mmb_report_gflops(l->best[s][all[j]]) / 1000);
+                l->top = fmax(l->top, mmb_report_row_gflops(l->best[s][all[j]]) / 1000);
             }
         if (any)
             l->steps[l->n++] = all[j];

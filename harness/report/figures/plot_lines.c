@@ -14,6 +14,8 @@
 #include "core/util.h"
 #include "report/figures/gp.h"
 #include "report/figures/panels.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 
 /* Below this a kernel's time is launch and latency; above this spread, error bars. */
 #define SMALL_MS 0.030
@@ -27,7 +29,7 @@ struct point {
 static struct point value_tflops(const struct mmb_report_data *d, const struct mmb_report_row *r)
 {
     (void)d;
-    double gf = mmb_report_gflops(r), t = r->r.time_ms_median;
+    double gf = mmb_report_row_gflops(r), t = r->r.time_ms_median;
     return (struct point){gf / 1000, gf * t / r->r.time_ms_max / 1000, gf * t / r->r.time_ms_min / 1000};
 }
 
@@ -36,7 +38,7 @@ static struct point value_pct_cublas(const struct mmb_report_data *d, const stru
     struct point p = {NAN, NAN, NAN};
     if (d->cublas < 0 || (int)r->kernel == d->cublas)
         return p;
-    const struct mmb_report_row *c = mmb_report_best(d, r->gpu, (size_t)d->cublas, (size_t)r->shape);
+    const struct mmb_report_row *c = mmb_report_select_best(d, r->gpu, (size_t)d->cublas, (size_t)r->shape);
     if (!c)
         return p;
     p.y = 100.0 * c->r.time_ms_median / r->r.time_ms_median;
@@ -102,7 +104,7 @@ static void kernel_blocks(struct block_writer *b, const struct mmb_report *rep, 
         int *at = rect ? &p->rect[k] : &p->square[k];
         *at = -1;
         for (size_t s = 0; s < d->nshapes; s++) {
-            const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+            const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
             struct point v = r ? lk->value(d, r) : (struct point){NAN, NAN, NAN};
             if (!isfinite(v.y) || mmb_gp_square(&d->shapes[s]) == (rect != 0))
                 continue;
@@ -134,7 +136,7 @@ static int marks_block(struct block_writer *b, const struct mmb_report *rep, con
     int at = -1;
     for (size_t k = 0; k < d->nkernels; k++)
         for (size_t s = 0; s < d->nshapes; s++) {
-            const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+            const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
             struct point v = r ? lk->value(d, r) : (struct point){NAN, NAN, NAN};
             if (!isfinite(v.y))
                 continue;
@@ -174,7 +176,7 @@ static int line_data_write(struct mmb_report *rep, const struct line_kind *lk, s
     bool line = false;
     for (size_t k = 0; k < d->nkernels; k++)
         for (size_t s = 0, n = 0; s < d->nshapes && !line; s++) {
-            const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+            const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
             n += r && mmb_gp_square(&d->shapes[s]) && isfinite(lk->value(d, r).y);
             line = n >= 2;
         }
@@ -312,7 +314,7 @@ static int line_data(struct mmb_report *rep, size_t g, const char *name, bool *h
     struct line_panel *p = &ls->panels[g];
     int rc = line_data_write(rep, ls->lk, g, name, p, &ls->y, err, errlen);
     if (rc == 0 && p->squares == 0)
-        mmb_report_omit_add(rep, (int)g, ls->lk->short_name, ls->lk->lacks);
+        mmb_report_state_omit_add(rep, (int)g, ls->lk->short_name, ls->lk->lacks);
     if (p->squares == 0)
         return rc;
     *has = true;
@@ -347,7 +349,7 @@ static int line_kind_write(struct mmb_report *rep, const struct line_kind *lk, c
     if (rc == 0 && lk->gpus) {
         char name[160], sel[64], title[640], caption[640];
         snprintf(name, sizeof name, "gpus-%s", lk->name);
-        mmb_report_selection(rep, -1, sel, sizeof sel);
+        mmb_report_state_selection(rep, -1, sel, sizeof sel);
         snprintf(title, sizeof title, "Every GPU: %s (%s, shared axes)", lk->title, sel);
         snprintf(caption, sizeof caption,
                  "%s against N for every GPU with two or more sizes side by side, on a shared axis, oldest generation "

@@ -16,6 +16,8 @@
 #include "report/figures/gp.h"
 #include "report/figures/panels.h"
 #include "report/input/out.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 
 /* The memory levels, in the order the figure names them. */
 enum level { LEVEL_DRAM, LEVEL_L2, LEVEL_L1, LEVELS };
@@ -76,8 +78,8 @@ static int roofline_data(struct mmb_report *rep, size_t g, const char *name, boo
         for (int l = 0; l < LEVELS; l++) {
             rl->blocks[g][k][l] = -1;
             for (size_t s = 0; s < d->nshapes && peaks; s++) {
-                const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
-                double bytes = r ? level_bytes(r, (enum level)l) : NAN, gf = r ? mmb_report_gflops(r) : NAN;
+                const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
+                double bytes = r ? level_bytes(r, (enum level)l) : NAN, gf = r ? mmb_report_row_gflops(r) : NAN;
                 if (!r || !mmb_gp_square(&d->shapes[s]) || !(bytes > 0) || !isfinite(gf))
                     continue;
                 if (rl->blocks[g][k][l] < 0) {
@@ -97,19 +99,20 @@ static int roofline_data(struct mmb_report *rep, size_t g, const char *name, boo
     rl->l2_block[g] = -1;
     for (size_t k = 0; k < d->nkernels && nb; k++)
         for (size_t s = 0; s < d->nshapes; s++) {
-            const struct mmb_report_row *r = mmb_report_best(d, g, k, s);
+            const struct mmb_report_row *r = mmb_report_select_best(d, g, k, s);
             if (!r || !r->l2_low || !mmb_gp_square(&d->shapes[s]) || rl->blocks[g][k][LEVEL_DRAM] < 0)
                 continue;
             if (rl->l2_block[g] < 0) {
                 fputs("\n\n# outputs that stayed in L2: DRAM intensity from reads alone\n", o.f);
                 rl->l2_block[g] = nb++;
             }
-            fprintf(o.f, "%.9g %.9g\n", mmb_report_intensity(r), mmb_report_gflops(r));
+            fprintf(o.f, "%.9g %.9g\n", mmb_report_row_intensity(r), mmb_report_row_gflops(r));
         }
     if (nb == 0) {
         mmb_report_out_discard(&o);
-        mmb_report_omit_add(rep, (int)g, "roofline",
-                            peaks ? "no DRAM counters (counter columns empty)" : "no peak_gbps or peak_gflops for this GPU");
+        mmb_report_state_omit_add(rep, (int)g, "roofline",
+                                  peaks ? "no DRAM counters (counter columns empty)"
+                                        : "no peak_gbps or peak_gflops for this GPU");
         return 0;
     }
     *has = true;
@@ -274,7 +277,7 @@ int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen)
                                     (struct mmb_gp_canvas){1600, 1100}, err, errlen);
     if (rc == 0) {
         char sel[64], title[640];
-        mmb_report_selection(rep, -1, sel, sizeof sel);
+        mmb_report_state_selection(rep, -1, sel, sizeof sel);
         snprintf(title, sizeof title, "Every GPU: hierarchical roofline (%s, shared axes)", sel);
         rc = mmb_report_panels_gpus(rep, &figs, "gpus-roofline", title,
                                     "The rooflines of every GPU side by side on shared axes, oldest generation first; "

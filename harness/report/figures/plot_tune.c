@@ -41,7 +41,7 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
     size_t n = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (mmb_report_tune_member(g, r) && r->r.status == MMB_STATUS_OK && isfinite(r->r.time_ms_median))
+        if (mmb_report_tune_group_member(g, r) && r->r.status == MMB_STATUS_OK && isfinite(r->r.time_ms_median))
             idx[n++] = i;
     }
     sort_d = d;
@@ -75,7 +75,7 @@ static int spread_data_write(struct mmb_report *rep, const struct mmb_report_tun
     for (size_t j = first; j < ngroups; j++) {
         const struct mmb_report_tune_group *g = &gs[j];
         /* published rows carry no cache mode of mmbench's: they join whatever it is */
-        if (!mmb_report_tune_same_problem(g, g0) || (g->tuned && strcmp(g->cache, g0->cache)) ||
+        if (!mmb_report_tune_group_same_problem(g, g0) || (g->tuned && strcmp(g->cache, g0->cache)) ||
             g->by_status[MMB_STATUS_OK] < 2)
             continue;
         size_t n = group_rows(d, g, idx);
@@ -108,7 +108,7 @@ static void spread_terms(FILE *f, const struct mmb_report *rep, const struct mmb
         const struct mmb_report_tune_group *g = &gs[sp->members[b]];
         const struct mmb_report_row *best = &d->rows[g->best - 1];
         char gpu[128], t[256];
-        mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         const char *color = g->tuned ? mmb_gp_gpu_color(g->gpu) : "#606060";
         size_t style = measured % MMB_COUNT(spread_dashes);
         int dt = g->tuned ? spread_dashes[style] : 3, pt = g->tuned ? spread_points[style] : 9;
@@ -137,7 +137,7 @@ static int spread_script_write(struct mmb_report *rep, const struct mmb_report_t
                                size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, sp->name, MMB_REPORT_GROUP_TUNING, -1);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, sp->name, MMB_REPORT_GROUP_TUNING, -1);
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
@@ -204,7 +204,8 @@ static int pair_write(struct mmb_report *rep, const struct mmb_report_tune_group
         const struct mmb_report_row *ra = &d->rows[idx[i]];
         for (size_t j = 0; j < d->nrows; j++) {
             const struct mmb_report_row *rb = &d->rows[j];
-            if (!mmb_report_tune_member(b, rb) || rb->r.status != MMB_STATUS_OK || strcmp(rb->r.params, ra->r.params))
+            if (!mmb_report_tune_group_member(b, rb) || rb->r.status != MMB_STATUS_OK ||
+                strcmp(rb->r.params, ra->r.params))
                 continue;
             fprintf(o.f, "%.6g %.6g %zu  # %s\n", ra->r.time_ms_median, rb->r.time_ms_median, i + 1, ra->r.params);
             lo = fmin(lo, fmin(ra->r.time_ms_median, rb->r.time_ms_median));
@@ -219,7 +220,7 @@ static int pair_write(struct mmb_report *rep, const struct mmb_report_tune_group
     }
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
         return -1;
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
     /* the plot prints the title in two lines: in one it ran past the square canvas */
@@ -296,7 +297,7 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
         return -1;
     const struct mmb_report_tune_group *g0 = &gs[sp->members[0]];
-    struct mmb_report_figure *fig = mmb_report_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
+    struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
     snprintf(fig->title, sizeof fig->title, "Tuning %s at %s: median time against achieved occupancy",
@@ -319,7 +320,7 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
             continue;
         const struct mmb_report_tune_group *g = &gs[sp->members[m]];
         char gpu[128];
-        mmb_report_gpu_label(rep, g->gpu, gpu, sizeof gpu);
+        mmb_report_state_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         mmb_gp_term(o.f, &n);
         fprintf(o.f, "\"%s.dat\" index %d using 1:2 with points pt %d ps 2.2 * PS lw 2 lc rgb \"%s\" title ", name,
                 blocks[m], spread_points[m % MMB_COUNT(spread_points)], mmb_gp_gpu_color(g->gpu));
@@ -384,7 +385,8 @@ int mmb_report_plot_tune(struct mmb_report *rep, char *err, size_t errlen)
     for (size_t j = 0; j < n && rc == 0; j++) {
         bool first = gs[j].tuned, again = false;
         for (size_t i = 0; i < j && first; i++) {
-            first = !(gs[i].tuned && mmb_report_tune_same_problem(&gs[i], &gs[j]) && !strcmp(gs[i].cache, gs[j].cache));
+            first = !(gs[i].tuned && mmb_report_tune_group_same_problem(&gs[i], &gs[j]) &&
+                      !strcmp(gs[i].cache, gs[j].cache));
             again = again || (gs[i].tuned && gs[i].kernel == gs[j].kernel);
         }
         if (first)

@@ -101,7 +101,7 @@ static void cell_trim(const char **a, const char **b)
         (*b)--;
 }
 
-bool mmb_report_note_kernel(const char *note, const char *kernel, char *out, size_t len)
+bool mmb_report_data_note_kernel(const char *note, const char *kernel, char *out, size_t len)
 {
     size_t klen = strlen(kernel);
     for (const char *line = note; note && *line;) {
@@ -176,76 +176,4 @@ void mmb_report_data_free(struct mmb_report_data *d)
     free(d->best);
     free(d->profiles);
     memset(d, 0, sizeof *d);
-}
-
-/* ---- derived values ------------------------------------------------------------ */
-
-static bool positive(double v)
-{
-    return isfinite(v) && v > 0.0;
-}
-
-double mmb_report_gflops(const struct mmb_report_row *r)
-{
-    return mmb_row_gflops(&r->r);
-}
-
-double mmb_report_intensity(const struct mmb_report_row *r)
-{
-    return mmb_row_intensity(&r->r);
-}
-
-double mmb_report_dram_gbps(const struct mmb_report_row *r)
-{
-    return mmb_row_dram_gbps(&r->r);
-}
-
-double mmb_report_dram_pct(const struct mmb_report_row *r)
-{
-    return mmb_row_dram_pct(&r->r);
-}
-
-bool mmb_report_has_util(const struct mmb_report_row *r)
-{
-    return isfinite(r->r.sm_util_pct) && isfinite(r->r.dram_util_pct);
-}
-
-bool mmb_report_has_bandwidth(const struct mmb_report_row *r)
-{
-    return isfinite(mmb_report_dram_gbps(r));
-}
-
-bool mmb_report_has_roofline(const struct mmb_report_row *r)
-{
-    return positive(mmb_report_intensity(r)) && positive(mmb_report_gflops(r)) && positive(r->r.peak_gbps) &&
-           positive(r->r.peak_gflops);
-}
-
-/* ---- shapes ---------------------------------------------------------------------- */
-
-void mmb_report_shape_label(const struct mmb_report_shape *s, char *out, size_t len)
-{
-    if (s->m == s->n && s->n == s->k)
-        snprintf(out, len, "%lld", s->m);
-    else
-        snprintf(out, len, "%lldx%lldx%lld", s->m, s->n, s->k);
-}
-
-bool mmb_report_shape_parse(const char *text, struct mmb_report_shape *out)
-{
-    char low[96];
-    size_t n = strlen(text);
-    if (n == 0 || n >= sizeof low || strspn(text, "0123456789xX") != n)
-        return false;
-    for (size_t i = 0; i <= n; i++)
-        low[i] = text[i] == 'X' ? 'x' : text[i];
-    long long m, nn, k;
-    char tail;
-    if (sscanf(low, "%lldx%lldx%lld%c", &m, &nn, &k, &tail) == 3 && m > 0 && nn > 0 && k > 0)
-        *out = (struct mmb_report_shape){m, nn, k};
-    else if (!strchr(low, 'x') && sscanf(low, "%lld%c", &m, &tail) == 1 && m > 0)
-        *out = (struct mmb_report_shape){m, m, m};
-    else
-        return false;
-    return true;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/input/shape.h"
 #include "results/row.h"
 
 #define MMB_REPORT_NAME_MAX 64
@@ -44,10 +45,6 @@ struct mmb_report_profile {
     unsigned char rank[MMB_REPORT_KERNELS_MAX];
 };
 #define MMB_REPORT_UNRANKED 255
-
-struct mmb_report_shape {
-    long long m, n, k;
-};
 
 struct mmb_report_file {
     char *path;   /* as opened */
@@ -88,7 +85,7 @@ struct mmb_report_data {
     size_t nrows, caprows;
     struct mmb_report_file *files;
     size_t nfiles;
-    /* filled by mmb_report_data_select */
+    /* filled by mmb_report_select */
     struct mmb_report_profile *profiles;  /* in the order the data names them */
     size_t nprofiles;
     int main;                             /* the story's profile; -1 without rows */
@@ -117,64 +114,11 @@ struct mmb_report_data {
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen);
 
-/* Picks the story's profile (profile, or NULL: profiles.c's rule), groups the rows
- * and picks the best story row per (GPU, kernel, shape). dtype and cache may be NULL
- * (f32 when present; cold when present, else hot); ref may be NULL (4096^3 when
- * present, else the shape most (GPU, kernel) pairs reach). Returns -1 with err when
- * a named profile, dtype, cache mode or size has no ok row. */
-int mmb_report_data_select(struct mmb_report_data *d, const char *profile, const char *dtype, const char *cache,
-                           const struct mmb_report_shape *ref, char *err, size_t errlen);
-
-/* Sets each profile's role, the main profile (want, or NULL: `course` when present,
- * else the one with the most ok rows) and every row's profile and story flag
- * (profiles.c); -1 with err when want names no profile with an ok row. */
-int mmb_report_profiles_pick(struct mmb_report_data *d, const char *want, char *err, size_t errlen);
-/* The kernels of profile p in its order (its INI's, else first appearance), cuBLAS
- * last: kernel indices into out (MMB_REPORT_KERNELS_MAX); returns how many. */
-size_t mmb_report_profile_kernels(const struct mmb_report_data *d, size_t p, size_t *out);
-/* The fastest ok row of profile p on GPU g for each kernel at m x n x k in dtype
- * (cache mode as the selection's), into best[MMB_REPORT_KERNELS_MAX] (NULL none). */
-void mmb_report_profile_best(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
-                             const struct mmb_report_shape *s, const struct mmb_report_row **best);
-/* The sizes a profile's section shows on GPU g in the selected dtype: the reference
- * size when it has an ok row there, and its largest square size; into out (2).
- * Returns how many. */
-size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_t g, struct mmb_report_shape *out);
-/* The profiles of role r in the data's order into out (MMB_REPORT_PROFILES_MAX). */
-size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out);
-
 void mmb_report_data_free(struct mmb_report_data *d);
-
-/* Groups the rows rows[0..n) (every row when rows is NULL) by key in O(n log n):
- * group[p] is the group of the row at position p, groups numbered in the order of
- * their first member, and first[g] that member's position (ascending). Both
- * arrays hold n. Returns the number of groups, -1 without memory. */
-long mmb_report_rows_group(const struct mmb_report_data *d, const size_t *rows, size_t n,
-                           int (*key)(const struct mmb_report_row *a, const struct mmb_report_row *b), size_t *group,
-                           size_t *first);
-
-const struct mmb_report_row *mmb_report_best(const struct mmb_report_data *d, size_t gpu, size_t kernel,
-                                             size_t shape);
-/* True when the GPU has any selected row for which have(row) holds. */
-bool mmb_report_gpu_has(const struct mmb_report_data *d, size_t gpu, bool (*have)(const struct mmb_report_row *));
-
-/* Values a figure needs, from the row's column or derived from others; NaN when
- * neither can be had. */
-double mmb_report_gflops(const struct mmb_report_row *r);
-double mmb_report_intensity(const struct mmb_report_row *r);
-double mmb_report_dram_gbps(const struct mmb_report_row *r);
-double mmb_report_dram_pct(const struct mmb_report_row *r); /* of peak_gbps, else dram_util_pct */
-bool mmb_report_has_util(const struct mmb_report_row *r);
-bool mmb_report_has_bandwidth(const struct mmb_report_row *r);
-bool mmb_report_has_roofline(const struct mmb_report_row *r);
 
 /* A kernel's note from a CSV's note (x.md beside x.csv): the last cell of the row of
  * a Markdown table whose first cell names the kernel (`name` or name), trimmed, into
  * out. False when no row names it. */
-bool mmb_report_note_kernel(const char *note, const char *kernel, char *out, size_t len);
-
-/* "4096" for a cube, else "4096x2048x1024". */
-void mmb_report_shape_label(const struct mmb_report_shape *s, char *out, size_t len);
-bool mmb_report_shape_parse(const char *text, struct mmb_report_shape *out);
+bool mmb_report_data_note_kernel(const char *note, const char *kernel, char *out, size_t len);
 
 #endif

@@ -134,7 +134,7 @@ struct mmb_report_device *mmb_report_devices_read(const char *root, const struct
     return devices;
 }
 
-double mmb_report_l2_edge(double l2_mib, double size)
+double mmb_report_device_l2_edge(double l2_mib, double size)
 {
     return l2_mib > 0 && size > 0 ? sqrt(l2_mib * 1048576.0 / (3.0 * size)) : NAN;
 }

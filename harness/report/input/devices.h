@@ -20,12 +20,12 @@ struct mmb_report_device {
     double clock_mhz;        /* median SM clock of its selected rows; NaN when none */
 };
 
-/* One per GPU of d (after mmb_report_data_select), from the files under
+/* One per GPU of d (after mmb_report_select), from the files under
  * <root>/data/<GPU slug>/bench/; NULL without memory. Free it. */
 struct mmb_report_device *mmb_report_devices_read(const char *root, const struct mmb_report_data *d);
 
 /* The side N of the square problem whose A, B and C (3 N^2 elements of size bytes)
  * just fill an L2 of l2_mib: where a square sweep leaves L2 for DRAM. NaN unknown. */
-double mmb_report_l2_edge(double l2_mib, double size);
+double mmb_report_device_l2_edge(double l2_mib, double size);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/input/labels.h"
+#include "report/input/select.h"
 
 #define PARAMS_MAX 16
 
@@ -295,7 +296,7 @@ bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t k
 {
     memset(g, 0, sizeof *g);
     struct params bp;
-    if (!mmb_report_best(d, gpu, kernel, shape) ||
+    if (!mmb_report_select_best(d, gpu, kernel, shape) ||
         !profile_pick(d, gpu, kernel, &d->shapes[shape], &g->profile, &g->best_row) ||
         !params_parse(d->rows[g->best_row].r.params, &bp) || bp.n < 2)
         return false;

@@ -9,7 +9,7 @@
  *     the Kernel ladder section, seeds* the Seed kernels as written section;
  *   - of the rest, the one that measures the most element types feeds the
  *     element-type table and finding; every other profile gets a section of its own. */
-#include "report/input/data.h"
+#include "report/input/profiles.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +19,7 @@
 
 #include "core/dtype.h"
 #include "core/util.h"
+#include "report/input/row.h"
 #include "results/row.h"
 
 /* Profiles named for a section of their own, by the start of the name. */
@@ -59,7 +60,7 @@ static int profiles_collect(struct mmb_report_data *d, size_t *unnamed, char *er
 {
     size_t cap = d->nrows ? d->nrows : 1;
     size_t *group = malloc(cap * sizeof *group), *first = malloc(cap * sizeof *first);
-    long n = group && first ? mmb_report_rows_group(d, NULL, d->nrows, profile_key, group, first) : -1;
+    long n = group && first ? mmb_report_row_group(d, NULL, d->nrows, profile_key, group, first) : -1;
     int rc = 0;
     if (n < 0 || !(d->profiles = calloc((size_t)n + 1, sizeof *d->profiles)))
         rc = mmb_failf(err, errlen, "out of memory");

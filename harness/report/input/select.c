@@ -5,7 +5,7 @@
  * time) per GPU, kernel and shape, so that a kernel is one line however many
  * configurations were swept. Every step sorts or groups rows, so time grows as
  * n log n and memory as n with the number of rows. */
-#include "report/input/data.h"
+#include "report/input/select.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,67 +16,12 @@
 #include "core/cache.h"
 #include "core/dtype.h"
 #include "core/util.h"
+#include "report/input/profiles.h"
+#include "report/input/row.h"
 
 static bool positive(double v)
 {
     return isfinite(v) && v > 0.0;
-}
-
-/* ---- grouping ---------------------------------------------------------------------- */
-
-/* qsort has no context argument: the comparison of positions reads these. */
-static const struct mmb_report_data *sort_data;
-static const size_t *sort_rows; /* position -> row; NULL: the position is the row */
-static int (*sort_key)(const struct mmb_report_row *a, const struct mmb_report_row *b);
-
-static const struct mmb_report_row *row_at(size_t pos)
-{
-    return &sort_data->rows[sort_rows ? sort_rows[pos] : pos];
-}
-
-/* By key, ties by position: the first entry of a run of equal keys is the position
- * where the key first appears. */
-static int position_cmp(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    int c = sort_key(row_at(x), row_at(y));
-    return c ? c : (x > y) - (x < y);
-}
-
-static int size_cmp(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-long mmb_report_rows_group(const struct mmb_report_data *d, const size_t *rows, size_t n,
-                           int (*key)(const struct mmb_report_row *a, const struct mmb_report_row *b), size_t *group,
-                           size_t *first)
-{
-    size_t ngroups = 0;
-    size_t *pos = malloc((n ? n : 1) * sizeof *pos);
-    if (!pos)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        pos[i] = i;
-    sort_data = d;
-    sort_rows = rows;
-    sort_key = key;
-    if (n > 1)
-        qsort(pos, n, sizeof *pos, position_cmp);
-    for (size_t j = 0; j < n; j++)
-        if (j == 0 || key(row_at(pos[j - 1]), row_at(pos[j])) != 0)
-            first[ngroups++] = pos[j];
-    if (ngroups > 1)
-        qsort(first, ngroups, sizeof *first, size_cmp);
-    size_t g = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (j == 0 || key(row_at(pos[j - 1]), row_at(pos[j])) != 0)
-            g = (size_t)((const size_t *)bsearch(&pos[j], first, ngroups, sizeof *first, size_cmp) - first);
-        group[pos[j]] = g;
-    }
-    free(pos);
-    return (long)ngroups;
 }
 
 /* Every row grouped by key, with its arrays; the caller frees both. */
@@ -86,7 +31,7 @@ static long rows_group_new(const struct mmb_report_data *d,
 {
     *group = malloc((d->nrows ? d->nrows : 1) * sizeof **group);
     *first = malloc((d->nrows ? d->nrows : 1) * sizeof **first);
-    return *group && *first ? mmb_report_rows_group(d, NULL, d->nrows, key, *group, *first) : -1;
+    return *group && *first ? mmb_report_row_group(d, NULL, d->nrows, key, *group, *first) : -1;
 }
 
 /* The row where a list outgrew its limit, as the message names it. */
@@ -417,13 +362,14 @@ static int best_cmp(const void *a, const void *b)
 }
 
 /* By (GPU, kernel, shape), then the lowest median time, then the first row. */
-static int candidate_cmp(const void *a, const void *b)
+static int candidate_cmp(const void *a, const void *b, void *data)
 {
     int c = best_cmp(a, b);
     if (c)
         return c;
     const struct mmb_report_best *x = a, *y = b;
-    double tx = sort_data->rows[x->row].r.time_ms_median, ty = sort_data->rows[y->row].r.time_ms_median;
+    const struct mmb_report_data *d = data;
+    double tx = d->rows[x->row].r.time_ms_median, ty = d->rows[y->row].r.time_ms_median;
     if (tx != ty)
         return tx < ty ? -1 : 1;
     return (x->row > y->row) - (x->row < y->row);
@@ -435,7 +381,7 @@ static void row_note(struct mmb_report_data *d, struct mmb_report_row *rr)
 {
     struct mmb_report_gpu *gp = &d->gpus[rr->gpu];
     gp->selected++;
-    gp->with_counters += mmb_report_has_bandwidth(rr) || mmb_report_has_util(rr);
+    gp->with_counters += mmb_report_row_has_bandwidth(rr) || mmb_report_row_has_util(rr);
     enum mmb_dtype t;
     size_t size = mmb_dtype_parse(rr->r.dtype, &t) ? mmb_dtype_info(t)->size : 4;
     double out_bytes = (double)rr->r.m * (double)rr->r.n * (double)size;
@@ -458,10 +404,8 @@ static int best_collect(struct mmb_report_data *d, char *err, size_t errlen)
         row_note(d, rr);
         d->best[d->nbest++] = (struct mmb_report_best){rr->gpu, rr->kernel, (size_t)rr->shape, i};
     }
-    sort_data = d;
-    sort_rows = NULL;
     if (d->nbest > 1)
-        qsort(d->best, d->nbest, sizeof *d->best, candidate_cmp);
+        qsort_r(d->best, d->nbest, sizeof *d->best, candidate_cmp, d);
     /* the first of each (GPU, kernel, shape) is its best */
     size_t kept = 0;
     for (size_t i = 0; i < d->nbest; i++)
@@ -514,8 +458,8 @@ static int reference_pick(struct mmb_report_data *d, const struct mmb_report_sha
     return 0;
 }
 
-int mmb_report_data_select(struct mmb_report_data *d, const char *profile, const char *dtype, const char *cache,
-                           const struct mmb_report_shape *ref, char *err, size_t errlen)
+int mmb_report_select(struct mmb_report_data *d, const char *profile, const char *dtype, const char *cache,
+                      const struct mmb_report_shape *ref, char *err, size_t errlen)
 {
     if (mmb_report_profiles_pick(d, profile, err, errlen) != 0 || selection_defaults(d, dtype, cache, err, errlen) != 0 ||
         gpus_collect(d, err, errlen) != 0 ||
@@ -525,15 +469,15 @@ int mmb_report_data_select(struct mmb_report_data *d, const char *profile, const
     return reference_pick(d, ref, err, errlen);
 }
 
-const struct mmb_report_row *mmb_report_best(const struct mmb_report_data *d, size_t gpu, size_t kernel,
-                                             size_t shape)
+const struct mmb_report_row *mmb_report_select_best(const struct mmb_report_data *d, size_t gpu, size_t kernel,
+                                                    size_t shape)
 {
     struct mmb_report_best key = {gpu, kernel, shape, 0};
     const struct mmb_report_best *b = d->nbest ? bsearch(&key, d->best, d->nbest, sizeof *d->best, best_cmp) : NULL;
     return b ? &d->rows[b->row] : NULL;
 }
 
-bool mmb_report_gpu_has(const struct mmb_report_data *d, size_t gpu, bool (*have)(const struct mmb_report_row *))
+bool mmb_report_select_gpu_has(const struct mmb_report_data *d, size_t gpu, bool (*have)(const struct mmb_report_row *))
 {
     for (size_t i = 0; i < d->nbest; i++)
         if (d->best[i].gpu == gpu && (!have || have(&d->rows[d->best[i].row])))

@@ -10,8 +10,8 @@
 
 #include "core/util.h"
 
-int mmb_report_path(const struct mmb_report *rep, char *out, size_t len, const char *sub, const char *name,
-                    char *err, size_t errlen)
+int mmb_report_state_path(const struct mmb_report *rep, char *out, size_t len, const char *sub, const char *name,
+                          char *err, size_t errlen)
 {
     int w = sub ? snprintf(out, len, "%s/%s/%s", rep->out, sub, name) : snprintf(out, len, "%s/%s", rep->out, name);
     if (w < 0 || (size_t)w >= len) {
@@ -21,8 +21,8 @@ int mmb_report_path(const struct mmb_report *rep, char *out, size_t len, const c
     return 0;
 }
 
-struct mmb_report_figure *mmb_report_figure_add(struct mmb_report *rep, const char *name,
-                                                enum mmb_report_group group, int gpu)
+struct mmb_report_figure *mmb_report_state_figure_add(struct mmb_report *rep, const char *name,
+                                                      enum mmb_report_group group, int gpu)
 {
     struct mmb_report_figure *figs = realloc(rep->figs, (rep->nfigs + 1) * sizeof *figs);
     if (!figs)
@@ -36,7 +36,7 @@ struct mmb_report_figure *mmb_report_figure_add(struct mmb_report *rep, const ch
     return f;
 }
 
-int mmb_report_note_add(struct mmb_report *rep, const char *fmt, ...)
+int mmb_report_state_note_add(struct mmb_report *rep, const char *fmt, ...)
 {
     char (*notes)[512] = realloc(rep->notes, (rep->nnotes + 1) * sizeof *notes);
     if (!notes)
@@ -49,7 +49,7 @@ int mmb_report_note_add(struct mmb_report *rep, const char *fmt, ...)
     return 0;
 }
 
-int mmb_report_omit_add(struct mmb_report *rep, int gpu, const char *what, const char *why)
+int mmb_report_state_omit_add(struct mmb_report *rep, int gpu, const char *what, const char *why)
 {
     struct mmb_report_omit *omits = realloc(rep->omits, (rep->nomits + 1) * sizeof *omits);
     if (!omits)
@@ -62,7 +62,7 @@ int mmb_report_omit_add(struct mmb_report *rep, int gpu, const char *what, const
     return 0;
 }
 
-void mmb_report_figures_check(struct mmb_report *rep)
+void mmb_report_state_figures_check(struct mmb_report *rep)
 {
     for (size_t i = 0; i < rep->nfigs; i++) {
         struct mmb_report_figure *f = &rep->figs[i];
@@ -71,20 +71,20 @@ void mmb_report_figures_check(struct mmb_report *rep)
             char name[256], path[4352];
             struct stat st;
             snprintf(name, sizeof name, "%s.%s", f->name, mmb_report_format_info(rep->formats[j])->name);
-            f->drawn = mmb_report_path(rep, path, sizeof path, "figures", name, NULL, 0) == 0 &&
+            f->drawn = mmb_report_state_path(rep, path, sizeof path, "figures", name, NULL, 0) == 0 &&
                        stat(path, &st) == 0 && st.st_size > 0;
         }
     }
 }
 
-void mmb_report_selection(const struct mmb_report *rep, int gpu, char *out, size_t len)
+void mmb_report_state_selection(const struct mmb_report *rep, int gpu, char *out, size_t len)
 {
     const struct mmb_report_data *d = &rep->data;
     bool cache = d->cache[0] && !(gpu >= 0 && d->gpus[gpu].all_published);
     snprintf(out, len, "%s%s%s%s", d->dtype, cache ? ", " : "", cache ? d->cache : "", cache ? " L2" : "");
 }
 
-void mmb_report_gpu_label(const struct mmb_report *rep, size_t gpu, char *out, size_t len)
+void mmb_report_state_gpu_label(const struct mmb_report *rep, size_t gpu, char *out, size_t len)
 {
     const struct mmb_report_gpu *g = &rep->data.gpus[gpu];
     snprintf(out, len, "%s%s", g->name, g->all_published ? " (published)" : "");

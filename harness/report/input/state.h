@@ -57,23 +57,23 @@ struct mmb_report {
 };
 
 /* out/<sub>/<name>: returns -1 with err when it does not fit. */
-int mmb_report_path(const struct mmb_report *rep, char *out, size_t len, const char *sub, const char *name,
-                    char *err, size_t errlen);
+int mmb_report_state_path(const struct mmb_report *rep, char *out, size_t len, const char *sub, const char *name,
+                          char *err, size_t errlen);
 
-struct mmb_report_figure *mmb_report_figure_add(struct mmb_report *rep, const char *name,
-                                                enum mmb_report_group group, int gpu);
-int mmb_report_note_add(struct mmb_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int mmb_report_omit_add(struct mmb_report *rep, int gpu, const char *what, const char *why);
+struct mmb_report_figure *mmb_report_state_figure_add(struct mmb_report *rep, const char *name,
+                                                      enum mmb_report_group group, int gpu);
+int mmb_report_state_note_add(struct mmb_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mmb_report_state_omit_add(struct mmb_report *rep, int gpu, const char *what, const char *why);
 
 /* Marks the figures whose every format exists on disk. */
-void mmb_report_figures_check(struct mmb_report *rep);
+void mmb_report_state_figures_check(struct mmb_report *rep);
 
 /* "f32, cold L2": what figures and tables show, for one GPU or (gpu -1) all;
  * the cache mode is left out for a GPU whose rows are all published. */
-void mmb_report_selection(const struct mmb_report *rep, int gpu, char *out, size_t len);
+void mmb_report_state_selection(const struct mmb_report *rep, int gpu, char *out, size_t len);
 
 /* The GPU name as figures and tables show it, with "(published)" when none of its
  * rows was measured by mmbench. */
-void mmb_report_gpu_label(const struct mmb_report *rep, size_t gpu, char *out, size_t len);
+void mmb_report_state_gpu_label(const struct mmb_report *rep, size_t gpu, char *out, size_t len);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool mmb_report_tune_row(const struct mmb_report_row *r)
+bool mmb_report_tune_group_row(const struct mmb_report_row *r)
 {
     return strncmp(r->r.profile, "tune", 4) == 0;
 }
@@ -21,21 +21,21 @@ static bool same_place(const struct mmb_report_tune_group *g, const struct mmb_r
            !strcmp(r->r.cache, g->cache);
 }
 
-bool mmb_report_tune_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r)
+bool mmb_report_tune_group_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r)
 {
-    return r->kernel == g->kernel && same_place(g, r) && mmb_report_tune_row(r) == g->tuned &&
+    return r->kernel == g->kernel && same_place(g, r) && mmb_report_tune_group_row(r) == g->tuned &&
            (g->tuned || r->published);
 }
 
-bool mmb_report_tune_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b)
+bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b)
 {
     return a->kernel == b->kernel && a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->dtype, b->dtype);
 }
 
-bool mmb_report_tune_has(const struct mmb_report *rep)
+bool mmb_report_tune_groups_any(const struct mmb_report *rep)
 {
     for (size_t i = 0; i < rep->data.nrows; i++)
-        if (mmb_report_tune_row(&rep->data.rows[i]) && (int)rep->data.rows[i].kernel != rep->data.cublas)
+        if (mmb_report_tune_group_row(&rep->data.rows[i]) && (int)rep->data.rows[i].kernel != rep->data.cublas)
             return true;
     return false;
 }
@@ -46,11 +46,11 @@ size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < d->nrows; i++) {
             const struct mmb_report_row *r = &d->rows[i];
-            bool tuned = mmb_report_tune_row(r);
+            bool tuned = mmb_report_tune_group_row(r);
             if ((int)r->kernel == d->cublas || (pass == 0 ? !tuned : tuned || !r->published))
                 continue;
             size_t j = 0;
-            while (j < n && !mmb_report_tune_member(&gs[j], r))
+            while (j < n && !mmb_report_tune_group_member(&gs[j], r))
                 j++;
             if (j == n) {
                 if (n == MMB_REPORT_TUNE_GROUPS_MAX)
@@ -62,7 +62,7 @@ size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report
                 /* published rows join a kernel and size that was tuned, nothing else */
                 bool tuned_here = pass == 0;
                 for (size_t t = 0; t < n && !tuned_here; t++)
-                    tuned_here = gs[t].tuned && mmb_report_tune_same_problem(&gs[t], &g);
+                    tuned_here = gs[t].tuned && mmb_report_tune_group_same_problem(&gs[t], &g);
                 if (!tuned_here)
                     continue;
                 gs[n++] = g;

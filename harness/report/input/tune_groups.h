@@ -30,13 +30,13 @@ struct mmb_report_tune_group {
 size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report_tune_group *gs);
 
 /* Whether the row came from a tuning profile, and belongs to the group. */
-bool mmb_report_tune_row(const struct mmb_report_row *r);
-bool mmb_report_tune_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r);
+bool mmb_report_tune_group_row(const struct mmb_report_row *r);
+bool mmb_report_tune_group_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r);
 /* Same kernel, size and dtype (the cache mode aside: published rows have none). */
-bool mmb_report_tune_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b);
+bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b);
 
 /* True when the data holds rows of a tuning profile: the report then has a
  * Tuning section. */
-bool mmb_report_tune_has(const struct mmb_report *rep);
+bool mmb_report_tune_groups_any(const struct mmb_report *rep);
 
 #endif

@@ -1,4 +1,4 @@
-/* plot_bars.c - the Speed-of-Light bars: each kernel's use of the FP32 pipe, SM
+/* plot_util.c - the Speed-of-Light (utilisation) bars: each kernel's use of the FP32 pipe, SM
  * throughput, L1, L2 and DRAM, each a percentage of its own peak, as Nsight
  * Compute's summary shows them. */
 #include "report/figures/figures.h"
@@ -12,6 +12,8 @@
 #include "report/figures/gp.h"
 #include "report/figures/panels.h"
 #include "report/input/out.h"
+#include "report/input/row.h"
+#include "report/input/select.h"
 #include "results/row.h"
 
 /* ---- utilisation bars ------------------------------------------------------------ */
@@ -43,7 +45,7 @@ static double util_value(const struct mmb_report_row *r, size_t bar)
     case 3:
         return r->r.l2_util_pct;
     default:
-        return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_dram_pct(r);
+        return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_row_dram_pct(r);
     }
 }
 
@@ -139,8 +141,8 @@ static int util_data(struct mmb_report *rep, size_t g, const char *name, bool *h
     fprintf(o.f, "# %s: %% of each unit's peak at %s on %s\n# kernel-index fp32 sm l1 l2 dram  # kernel, params\n",
             name, u->ref, d->gpus[g].name);
     for (size_t k = 0; k < d->nkernels; k++) {
-        const struct mmb_report_row *r = mmb_report_best(d, g, k, (size_t)d->ref);
-        if (!r || !mmb_report_has_util(r))
+        const struct mmb_report_row *r = mmb_report_select_best(d, g, k, (size_t)d->ref);
+        if (!r || !mmb_report_row_has_util(r))
             continue;
         fprintf(o.f, "%zu", k);
         for (size_t b = 0; b < UTIL_BARS; b++) {
@@ -155,7 +157,7 @@ static int util_data(struct mmb_report *rep, size_t g, const char *name, bool *h
         mmb_report_out_discard(&o);
         char why[160];
         snprintf(why, sizeof why, "no SM and DRAM throughput counters at %s", u->ref);
-        mmb_report_omit_add(rep, (int)g, "utilisation bars", why);
+        mmb_report_state_omit_add(rep, (int)g, "utilisation bars", why);
         return 0;
     }
     return mmb_gp_commit(rep, &o, name, "dat", err, errlen);
@@ -192,7 +194,7 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
     }
     if (rc == 0) {
         char sel[64], title[640];
-        mmb_report_selection(rep, -1, sel, sizeof sel);
+        mmb_report_state_selection(rep, -1, sel, sizeof sel);
         snprintf(title, sizeof title, "Every GPU: Speed of Light at %s (%s)", ref, sel);
         rc = mmb_report_panels_gpus(rep, &figs, "gpus-util", title,
                                     "The Speed-of-Light bars of every GPU side by side, oldest generation first.", err,
