@@ -3,8 +3,6 @@
  * CSV rows and tune caches. */
 #include "model/space.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +10,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "model/params.h"
 
 struct scope {
     const struct mmb_kernel_spec *kernel;
@@ -167,32 +166,11 @@ int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_co
 void mmb_space_format_params(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                              char *buf, size_t len)
 {
-    if (!len)
-        return;
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < kernel->nparams && n < len; i++) {
-        int w = snprintf(buf + n, len - n, "%s%s=%lld", i ? ";" : "", kernel->params[i].name, cfg->values[i]);
-        n += w < 0 ? 0 : (size_t)w;
-    }
-}
-
-static bool parse_value(const char *s, size_t len, long long *out)
-{
-    char tmp[32];
-    if (!len || len >= sizeof tmp)
-        return false;
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
-    if (!isdigit((unsigned char)tmp[0]) && tmp[0] != '-')
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(tmp, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < kernel->nparams; i++)
+        mmb_params_append(buf, len, &used, kernel->params[i].name, cfg->values[i]);
 }
 
 int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *text,
@@ -200,37 +178,27 @@ int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *tex
 {
     int digit[MMB_MAX_PARAMS];
     bool seen[MMB_MAX_PARAMS] = {false};
-    int nseen = 0;
+    int nseen = 0, more;
     memset(cfg, 0, sizeof *cfg);
-    for (const char *s = text; *s;) {
-        const char *semi = strchr(s, ';');
-        const char *e = semi ? semi : s + strlen(s);
-        const char *eq = memchr(s, '=', (size_t)(e - s));
-        if (!eq)
+    struct mmb_params_item item;
+    for (const char *s = text; (more = mmb_params_next(&s, &item)) != 0;) {
+        if (more < 0)
             return -1;
         int i = 0;
-        while (i < kernel->nparams && !name_is(s, (size_t)(eq - s), kernel->params[i].name))
+        while (i < kernel->nparams && !name_is(item.name, item.name_len, kernel->params[i].name))
             i++;
         if (i == kernel->nparams || seen[i])
             return -1;
-        long long v;
-        if (!parse_value(eq + 1, (size_t)(e - eq - 1), &v))
-            return -1;
         const struct mmb_param *p = &kernel->params[i];
         int j = 0;
-        while (j < p->nvalues && p->values[j] != v)
+        while (j < p->nvalues && p->values[j] != item.value)
             j++;
         if (j == p->nvalues)
             return -1;
         seen[i] = true;
         nseen++;
         digit[i] = j;
-        cfg->values[i] = v;
-        if (!semi)
-            break;
-        s = semi + 1;
-        if (!*s)
-            return -1; /* trailing ';' */
+        cfg->values[i] = item.value;
     }
     if (nseen != kernel->nparams)
         return -1;

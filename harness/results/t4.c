@@ -10,15 +10,15 @@
 #include "results/t4.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
+#include "model/params.h"
 #include "results/columns.h"
 #include "results/csv.h"
-#include "core/util.h"
 
 struct mmb_t4 {
     cJSON *doc;
@@ -64,25 +64,16 @@ static cJSON *configuration(const char *params, char *err, size_t errlen)
     cJSON *cfg = cJSON_CreateObject();
     if (!cfg)
         return NULL;
-    for (const char *s = params; *s;) {
-        const char *semi = strchr(s, ';');
-        size_t len = semi ? (size_t)(semi - s) : strlen(s);
-        const char *eq = memchr(s, '=', len);
+    struct mmb_params_item item;
+    int more;
+    for (const char *s = params; (more = mmb_params_next(&s, &item)) != 0;) {
         char name[64];
-        if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
+        if (more < 0 || item.name_len >= sizeof name)
             goto bad;
-        memcpy(name, s, (size_t)(eq - s));
-        name[eq - s] = '\0';
-        char *end;
-        errno = 0;
-        long long v = strtoll(eq + 1, &end, 10);
-        if (errno || end == eq + 1 || end != s + len)
+        memcpy(name, item.name, item.name_len);
+        name[item.name_len] = '\0';
+        if (!cJSON_AddNumberToObject(cfg, name, (double)item.value))
             goto bad;
-        if (!cJSON_AddNumberToObject(cfg, name, (double)v))
-            goto bad;
-        if (!semi)
-            break;
-        s = semi + 1;
     }
     return cfg;
 bad:

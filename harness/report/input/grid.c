@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/params.h"
 #include "report/input/labels.h"
 #include "report/input/select.h"
 
@@ -22,32 +23,17 @@ struct params {
     size_t n;
 };
 
-/* "a=1;b=2" -> names and values. False when a value is not a finite number. */
+/* "a=1;b=2" -> names and values. False when the text is not name=integer pairs. */
 static bool params_parse(const char *text, struct params *p)
 {
     p->n = 0;
-    const char *s = text;
-    while (*s) {
-        const char *end = strchr(s, ';');
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-        const char *eq = memchr(s, '=', len);
-        if (!eq || p->n == PARAMS_MAX || (size_t)(eq - s) >= MMB_REPORT_NAME_MAX)
+    struct mmb_params_item item;
+    int more;
+    for (const char *s = text; (more = mmb_params_next(&s, &item)) != 0;) {
+        if (more < 0 || p->n == PARAMS_MAX || item.name_len >= MMB_REPORT_NAME_MAX)
             return false;
-        char value[64];
-        size_t vlen = len - (size_t)(eq - s) - 1;
-        if (vlen == 0 || vlen >= sizeof value)
-            return false;
-        memcpy(value, eq + 1, vlen);
-        value[vlen] = '\0';
-        char *vend;
-        double v = strtod(value, &vend);
-        if (*vend != '\0' || !isfinite(v))
-            return false;
-        snprintf(p->names[p->n], MMB_REPORT_NAME_MAX, "%.*s", (int)(eq - s), s);
-        p->values[p->n++] = v;
-        s += len;
-        if (*s == ';')
-            s++;
+        snprintf(p->names[p->n], MMB_REPORT_NAME_MAX, "%.*s", (int)item.name_len, item.name);
+        p->values[p->n++] = (double)item.value;
     }
     return true;
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/params.h"
+
 /* "block_size_x": "bx"; a name of one word stays whole. */
 static void param_abbrev(const char *name, size_t len, char *out, size_t outlen)
 {
@@ -30,21 +32,23 @@ void mmb_report_label_params(const char *params, char *out, size_t len)
 {
     char names[16][64];
     size_t n = 0, o = 0;
+    struct mmb_params_item item;
+    int more;
     out[0] = '\0';
-    for (const char *p = params; *p && n < 16;) {
-        size_t item = strcspn(p, ";"), eq = strcspn(p, "=");
-        if (eq > item)
-            eq = item;
-        param_abbrev(p, eq, names[n], sizeof names[n]);
+    for (const char *p = params; n < 16 && (more = mmb_params_next(&p, &item)) != 0; n++) {
+        if (more < 0) {
+            snprintf(out, len, "%s", params); /* not name=value pairs: shown as they are */
+            return;
+        }
+        param_abbrev(item.name, item.name_len, names[n], sizeof names[n]);
         for (size_t j = 0; j < n; j++)
             if (!strcmp(names[j], names[n])) {
                 snprintf(out, len, "%s", params); /* two would read alike: keep the names */
                 return;
             }
-        int w = snprintf(out + o, o < len ? len - o : 0, "%s%s%.*s", n ? " " : "", names[n], (int)(item - eq), p + eq);
+        int w = snprintf(out + o, o < len ? len - o : 0, "%s%s=%.*s", n ? " " : "", names[n], (int)item.value_len,
+                         item.value_text);
         o += w > 0 ? (size_t)w : 0;
-        n++;
-        p += item + (p[item] == ';');
     }
     if (!params[0])
         snprintf(out, len, "-");
@@ -53,18 +57,16 @@ void mmb_report_label_params(const char *params, char *out, size_t len)
 void mmb_report_label_params_legend(const char *params, char *out, size_t len)
 {
     size_t o = 0;
+    struct mmb_params_item item;
     out[0] = '\0';
-    for (const char *p = params; *p;) {
-        size_t item = strcspn(p, ";"), eq = strcspn(p, "=");
-        if (eq > item)
-            eq = item;
+    for (const char *p = params; mmb_params_next(&p, &item) > 0;) {
         char ab[64];
-        param_abbrev(p, eq, ab, sizeof ab);
-        if (strlen(ab) != eq || strncmp(ab, p, eq)) {
-            int w = snprintf(out + o, o < len ? len - o : 0, "%s%s = %.*s", o ? ", " : "", ab, (int)eq, p);
+        param_abbrev(item.name, item.name_len, ab, sizeof ab);
+        if (strlen(ab) != item.name_len || strncmp(ab, item.name, item.name_len)) {
+            int w = snprintf(out + o, o < len ? len - o : 0, "%s%s = %.*s", o ? ", " : "", ab, (int)item.name_len,
+                             item.name);
             o += w > 0 ? (size_t)w : 0;
         }
-        p += item + (p[item] == ';');
     }
 }
 
