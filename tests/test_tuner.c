@@ -9,10 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "check_run.h"
+#include "core/util.h"
 #include "hand_space.h"
-#include "results/csv.h"
 #include "model/space.h"
+#include "results/csv.h"
 #include "search/objective.h"
 #include "search/tune_history.h"
 #include "search/tune_plan.h"
@@ -437,6 +440,73 @@ START_TEST(test_history_other_gpu_of_model)
 }
 END_TEST
 
+static double compile_ms_of(void *ctx, size_t index)
+{
+    int *calls = ctx;
+    (*calls)++;
+    return (double)index;
+}
+
+/* The T4 export writes the history: a configuration once (its latest row), in the
+ * order measured, and no row of another space. */
+START_TEST(test_history_export_t4)
+{
+    struct tune t;
+    size_t loaded;
+    char err[512], path[600];
+    tune_setup(&t, "brute_force", 1, 6, false);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    /* measured again later, and a row of a space the profile no longer has */
+    struct mmb_csv_writer *w = mmb_csv_writer_open(t.csv, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row again = t.id, stale = t.id;
+    struct mmb_config cfg;
+    mmb_space_config_at(&t.kernel, t.fake.order[0], &cfg);
+    mmb_space_format_params(&t.kernel, &cfg, again.params, sizeof again.params);
+    again.status = MMB_STATUS_OK;
+    again.time_ms_median = 0.5;
+    snprintf(again.timestamp, sizeof again.timestamp, "2999-01-01T00:00:00Z");
+    snprintf(stale.params, sizeof stale.params, "block_size_x=48;block_size_y=1;tile_size_x=1;tile_size_y=1");
+    stale.status = MMB_STATUS_OK;
+    stale.time_ms_median = 2.0;
+    snprintf(stale.timestamp, sizeof stale.timestamp, "2000-01-01T00:00:00Z");
+    ck_assert_msg(mmb_csv_append_row(w, &again, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(mmb_csv_append_row(w, &stale, err, sizeof err) == 0, "%s", err);
+    mmb_csv_writer_close(w);
+
+    struct mmb_tune_history *h = mmb_tune_history_new();
+    size_t nstale = 0, count = 0;
+    int calls = 0;
+    ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, &nstale, err, sizeof err), 0);
+    ck_assert_uint_eq(nstale, 1);
+    snprintf(path, sizeof path, "%s/export.t4.json", tmpdir);
+    ck_assert_msg(mmb_tune_history_export_t4(h, "time", compile_ms_of, &calls, path, &count, err, sizeof err) == 0,
+                  "%s", err);
+    mmb_tune_history_free(h);
+    ck_assert_uint_eq(count, 6);
+    ck_assert_int_eq(calls, 6);
+    char *text = mmb_file_read(path, NULL, err, sizeof err);
+    ck_assert_msg(text != NULL, "%s", err);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    ck_assert_int_eq(cJSON_GetArraySize(results), 6);
+    const cJSON *last = cJSON_GetArrayItem(results, 5); /* measured last */
+    const cJSON *cfg_json = cJSON_GetObjectItemCaseSensitive(last, "configuration");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cfg_json, "block_size_x")->valueint, (int)cfg.values[0]);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cfg_json, "tile_size_y")->valueint, (int)cfg.values[3]);
+    const cJSON *times = cJSON_GetObjectItemCaseSensitive(last, "times");
+    ck_assert(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(times, "runtimes"), 0)->valuedouble == 0.5);
+    ck_assert(cJSON_GetObjectItemCaseSensitive(times, "compilation_time")->valuedouble == (double)t.fake.order[0]);
+    for (int i = 0; i < 6; i++) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, i), "configuration");
+        ck_assert_int_ne(cJSON_GetObjectItemCaseSensitive(c, "block_size_x")->valueint, 48);
+    }
+    cJSON_Delete(doc);
+    tune_teardown(&t);
+}
+END_TEST
+
 /* The GPUs of one model (the parts of a shard, --devices all) tune into one file: each
  * measures only its part, together every allowed configuration of the shard once;
  * a worker killed midway is resumed by another GPU of the model, which measures only
@@ -540,6 +610,7 @@ int main(void)
     tcase_add_test(tc, test_resume_random_same_path);
     tcase_add_test(tc, test_annealing_measures_only_allowed);
     tcase_add_test(tc, test_history_other_gpu_of_model);
+    tcase_add_test(tc, test_history_export_t4);
     tcase_add_test(tc, test_parts_split_the_space);
     tcase_add_test(tc, test_plan_reference);
     suite_add_tcase(s, tc);

@@ -19,6 +19,7 @@
 #include "core/cache.h"
 #include "core/util.h"
 #include "results/csv.h"
+#include "results/csv_name.h"
 #include "results/shard.h"
 
 /* Missing runs listed by name at most; the rest are counted. */
@@ -503,9 +504,10 @@ int mmb_cmd_merge(int argc, char **argv)
     struct merge m = {.p = p, .tune = tune};
     struct mmb_shard all = {0, 0};
     char name[128];
-    /* the file names of run and tune (tune.c: csv_path_of) */
-    snprintf(name, sizeof name, "%s%s", tune && strncmp(p->name, "tune", 4) ? "tune-" : "", p->name);
-    if (!tune && mmb_shard_each_run(p, &all, add_expected, &m) != 0) {
+    if (mmb_csv_name_stem(p->name, tune, name, sizeof name) != 0) {
+        fprintf(stderr, "mmbench merge: profile '%s': too long a name for its results file\n", p->name);
+        rc = MMB_EXIT_BAD_INPUT;
+    } else if (!tune && mmb_shard_each_run(p, &all, add_expected, &m) != 0) {
         fprintf(stderr, "mmbench merge: out of memory\n");
         rc = MMB_EXIT_FAILED;
     } else {

@@ -14,6 +14,7 @@
 #include "cuda/session.h"
 #include "model/space.h"
 #include "results/csv.h"
+#include "results/csv_name.h"
 
 struct sweep {
     const struct mmb_profile *profile;
@@ -274,7 +275,12 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         snprintf(dir, sizeof dir, "%s/%s", opts->data_dir ? opts->data_dir : "data", dev->slug);
         if (mmb_mkdir_p(dir, err, errlen) != 0)
             goto fail;
-        snprintf(unsharded, sizeof unsharded, "%.900s/%.60s.csv", dir, profile->name);
+        char stem[128];
+        if (mmb_csv_name_stem(profile->name, false, stem, sizeof stem) != 0) {
+            mmb_errorf(err, errlen, "profile '%s': too long a name for its results file", profile->name);
+            goto fail;
+        }
+        snprintf(unsharded, sizeof unsharded, "%.900s/%.64s.csv", dir, stem);
     }
     if (mmb_shard_path(unsharded, &opts->shard, summary->csv_path, sizeof summary->csv_path) != 0) {
         mmb_errorf(err, errlen, "%s: path too long for a shard's file", unsharded);

@@ -17,6 +17,7 @@
 #include "cmd/supervise.h"
 #include "cmd/tune_impl.h"
 #include "core/util.h"
+#include "results/csv_name.h"
 #include "search/tune_spec.h"
 
 static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
@@ -31,10 +32,11 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
     snprintf(dir, sizeof dir, "%.800s/%.60s", o->data_dir, r->dev->slug);
     if (mmb_mkdir_p(dir, err, errlen) != 0)
         return -1;
-    /* tune-seed.ini -> tune-seed.csv; course.ini -> tune-course.csv (not run's file). */
-    const char *name = r->profile->name;
-    char unsharded[MMB_PATH_MAX];
-    snprintf(unsharded, sizeof unsharded, "%s/%s%.64s.csv", dir, strncmp(name, "tune", 4) ? "tune-" : "", name);
+    char stem[128], unsharded[MMB_PATH_MAX];
+    if (mmb_csv_name_stem(r->profile->name, true, stem, sizeof stem) != 0)
+        return mmb_failf(err, errlen, "profile '%s': too long a name for its results file", r->profile->name);
+    if ((size_t)snprintf(unsharded, sizeof unsharded, "%s/%s.csv", dir, stem) >= sizeof unsharded)
+        return mmb_failf(err, errlen, "%s/%s.csv: too long a path", dir, stem);
     if (mmb_shard_path(unsharded, &o->shard, r->csv_path, sizeof r->csv_path) != 0)
         return mmb_failf(err, errlen, "%s: path too long for a shard's file", unsharded);
     return 0;

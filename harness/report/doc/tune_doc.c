@@ -16,6 +16,7 @@
 #include "report/input/labels.h"
 #include "report/input/row.h"
 #include "report/input/tune_groups.h"
+#include "results/t4.h"
 
 #define TABLE_MAX_CONFIGS 32
 
@@ -141,12 +142,9 @@ static void t4_links(FILE *md, const struct mmb_report *rep, const struct mmb_re
         const struct mmb_report_row *b = best_of(d, g);
         if (!g->tuned || !b)
             continue;
-        const char *csv = d->files[b->file].shown;
-        const char *slash = strrchr(csv, '/');
         char rel[1024], *text;
-        snprintf(rel, sizeof rel, "%.*s%s-%s-%lldx%lldx%lld-%s.t4.json", slash ? (int)(slash - csv + 1) : 0, csv,
-                 b->r.profile, d->kernels[g->kernel], g->m, g->n, g->k, g->dtype);
-        if (!(text = mmb_report_md_source_read(rep, rel)))
+        if (mmb_t4_path(d->files[b->file].shown, &b->r, rel, sizeof rel) != 0 ||
+            !(text = mmb_report_md_source_read(rep, rel)))
             continue;
         free(text);
         if (!any)

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "results/csv_name.h"
+
 bool mmb_report_tune_group_row(const struct mmb_report_row *r)
 {
-    return strncmp(r->r.profile, "tune", 4) == 0;
+    return mmb_csv_name_tuning(r->r.profile);
 }
 
 static bool same_place(const struct mmb_report_tune_group *g, const struct mmb_report_row *r)
