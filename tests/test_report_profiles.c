@@ -14,22 +14,27 @@
 static char troot[700], out[800];
 
 /* A source root in tmpdir with the fixtures as its data/ and the seeds' profile INI
- * naming the kernels in another order than the CSV's first appearance. */
+ * (a profile that loads) naming the kernels in another order than the CSV's first
+ * appearance. */
 static void root_make(void)
 {
-    char cmd[4000];
+    char cmd[6000];
     snprintf(troot, sizeof troot, "%s/root", tmpdir);
     snprintf(out, sizeof out, "%s/reports", troot);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%.700s/profiles' '%.800s' && cp -r '%.1000s/tests/fixtures/csv/profiles' '%.700s/data'",
-             troot, out, root, troot);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%.700s/profiles' '%.700s/kernels' '%.800s' && cp -r '%.1000s/tests/fixtures/csv/profiles' "
+             "'%.700s/data' && echo 'extern \"C\" __global__ void f() {}' > '%.700s/kernels/s.cu'",
+             troot, troot, out, root, troot, troot);
     ck_assert_int_eq(system(cmd), 0);
     char ini[800];
     snprintf(ini, sizeof ini, "%s/profiles/seeds-as-written.ini", troot);
     FILE *f = fopen(ini, "w");
     ck_assert_ptr_nonnull(f);
-    fputs("[profile]\nname = seeds-as-written\n\n[kernel s_typo]\n[kernel s_ok]\n[kernel s_wrong]\n"
-          "[kernel s_mixed]\n[kernel s_i32]\n\n[kernel cublas]\nlibrary = cublas\n",
-          f);
+    fputs("[profile]\nname = seeds-as-written\nsizes = 64\n\n", f);
+    static const char *const kernels[] = {"s_typo", "s_ok", "s_wrong", "s_mixed", "s_i32"};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+        fprintf(f, "[kernel %s]\nsource = ../kernels/s.cu\nfunction = f\n\n", kernels[i]);
+    fputs("[kernel cublas]\nlibrary = cublas\n", f);
     ck_assert_int_eq(fclose(f), 0);
 }
 

@@ -13,9 +13,9 @@
 
 #include "core/util.h"
 #include "report/doc/doc.h"
-#include "report/doc/sections.h"
 #include "report/figures/gnuplot.h"
 #include "report/figures/plot.h"
+#include "report/input/profiles.h"
 #include "report/input/select.h"
 #include "report/input/state.h"
 #include "results/shard.h"
@@ -264,7 +264,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
         fprintf(stderr, "report: out of memory\n");
         return 1;
     }
-    mmb_report_sections_profiles_rank(rep);
+    mmb_report_profiles_rank(&rep->data, rep->root);
     return 0;
 }
 

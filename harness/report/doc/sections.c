@@ -43,38 +43,6 @@ const char *mmb_report_sections_role_where(enum mmb_report_role role)
     return places[i].where;
 }
 
-/* ---- the profiles' own order ------------------------------------------------------------------- */
-
-void mmb_report_sections_profiles_rank(struct mmb_report *rep)
-{
-    struct mmb_report_data *d = &rep->data;
-    for (size_t p = 0; p < d->nprofiles; p++) {
-        char rel[128];
-        if (!d->profiles[p].name[0] || strchr(d->profiles[p].name, '/') ||
-            (size_t)snprintf(rel, sizeof rel, "profiles/%s.ini", d->profiles[p].name) >= sizeof rel)
-            continue;
-        char *text = mmb_report_md_source_read(rep, rel);
-        unsigned next = 0;
-        for (const char *line = text; line && *line && next < MMB_REPORT_UNRANKED;) {
-            size_t len = strcspn(line, "\n");
-            while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
-                len--;
-            static const char head[] = "[kernel ";
-            if (len > sizeof head && !strncmp(line, head, sizeof head - 1) && line[len - 1] == ']') {
-                const char *name = line + sizeof head - 1;
-                size_t nlen = len - (sizeof head - 1) - 1;
-                for (size_t k = 0; k < d->nkernels; k++)
-                    if (strlen(d->kernels[k]) == nlen && !strncmp(d->kernels[k], name, nlen) &&
-                        d->profiles[p].rank[k] == MMB_REPORT_UNRANKED)
-                        d->profiles[p].rank[k] = (unsigned char)next++;
-            }
-            line += strcspn(line, "\n");
-            line += *line == '\n';
-        }
-        free(text);
-    }
-}
-
 /* ---- the paragraph ---------------------------------------------------------------------------- */
 
 void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)

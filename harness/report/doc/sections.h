@@ -10,9 +10,6 @@
 
 #include "report/input/state.h"
 
-/* Each profile's kernels ranked by the [kernel NAME] sections of <root>/profiles/<name>.ini
- * where that file names them: the order its sections show them in. */
-void mmb_report_sections_profiles_rank(struct mmb_report *rep);
 /* "**Profiles.** ..." for the README's "This report". */
 void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep);
 /* Where the profiles of a role are shown, as a Markdown link ("[Seed kernels as

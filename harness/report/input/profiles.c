@@ -19,6 +19,7 @@
 
 #include "core/dtype.h"
 #include "core/util.h"
+#include "model/profile.h"
 #include "report/input/row.h"
 #include "results/row.h"
 
@@ -288,4 +289,25 @@ size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_
     if (big.m && !(n && out[0].m == big.m && out[0].n == big.n && out[0].k == big.k))
         out[n++] = big;
     return n;
+}
+
+/* ---- each profile's own order of its kernels ------------------------------------------------ */
+
+void mmb_report_profiles_rank(struct mmb_report_data *d, const char *root)
+{
+    struct mmb_profile *ini = calloc(1, sizeof *ini);
+    for (size_t p = 0; ini && p < d->nprofiles; p++) {
+        char path[4400], err[1024];
+        if (!d->profiles[p].name[0] || strchr(d->profiles[p].name, '/') ||
+            (size_t)snprintf(path, sizeof path, "%s/profiles/%s.ini", root, d->profiles[p].name) >= sizeof path ||
+            mmb_profile_load(path, ini, err, sizeof err) != 0)
+            continue; /* no INI of that name (or none that loads): the data's order */
+        unsigned next = 0;
+        for (int i = 0; i < ini->nkernels && next < MMB_REPORT_UNRANKED; i++)
+            for (size_t k = 0; k < d->nkernels; k++)
+                if (!strcmp(d->kernels[k], ini->kernels[i].name) && d->profiles[p].rank[k] == MMB_REPORT_UNRANKED)
+                    d->profiles[p].rank[k] = (unsigned char)next++;
+        mmb_profile_free(ini);
+    }
+    free(ini);
 }

@@ -25,4 +25,9 @@ size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_
 /* The profiles of role r in the data's order into out (MMB_REPORT_PROFILES_MAX). */
 size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out);
 
+/* Each profile's kernels ranked by the order of the [kernel NAME] sections of
+ * <root>/profiles/<name>.ini (read by model/profile.c) where that file loads and names
+ * them: the order its sections show them in. */
+void mmb_report_profiles_rank(struct mmb_report_data *d, const char *root);
+
 #endif
