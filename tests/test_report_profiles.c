@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "report/input/story.h"
 #include "report_run.h"
 
 static char troot[700], out[800];
@@ -228,6 +229,29 @@ START_TEST(test_profiles_ladder)
 }
 END_TEST
 
+/* The story's table: what a profile's name makes it, and what marks a published row. */
+START_TEST(test_story_roles)
+{
+    static const struct {
+        const char *name;
+        enum mmb_report_role role;
+    } cases[] = {
+        {"tune-seed", MMB_REPORT_ROLE_TUNING},  {"tuned", MMB_REPORT_ROLE_TUNING},
+        {"ladder", MMB_REPORT_ROLE_LADDER},     {"ladder-h100", MMB_REPORT_ROLE_LADDER},
+        {"seeds-as-written", MMB_REPORT_ROLE_AS_WRITTEN}, {"course", MMB_REPORT_ROLE_OTHER},
+        {"dtypes", MMB_REPORT_ROLE_OTHER},      {"", MMB_REPORT_ROLE_OTHER},
+        {"my-tune", MMB_REPORT_ROLE_OTHER},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(mmb_report_story_role(cases[i].name) == cases[i].role, "%s", cases[i].name);
+    ck_assert(mmb_report_story_published("published: Kernel Tuner notebook, GTX TITAN X"));
+    ck_assert(mmb_report_story_published("Published figure"));
+    ck_assert(!mmb_report_story_published("unpublished"));
+    ck_assert(!mmb_report_story_published(""));
+    ck_assert_str_eq(mmb_report_story.main_profile, "course");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report_profiles");
@@ -238,6 +262,7 @@ int main(void)
     tcase_add_test(tc, test_profiles_story_named);
     tcase_add_test(tc, test_profiles_seeds_as_written);
     tcase_add_test(tc, test_profiles_ladder);
+    tcase_add_test(tc, test_story_roles);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

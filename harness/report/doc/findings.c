@@ -19,6 +19,7 @@
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "report/input/select.h"
+#include "report/input/story.h"
 #include "report/input/tune_groups.h"
 #include "results/limiter.h"
 
@@ -229,7 +230,8 @@ static double tiling_gain(const struct mmb_report_findings_ctx *c, size_t g, siz
 static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    int naive = mmb_report_finding_kernel(d, "naive"), tiled = mmb_report_finding_kernel(d, "tiled");
+    int naive = mmb_report_finding_kernel(d, mmb_report_story.naive),
+        tiled = mmb_report_finding_kernel(d, mmb_report_story.tiled);
     if (naive < 0 || tiled < 0 || d->ref < 0)
         return false;
     char a[16], name[128];
@@ -279,7 +281,7 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
 static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    int naive = mmb_report_finding_kernel(d, "naive");
+    int naive = mmb_report_finding_kernel(d, mmb_report_story.naive);
     if (naive < 0 || c->primary < 0)
         return false;
     size_t g = (size_t)c->primary;

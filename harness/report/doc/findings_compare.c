@@ -10,6 +10,7 @@
 
 #include "report/input/labels.h"
 #include "report/input/row.h"
+#include "report/input/story.h"
 
 /* ---- generations ---------------------------------------------------------------------------------- */
 
@@ -26,7 +27,8 @@ static struct diff largest_diff(const struct mmb_report_findings_ctx *c, size_t 
         for (size_t k = 0; k < c->d->nkernels; k++) {
             const struct mmb_report_row *ra = mmb_report_finding_best(c, a, k, s),
                                         *rb = mmb_report_finding_best(c, b, k, s);
-            if (!ra || !rb || ra->r.time_ms_median < MMB_REPORT_SMALL_MS || rb->r.time_ms_median < MMB_REPORT_SMALL_MS)
+            if (!ra || !rb || ra->r.time_ms_median < mmb_report_story.small_ms ||
+                rb->r.time_ms_median < mmb_report_story.small_ms)
                 continue;
             double q = ra->r.time_ms_median / rb->r.time_ms_median;
             if (isnan(w.ratio) || fabs(log(q)) > fabs(log(w.ratio)))
@@ -365,7 +367,7 @@ bool mmb_report_findings_compare_small(const struct mmb_report_findings_ctx *c, 
         bool here = false;
         for (size_t k = 0; k < d->nkernels; k++) {
             const struct mmb_report_row *r = mmb_report_finding_best(c, g, k, s);
-            if (!r || r->r.time_ms_median >= MMB_REPORT_SMALL_MS)
+            if (!r || r->r.time_ms_median >= mmb_report_story.small_ms)
                 continue;
             here = true;
             count++;
@@ -388,7 +390,7 @@ bool mmb_report_findings_compare_small(const struct mmb_report_findings_ctx *c, 
     snprintf(f->lead, sizeof f->lead, "Sizes too small to compare");
     mmb_report_finding_add(
             f, "On the %s at %s, %zu of the kernels' best configurations take under %.0f µs (the fastest %.1f µs)", gpu,
-            sizes, count, MMB_REPORT_SMALL_MS * 1e3, fastest * 1e3);
+            sizes, count, mmb_report_story.small_ms * 1e3, fastest * 1e3);
     if (spread > 0)
         mmb_report_finding_add(f, ", and the timing spread (max - min over the median) reaches %s%% there",
                                mmb_report_finding_pct(100 * spread, a));

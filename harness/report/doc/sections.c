@@ -19,6 +19,7 @@
 #include "report/input/labels.h"
 #include "report/input/profiles.h"
 #include "report/input/row.h"
+#include "report/input/story.h"
 #include "report/input/tune_groups.h"
 
 /* Where each role's profiles are shown; NULL: in the story. */
@@ -52,9 +53,9 @@ void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)
         return;
     fputs("**Profiles.** The story (Key findings, Figures and Tables) is drawn from one profile, ", f);
     mmb_report_md_code(f, d->profiles[d->main].name[0] ? d->profiles[d->main].name : "(unnamed)");
-    fprintf(f, " (%s; `--profile NAME` chooses another; without it the report takes `course` when the data has it, "
+    fprintf(f, " (%s; `--profile NAME` chooses another; without it the report takes `%s` when the data has it, "
                "else the profile with the most ok rows)",
-            d->main_rule);
+            d->main_rule, mmb_report_story.main_profile);
     size_t pub[MMB_REPORT_PROFILES_MAX];
     if (mmb_report_profiles_of(d, MMB_REPORT_ROLE_PUBLISHED, pub))
         fputs(", with the published figures beside it", f);
@@ -252,14 +253,14 @@ static int status_table(const struct mmb_report *rep, size_t p, size_t g, const 
             if (ks.best) {
                 mmb_report_label_params(ks.best->r.params, row[4].text, sizeof row[4].text);
                 mmb_report_tabular_sig(ks.best->r.time_ms_median, row[5].text, sizeof row[5].text);
-                row[5].mark = ks.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
+                row[5].mark = ks.best->r.time_ms_median < mmb_report_story.small_ms;
                 mmb_report_tabular_fixed(mmb_report_row_gflops(ks.best) / 1000, 2, row[6].text, sizeof row[6].text);
                 if (d->cublas >= 0 && (int)k != d->cublas && kstatus_get(d, p, g, (size_t)d->cublas, dtypes[x], &cub) &&
                     cub.best && cub.s.m == ks.s.m && cub.s.n == ks.s.n && cub.s.k == ks.s.k) {
                     mmb_report_tabular_fixed(100 * cub.best->r.time_ms_median / ks.best->r.time_ms_median, 0,
                                              row[7].text, sizeof row[7].text);
                     /* a ratio is no better than the faster of its two times */
-                    row[7].mark = row[5].mark || cub.best->r.time_ms_median < MMB_REPORT_SMALL_MS;
+                    row[7].mark = row[5].mark || cub.best->r.time_ms_median < mmb_report_story.small_ms;
                 }
                 if (row[5].mark || row[7].mark)
                     snprintf(t.foot, sizeof t.foot, "under 30 µs (the time, or cuBLAS's time for %% cuBLAS): launch "

@@ -16,8 +16,7 @@
 #include "report/input/labels.h"
 #include "report/input/out.h"
 #include "report/input/select.h"
-
-#define SMALL_MS MMB_REPORT_SMALL_MS
+#include "report/input/story.h"
 
 /* gnuplot/gpus-ratio-<a>-<b>.dat: per kernel a block of squares and one of the other
  * shapes (x ratio lo hi), then the points under 30 us. Returns the points drawn. */
@@ -47,7 +46,7 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
                 }
                 double q = ra->r.time_ms_median / rb->r.time_ms_median;
                 double lo = ra->r.time_ms_min / rb->r.time_ms_max, hi = ra->r.time_ms_max / rb->r.time_ms_min;
-                if (!isfinite(lo) || !isfinite(hi) || (hi - lo) / q < 0.01)
+                if (!isfinite(lo) || !isfinite(hi) || (hi - lo) / q < mmb_report_story.spread_shown)
                     lo = hi = q;
                 char label[96];
                 mmb_report_shape_label(&d->shapes[s], label, sizeof label);
@@ -63,7 +62,7 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
         for (size_t s = 0; s < d->nshapes; s++) {
             const struct mmb_report_row *ra = mmb_report_select_best(d, a, k, s),
                                         *rb = mmb_report_select_best(d, b, k, s);
-            if (!ra || !rb || fmin(ra->r.time_ms_median, rb->r.time_ms_median) >= SMALL_MS)
+            if (!ra || !rb || fmin(ra->r.time_ms_median, rb->r.time_ms_median) >= mmb_report_story.small_ms)
                 continue;
             if (*small < 0) {
                 fputs("\n\n# under 30 us on either GPU: latency-bound\n", o.f);

@@ -16,10 +16,7 @@
 #include "report/figures/panels.h"
 #include "report/input/row.h"
 #include "report/input/select.h"
-
-/* Below this a kernel's time is launch and latency; above this spread, error bars. */
-#define SMALL_MS 0.030
-#define SPREAD_SHOWN 0.01
+#include "report/input/story.h"
 
 /* A value and its range over the repeats (lo, hi NaN when the row has no spread). */
 struct point {
@@ -140,8 +137,10 @@ static int marks_block(struct block_writer *b, const struct mmb_report *rep, con
             struct point v = r ? lk->value(d, r) : (struct point){NAN, NAN, NAN};
             if (!isfinite(v.y))
                 continue;
-            bool spread = isfinite(v.lo) && isfinite(v.hi) && (v.hi - v.lo) / v.y > SPREAD_SHOWN;
-            bool on = mark == MARK_SPREAD ? spread : mark == MARK_SMALL ? r->r.time_ms_median < SMALL_MS : r->l2_low;
+            bool spread = isfinite(v.lo) && isfinite(v.hi) && (v.hi - v.lo) / v.y > mmb_report_story.spread_shown;
+            bool on = mark == MARK_SPREAD ? spread
+                    : mark == MARK_SMALL  ? r->r.time_ms_median < mmb_report_story.small_ms
+                                          : r->l2_low;
             if (!on)
                 continue;
             if (at < 0)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "core/util.h"
+#include "report/input/story.h"
 #include "results/csv.h"
 
 /* ---- loading ------------------------------------------------------------------- */
@@ -59,7 +60,7 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
     r->file = lc->file;
     r->line = line;
     r->shape = -1;
-    r->published = strncasecmp(row->reason, "published", 9) == 0;
+    r->published = mmb_report_story_published(row->reason);
     struct mmb_report_file *f = &d->files[lc->file];
     f->rows++;
     f->published += r->published;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "report/input/shape.h"
+#include "report/input/story.h"
 #include "results/row.h"
 
 #define MMB_REPORT_NAME_MAX 64
@@ -20,20 +21,6 @@
 #define MMB_REPORT_KERNELS_MAX 64
 #define MMB_REPORT_SHAPES_MAX 1024
 #define MMB_REPORT_PROFILES_MAX 64
-
-/* Below this a kernel's time is launch and latency, not the kernel (the review's ~30 us). */
-#define MMB_REPORT_SMALL_MS 0.030
-
-/* What a profile's rows are for in the report (profiles.c says how each is chosen). */
-enum mmb_report_role {
-    MMB_REPORT_ROLE_MAIN,       /* the story: findings, figures and tables */
-    MMB_REPORT_ROLE_PUBLISHED,  /* figures published elsewhere: they join the story */
-    MMB_REPORT_ROLE_TUNING,     /* tune*: the Tuning section */
-    MMB_REPORT_ROLE_DTYPES,     /* the most element types: the element-type table and finding */
-    MMB_REPORT_ROLE_LADDER,     /* ladder*: the Kernel ladder section */
-    MMB_REPORT_ROLE_AS_WRITTEN, /* seeds*: the Seed kernels as written section */
-    MMB_REPORT_ROLE_OTHER,      /* any other: a section of its own */
-};
 
 struct mmb_report_profile {
     char name[MMB_REPORT_NAME_MAX]; /* the CSV's profile cell; "" for rows without one */

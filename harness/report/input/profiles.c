@@ -2,11 +2,11 @@
  * A CSV row names its profile (course, dtypes, tune-seed, ...); the report draws its
  * story (Key findings, Figures, Tables) from one profile, so that kernels of
  * different sweeps never share a ladder, a bar chart or a "best configuration":
- *   - the main profile: --profile NAME, else `course` when the data has it, else the
- *     profile with the most ok rows; published rows (figures from the documents)
- *     and rows without a profile join it;
- *   - the others by name (the table below): tune* feed the Tuning section, ladder*
- *     the Kernel ladder section, seeds* the Seed kernels as written section;
+ *   - the main profile: --profile NAME, else the story's profile (story.c: course)
+ *     when the data has it, else the profile with the most ok rows; published rows
+ *     (figures from the documents) and rows without a profile join it;
+ *   - the others by name (story.c's table): tuning profiles feed the Tuning section,
+ *     ladder* the Kernel ladder section, seeds* the Seed kernels as written section;
  *   - of the rest, the one that measures the most element types feeds the
  *     element-type table and finding; every other profile gets a section of its own. */
 #include "report/input/profiles.h"
@@ -21,29 +21,8 @@
 #include "core/util.h"
 #include "model/profile.h"
 #include "report/input/row.h"
+#include "report/input/story.h"
 #include "results/row.h"
-
-/* Profiles named for a section of their own, by the start of the name. */
-static const struct {
-    const char *prefix;
-    enum mmb_report_role role;
-} role_names[] = {
-    {"tune", MMB_REPORT_ROLE_TUNING},
-    {"ladder", MMB_REPORT_ROLE_LADDER},
-    {"seeds", MMB_REPORT_ROLE_AS_WRITTEN},
-    {NULL, MMB_REPORT_ROLE_OTHER},
-};
-
-/* The course documents' sweep: the story when the data has it. */
-static const char main_default[] = "course";
-
-static enum mmb_report_role role_by_name(const char *name)
-{
-    size_t i = 0;
-    while (role_names[i].prefix && strncmp(name, role_names[i].prefix, strlen(role_names[i].prefix)) != 0)
-        i++;
-    return role_names[i].role;
-}
 
 static bool row_timed_ok(const struct mmb_row *r)
 {
@@ -120,7 +99,7 @@ static void profiles_count(struct mmb_report_data *d)
     for (size_t p = 0; p < d->nprofiles; p++)
         d->profiles[p].role = d->profiles[p].rows && d->profiles[p].published == d->profiles[p].rows
                                   ? MMB_REPORT_ROLE_PUBLISHED
-                                  : role_by_name(d->profiles[p].name);
+                                  : mmb_report_story_role(d->profiles[p].name);
 }
 
 /* --profile NAME, else course, else the most ok rows (the first of equals). */
@@ -130,7 +109,8 @@ static int main_pick(struct mmb_report_data *d, const char *want, char *err, siz
     d->main_rule = want ? "named with --profile" : "the default";
     for (size_t p = 0; p < d->nprofiles; p++) {
         const struct mmb_report_profile *pr = &d->profiles[p];
-        if (want ? strcmp(pr->name, want) == 0 && (pr->ok || pr->published) : strcmp(pr->name, main_default) == 0 && pr->ok)
+        if (want ? strcmp(pr->name, want) == 0 && (pr->ok || pr->published)
+                 : strcmp(pr->name, mmb_report_story.main_profile) == 0 && pr->ok)
             d->main = (int)p;
     }
     if (want && d->main < 0) {

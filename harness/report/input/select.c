@@ -18,6 +18,7 @@
 #include "core/util.h"
 #include "report/input/profiles.h"
 #include "report/input/row.h"
+#include "report/input/story.h"
 
 static bool positive(double v)
 {
@@ -439,8 +440,8 @@ static int reference_pick(struct mmb_report_data *d, const struct mmb_report_sha
         return 0;
     }
     for (size_t s = 0; s < d->nshapes; s++)
-        if (shape_eq(&d->shapes[s], 4096, 4096, 4096)) {
-            d->ref = (int)s; /* the size of the course documents' tables */
+        if (shape_eq(&d->shapes[s], mmb_report_story.ref_size, mmb_report_story.ref_size, mmb_report_story.ref_size)) {
+            d->ref = (int)s;
             return 0;
         }
     /* else the shape most (GPU, kernel) pairs reach, the largest of equals */
