@@ -118,11 +118,30 @@ void mmb_report_tabular_legend(struct mmb_report_table *t, const char *const *pa
 
 /* ---- Markdown ---------------------------------------------------------------------------- */
 
+static void md_title(FILE *f, const struct mmb_report_table *t)
+{
+    switch (t->md_title) {
+    case MMB_REPORT_TITLE_BOLD:
+        fputs("**", f);
+        mmb_report_md_text(f, t->title);
+        fputs("**\n\n", f);
+        break;
+    case MMB_REPORT_TITLE_HEADING:
+        fputs("#### ", f);
+        mmb_report_md_text(f, t->title);
+        fputs("\n\n", f);
+        if (t->intro[0])
+            fprintf(f, "%s\n\n", t->intro);
+        break;
+    case MMB_REPORT_TITLE_NONE:
+        break;
+    }
+}
+
 static void md_table(FILE *f, const struct mmb_report_table *t)
 {
-    fputs("**", f);
-    mmb_report_md_text(f, t->title);
-    fputs("**\n\n|", f);
+    md_title(f, t);
+    fputc('|', f);
     for (size_t c = 0; c < t->ncols; c++) {
         fputc(' ', f);
         mmb_report_md_text(f, t->head[c]);
@@ -138,11 +157,11 @@ static void md_table(FILE *f, const struct mmb_report_table *t)
             const struct mmb_report_cell *cl = &t->rows[r][c];
             fputc(' ', f);
             if (!cl->text[0]) {
-                fputs("–", f);
+                fputs(t->md_missing ? t->md_missing : "–", f);
             } else {
                 if (cl->bold)
                     fputs("**", f);
-                if (t->code[c] || t->prose[c]) {
+                if (t->code[c] || t->prose[c] || t->verbatim[c]) {
                     /* code as it is; prose is Markdown already: only a bar would end the cell */
                     fputs(t->code[c] ? "`" : "", f);
                     for (const char *s = cl->text; *s; s++)
@@ -174,24 +193,28 @@ static void md_table(FILE *f, const struct mmb_report_table *t)
 
 static void tex_table(FILE *f, const struct mmb_report_table *t)
 {
-    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n\\caption{", f);
-    mmb_report_md_tex(f, t->title);
+    if (t->tex_comment[0])
+        fprintf(f, "%% %s\n", t->tex_comment);
+    fprintf(f, "\\begin{table}[htbp]\n\\centering\n\\footnotesize\n%s\\caption{",
+            t->tex_loose ? "" : "\\setlength{\\tabcolsep}{4pt}\n");
+    mmb_report_md_tex(f, t->caption[0] ? t->caption : t->title);
     fprintf(f, "}\n\\label{%s}\n\\mmbfit{\\begin{tabular}{", t->label);
     for (size_t c = 0; c < t->ncols; c++)
-        fputc(t->num[c] ? 'r' : 'l', f);
+        fputc(t->tex_spec[0] ? t->tex_spec[c] : t->num[c] ? 'r' : 'l', f);
     fputs("}\n\\toprule\n", f);
     for (size_t c = 0; c < t->ncols; c++) {
+        const char *head = t->tex_head[c][0] ? t->tex_head[c] : t->head[c];
         fputs(c ? " & " : "", f);
-        if (c == 0 && strstr(t->head[0], " \\ ")) {
+        if (c == 0 && strstr(head, " \\ ")) {
             /* the corner of a grid: "rows \ columns" */
-            const char *sep = strstr(t->head[0], " \\ ");
+            const char *sep = strstr(head, " \\ ");
             char rows[96];
-            snprintf(rows, sizeof rows, "%.*s", (int)(sep - t->head[0]), t->head[0]);
+            snprintf(rows, sizeof rows, "%.*s", (int)(sep - head), head);
             mmb_report_md_tex(f, rows);
             fputs(" $\\backslash$ ", f);
             mmb_report_md_tex(f, sep + 3);
         } else {
-            mmb_report_md_tex(f, t->head[c]);
+            mmb_report_md_tex(f, head);
         }
     }
     fputs(" \\\\\n\\midrule\n", f);
@@ -209,7 +232,9 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
             if (wrap > 0)
                 fprintf(f, "\\parbox[t]{%.2f\\linewidth}{\\raggedright ", wrap);
             fputs(t->code[c] ? "\\texttt{" : "", f);
-            if (t->prose[c])
+            if (cl->tex[0])
+                mmb_report_md_tex(f, cl->tex);
+            else if (t->prose[c])
                 mmb_report_md_tex_spans(f, cl->text);
             else
                 mmb_report_md_tex(f, cl->text);
@@ -238,10 +263,10 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
 
 void mmb_report_tabular_emit(FILE *md, FILE *tex, struct mmb_report_table *t)
 {
-    if (t->nrows) {
+    if (t->nrows && md)
         md_table(md, t);
+    if (t->nrows && tex)
         tex_table(tex, t);
-    }
     mmb_report_tabular_free(t);
     memset(t, 0, sizeof *t);
 }

@@ -11,6 +11,7 @@
 
 #include "core/util.h"
 #include "report/doc/md.h"
+#include "report/doc/tabular.h"
 
 /* ---- the GPUs ------------------------------------------------------------------------------- */
 
@@ -18,88 +19,70 @@ static const char *const spec_heads[] = {"GPU", "CC", "SMs", "SM MHz (run)", "Me
                                          "Driver / CUDA"};
 
 /* One GPU's cells; "" where unknown. */
-static void spec_cells(const struct mmb_report *rep, size_t g, char cells[][96])
+static void spec_cells(const struct mmb_report *rep, size_t g, struct mmb_report_cell *row)
 {
     const struct mmb_report_device *dv = &rep->devices[g];
     const struct mmb_report_gpu *gp = &rep->data.gpus[g];
-    for (size_t i = 0; i < MMB_COUNT(spec_heads); i++)
-        cells[i][0] = '\0';
-    mmb_report_state_gpu_label(rep, g, cells[0], 96);
-    snprintf(cells[1], 96, "%s", dv->cc);
+    mmb_report_state_gpu_label(rep, g, row[0].text, sizeof row[0].text);
+    snprintf(row[1].text, sizeof row[1].text, "%s", dv->cc);
     if (isfinite(dv->sms))
-        snprintf(cells[2], 96, "%.0f", dv->sms);
+        snprintf(row[2].text, sizeof row[2].text, "%.0f", dv->sms);
     if (isfinite(dv->sm_mhz) && isfinite(dv->clock_mhz))
-        snprintf(cells[3], 96, "%.0f (%.0f)", dv->sm_mhz, dv->clock_mhz);
+        snprintf(row[3].text, sizeof row[3].text, "%.0f (%.0f)", dv->sm_mhz, dv->clock_mhz);
     else if (isfinite(dv->sm_mhz))
-        snprintf(cells[3], 96, "%.0f", dv->sm_mhz);
+        snprintf(row[3].text, sizeof row[3].text, "%.0f", dv->sm_mhz);
     else if (isfinite(dv->clock_mhz))
-        snprintf(cells[3], 96, "(%.0f)", dv->clock_mhz);
+        snprintf(row[3].text, sizeof row[3].text, "(%.0f)", dv->clock_mhz);
     if (isfinite(dv->mem_gib) && isfinite(dv->bus_bits))
-        snprintf(cells[4], 96, "%.0f GiB, %.0f-bit", dv->mem_gib, dv->bus_bits);
+        snprintf(row[4].text, sizeof row[4].text, "%.0f GiB, %.0f-bit", dv->mem_gib, dv->bus_bits);
     if (isfinite(dv->l2_mib))
-        snprintf(cells[5], 96, "%.0f MiB", dv->l2_mib);
+        snprintf(row[5].text, sizeof row[5].text, "%.0f MiB", dv->l2_mib);
     if (isfinite(gp->peak_gbps))
-        snprintf(cells[6], 96, "%.0f GB/s", gp->peak_gbps);
+        snprintf(row[6].text, sizeof row[6].text, "%.0f GB/s", gp->peak_gbps);
     if (isfinite(gp->peak_gflops))
-        snprintf(cells[7], 96, "%.1f TFLOP/s", gp->peak_gflops / 1000);
+        snprintf(row[7].text, sizeof row[7].text, "%.1f TFLOP/s", gp->peak_gflops / 1000);
     if (dv->driver[0])
-        snprintf(cells[8], 96, "%s / %s", dv->driver, dv->cuda[0] ? dv->cuda : "?");
+        snprintf(row[8].text, sizeof row[8].text, "%s / %s", dv->driver, dv->cuda[0] ? dv->cuda : "?");
+}
+
+/* The table of every GPU's specification. */
+static void gpus_table(const struct mmb_report *rep, struct mmb_report_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->md_title = MMB_REPORT_TITLE_NONE; /* under the section's heading and text */
+    t->tex_loose = true;
+    snprintf(t->title, sizeof t->title, "The GPUs: specification and, in brackets, the median SM clock during the "
+                                        "timed runs");
+    snprintf(t->label, sizeof t->label, "tab:gpus");
+    for (size_t i = 0; i < MMB_COUNT(spec_heads); i++)
+        mmb_report_tabular_head(t, i, spec_heads[i], i > 0, false);
+    for (size_t g = 0; g < rep->data.ngpus; g++) {
+        struct mmb_report_cell *row = mmb_report_tabular_row(t);
+        if (!row)
+            return;
+        spec_cells(rep, g, row);
+    }
 }
 
 static void gpus_md(FILE *f, const struct mmb_report *rep)
 {
-    const struct mmb_report_data *d = &rep->data;
-    if (d->ngpus == 0)
+    if (rep->data.ngpus == 0)
         return;
     fputs("## GPUs\n\n", f);
     fputs("What `mmbench devices` printed for each GPU (`data/<gpu>/bench/devices.txt`) and what its rows carry; "
           "in brackets the median SM clock that NVML read while the timed launches ran. The peaks are 2 x memory clock "
-          "x bus width and 2 x FP32 lanes per SM x SMs x boost clock.\n\n|",
+          "x bus width and 2 x FP32 lanes per SM x SMs x boost clock.\n\n",
           f);
-    for (size_t i = 0; i < MMB_COUNT(spec_heads); i++)
-        fprintf(f, " %s |", spec_heads[i]);
-    fputs("\n|", f);
-    for (size_t i = 0; i < MMB_COUNT(spec_heads); i++)
-        fputs(i ? " ---: |" : " --- |", f);
-    fputc('\n', f);
-    for (size_t g = 0; g < d->ngpus; g++) {
-        char cells[MMB_COUNT(spec_heads)][96];
-        spec_cells(rep, g, cells);
-        fputc('|', f);
-        for (size_t i = 0; i < MMB_COUNT(spec_heads); i++) {
-            fputc(' ', f);
-            mmb_report_md_text(f, cells[i][0] ? cells[i] : "–");
-            fputs(" |", f);
-        }
-        fputc('\n', f);
-    }
-    fputc('\n', f);
+    struct mmb_report_table t;
+    gpus_table(rep, &t);
+    mmb_report_tabular_emit(f, NULL, &t);
 }
 
 static void gpus_tex(FILE *f, const struct mmb_report *rep)
 {
-    const struct mmb_report_data *d = &rep->data;
-    if (d->ngpus == 0)
-        return;
-    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\caption{The GPUs: specification and, in brackets, "
-          "the median SM clock during the timed runs}\n\\label{tab:gpus}\n\\mmbfit{\\begin{tabular}{lrrrrrrrr}\n"
-          "\\toprule\n",
-          f);
-    for (size_t i = 0; i < MMB_COUNT(spec_heads); i++) {
-        fputs(i ? " & " : "", f);
-        mmb_report_md_tex(f, spec_heads[i]);
-    }
-    fputs(" \\\\\n\\midrule\n", f);
-    for (size_t g = 0; g < d->ngpus; g++) {
-        char cells[MMB_COUNT(spec_heads)][96];
-        spec_cells(rep, g, cells);
-        for (size_t i = 0; i < MMB_COUNT(spec_heads); i++) {
-            fputs(i ? " & " : "", f);
-            mmb_report_md_tex(f, cells[i][0] ? cells[i] : "--");
-        }
-        fputs(" \\\\\n", f);
-    }
-    fputs("\\bottomrule\n\\end{tabular}}\n\\end{table}\n\n", f);
+    struct mmb_report_table t;
+    gpus_table(rep, &t);
+    mmb_report_tabular_emit(NULL, f, &t);
 }
 
 /* ---- terms ------------------------------------------------------------------------------------- */

@@ -12,6 +12,7 @@
 
 #include "core/util.h"
 #include "report/doc/md.h"
+#include "report/doc/tabular.h"
 #include "report/doc/tune_top.h"
 #include "report/input/labels.h"
 #include "report/input/row.h"
@@ -39,76 +40,76 @@ static size_t rows_of(const struct mmb_report_tune_group *g)
     return n;
 }
 
-/* "36 ok, 244 restricted, 4 invalid_config, 4 compile_error": ok first, then the
- * restricted (expected), then what failed. */
-static void status_counts(FILE *f, const struct mmb_report_tune_group *g)
+/* "36 ok, 244 restricted, 4 invalid_config, 4 compile_error (288)": ok first, then
+ * the restricted (expected), then what failed, then all. */
+static void status_counts(const struct mmb_report_tune_group *g, char *out, size_t len)
 {
-    fprintf(f, "%zu ok", g->by_status[MMB_STATUS_OK]);
-    if (g->by_status[MMB_STATUS_RESTRICTED])
-        fprintf(f, ", %zu restricted", g->by_status[MMB_STATUS_RESTRICTED]);
-    for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
-        if (s != MMB_STATUS_RESTRICTED && g->by_status[s])
-            fprintf(f, ", %zu %s", g->by_status[s], mmb_status_text((enum mmb_status)s));
+    size_t o = 0;
+    int w = snprintf(out, len, "%zu ok", g->by_status[MMB_STATUS_OK]);
+    o += w > 0 ? (size_t)w : 0;
+    if (g->by_status[MMB_STATUS_RESTRICTED] && o < len) {
+        w = snprintf(out + o, len - o, ", %zu restricted", g->by_status[MMB_STATUS_RESTRICTED]);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    for (size_t s = 1; s < MMB_STATUS_COUNT && o < len; s++)
+        if (s != MMB_STATUS_RESTRICTED && g->by_status[s]) {
+            w = snprintf(out + o, len - o, ", %zu %s", g->by_status[s], mmb_status_text((enum mmb_status)s));
+            o += w > 0 ? (size_t)w : 0;
+        }
+    if (o < len)
+        snprintf(out + o, len - o, " (%zu)", rows_of(g));
 }
 
 /* ---- the table of best configurations ------------------------------------------------------- */
+
+static const struct {
+    const char *head, *tex;
+    bool num;
+} best_heads[] = {
+    {"GPU", NULL, false},        {"kernel", "Kernel", false},
+    {"size", "Size", false},     {"best configuration", "Best configuration", false},
+    {"median ms", "ms", true},   {"TFLOP/s", NULL, true},
+    {"% of cuBLAS", "% cuBLAS", true}, {"configurations of the space", "ok / restr. / failed", false},
+};
 
 static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const struct mmb_report_tune_group *gs,
                        size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
-    fputs("| GPU | kernel | size | best configuration | median ms | TFLOP/s | % of cuBLAS | configurations of the "
-          "space |\n"
-          "| --- | --- | --- | --- | ---: | ---: | ---: | --- |\n",
-          md);
-    fputs("% Tuning: best configuration per GPU and kernel\n\\begin{table}[htbp]\n\\centering\n\\footnotesize\n"
-          "\\setlength{\\tabcolsep}{4pt}\n"
-          "\\caption{Tuning: the best configuration per GPU, kernel and size; its space's configurations ok, "
-          "restricted, failed}\n\\label{tab:tuning-best}\n\\mmbfit{\\begin{tabular}{llllrrrr}\n\\toprule\n"
-          "GPU & Kernel & Size & Best configuration & ms & TFLOP/s & \\% cuBLAS & ok / restr. / failed "
-          "\\\\\n\\midrule\n",
-          tex);
+    struct mmb_report_table t = {.md_title = MMB_REPORT_TITLE_NONE, .md_missing = "-"};
+    snprintf(t.title, sizeof t.title, "Tuning: the best configuration per GPU, kernel and size; its space's "
+                                      "configurations ok, restricted, failed");
+    snprintf(t.label, sizeof t.label, "tab:tuning-best");
+    snprintf(t.tex_comment, sizeof t.tex_comment, "Tuning: best configuration per GPU and kernel");
+    snprintf(t.tex_spec, sizeof t.tex_spec, "llllrrrr");
+    for (size_t c = 0; c < MMB_COUNT(best_heads); c++) {
+        mmb_report_tabular_head(&t, c, best_heads[c].head, best_heads[c].num, c == 3);
+        snprintf(t.tex_head[c], sizeof t.tex_head[c], "%s", best_heads[c].tex ? best_heads[c].tex : "");
+    }
+    t.verbatim[7] = true; /* status names as they are */
     const char *params[MMB_REPORT_TUNE_GROUPS_MAX];
     size_t np = 0;
     for (size_t j = 0; j < n; j++) {
         const struct mmb_report_tune_group *g = &gs[j];
-        char gpu[128], shape[96], pct[32] = "-", conf[256], ms[32], tf[32] = "-";
-        mmb_report_state_gpu_label(rep, g->gpu, gpu, sizeof gpu);
-        shape_text(g, shape, sizeof shape);
         const struct mmb_report_row *b = best_of(d, g);
-        if (b && g->cublas)
-            snprintf(pct, sizeof pct, "%.1f", 100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
-        mmb_report_label_params(b ? b->r.params : "", conf, sizeof conf);
+        struct mmb_report_cell *row = mmb_report_tabular_row(&t);
+        if (!row)
+            break;
+        mmb_report_state_gpu_label(rep, g->gpu, row[0].text, sizeof row[0].text);
+        snprintf(row[1].text, sizeof row[1].text, "%s", d->kernels[g->kernel]);
+        shape_text(g, row[2].text, sizeof row[2].text);
+        mmb_report_label_params(b ? b->r.params : "", row[3].text, sizeof row[3].text);
         if (b) {
-            mmb_report_md_ms(b->r.time_ms_median, ms, sizeof ms);
-            snprintf(tf, sizeof tf, "%.2f", mmb_report_row_gflops(b) / 1000);
+            mmb_report_md_ms(b->r.time_ms_median, row[4].text, sizeof row[4].text);
+            snprintf(row[5].text, sizeof row[5].text, "%.2f", mmb_report_row_gflops(b) / 1000);
+            if (g->cublas)
+                snprintf(row[6].text, sizeof row[6].text, "%.1f",
+                         100.0 * d->rows[g->cublas - 1].r.time_ms_median / b->r.time_ms_median);
             params[np++] = b->r.params;
         }
-        fputs("| ", md);
-        mmb_report_md_text(md, gpu);
-        fputs(" | ", md);
-        mmb_report_md_text(md, d->kernels[g->kernel]);
-        fprintf(md, " | %s | `%s` | ", shape, conf);
-        if (b)
-            fprintf(md, "%s | %s | %s | ", ms, tf, pct);
-        else
-            fputs("- | - | - | ", md);
-        status_counts(md, g);
-        fprintf(md, " (%zu)", rows_of(g));
-        fputs(" |\n", md);
-
+        status_counts(g, row[7].text, sizeof row[7].text);
         size_t ok = g->by_status[MMB_STATUS_OK], restricted = g->by_status[MMB_STATUS_RESTRICTED];
-        mmb_report_md_tex(tex, gpu);
-        fputs(" & ", tex);
-        mmb_report_md_tex(tex, d->kernels[g->kernel]);
-        fprintf(tex, " & %s & \\texttt{", shape);
-        mmb_report_md_tex(tex, conf);
-        fputs("}", tex);
-        if (b)
-            fprintf(tex, " & %s & %s & %s", ms, tf, strcmp(pct, "-") ? pct : "--");
-        else
-            fputs(" & -- & -- & --", tex);
-        fprintf(tex, " & %zu / %zu / %zu \\\\\n", ok, restricted, rows_of(g) - ok - restricted);
+        snprintf(row[7].tex, sizeof row[7].tex, "%zu / %zu / %zu", ok, restricted, rows_of(g) - ok - restricted);
     }
     char legend[512] = "";
     for (size_t i = 0; i < np; i++) {
@@ -117,17 +118,9 @@ static void best_table(FILE *md, FILE *tex, const struct mmb_report *rep, const 
         if (one[0] && !strstr(legend, one))
             snprintf(legend + strlen(legend), sizeof legend - strlen(legend), "%s%s", legend[0] ? ", " : "", one);
     }
-    fputs("\\bottomrule\n\\end{tabular}}\n", tex);
-    if (legend[0]) {
-        fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);
-        mmb_report_md_tex(tex, legend);
-        fputs(".}\n", tex);
-        fputs("\nParameters: ", md);
-        mmb_report_md_text(md, legend);
-        fputs(".\n", md);
-    }
-    fputs("\\end{table}\n\n", tex);
-    fputs("\n", md);
+    if (legend[0])
+        mmb_report_tabular_note(&t, "Parameters: %s.", legend);
+    mmb_report_tabular_emit(md, tex, &t);
 }
 
 /* ---- where the results are, and what tuning cost -------------------------------------------- */
@@ -442,74 +435,24 @@ static size_t config_params(const struct mmb_report_data *d, const struct mmb_re
     return np;
 }
 
-/* The heading, the caption and the column of each group in cols. */
-static void config_head(FILE *md, FILE *tex, const struct mmb_report *rep, const struct mmb_report_tune_group *gs,
-                        const size_t *cols, size_t nc, const struct mmb_report_tune_group *g0)
-{
-    const struct mmb_report_data *d = &rep->data;
-    char shape[96];
-    shape_text(g0, shape, sizeof shape);
-    fputs("#### ", md);
-    mmb_report_md_text(md, d->kernels[g0->kernel]);
-    fprintf(md, " at %s: median time (ms) of every configuration\n\nSeed 000's block-size table, measured on each GPU "
-                "beside the times the seed publishes; the fastest of each column is in bold.\n\n| parameters |",
-            shape);
-    fputs("\\begin{table}[htbp]\n\\centering\n\\footnotesize\n\\caption{", tex);
-    mmb_report_md_tex(tex, d->kernels[g0->kernel]);
-    char kslug[MMB_REPORT_NAME_MAX];
-    mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
-    fprintf(tex, " at %s: median time (ms) of every configuration on each GPU}\n\\label{tab:%s-%s-configurations}\n"
-                 "\\mmbfit{\\begin{tabular}{l",
-            shape, kslug, shape);
-    for (size_t c = 0; c < nc; c++)
-        fputc('r', tex);
-    fputs("}\n\\toprule\nConfiguration", tex);
-    for (size_t c = 0; c < nc; c++) {
-        char gpu[128];
-        mmb_report_state_gpu_label(rep, gs[cols[c]].gpu, gpu, sizeof gpu);
-        fputc(' ', md);
-        mmb_report_md_text(md, gpu);
-        fputs(" |", md);
-        fputs(" & ", tex);
-        mmb_report_md_tex(tex, gpu);
-    }
-    fputs("\n| --- |", md);
-    for (size_t c = 0; c < nc; c++)
-        fputs(" ---: |", md);
-    fputs(" \\\\\n\\midrule\n", tex);
-    fputs("\n", md);
-}
-
 /* One configuration: its time, or its status, in each group's column. */
-static void config_row(FILE *md, FILE *tex, const struct mmb_report_data *d, const struct mmb_report_tune_group *gs,
-                       const size_t *cols, size_t nc, const char *params)
+static void config_row(struct mmb_report_cell *row, const struct mmb_report_data *d,
+                       const struct mmb_report_tune_group *gs, const size_t *cols, size_t nc, const char *params)
 {
-    char conf[256];
-    mmb_report_label_params(params, conf, sizeof conf);
-    fprintf(md, "| `%s` |", conf);
-    fputs("\\texttt{", tex);
-    mmb_report_md_tex(tex, conf);
-    fputs("}", tex);
+    mmb_report_label_params(params, row[0].text, sizeof row[0].text);
     for (size_t c = 0; c < nc; c++) {
         const struct mmb_report_tune_group *g = &gs[cols[c]];
         const struct mmb_report_row *hit = NULL;
         for (size_t i = 0; i < d->nrows && !hit; i++)
             if (mmb_report_tune_group_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
                 hit = &d->rows[i];
-        char cell[64] = "";
+        struct mmb_report_cell *cell = &row[c + 1];
         if (hit && hit->r.status == MMB_STATUS_OK)
-            mmb_report_md_ms(hit->r.time_ms_median, cell, sizeof cell);
+            mmb_report_md_ms(hit->r.time_ms_median, cell->text, sizeof cell->text);
         else if (hit)
-            snprintf(cell, sizeof cell, "%s", mmb_status_text(hit->r.status));
-        bool best = hit && hit == best_of(d, g);
-        /* numbers and status names: nothing Markdown would read */
-        fprintf(md, " %s%s%s |", best ? "**" : "", cell[0] ? cell : "-", best ? "**" : "");
-        fprintf(tex, " & %s", best ? "\\textbf{" : "");
-        mmb_report_md_tex(tex, cell[0] ? cell : "--");
-        fputs(best ? "}" : "", tex);
+            snprintf(cell->text, sizeof cell->text, "%s", mmb_status_text(hit->r.status));
+        cell->bold = hit && hit == best_of(d, g);
     }
-    fputs("\n", md);
-    fputs(" \\\\\n", tex);
 }
 
 /* A small space as one table: the time of every configuration on every GPU and
@@ -520,29 +463,42 @@ static void config_table(FILE *md, FILE *tex, const struct mmb_report *rep, cons
 {
     const struct mmb_report_data *d = &rep->data;
     size_t cols[MMB_REPORT_TUNE_GROUPS_MAX], nc = 0;
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n && nc + 1 < MMB_REPORT_TCOLS; j++)
         if (mmb_report_tune_group_same_problem(&gs[j], g0))
             cols[nc++] = j;
     const char *params[TABLE_MAX_CONFIGS];
     size_t np = config_params(d, g0, params);
     if (np < 2 || nc < 2)
         return;
-    config_head(md, tex, rep, gs, cols, nc, g0);
-    for (size_t p = 0; p < np; p++)
-        config_row(md, tex, d, gs, cols, nc, params[p]);
+    struct mmb_report_table t = {.md_title = MMB_REPORT_TITLE_HEADING, .md_missing = "-", .tex_loose = true};
+    char shape[96], kslug[MMB_REPORT_NAME_MAX];
+    shape_text(g0, shape, sizeof shape);
+    mmb_gpu_slug(d->kernels[g0->kernel], kslug, sizeof kslug);
+    snprintf(t.title, sizeof t.title, "%s at %s: median time (ms) of every configuration", d->kernels[g0->kernel],
+             shape);
+    snprintf(t.intro, sizeof t.intro, "Seed 000's block-size table, measured on each GPU beside the times the seed "
+                                      "publishes; the fastest of each column is in bold.");
+    snprintf(t.caption, sizeof t.caption, "%.600s on each GPU", t.title);
+    snprintf(t.label, sizeof t.label, "tab:%.60s-%.60s-configurations", kslug, shape);
+    mmb_report_tabular_head(&t, 0, "parameters", false, true);
+    snprintf(t.tex_head[0], sizeof t.tex_head[0], "Configuration");
+    for (size_t c = 0; c < nc; c++) {
+        char gpu[128];
+        mmb_report_state_gpu_label(rep, gs[cols[c]].gpu, gpu, sizeof gpu);
+        mmb_report_tabular_head(&t, c + 1, gpu, true, false);
+        t.verbatim[c + 1] = true; /* times and status names as they are */
+    }
+    for (size_t p = 0; p < np; p++) {
+        struct mmb_report_cell *row = mmb_report_tabular_row(&t);
+        if (!row)
+            break;
+        config_row(row, d, gs, cols, nc, params[p]);
+    }
     char legend[256];
     mmb_report_label_params_legend(params[0], legend, sizeof legend);
-    fputs("\\bottomrule\n\\end{tabular}}\n", tex);
-    if (legend[0]) {
-        fputs("\\par\\smallskip\\parbox{\\linewidth}{\\scriptsize Parameters: ", tex);
-        mmb_report_md_tex(tex, legend);
-        fputs(".}\n", tex);
-        fputs("\nParameters: ", md);
-        mmb_report_md_text(md, legend);
-        fputs(".\n", md);
-    }
-    fputs("\n", md);
-    fputs("\\end{table}\n\n", tex);
+    if (legend[0])
+        mmb_report_tabular_note(&t, "Parameters: %s.", legend);
+    mmb_report_tabular_emit(md, tex, &t);
 }
 
 /* A page break after every eighth table of the section. */
