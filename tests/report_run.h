@@ -70,7 +70,7 @@ static int report_run(int argc, char **argv)
     ck_assert_int_ge(fd, 0);
     ck_assert_int_ge(dup2(fd, 2), 0);
     close(fd);
-    int status = mmb_report_main(argc, argv);
+    int status = mmb_cmd_report(argc, argv);
     fflush(stderr);
     ck_assert_int_ge(dup2(saved, 2), 0);
     close(saved);

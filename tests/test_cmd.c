@@ -2,7 +2,9 @@
  * bad input of the README's table gets its message and exit code; help goes to
  * stdout and exits 0; numbers on the command line never wrap; files that are not
  * regular files are refused at once; run and tune check everything before they look
- * for a GPU. */
+ * for a GPU; every message names its command. Built without CUDA, the checks that
+ * need run and tune to go past their options are left out, and run and tune say
+ * that they were built without it. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -14,6 +16,13 @@
 #include <unistd.h>
 
 #include "check_run.h"
+
+/* run and tune past their options: profiles, timing, the plan (CUDA builds only). */
+#ifdef MMB_HAVE_CUDA
+static const bool have_cuda = true;
+#else
+static const bool have_cuda = false;
+#endif
 
 static char tmpdir[64];
 static char root[1024];
@@ -216,6 +225,8 @@ START_TEST(test_not_regular_files)
     ASSERT_ERR("a FIFO (named pipe), not a regular file: expected a profile");
     ck_assert_int_eq(mmbench("check", tmpdir, NULL), 2);
     ASSERT_ERR("a folder, not a regular file: expected a profile");
+    if (!have_cuda)
+        return;
     ck_assert_int_eq(mmbench("run", "/dev/zero", NULL), 2);
     ck_assert_int_eq(mmbench("tune", fifo, NULL), 2);
 }
@@ -243,8 +254,10 @@ START_TEST(test_restriction_cannot_be_evaluated)
     ASSERT_ERR("p.ini:9: restriction '32 % block_size_x == 0' of kernel 'naive' cannot be evaluated at "
                "block_size_x=0;block_size_y=16");
     ASSERT_ERR("division by zero");
-    ck_assert_int_eq(mmbench("run", p, NULL), 2); /* before any GPU is looked for */
-    ASSERT_ERR("p.ini:9: restriction");
+    if (have_cuda) {
+        ck_assert_int_eq(mmbench("run", p, NULL), 2); /* before any GPU is looked for */
+        ASSERT_ERR("p.ini:9: restriction");
+    }
     p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16\nrestrict = 9223372036854775807 + M > 0");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("p.ini:9:");
@@ -285,10 +298,8 @@ END_TEST
 START_TEST(test_unknown_metric_set)
 {
     const char *p = profile_with("metrics = fastest", "param.block_size_x = 16\nparam.block_size_y = 16");
-    int rc = mmbench("check", p, NULL);
-    if (strstr(err, "metrics") == NULL && rc == 0)
-        return; /* built without CUDA: metric sets are checked where counters are read */
-    ck_assert_int_eq(rc, 2);
+    ck_assert_int_eq(mmbench("check", p, NULL), 2); /* with or without CUDA: the profile is wrong */
+    ASSERT_ERR("mmbench check: ");
     ASSERT_ERR("p.ini:3: metrics:");
 }
 END_TEST
@@ -348,6 +359,8 @@ START_TEST(test_shards_from_the_command_line)
         char *at = strstr(shards, line);
         ck_assert_msg(at && !strstr(at + 1, line), "%s is not listed by exactly one shard", line + 1);
     }
+    if (!have_cuda)
+        return;
     snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
     ck_assert_int_eq(mmbench("tune", "--shard", "1/2", "--strategy", "annealing", p, NULL), 2);
     ASSERT_ERR("--shard: strategy annealing walks from a configuration to its neighbours");
@@ -362,13 +375,70 @@ START_TEST(test_no_gpu_one_line)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
     int rc = mmbench("run", "-o", "/dev/null", p, NULL);
-    if (rc != 69)
-        return; /* a GPU is here, or CUDA is not */
+    if (rc != 69 || !have_cuda)
+        return; /* a GPU is here, or CUDA is not (test_built_without_cuda) */
     ASSERT_ERR("no NVIDIA GPU or driver found");
     ASSERT_ERR("`mmbench report` works without one");
     ck_assert_ptr_null(strstr(err, ".c:")); /* no source locations for the user */
     ck_assert_int_eq(mmbench("devices", NULL), 69);
     ASSERT_ERR("no NVIDIA GPU or driver found");
+}
+END_TEST
+
+/* Every message of every command starts "mmbench COMMAND: ", whichever file says it. */
+START_TEST(test_messages_name_their_command)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "mmbench %s: no such option as '--frobnicate'", commands[i]);
+        ck_assert_int_eq(mmbench(commands[i], "--frobnicate", p, NULL), 2);
+        ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s", commands[i], err);
+    }
+    ck_assert_int_eq(mmbench("merge", "--data-dir", NULL), 2);
+    ASSERT_ERR("mmbench merge: expected a value after '--data-dir'");
+    ck_assert_int_eq(mmbench("merge", p, p, NULL), 2);
+    ASSERT_ERR("mmbench merge: expected exactly one profile, got 2");
+    ck_assert_int_eq(mmbench("check", NULL), 2);
+    ASSERT_ERR("mmbench check: expected one or more profiles");
+    ck_assert_int_eq(mmbench("devices", "x", NULL), 2);
+    ASSERT_ERR("mmbench devices: takes no arguments, not 'x'");
+    const char *bad = write_file("bad.ini", "[profile]\nsizes = 0\n");
+    static const char *const loaders[] = {"check", "merge", "run", "tune"};
+    for (size_t i = 0; i < (have_cuda ? 4u : 2u); i++) {
+        char want[64];
+        snprintf(want, sizeof want, "mmbench %s: %s:2:", loaders[i], bad);
+        ck_assert_int_eq(mmbench(loaders[i], bad, NULL), 2);
+        ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s", loaders[i], err);
+    }
+}
+END_TEST
+
+/* What measures a profile, for scripts: tune for a tuning profile, else run. */
+START_TEST(test_check_command)
+{
+    char tune[1200], course[1200];
+    snprintf(tune, sizeof tune, "%s/profiles/tune-seed.ini", root);
+    snprintf(course, sizeof course, "%s/profiles/course.ini", root);
+    ck_assert_msg(mmbench("check", "--command", tune, course, NULL) == 0, "%s", err);
+    ck_assert_str_eq(out, "tune\nrun\n");
+    const char *bad = write_file("bad.ini", "[profile]\nsizes = 0\n");
+    ck_assert_int_eq(mmbench("check", "--command", bad, NULL), 2); /* a profile that does not load is not measured */
+}
+END_TEST
+
+/* Built without CUDA: run and tune take their options, then say what they lack. */
+START_TEST(test_built_without_cuda)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune", "devices"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
+        ck_assert_int_eq(mmbench(commands[i], i < 2 ? p : NULL, NULL), 69);
+        ASSERT_ERR("this mmbench was built without the CUDA toolkit");
+    }
+    ck_assert_int_eq(mmbench("run", "--repeats", "0", p, NULL), 2);
 }
 END_TEST
 
@@ -381,8 +451,12 @@ int main(void)
     tcase_add_test(tc, test_no_command);
     tcase_add_test(tc, test_help_everywhere);
     tcase_add_test(tc, test_numbers_never_wrap);
-    tcase_add_test(tc, test_timing_options);
-    tcase_add_test(tc, test_seed_full_range);
+    if (have_cuda) {
+        tcase_add_test(tc, test_timing_options);
+        tcase_add_test(tc, test_seed_full_range);
+    } else {
+        tcase_add_test(tc, test_built_without_cuda);
+    }
     tcase_add_test(tc, test_not_regular_files);
     tcase_add_test(tc, test_file_too_large);
     tcase_add_test(tc, test_restriction_cannot_be_evaluated);
@@ -392,6 +466,8 @@ int main(void)
     tcase_add_test(tc, test_check_compile);
     tcase_add_test(tc, test_shards_from_the_command_line);
     tcase_add_test(tc, test_no_gpu_one_line);
+    tcase_add_test(tc, test_messages_name_their_command);
+    tcase_add_test(tc, test_check_command);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

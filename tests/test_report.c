@@ -240,18 +240,24 @@ START_TEST(test_report_bad_options)
     static const struct {
         const char *opt, *value, *says;
     } cases[] = {
-        {"--size", "12x", "--size: expected N or MxNxK"},
+        {"--size", "12x", "--size expects N or MxNxK (positive integers), not '12x'"},
         {"--size", "999", "no ok f32 row at that size; sizes in the data: 256, 1024, 2048x1024x4096, 4096"},
-        {"--formats", "png,jpg", "expected png, svg or pdf, found 'jpg'"},
-        {"--dtype", "f16", "expected f32, f64 or i32"},
+        {"--formats", "png,jpg", "--formats expects png, svg or pdf, comma-separated, not 'jpg'"},
+        {"--formats", ",", "--formats expects png, svg or pdf, comma-separated, not ''"},
+        {"--dtype", "x16", "--dtype expects f32, "},
         {"--dtype", "f64", "no ok row of that element type"},
-        {"--cache", "warm", "expected cold or hot"},
+        {"--cache", "warm", "--cache expects cold or hot, not 'warm'"},
+        {"--frobnicate", "1", "no such option as '--frobnicate'; see mmbench report --help"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *argv[] = {"report", "-o", out, (char *)cases[i].opt, (char *)cases[i].value, good, NULL};
         ck_assert_int_eq(report_run(6, argv), 2);
         ck_assert_msg(strstr(report_err, cases[i].says), "%s %s: %s", cases[i].opt, cases[i].value, report_err);
+        ck_assert_msg(!strncmp(report_err, "mmbench report: ", 16), "%s", report_err); /* every message says whose */
     }
+    char *no_value[] = {"report", "-o", out, good, "--size", NULL};
+    ck_assert_int_eq(report_run(5, no_value), 2);
+    ck_assert_msg(strstr(report_err, "mmbench report: expected a value after '--size'"), "%s", report_err);
     char missing[600];
     snprintf(missing, sizeof missing, "%s/nothing-here", tmpdir);
     char *argv[] = {"report", "-o", out, missing, NULL};

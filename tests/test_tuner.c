@@ -580,13 +580,21 @@ START_TEST(test_plan_reference)
         ck_assert(p && plan);
         ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
         struct mmb_tune_options opt = {.max_fevals = -1, .time_limit = -1, .counters = true};
-        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan), 0);
+        ck_assert_msg(mmb_tune_plan_make(p, &opt, plan, err, sizeof err) == 0, "%s", err);
         ck_assert_str_eq(plan->cublas->name, "cublas");
         ck_assert_int_eq(plan->cublas->kind, MMB_KERNEL_CUBLAS);
         if (f == 0)
             ck_assert_ptr_eq(plan->cublas, &plan->bare_reference);
         else
             ck_assert_ptr_eq(plan->cublas, &p->kernels[p->nkernels - 1]); /* [kernel cublas], the last */
+        /* bad requests come back as text for the command to say, nothing printed here */
+        opt.kernels = "nope";
+        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "--kernel 'nope': ") && strstr(err, "expected one of "), "%s", err);
+        opt.kernels = NULL;
+        opt.strategy = "greedy";
+        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "--strategy 'greedy': expected one of brute_force"), "%s", err);
         mmb_profile_free(p);
         free(p);
         free(plan);

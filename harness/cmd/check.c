@@ -2,10 +2,10 @@
  * the configurations each kernel's restrictions allow, and with --compile sm_XY every
  * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU). --shard K/N
  * counts (and compiles) only the shard's runs, --list prints them: what a shard of
- * `run` would measure, found without a GPU. */
+ * `run` would measure, found without a GPU. --command says whether `run` or `tune`
+ * measures the profile (scripts/gpu/job.sh asks). Options: cmd/options.c. */
 #include "cmd/check.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,36 +14,18 @@
 #include "cmd/options.h"
 #include "model/library.h"
 #include "model/space.h"
+#include "results/csv_name.h"
+#include "results/metrics.h"
 #include "results/shard.h"
 
 #ifdef MMB_HAVE_CUDA
 #include "core/util.h"
 #include "cuda/compile.h"
-#include "results/metrics.h"
 #endif
 
 struct check_counts {
     size_t compiled, failed;
 };
-
-/* What the command line asked of every profile. */
-struct check_opts {
-    int arch;                 /* 0: compile nothing */
-    struct mmb_shard shard;   /* n == 0: all */
-    bool list;
-};
-
-/* "sm_90" or "90": two or three digits, the first not 0. */
-static int parse_arch(const char *text, int *arch)
-{
-    const char *d = strncmp(text, "sm_", 3) ? text : text + 3;
-    long long v;
-    size_t len = strlen(d);
-    if (len < 2 || len > 3 || d[0] == '0' || mmb_cmd_parse_int(d, 10, 999, &v) != 0)
-        return -1;
-    *arch = (int)v;
-    return 0;
-}
 
 #ifdef MMB_HAVE_CUDA
 /* Compiles one configuration at one size and dtype. */
@@ -76,7 +58,7 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
  * once per dtype, or at every size when the defines read it. -1 when the source
  * cannot be read. */
 static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, char **text,
-                      const struct mmb_config *cfg, const struct mmb_size *size, const struct check_opts *o,
+                      const struct mmb_config *cfg, const struct mmb_size *size, const struct mmb_cmd_settings *o,
                       bool *compiled, struct check_counts *n)
 {
     for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
@@ -98,7 +80,7 @@ static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec 
 
 /* The allowed configurations of one kernel (compiled with o->arch); -1 on a
  * restriction that cannot be evaluated, after a file:line message. */
-static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const struct check_opts *o,
+static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const struct mmb_cmd_settings *o,
                         struct check_counts *n)
 {
     size_t count = mmb_space_size(k), allowed = 0;
@@ -106,7 +88,9 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++) {
         struct mmb_config cfg;
+#ifdef MMB_HAVE_CUDA
         bool compiled[MMB_DTYPE_COUNT] = {false};
+#endif
         mmb_space_config_at(k, i, &cfg);
         bool any = false;
         for (int si = 0; si < p->nsizes && rc == 0; si++) {
@@ -145,7 +129,7 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
 /* ---- a shard's runs ---- */
 
 struct shard_count {
-    const struct check_opts *o;
+    const struct mmb_cmd_settings *o;
     size_t runs[MMB_MAX_KERNELS], total;
     const struct mmb_kernel_spec *first;
 };
@@ -165,7 +149,7 @@ static int count_run(void *ctx, const struct mmb_shard_run *run)
 
 /* The runs of the shard per kernel against the whole profile's (--shard), and the runs
  * themselves (--list): what `run --shard` would measure. */
-static void shard_report(const struct mmb_profile *p, const struct check_opts *o)
+static void shard_report(const struct mmb_profile *p, const struct mmb_cmd_settings *o)
 {
     struct shard_count mine = {.o = o, .first = p->kernels}, all = {.first = p->kernels};
     struct mmb_shard everything = {0, 0};
@@ -182,26 +166,25 @@ static void shard_report(const struct mmb_profile *p, const struct check_opts *o
 }
 
 /* One profile: 0, MMB_EXIT_BAD_INPUT, or MMB_EXIT_FAILED when a compile failed. */
-static int check_profile(const char *path, const struct check_opts *o)
+static int check_profile(const char *path, const struct mmb_cmd_settings *o)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
     if (!p) {
         perror("mmbench check");
         return MMB_EXIT_FAILED;
     }
-    if (mmb_cmd_load_profile(path, p) != 0) {
+    struct mmb_metric_set metrics;
+    if (mmb_cmd_load_profile("check", path, p, &metrics) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }
     int rc = 0;
-#ifdef MMB_HAVE_CUDA
-    char err[1024];
-    struct mmb_metric_set set;
-    if (mmb_metric_set_parse(p->metrics, &set, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench check: %s:%d: metrics: %s\n", path, p->metrics_line, err);
-        rc = MMB_EXIT_BAD_INPUT;
+    if (o->print_command) { /* for scripts: how to measure it, and nothing else */
+        printf("%s\n", mmb_csv_name_tuning(p->name) ? "tune" : "run");
+        mmb_profile_free(p);
+        free(p);
+        return 0;
     }
-#endif
     struct check_counts n = {0, 0};
     printf("%s: profile '%s', %d sizes\n", path, p->name, p->nsizes);
     for (int ki = 0; ki < p->nkernels; ki++)
@@ -220,76 +203,20 @@ static int check_profile(const char *path, const struct check_opts *o)
     return rc;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: mmbench check [--compile sm_XY] [--shard K/N] [--list] PROFILE.ini...\n\n"
-               "Checks profiles without a GPU: syntax, keys, values, sizes, restrictions and geometry at every\n"
-               "size, and counts the configurations each kernel's restrictions allow.\n\n"
-               "  --compile sm_XY   also compile every allowed configuration with NVRTC for that architecture\n"
-               "                    (needs the CUDA toolkit, not a GPU; default: compile nothing)\n"
-               "  --shard K/N       count (and compile) only shard K of N of the runs, as `run --shard K/N`\n"
-               "                    takes them (default: all)\n"
-               "  --list            print the runs, one line each: run KERNEL PARAMS DTYPE MxNxK\n"
-               "  -h, --help        this text\n"
-               "exit status: 0 all good, 1 a configuration did not compile, 2 bad input\n");
-}
-
-/* The options into o; returns -1 (bad input) or 1 (--help) after the message, else 0. */
-static int parse_options(int argc, char **argv, struct check_opts *o)
-{
-    static const struct option longopts[] = {{"compile", required_argument, NULL, 'c'},
-                                             {"shard", required_argument, NULL, 's'},
-                                             {"list", no_argument, NULL, 'l'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    char why[1200];
-    int opt;
-    while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'c':
-            if (parse_arch(optarg, &o->arch) != 0) {
-                fprintf(stderr, "mmbench check: --compile expects an architecture such as sm_90 or 90, not '%s'\n",
-                        optarg);
-                return -1;
-            }
-#ifndef MMB_HAVE_CUDA
-            fprintf(stderr, "mmbench check: --compile needs the CUDA toolkit, which this mmbench was built "
-                    "without\n");
-            return -1;
-#endif
-            break;
-        case 's':
-            if (mmb_shard_parse(optarg, &o->shard, why, sizeof why) != 0) {
-                fprintf(stderr, "mmbench check: --shard %s\n", why);
-                return -1;
-            }
-            break;
-        case 'l':
-            o->list = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return 1;
-        default:
-            fprintf(stderr, "mmbench check: see mmbench check --help\n");
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int mmb_cmd_check(int argc, char **argv)
 {
-    struct check_opts o = {0, {0, 0}, false};
-    int rc = parse_options(argc, argv, &o);
+    struct mmb_cmd_settings o;
+    int rc = mmb_cmd_options_parse(MMB_CMD_CHECK, argc, argv, &o);
     if (rc)
         return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
-    if (optind >= argc) {
-        fprintf(stderr, "mmbench check: expected one or more profiles (see mmbench check --help)\n");
+#ifndef MMB_HAVE_CUDA
+    if (o.arch) {
+        fprintf(stderr, "mmbench check: --compile needs NVRTC, and this mmbench was built without the CUDA toolkit\n");
         return MMB_EXIT_BAD_INPUT;
     }
-    for (int a = optind; a < argc; a++) {
-        int r = check_profile(argv[a], &o);
+#endif
+    for (size_t a = 0; a < o.nargs; a++) {
+        int r = check_profile(o.args[a], &o);
         if (r == MMB_EXIT_BAD_INPUT || !rc)
             rc = r ? r : rc;
     }

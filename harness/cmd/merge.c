@@ -8,7 +8,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "cmd/common.h"
+#include "cmd/options.h"
 #include "core/cache.h"
 #include "core/util.h"
 #include "results/csv.h"
@@ -417,50 +417,6 @@ static int folders_list(const char *data_dir, char ***out, size_t *n)
     return 0;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: mmbench merge [--data-dir DATA] [--tune] PROFILE.ini\n\n"
-               "In every GPU folder of DATA, merges the profile's shard CSVs (<name>.shard-K-of-N.csv, from\n"
-               "`run --shard K/N`) and the merged CSV already there into DATA/<gpu>/<name>.csv: each\n"
-               "configuration once per GPU (a second row of one GPU: the ok one kept, else the latest), in\n"
-               "the order of an unsharded run. Prints each shard's rows and the profile's runs no shard has.\n\n"
-               "  --data-dir DATA   folder of the per-GPU results (default data)\n"
-               "  --tune            merge tune's files (tune-<name>.shard-K-of-N.csv); a tune's runs depend\n"
-               "                    on its strategy, so none is reported missing\n"
-               "  -h, --help        this text\n"
-               "exit status: 0 merged, 1 runs or shard files missing (the merged CSV holds the rest) or a\n"
-               "file not written, 2 bad input (shards of different N, a bad CSV, no shard file)\n");
-}
-
-static int parse(int argc, char **argv, const char **data_dir, bool *tune)
-{
-    static const struct option longopts[] = {{"data-dir", required_argument, NULL, 'd'},
-                                             {"tune", no_argument, NULL, 't'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int opt;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        if (opt == 'd' && optarg[0]) {
-            *data_dir = optarg;
-        } else if (opt == 't') {
-            *tune = true;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return 1;
-        } else {
-            fprintf(stderr, opt == 'd' ? "mmbench merge: --data-dir expects a folder, not ''\n"
-                                       : "mmbench merge: see mmbench merge --help\n");
-            return -1;
-        }
-    }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "mmbench merge: expected exactly one profile, got %d (see mmbench merge --help)\n",
-                argc - optind);
-        return -1;
-    }
-    return 0;
-}
-
 static int merge_all(struct merge *m, const char *data_dir, const char *name)
 {
     char **dirs;
@@ -487,17 +443,19 @@ static int merge_all(struct merge *m, const char *data_dir, const char *name)
 
 int mmb_cmd_merge(int argc, char **argv)
 {
-    const char *data_dir = "data";
-    bool tune = false;
-    int rc = parse(argc, argv, &data_dir, &tune);
+    struct mmb_cmd_settings s;
+    int rc = mmb_cmd_options_parse(MMB_CMD_MERGE, argc, argv, &s);
     if (rc)
         return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
+    const char *data_dir = s.data_dir;
+    bool tune = s.tune_files;
     struct mmb_profile *p = calloc(1, sizeof *p);
     if (!p) {
         perror("mmbench merge");
         return MMB_EXIT_FAILED;
     }
-    if (mmb_cmd_load_profile(argv[optind], p) != 0) {
+    struct mmb_metric_set metrics;
+    if (mmb_cmd_load_profile("merge", s.profile, p, &metrics) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }

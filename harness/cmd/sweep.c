@@ -247,10 +247,10 @@ static void print_phases(const struct sweep *sw)
 {
     char line[512];
     mmb_phase_times_format(mmb_session_phase_times(sw->session), line, sizeof line);
-    fprintf(stderr, "mmbench: %.1f s, %s\n", mmb_seconds_now() - sw->t0, line);
+    fprintf(stderr, "mmbench run: %.1f s, %s\n", mmb_seconds_now() - sw->t0, line);
     mmb_session_counter_steps(sw->session, line, sizeof line);
     if (sw->opts->verbose && line[0])
-        fprintf(stderr, "mmbench: %s\n", line);
+        fprintf(stderr, "mmbench run: %s\n", line);
 }
 
 int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
@@ -293,7 +293,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     }
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
-        fprintf(stderr, "mmbench: warning: %s\n", note);
+        fprintf(stderr, "mmbench run: warning: %s\n", note);
     sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
     char shard[32] = "";
@@ -301,7 +301,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         strcpy(shard, " of shard ");
         mmb_shard_text(&opts->shard, shard + strlen(shard), sizeof shard - strlen(shard));
     }
-    fprintf(stderr, "mmbench: %s on %s (sm_%d%d), %zu runs%s -> %s\n", profile->name, dev->name, dev->cc_major,
+    fprintf(stderr, "mmbench run: %s on %s (sm_%d%d), %zu runs%s -> %s\n", profile->name, dev->name, dev->cc_major,
             dev->cc_minor, sw.total, shard, summary->csv_path);
 
     for (int si = 0; si < profile->nsizes && !summary->interrupted; si++)

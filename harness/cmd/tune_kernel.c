@@ -86,7 +86,7 @@ static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t er
     struct tune_run *r = j->run;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
-    if (r->opt->verbose || !mmb_status_info(row->status)->quiet)
+    if (r->settings->verbose || !mmb_status_info(row->status)->quiet)
         mmb_cmd_print_row(row, r->progress);
     mmb_watch_end(j->run->measured, 0); /* no total: the strategy decides when it is done */
     return 0;
@@ -130,9 +130,9 @@ static double job_compile_ms(void *ctx, size_t index)
 
 static int t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *out, size_t len)
 {
-    if (!r->opt->t4)
+    if (!r->settings->t4)
         return mmb_t4_path(r->csv_path, id, out, len);
-    snprintf(out, len, "%s", r->opt->t4);
+    snprintf(out, len, "%s", r->settings->t4);
     return 0;
 }
 
@@ -194,7 +194,7 @@ static void print_summary(const struct tune_run *r, const struct job *j, const s
     printf("  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
            "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
            res->seconds, j->measure_s, pool->wait_seconds, other > 0 ? other : 0.0, pool->nvrtc_seconds,
-           r->opt->jobs, r->opt->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
+           r->settings->jobs, r->settings->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
     /* One line for scripts (scripts/bench-tune.sh). */
     printf("  timing kernel=%s size=%lldx%lldx%lld dtype=%s wall_s=%.3f measure_s=%.3f wait_s=%.3f nvrtc_s=%.3f "
            "compiled=%zu cache_hits=%zu measured=%zu\n",
@@ -280,7 +280,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
             reference_out->status = MMB_STATUS_SKIPPED;
     } else if (rc == 0) {
         print_summary(r, &j, res, reference, &pool);
-        if (!r->opt->no_t4)
+        if (!r->settings->no_t4)
             rc = t4_export(r, &j, h, &id, err, errlen);
         fflush(stdout);
     }

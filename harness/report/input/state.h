@@ -42,7 +42,6 @@ struct mmb_report {
     size_t nformats;
     char gnuplot[4096];     /* program, "" when none was found */
     char command[2048];     /* the command line, for the README */
-    bool quiet;
     /* what was read and selected */
     struct mmb_report_data data;
     struct mmb_report_device *devices; /* [GPU]: specification, roofs, software */
