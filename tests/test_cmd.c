@@ -17,6 +17,8 @@
 
 #include "check_run.h"
 
+#include "tmpdir.h"
+
 /* run and tune past their options: profiles, timing, the plan (CUDA builds only). */
 #ifdef MMB_HAVE_CUDA
 static const bool have_cuda = true;
@@ -24,24 +26,9 @@ static const bool have_cuda = true;
 static const bool have_cuda = false;
 #endif
 
-static char tmpdir[64];
-static char root[1024];
 static char out[1 << 16], err[1 << 16];
 
-static void setup(void)
-{
-    const char *r = getenv("MMB_SOURCE_ROOT");
-    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_cmd.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void slurp(const char *path, char *buf, size_t len)
 {
@@ -446,7 +433,7 @@ int main(void)
 {
     Suite *s = suite_create("cmd");
     TCase *tc = tcase_create("bad input");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_no_command);
     tcase_add_test(tc, test_help_everywhere);

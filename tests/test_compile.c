@@ -14,6 +14,7 @@
 #include "model/profile.h"
 #include "model/space.h"
 #include "core/util.h"
+#include "tmpdir.h"
 
 static const int archs[] = {80, 90};
 
@@ -96,10 +97,10 @@ static void compile_profile(const char *path, size_t *compiled)
 
 START_TEST(test_every_shipped_configuration_compiles)
 {
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_ptr_nonnull(root);
+    const char *source_root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(source_root);
     char pattern[1024];
-    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", root);
+    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", source_root);
     glob_t g;
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 3);
@@ -108,7 +109,7 @@ START_TEST(test_every_shipped_configuration_compiles)
         if (!strstr(g.gl_pathv[i], "/seeds-as-written.ini")) /* fails on purpose: its own test */
             compile_profile(g.gl_pathv[i], &compiled);
     char awkward[1024];
-    snprintf(awkward, sizeof awkward, "%s/tests/fixtures/gpu/awkward.ini", root);
+    snprintf(awkward, sizeof awkward, "%s/tests/fixtures/gpu/awkward.ini", source_root);
     compile_profile(awkward, &compiled);
     globfree(&g);
     printf("compiled %zu configurations\n", compiled);
@@ -204,8 +205,8 @@ END_TEST
 
 START_TEST(test_cache_hit_returns_same_cubin)
 {
-    char dir[] = "/tmp/mmb-test-cache-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tmpdir_setup();
+    const char *dir = tmpdir;
     char err[1024];
     const char *defines[] = {"elem_t=float", NULL};
     struct mmb_compile_request req = {.source_path = "k.cu",
@@ -227,9 +228,7 @@ START_TEST(test_cache_hit_returns_same_cubin)
     mmb_cubin_free(&first);
     mmb_cubin_free(&second);
     mmb_cubin_free(&third);
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_teardown();
 }
 END_TEST
 

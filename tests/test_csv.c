@@ -19,21 +19,10 @@
 #include "results/csv.h"
 #include "results/csv_name.h"
 #include "results/row.h"
+#include "tmpdir.h"
 
-static char tmpdir[256];
 
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_csv.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void tmp_path(char *out, size_t len, const char *name)
 {
@@ -648,7 +637,7 @@ int main(void)
 {
     Suite *s = suite_create("csv");
     TCase *tc = tcase_create("csv");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_columns_table);
     tcase_add_test(tc, test_columns_roles);
     tcase_add_test(tc, test_column_number_and_round);

@@ -15,16 +15,16 @@
 #include "model/profile.h"
 #include "cmd/sweep.h"
 #include "model/space.h"
+#include "tmpdir.h"
 
 #define EXIT_SKIP 77
 
-static char tmpdir[] = "/tmp/mmb-test-gpu-XXXXXX";
 
 static void fixture(const char *name, char *out, size_t len)
 {
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_ptr_nonnull(root);
-    snprintf(out, len, "%s/tests/fixtures/gpu/%s", root, name);
+    const char *source_root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(source_root);
+    snprintf(out, len, "%s/tests/fixtures/gpu/%s", source_root, name);
 }
 
 static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters,
@@ -239,8 +239,8 @@ int main(void)
         printf("SKIP: no GPU (%s)\n", err);
         return EXIT_SKIP;
     }
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (tmpdir_make() != 0) {
+        perror(tmpdir);
         return EXIT_FAILURE;
     }
     Suite *s = suite_create("gpu");

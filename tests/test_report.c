@@ -671,7 +671,7 @@ int main(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gp_log_tics);
     tcase_add_test(tc, test_report_files);

@@ -256,7 +256,7 @@ int main(void)
 {
     Suite *s = suite_create("report_profiles");
     TCase *tc = tcase_create("report_profiles");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_profiles_story_default);
     tcase_add_test(tc, test_profiles_story_named);

@@ -13,21 +13,10 @@
 #include "results/csv.h"
 #include "results/t4.h"
 #include "core/util.h"
+#include "tmpdir.h"
 
-static char tmpdir[256];
 
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_t4.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 /* The schema's enum for "invalidity". */
 static const char *const invalidity_enum[] = {"timeout", "compile", "runtime", "correctness", "constraints",
@@ -235,7 +224,7 @@ int main(void)
 {
     Suite *s = suite_create("t4");
     TCase *tc = tcase_create("t4");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_t4_schema_required_fields);
     tcase_add_test(tc, test_t4_invalidity_table);
     tcase_add_test(tc, test_t4_empty_params_and_bad_params);

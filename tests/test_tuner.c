@@ -20,21 +20,10 @@
 #include "search/tune_history.h"
 #include "search/tune_plan.h"
 #include "search/tuner.h"
+#include "tmpdir.h"
 
-static char tmpdir[256];
 
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_tuner.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 
 static long long independent_allowed(void)
@@ -606,7 +595,7 @@ int main(void)
 {
     Suite *s = suite_create("tuner");
     TCase *tc = tcase_create("tuner");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_objective);
     tcase_add_test(tc, test_brute_force_counts);
     tcase_add_test(tc, test_restricted_not_recorded_unless_asked);
