@@ -4,6 +4,9 @@
   - no folder holds more than 15 .c files (a larger one wants folders by role);
   - no #define of a lowercase name and no typedef that renames a struct, enum or
     union: a name in the code is the name its declaration has;
+  - no mutable state at file scope, except where it is the point (signal state, a
+    library loaded once, a reference count): a comparator's context goes through
+    qsort_r;
   - every function that report/ exports leads to its file: mmb_report_<file>_... or
     mmb_<file>_... (the file's name, or without a final "s": findings.c has
     mmb_report_finding_add), and report/report.c, the front, has mmb_report_<verb>.
@@ -17,6 +20,22 @@ MAX_C_FILES = 15
 LOWER_DEFINE = re.compile(r"^\s*#\s*define\s+([a-z_][A-Za-z0-9_]*)")
 RENAMING_TYPEDEF = re.compile(r"^\s*typedef\s+(struct|enum|union)\s+\w+\s+(\w+)\s*;")
 # a definition at the start of a line: [const] [struct|enum] type [*]name(  - not static
+# a variable at file scope: "static size_t order_x;", "static const struct x *sort_d;"
+FILE_STATE = re.compile(r"^static\s+[^(=;{]*?\b(\w+)\s*(\[[^]]*\])?\s*(=[^;{]*)?;\s*$")
+STATE_ALLOWED = {
+    "cmd/supervise.c": "signal state",
+    "cuda/nvml.c": "NVML loaded on first use",
+    "cuda/cupti.c": "CUPTI's initialisation reference count",
+}
+
+
+def mutable(line):
+    """A const object is no state; a pointer to const data is, unless it is const itself."""
+    decl = line.split("=")[0]
+    if not decl.startswith("static const"):
+        return True
+    return "*" in decl and not re.search(r"\*\s*const\b", decl)
+
 DEFINITION = re.compile(r"^(?!static\b)(?:const\s+)?(?:(?:struct|enum|unsigned)\s+)?\w+[\s*]+\**(mmb_\w+)\(")
 
 
@@ -44,7 +63,8 @@ def main():
                 continue
             files += 1
             path = f"{rel}/{name}"
-            report = "/report/" in f"/{path}"
+            inner = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+            report = inner.startswith("report/")
             with open(os.path.join(dirpath, name), encoding="utf-8") as f:
                 for lineno, line in enumerate(f, 1):
                     m = LOWER_DEFINE.match(line)
@@ -55,6 +75,10 @@ def main():
                     if m:
                         problems.append(f"{path}:{lineno}: typedef {m.group(1)} ... {m.group(2)}: expected the "
                                         f"{m.group(1)}'s own name")
+                    m = FILE_STATE.match(line) if name.endswith(".c") else None
+                    if m and inner not in STATE_ALLOWED and mutable(line):
+                        problems.append(f"{path}:{lineno}: file-scope state {m.group(1)}: expected it passed along "
+                                        "(qsort_r's context, a struct) or a const table")
                     m = DEFINITION.match(line) if report and name.endswith(".c") else None
                     if m:
                         exported += 1
@@ -67,6 +91,7 @@ def main():
     if problems:
         return 1
     print(f"house: {files} files, no folder over {MAX_C_FILES} .c files, no lowercase macro, no renaming typedef, "
+          f"file-scope state only in {', '.join(sorted(STATE_ALLOWED))}, "
           f"{exported} functions of report/ named for their files")
     return 0
 

@@ -29,10 +29,10 @@ static void shape_text(const struct mmb_report_tune_group *g, char *out, size_t 
 }
 
 /* The ok rows of a group, fastest first; returns how many (idx holds d->nrows). */
-static const struct mmb_report_data *sort_d;
-static int row_time_cmp(const void *a, const void *b)
+static int row_time_cmp(const void *a, const void *b, void *data)
 {
-    double x = sort_d->rows[*(const size_t *)a].r.time_ms_median, y = sort_d->rows[*(const size_t *)b].r.time_ms_median;
+    const struct mmb_report_data *d = data;
+    double x = d->rows[*(const size_t *)a].r.time_ms_median, y = d->rows[*(const size_t *)b].r.time_ms_median;
     return (x > y) - (x < y);
 }
 
@@ -44,9 +44,8 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
         if (mmb_report_tune_group_member(g, r) && r->r.status == MMB_STATUS_OK && isfinite(r->r.time_ms_median))
             idx[n++] = i;
     }
-    sort_d = d;
     if (n > 1)
-        qsort(idx, n, sizeof *idx, row_time_cmp);
+        qsort_r(idx, n, sizeof *idx, row_time_cmp, (void *)d);
     return n;
 }
 

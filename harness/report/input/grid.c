@@ -179,14 +179,19 @@ static int double_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Rows ordered by their parameters' values, in the profile's order. */
-static const struct slice *order_slice;
-static size_t order_x;
-static int rep_cmp(const void *a, const void *b)
+/* Rows ordered by their parameters' values (the column parameter x aside), in the
+ * profile's order. */
+struct rep_order {
+    const struct slice *sl;
+    size_t x;
+};
+
+static int rep_cmp(const void *a, const void *b, void *ctx)
 {
-    const struct params *p = &order_slice->p[*(const size_t *)a], *q = &order_slice->p[*(const size_t *)b];
+    const struct rep_order *o = ctx;
+    const struct params *p = &o->sl->p[*(const size_t *)a], *q = &o->sl->p[*(const size_t *)b];
     for (size_t j = 0; j < p->n; j++)
-        if (j != order_x && p->values[j] != q->values[j])
+        if (j != o->x && p->values[j] != q->values[j])
             return p->values[j] < q->values[j] ? -1 : 1;
     return 0;
 }
@@ -294,9 +299,7 @@ bool mmb_report_grid_build(const struct mmb_report_data *d, size_t gpu, size_t k
     if (ok) {
         snprintf(g->xname, sizeof g->xname, "%s", bp.names[x]);
         qsort(g->xs, g->nx, sizeof *g->xs, double_cmp);
-        order_slice = &sl;
-        order_x = x;
-        qsort(reps, g->ny, sizeof *reps, rep_cmp);
+        qsort_r(reps, g->ny, sizeof *reps, rep_cmp, &(struct rep_order){&sl, x});
         labels_fill(&sl, &bp, x, reps, g);
         cells_fill(d, &sl, x, reps, g);
     }
