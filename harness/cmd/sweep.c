@@ -170,7 +170,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     struct mmb_problem *prob = NULL;
     if (remaining(sw, size, dtype) == 0)
         return 0; /* resumed: no buffers, no reference */
-    enum mmb_status st = mmb_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
+    enum mmb_status st = mmb_session_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {

@@ -90,7 +90,7 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
         return 0;
     struct mmb_problem *problem = NULL;
     char why[512];
-    enum mmb_status st = mmb_problem_open(r->session, size, dtype, r->profile->seed, &problem, why, sizeof why);
+    enum mmb_status st = mmb_session_problem_open(r->session, size, dtype, r->profile->seed, &problem, why, sizeof why);
     if (st != MMB_STATUS_OK) {
         fprintf(stderr, "mmbench tune: %lldx%lldx%lld %s: %s: %s; not tuned at this size\n", size->m, size->n,
                 size->k, mmb_dtype_info(dtype)->text, mmb_status_text(st), why);
@@ -136,9 +136,11 @@ static int tune_worker(void *ctx)
     if (note[0] && !r->settings->no_counters)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
     r->progress = isatty(STDERR_FILENO) && !r->settings->verbose;
-    fprintf(stderr, "mmbench tune: %s on %s (sm_%d%d), %d kernel x size x dtype, %s, compiles ahead on %d "
-            "thread%s -> %s\n", r->profile->name, r->dev->name, r->dev->cc_major, r->dev->cc_minor, r->problems,
-            plan->strategy->name, r->pool ? r->settings->jobs : 0, r->pool && r->settings->jobs == 1 ? "" : "s", r->csv_path);
+    fprintf(stderr,
+            "mmbench tune: %s on %s (sm_%d%d), %d kernel x size x dtype, %s, compiles ahead on %d "
+            "thread%s -> %s\n",
+            r->profile->name, r->dev->name, r->dev->cc_major, r->dev->cc_minor, r->problems, plan->strategy->name,
+            r->pool ? r->settings->jobs : 0, r->pool && r->settings->jobs == 1 ? "" : "s", r->csv_path);
     rc = 0;
     for (int si = 0; si < plan->nsizes && rc == 0 && !stopping(r); si++)
         for (int d = 0; d < MMB_DTYPE_COUNT && rc == 0 && !stopping(r); d++)
@@ -171,7 +173,8 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
 {
     const struct mmb_cmd_settings *s = r->settings;
     char err[2048];
-    if (mmb_cmd_l2_flush_method("tune", &r->l2_flush) != 0 || mmb_cmd_load_profile("tune", s->profile, profile, set) != 0)
+    if (mmb_cmd_l2_flush_method("tune", &r->l2_flush) != 0 ||
+        mmb_cmd_load_profile("tune", s->profile, profile, set) != 0)
         return -1;
     if (mmb_profile_timing(profile, &s->timing, &r->timing, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s\n", err);

@@ -214,12 +214,11 @@ void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *
 
 /* ---- problems (problem.c) on this session's device ---- */
 
-enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
-                                 unsigned long long seed, struct mmb_problem **out,
-                                 char *err, size_t errlen)
+enum mmb_status mmb_session_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
+                                         unsigned long long seed, struct mmb_problem **out, char *err, size_t errlen)
 {
     double t0 = mmb_seconds_now();
-    enum mmb_status st = mmb_problem_create(s->ref, s->stream, size, dtype, seed, out, err, errlen);
+    enum mmb_status st = mmb_problem_open(s->ref, s->stream, size, dtype, seed, out, err, errlen);
     mmb_session_phase_end(s, MMB_PHASE_PROBLEM, &t0);
     return st;
 }
