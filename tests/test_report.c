@@ -566,9 +566,9 @@ END_TEST
 
 /* The Key findings open the README and are computed from the data: from a subset of
  * the committed H100, H200 and GTX TITAN X rows (profiles course, tune-seed and
- * dtypes) they give the numbers the expert review worked out by hand
- * (reviews/report.md), the story's from the course rows alone (the review's naive
- * 6.4 TFLOP/s was tune-seed's best configuration; the course's is 6.2); a GPU whose
+ * dtypes) they give the numbers worked out by hand from those rows, the story's from
+ * the course rows alone (naive's 6.4 TFLOP/s is tune-seed's best configuration; the
+ * course's is 6.2); a GPU whose
  * rows carry L1 and L2 throughput gets its limiter named, one whose rows lack them
  * is told which rows. */
 static void file_put(const char *path, const char *text);

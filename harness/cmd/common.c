@@ -1,5 +1,6 @@
-/* common.c - what every subcommand shares: loading a profile with all its checks,
- * the environment read in one place, and the line each row prints. */
+/* common.c - what every subcommand shares: loading a profile with all its checks
+ * (its metric set parsed once, here), the sweep's settings from the environment, and
+ * the line each row prints. */
 #include "cmd/common.h"
 
 #include <stdio.h>

@@ -1,5 +1,6 @@
 /* common.h - what every subcommand shares: its exit codes, loading a profile with
- * all of its checks, the environment read once, and the line a row prints. */
+ * all of its checks, the sweep's settings from the environment (the cubin cache, the
+ * L2 flush, the counter batch), and the line a row prints. */
 #ifndef MMB_CMD_COMMON_H
 #define MMB_CMD_COMMON_H
 

@@ -179,11 +179,8 @@ static int one_kernel(struct launch_ctx *c)
 }
 
 /* What one cuBLAS call runs is its heuristic's choice (one kernel, or a split-K
- * kernel and its reduction), so its launch is profiled alone. (A graph capture of
- * the call can count its kernels; with cuBLAS batched that way, its DRAM reads at
- * 512 differed by 3% from a run with every launch alone, but so they did with
- * cuBLAS alone in both runs: the cause is not the batch and was not found. Alone it
- * stays until it is.) */
+ * kernel and its reduction), so its launch is profiled alone (docs/counters.md,
+ * "Cost, and batches"). */
 static int library_kernels(struct launch_ctx *c)
 {
     (void)c;

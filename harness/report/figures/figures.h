@@ -1,8 +1,7 @@
-/* figures.h - the figure writers: one family of figures each, in plot_bars.c,
- * plot_lines.c, plot_roofline.c, plot_heatmap.c and plot_tune.c. Every writer
- * writes gnuplot/<figure>.dat and .gp for the figures the data allows, registers
- * them in rep->figs and notes the figures it had to leave out; plot.c calls them
- * in the order of its table. */
+/* figures.h - the figure writers, one family of figures each, in the plot_<family>.c
+ * of this folder (below, in the order of plot.c's table, which calls them). Every
+ * writer writes gnuplot/<figure>.dat and .gp for the figures the data allows,
+ * registers them in rep->figs and notes the figures it had to leave out. */
 #ifndef MMB_REPORT_FIGURES_H
 #define MMB_REPORT_FIGURES_H
 
