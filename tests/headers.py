@@ -44,7 +44,8 @@ def main():
 
     def compile_one(header):
         with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as f:
-            f.write(f'#include "{header}"\n#include "{header}"\n')
+            # a header of macros alone would leave nothing to compile: one declaration after it
+            f.write(f'#include "{header}"\n#include "{header}"\nextern int mmb_header_test;\n')
             src = f.name
         try:
             p = subprocess.run(cc + flags + [src], capture_output=True, text=True)

@@ -94,7 +94,7 @@ def main():
         for lineno, target in includes(os.path.join(root, path)):
             where = f"harness/{path}:{lineno}"
             if "/" not in target:
-                problems.append(f'{where}: #include "{target}"; expected a rooted include such as "core/util.h"')
+                problems.append(f'{where}: #include "{target}"; expected a rooted include such as "core/error.h"')
                 continue
             if target not in files:
                 problems.append(f'{where}: #include "{target}" names no file of harness/')

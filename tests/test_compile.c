@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #include "model/profile.h"
 #include "model/space.h"
-#include "core/util.h"
 #include "tmpdir.h"
 
 static const int archs[] = {80, 90};

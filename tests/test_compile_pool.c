@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #include "cuda/compile_pool.h"
-#include "core/util.h"
 #include "tmpdir.h"
 
 static const struct mmb_size size = {256, 256, 256};

@@ -10,13 +10,10 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "results/csv.h"
 #include "results/t4.h"
-#include "core/util.h"
 #include "tmpdir.h"
-
-
-
 
 /* The schema's enum for "invalidity". */
 static const char *const invalidity_enum[] = {"timeout", "compile", "runtime", "correctness", "constraints",

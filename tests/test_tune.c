@@ -13,15 +13,14 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "results/csv.h"
+#include "core/file.h"
 #include "csv_rows.h"
 #include "cuda/gpu.h"
-#include "core/util.h"
+#include "results/csv.h"
 #include "tmpdir.h"
 
 #define EXIT_SKIP 77
 #define ROWS_PER_SIZE (1 + 4 + 24) /* cublas, naive, tunable with its restricted rows */
-
 
 /* Runs mmbench tune with args on the fixture profile; returns its exit status. */
 static int tune(const char *args)

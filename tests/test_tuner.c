@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "check_run.h"
-#include "core/util.h"
+#include "core/file.h"
 #include "hand_space.h"
 #include "model/space.h"
 #include "results/csv.h"
@@ -21,10 +21,6 @@
 #include "search/tune_plan.h"
 #include "search/tuner.h"
 #include "tmpdir.h"
-
-
-
-
 
 static long long independent_allowed(void)
 {

@@ -19,7 +19,7 @@
 #include "results/shard.h"
 
 #ifdef MMB_HAVE_CUDA
-#include "core/util.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #endif
 

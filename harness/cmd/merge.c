@@ -17,7 +17,7 @@
 #include "cmd/common.h"
 #include "cmd/options.h"
 #include "core/cache.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
 #include "results/shard.h"

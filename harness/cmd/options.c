@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "core/array.h"
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/util.h"
 #include "report/input/shape.h"
 #include "report/report.h"
 #include "results/shard.h"

@@ -10,7 +10,9 @@
 
 #include "cmd/common.h"
 #include "cmd/supervise.h"
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "cuda/session.h"
 #include "model/space.h"
 #include "results/csv.h"

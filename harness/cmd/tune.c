@@ -16,7 +16,8 @@
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
 #include "cmd/tune_impl.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "results/csv_name.h"
 #include "search/tune_spec.h"
 

@@ -11,8 +11,9 @@
 
 #include "cmd/common.h"
 #include "cmd/supervise.h"
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
 #include "model/space.h"
 #include "results/t4.h"
 #include "search/strategy.h"

@@ -10,8 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
 #include "cuda/gpu.h"
 
 #define MMB_MAX_OPTIONS 64

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/compile.h"
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
+#include "cuda/compile.h"
 
 enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 

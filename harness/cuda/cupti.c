@@ -25,11 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
+#include "core/error.h"
 #include "cuda/cupti_impl.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
-#include "core/util.h"
 
 /* Kernels a launch whose count is not known may run (cuBLAS runs one or two); more
  * is an error, not a drop. */

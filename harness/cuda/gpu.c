@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 
 struct mmb_module {
     cudaLibrary_t library;

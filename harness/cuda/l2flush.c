@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/compile.h"
 #include "core/errcheck.h"
+#include "core/error.h"
+#include "cuda/compile.h"
 #include "cuda/gpu.h"
-#include "core/util.h"
 
 /* mmb_l2_read reads the buffer (the impossible store keeps the loads); mmb_l2_reread
  * reads it a quarter of L2 at a time, twice, past L1, so that every line is hit once

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/hash.h"
 #include "cuda/gpu.h"
 #include "model/inputs.h"
 

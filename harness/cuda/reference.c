@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "core/errcheck.h"
+#include "core/error.h"
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
-#include "core/util.h"
 #include "model/library.h"
 
 /* Integer products of the inputs cannot overflow (inputs.h), so any summation order

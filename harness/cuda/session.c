@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/cupti.h"
 #include "cuda/l2flush.h"
 #include "cuda/reference.h"

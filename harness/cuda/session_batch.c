@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "cuda/session.h"
 #include "cuda/session_impl.h"
 

@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/util.h"
 #include "cuda/cupti.h"
 #include "cuda/gpu.h"
 #include "cuda/problem.h"

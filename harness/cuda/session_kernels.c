@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #include "cuda/reference.h"
 #include "cuda/session_impl.h"
@@ -86,7 +87,6 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     cm->status = mmb_module_build(&req, &cm->module, &cm->attrs, err, errlen);
     return cm;
 }
-
 
 /* ---- kernel engines: how each kind of kernel is prepared and launched ---- */
 
@@ -170,7 +170,6 @@ static enum mmb_status prepare_source(struct mmb_session *s, struct launch_ctx *
     row->smem_bytes = (long long)cm->attrs.static_smem + c->geo.smem_bytes;
     return check_limits(s, c, &cm->attrs, err, errlen);
 }
-
 
 static int one_kernel(struct launch_ctx *c)
 {

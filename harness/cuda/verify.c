@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
 

@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/array.h"
+#include "core/file.h"
 #include "model/profile_parse.h"
 
 /* ---- [profile] ---- */

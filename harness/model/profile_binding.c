@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
 #include "model/profile_parse.h"
 
 /* name, ns::name, name<T, 16>: identifiers joined by '::', then at most one balanced

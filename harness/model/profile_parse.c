@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 
 int mmb_profile_fail(struct loader *ld, int line, const char *fmt, ...)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
 #include "model/params.h"
 
 struct scope {

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "report/doc/doc.h"
 #include "report/figures/gnuplot.h"
 #include "report/figures/plot.h"

@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/hash.h"
 
 /* Digits only (no sign, no space), at most 9 of them; -1 otherwise. */
 static long long whole(const char *s, size_t len)

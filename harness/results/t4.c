@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "model/params.h"
 #include "results/columns.h"
 #include "results/csv.h"

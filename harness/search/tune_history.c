@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/t4.h"

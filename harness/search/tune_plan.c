@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
 
 static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name, size_t len)
 {

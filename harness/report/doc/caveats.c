@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/hash.h"
 #include "report/doc/md.h"
 #include "report/doc/ncu.h"
 #include "report/doc/sections.h"

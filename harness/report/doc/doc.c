@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/error.h"
 #include "report/doc/caveats.h"
 #include "report/doc/findings.h"
 #include "report/doc/md.h"

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
 #include "report/doc/md.h"
 #include "report/input/labels.h"
 #include "report/input/profiles.h"

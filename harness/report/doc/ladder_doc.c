@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
+#include "core/file.h"
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"
 #include "report/input/labels.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/file.h"
 
 /* ---- text ------------------------------------------------------------------------------------ */
 

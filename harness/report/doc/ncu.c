@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
 #include "report/doc/md.h"
 
 #define NCU_ROWS_MAX 256

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
 #include "report/doc/ladder_doc.h"
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"

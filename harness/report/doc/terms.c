@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"
 

@@ -13,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/file.h"
 
 static bool executable(const char *path)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
 
 /* Okabe-Ito, without its yellow (invisible on white). */
 static const char *const kernel_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
 #include "report/input/out.h"
 #include "report/input/select.h"
 

@@ -2,7 +2,7 @@
  * figures are written (and listed in the README within each group). */
 #include "report/figures/plot.h"
 
-#include "core/util.h"
+#include "core/file.h"
 #include "report/figures/figures.h"
 
 static int (*const figure_writers[])(struct mmb_report *rep, char *err, size_t errlen) = {

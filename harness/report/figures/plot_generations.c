@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "report/figures/gp.h"
 #include "report/input/labels.h"
 #include "report/input/out.h"

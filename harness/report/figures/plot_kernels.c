@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
+#include "core/error.h"
 #include "report/figures/gp.h"
 #include "report/input/out.h"
 #include "report/input/row.h"

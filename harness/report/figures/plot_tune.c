@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "report/figures/gp.h"
 #include "report/input/labels.h"
 #include "report/input/out.h"

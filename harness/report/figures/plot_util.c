@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
 #include "report/figures/gp.h"
 #include "report/figures/panels.h"
 #include "report/input/out.h"

@@ -11,7 +11,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "report/input/story.h"
 #include "results/csv.h"
 

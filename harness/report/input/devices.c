@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/file.h"
 
 /* <root>/<rel>, a regular file of at most 16 MiB; NULL when it cannot be read. */
 static char *bench_file(const char *root, const char *rel)

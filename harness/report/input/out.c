@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 
 int mmb_report_out_open(struct mmb_report_out *o, char *err, size_t errlen)
 {

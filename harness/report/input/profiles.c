@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "model/profile.h"
 #include "report/input/row.h"
 #include "report/input/story.h"

@@ -15,7 +15,8 @@
 
 #include "core/cache.h"
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "report/input/story.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/error.h"
 
 int mmb_report_state_path(const struct mmb_report *rep, char *out, size_t len, const char *sub, const char *name,
                           char *err, size_t errlen)

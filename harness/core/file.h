@@ -1,29 +1,11 @@
-/* util.h - small helpers shared by modules: errors, hashing, files, time. */
-#ifndef MMB_UTIL_H
-#define MMB_UTIL_H
+/* file.h - files: read whole and bounded (what a user names must be a regular file),
+ * written atomically, folders made; and a GPU's data folder name. */
+#ifndef MMB_CORE_FILE_H
+#define MMB_CORE_FILE_H
 
 #include <stdbool.h>
-#include <stdio.h>
 #include <stddef.h>
-#include <stdint.h>
-
-/* The number of elements of an array (not of a pointer). */
-#define MMB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* snprintf into err, never overflowing, always terminated. */
-void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* mmb_errorf, then returns -1: `return mmb_failf(err, errlen, "...", ...);` */
-int mmb_failf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Appends name to the list in buf (which starts as ""), with sep before every name
- * but the first; cut at len as snprintf cuts. Builds "expected one of a, b, c". */
-void mmb_join_append(char *buf, size_t len, const char *sep, const char *name);
-
-/* 64-bit FNV-1a, chainable through seed (start with MMB_FNV_SEED). */
-#define MMB_FNV_SEED 0xcbf29ce484222325ULL
-uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len);
+#include <stdio.h>
 
 /* Reads f to its end (NUL-terminated); NULL on a read error (ferror) or without memory. */
 char *mmb_stream_read(FILE *f, size_t *len);
@@ -56,18 +38,5 @@ int mmb_mkdir_p(const char *path, char *err, size_t errlen);
 
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3": a folder name for data/<gpu>/. */
 void mmb_gpu_slug(const char *name, char *out, size_t len);
-
-/* ISO 8601 UTC, e.g. 2026-11-21T23:59:59Z */
-void mmb_timestamp_utc(char *out, size_t len);
-double mmb_seconds_now(void);
-
-/* splitmix64: a seedable generator for reproducible inputs. */
-static inline uint64_t mmb_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 #endif

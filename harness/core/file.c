@@ -1,67 +1,18 @@
-/* util.c - small helpers shared by modules. */
-#include "core/util.h"
+/* file.c - files read whole and bounded (regular files only, where a user names
+ * them), written atomically, folders made, and a GPU's folder name. */
+#include "core/file.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "core/errcheck.h"
-
-void mmb_error_set(char *err, size_t errlen, const char *file, int line, const char *call,
-                   const char *name, const char *text)
-{
-    const char *base = strrchr(file, '/');
-    mmb_errorf(err, errlen, "%s:%d: %s: %s: %s", base ? base + 1 : file, line, call,
-               name ? name : "?", text ? text : "?");
-}
-
-void mmb_errorf(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-int mmb_failf(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-void mmb_join_append(char *buf, size_t len, const char *sep, const char *name)
-{
-    if (!len)
-        return;
-    size_t n = strnlen(buf, len);
-    if (n + 1 >= len)
-        return; /* already full: snprintf would only rewrite the terminator */
-    snprintf(buf + n, len - n, "%s%s", n ? sep : "", name);
-}
-
-uint64_t mmb_hash_bytes(uint64_t seed, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        seed ^= p[i];
-        seed *= 0x100000001b3ULL;
-    }
-    return seed;
-}
+#include "core/error.h"
 
 char *mmb_stream_read_max(FILE *f, size_t limit, size_t *len, bool *over)
 {
@@ -325,20 +276,4 @@ void mmb_gpu_slug(const char *name, char *out, size_t len)
     out[o] = '\0';
     if (o == 0)
         snprintf(out, len, "unknown-gpu");
-}
-
-void mmb_timestamp_utc(char *out, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) || strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(out, len, "unknown");
-}
-
-double mmb_seconds_now(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-        return 0.0;
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
