@@ -402,6 +402,37 @@ START_TEST(test_messages_name_their_command)
 }
 END_TEST
 
+/* The one options table: each command's --help lists every option once, each with
+ * its help, and the options of a command are the ones it takes. */
+START_TEST(test_options_once_per_command)
+{
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
+        char names[64][32];
+        size_t n = 0;
+        for (const char *l = out; (l = strstr(l, "\n  ")); l++) {
+            const char *dash = strstr(l, "--");
+            if (!dash || dash > strchr(l + 1, '\n'))
+                continue;
+            size_t len = strcspn(dash + 2, " \n");
+            ck_assert_uint_lt(n, 64);
+            snprintf(names[n], sizeof names[n], "%.*s", (int)len, dash + 2);
+            for (size_t j = 0; j < n; j++)
+                ck_assert_msg(strcmp(names[j], names[n]), "%s --help lists --%s twice", commands[i], names[n]);
+            n++;
+        }
+        ck_assert_msg(n >= 1 && !strcmp(names[n - 1], "help"), "%s --help: %s", commands[i], out);
+    }
+    ck_assert_int_eq(mmbench("report", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "-o, --output DIR"));
+    ck_assert_ptr_nonnull(strstr(out, "formats: png, svg, pdf"));
+    ck_assert_int_eq(mmbench("run", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "-o, --output CSV"));
+    ck_assert_ptr_null(strstr(out, "--formats")); /* report's, not run's */
+}
+END_TEST
+
 /* What measures a profile, for scripts: tune for a tuning profile, else run. */
 START_TEST(test_check_command)
 {
@@ -455,6 +486,7 @@ int main(void)
     tcase_add_test(tc, test_no_gpu_one_line);
     tcase_add_test(tc, test_messages_name_their_command);
     tcase_add_test(tc, test_check_command);
+    tcase_add_test(tc, test_options_once_per_command);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
