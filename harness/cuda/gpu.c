@@ -225,11 +225,15 @@ enum mmb_status mmb_module_occupancy(struct mmb_module *mod, const long long blo
         *active = (long long)per_sm * sm_count;
         return MMB_STATUS_OK;
     }
-    /* The grid of one cluster: the occupancy of the cluster shape, as CUTLASS asks it. */
+    /* A grid of one cluster: the occupancy of the cluster's shape, as CUTLASS asks it.
+     * The largest cluster possible is asked of the kernel alone, without a shape. */
     cudaLaunchAttribute attr;
     cudaLaunchConfig_t config = launch_config(cluster, block, cluster, dyn_smem, NULL, &attr);
+    cudaLaunchConfig_t any_shape = config;
+    any_shape.numAttrs = 0;
+    any_shape.attrs = NULL;
     int most = 0, clusters = 0;
-    MMB_CHECK_CUDA(e = cudaOccupancyMaxPotentialClusterSize(&most, (const void *)mod->kernel, &config),
+    MMB_CHECK_CUDA(e = cudaOccupancyMaxPotentialClusterSize(&most, (const void *)mod->kernel, &any_shape),
                    return mmb_gpu_status_of(e));
     if (blocks > most) {
         mmb_errorf(err, errlen, "a cluster of %lld blocks (%lldx%lldx%lld); with %lld threads and %zu bytes of "
