@@ -294,7 +294,7 @@ END_TEST
 START_TEST(test_check_compile)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
-    static const char *const bad[] = {"sm_0", "sm_90x", "-90", "sm_", "sm_9", "", "sm_1000"};
+    static const char *const bad[] = {"sm_0", "sm_90x", "-90", "sm_", "sm_9", "", "sm_1000", "sm_90aa", "a", "sm_a"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(mmbench("check", "--compile", bad[i], p, NULL) == 2, "--compile '%s'", bad[i]);
         ASSERT_ERR("--compile expects an architecture such as sm_90 or 90");
@@ -304,6 +304,16 @@ START_TEST(test_check_compile)
     if (mmbench("check", "--compile", "sm_90", p, NULL) == 2 && strstr(err, "without the CUDA toolkit"))
         return; /* nothing more to see without NVRTC */
     ck_assert_msg(strstr(out, "compiled for sm_90: 1 ok, 0 failed") != NULL, "%s%s", out, err);
+    /* sm_90a names the same device: a kernel without a target compiles as plain sm_90. */
+    ck_assert_int_eq(mmbench("check", "--compile", "sm_90a", p, NULL), 0);
+    ck_assert_msg(strstr(out, "compiled for sm_90: 1 ok, 0 failed\n") != NULL, "%s%s", out, err);
+    /* Kernels whose target leaves the architecture out are not compiled for it, and say why. */
+    char hopper[1100];
+    snprintf(hopper, sizeof hopper, "%s/tests/fixtures/gpu/hopper.ini", root);
+    ck_assert_int_eq(mmbench("check", "--compile", "sm_80", hopper, NULL), 0);
+    ck_assert_msg(strstr(out, "not compiled for sm_80: kernel 'sm90a' is built for sm_90a (compute capability 9.0 "
+                              "only), its target, and not for sm_80") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "compiled for sm_80: 0 ok, 0 failed (kernels of other targets left out)"), "%s", out);
     char text[2048];
     snprintf(text, sizeof text, "[profile]\nsizes = 64\n[kernel gone]\nsource = %s/kernels/naive.cu\n"
              "function = matmul_elsewhere\nparam.block_size_x = 16\nparam.block_size_y = 16\n", root);

@@ -1,6 +1,9 @@
 /* check.c - `mmbench check PROFILE...`: every check a profile gets before GPU work,
  * the configurations each kernel's restrictions allow, and with --compile sm_XY every
- * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU). --shard K/N
+ * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU) as a device of
+ * that architecture would compile it: sm_XYa for a kernel whose `target` lists it,
+ * nothing for a kernel whose `target` does not (sm_90a names the same device as
+ * sm_90). --shard K/N
  * counts (and compiles) only the shard's runs, --list prints them: what a shard of
  * `run` would measure, found without a GPU. --command says whether `run` or `tune`
  * measures the profile (scripts/gpu/job.sh asks). Options: cmd/options.c. */
@@ -25,13 +28,15 @@
 
 struct check_counts {
     size_t compiled, failed;
+    size_t other_targets; /* kernels whose target is not this architecture's */
+    size_t specific;      /* kernels compiled for the arch-specific variant */
 };
 
 #ifdef MMB_HAVE_CUDA
 /* Compiles one configuration at one size and dtype. */
 static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const char *text,
                            const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d, int arch,
-                           struct check_counts *n)
+                           bool specific, struct check_counts *n)
 {
     char why[1024], params[MMB_PARAMS_LEN];
     struct mmb_defines defs;
@@ -39,14 +44,14 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     if (mmb_compile_defines(k, cfg, size, d, &defs, why, sizeof why) == 0) {
         struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
-                                          .defines = defs.list, .arch = arch,
+                                          .defines = defs.list, .arch = arch, .arch_specific = specific,
                                           .extra_options = k->nvrtc_options, .prelude = k->prelude};
         st = mmb_compile(&req, &cubin, why, sizeof why);
     }
     if (st != MMB_STATUS_OK) {
         mmb_space_format_params(k, cfg, params, sizeof params);
-        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d: %s\n", p->path, k->line,
-                k->name, params, mmb_dtype_info(d)->text, size->m, size->n, size->k, arch, why);
+        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d%s: %s\n", p->path, k->line,
+                k->name, params, mmb_dtype_info(d)->text, size->m, size->n, size->k, arch, specific ? "a" : "", why);
         n->failed++;
     } else {
         n->compiled++;
@@ -59,7 +64,7 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
  * cannot be read. */
 static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, char **text,
                       const struct mmb_config *cfg, const struct mmb_size *size, const struct mmb_cmd_settings *o,
-                      bool *compiled, struct check_counts *n)
+                      bool specific, bool *compiled, struct check_counts *n)
 {
     for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
         if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d) || (compiled[d] && !k->defines_use_size) ||
@@ -71,7 +76,7 @@ static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec 
             n->failed++;
             return -1;
         }
-        compile_config(p, k, *text, cfg, size, (enum mmb_dtype)d, o->arch, n);
+        compile_config(p, k, *text, cfg, size, (enum mmb_dtype)d, o->arch, specific, n);
         compiled[d] = true;
     }
     return 0;
@@ -84,8 +89,11 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
                         struct check_counts *n)
 {
     size_t count = mmb_space_size(k), allowed = 0;
-    char *text = NULL;
+    char *text = NULL, other_target[256] = "";
     int rc = 0;
+    bool specific = false;
+    bool compiles = o->arch && k->kind == MMB_KERNEL_SOURCE &&
+                    mmb_kernel_target(k, o->arch, &specific, other_target, sizeof other_target);
     for (size_t i = 0; i < count && rc == 0; i++) {
         struct mmb_config cfg;
 #ifdef MMB_HAVE_CUDA
@@ -109,8 +117,7 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
             if (ok != 1)
                 continue;
 #ifdef MMB_HAVE_CUDA
-            if (o->arch && k->kind == MMB_KERNEL_SOURCE && compile_at(p, k, &text, &cfg, &p->sizes[si], o,
-                                                                      compiled, n) != 0)
+            if (compiles && compile_at(p, k, &text, &cfg, &p->sizes[si], o, specific, compiled, n) != 0)
                 rc = -1;
 #endif
             any = true;
@@ -123,6 +130,11 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
     snprintf(what, sizeof what, lib ? "(library %s)" : "%s", lib ? lib->name : k->function);
     printf("  kernel %-12s %s: %zu configurations, %zu allowed by its restrictions\n", k->name, what, count,
            allowed);
+    if (other_target[0]) {
+        printf("    not compiled for sm_%d: %s\n", o->arch, other_target);
+        n->other_targets++;
+    }
+    n->specific += compiles && specific;
     return rc;
 }
 
@@ -185,7 +197,7 @@ static int check_profile(const char *path, const struct mmb_cmd_settings *o)
         free(p);
         return 0;
     }
-    struct check_counts n = {0, 0};
+    struct check_counts n = {0, 0, 0, 0};
     printf("%s: profile '%s', %d sizes\n", path, p->name, p->nsizes);
     for (int ki = 0; ki < p->nkernels; ki++)
         if (check_kernel(p, &p->kernels[ki], o, &n) != 0)
@@ -193,7 +205,9 @@ static int check_profile(const char *path, const struct mmb_cmd_settings *o)
     if (rc == 0)
         shard_report(p, o);
     if (o->arch)
-        printf("  compiled for sm_%d: %zu ok, %zu failed\n", o->arch, n.compiled, n.failed);
+        printf("  compiled for sm_%d: %zu ok, %zu failed%s%s\n", o->arch, n.compiled, n.failed,
+               n.specific ? " (arch-specific sm_XYa for the kernels whose target lists it)" : "",
+               n.other_targets ? " (kernels of other targets left out)" : "");
     else
         printf("  not compiled: `mmbench check --compile sm_XY` compiles every allowed configuration\n");
     if (n.failed && !rc)

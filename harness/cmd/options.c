@@ -106,8 +106,9 @@ static const struct opt_def opts[] = {
     {"verbose", 'v', OPT_FLAG, S(verbose), 0, 0, 0, BOTH, NULL, "one line per row, and the counter passes"},
     /* check */
     {"compile", 0, OPT_ARCH, S(arch), 0, 0, 0, MMB_CMD_CHECK, "sm_XY",
-     "also compile every allowed configuration with NVRTC for that architecture (needs the CUDA toolkit, not a "
-     "GPU; default: compile nothing)"},
+     "also compile every allowed configuration with NVRTC for that architecture as its device would: "
+     "sm_XYa for a kernel whose target lists it, nothing for a kernel of other targets (sm_90a names the same "
+     "device as sm_90; needs the CUDA toolkit, not a GPU; default: compile nothing)"},
     {"shard", 0, OPT_SHARD, S(shard), 0, 0, 0, MMB_CMD_CHECK, "K/N",
      "count (and compile) only shard K of N of the runs, as `run --shard K/N` takes them (default: all)"},
     {"list", 0, OPT_FLAG, S(list), 0, 0, 0, MMB_CMD_CHECK, NULL,
@@ -244,13 +245,21 @@ static int bad_value(const struct mmb_cmd_settings *s, const struct opt_def *o, 
     return -1;
 }
 
-/* "sm_90" or "90": two or three digits, the first not 0. */
+/* "sm_90", "90", "sm_90a" or "90a": two or three digits, the first not 0, and the
+ * arch-specific variant's 'a', which names the same device. */
 static int arch_parse(const char *text, int *arch)
 {
     const char *d = strncmp(text, "sm_", 3) ? text : text + 3;
     long long v;
+    char digits[8];
     size_t len = strlen(d);
-    if (len < 2 || len > 3 || d[0] == '0' || mmb_cmd_parse_int(d, 10, 999, &v) != 0)
+    if (len > 0 && d[len - 1] == 'a')
+        len--;
+    if (len < 2 || len > 3 || d[0] == '0')
+        return -1;
+    memcpy(digits, d, len);
+    digits[len] = '\0';
+    if (mmb_cmd_parse_int(digits, 10, 999, &v) != 0)
         return -1;
     *arch = (int)v;
     return 0;

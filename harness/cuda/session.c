@@ -102,10 +102,12 @@ int mmb_session_open(struct mmb_session **out, const struct mmb_session_options 
     s->opts.metrics = &s->metrics; /* not the caller's, which may go first */
     if (mmb_session_batch_size(&s->batch_max, err, errlen) != 0)
         goto fail;
-    if (!(s->pending = calloc(PENDING_MAX, sizeof *s->pending))) {
+    /* Aligned as its launch contexts' tensor maps are. */
+    if (!(s->pending = aligned_alloc(_Alignof(struct pending_row), PENDING_MAX * sizeof *s->pending))) {
         mmb_errorf(err, errlen, "out of host memory");
         goto fail;
     }
+    memset(s->pending, 0, PENDING_MAX * sizeof *s->pending);
     if (open_resources(s, err, errlen) != MMB_STATUS_OK)
         goto fail;
     *out = s;

@@ -54,6 +54,8 @@ static int arg_item(void *ctx, const char *item, size_t len, char *msg, size_t m
     struct mmb_kernel_spec *k = ctx;
     if (k->nargs == MMB_MAX_ARGS)
         return mmb_profile_msgf(msg, msglen, "more than %d arguments", MMB_MAX_ARGS);
+    if (mmb_profile_is_tma_item(item, len))
+        return mmb_profile_parse_tma(k, item, len, msg, msglen);
     struct mmb_kernel_arg *a = &k->args[k->nargs];
     static const char roles[] = "ABC";
     if (len == 1 && strchr(roles, item[0])) {
@@ -76,6 +78,7 @@ static int arg_item(void *ctx, const char *item, size_t len, char *msg, size_t m
 
 int mmb_profile_key_args(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
+    ld->kernel->args_line = ld->line;
     return mmb_profile_each_item(value, arg_item, ld->kernel, msg, msglen);
 }
 
@@ -128,9 +131,15 @@ int mmb_profile_end_binding(struct loader *ld, mmb_profile_expr_check check)
 {
     struct mmb_kernel_spec *k = ld->kernel;
     int args_line = ld->key_lines[mmb_profile_kernel_key_index("args")];
-    for (int i = 0; i < k->nargs; i++)
-        if (k->args[i].kind == MMB_ARG_INT && check(ld, k->args[i].expr, "args", args_line))
+    for (int i = 0; i < k->nargs; i++) {
+        const struct mmb_kernel_arg *a = &k->args[i];
+        if (a->kind == MMB_ARG_INT && check(ld, a->expr, "args", args_line))
             return -1;
+        if (a->kind == MMB_ARG_TMA && (check(ld, a->box_inner, "args", args_line) ||
+                                       check(ld, a->box_outer, "args", args_line) ||
+                                       check(ld, a->swizzle, "args", args_line)))
+            return -1;
+    }
     for (int i = 0; i < k->ndefines; i++) {
         if (check(ld, k->defines[i].expr, "define", k->defines[i].line))
             return -1;
