@@ -1,6 +1,8 @@
 /* test_compile.c - every configuration of every shipped profile compiles with NVRTC
- * for sm_80 and sm_90, in every dtype its kernel runs. NVRTC needs no GPU, so this
- * runs in CI; a kernel or profile change that breaks a configuration fails here. */
+ * for sm_80 and sm_90 (sm_90a for a kernel whose target is), in every dtype its
+ * kernel runs; arch-specific code compiles for sm_90a only, and the caches tell the
+ * variants apart. NVRTC needs no GPU, so this runs in CI; a kernel or profile change
+ * that breaks a configuration fails here. */
 #include <check.h>
 #include <glob.h>
 #include <stdbool.h>
@@ -8,13 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #include "model/macro_names.h"
 #include "model/profile.h"
 #include "model/space.h"
-#include "core/util.h"
+#include "tmpdir.h"
 
 static const int archs[] = {80, 90};
 
@@ -68,10 +72,13 @@ static void compile_profile(const char *path, size_t *compiled)
                 if (seen_before(mmb_compile_key(k, defs.list)))
                     continue;
                 for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+                    bool specific;
+                    if (!mmb_kernel_target(k, archs[a], &specific, err, sizeof err))
+                        continue; /* a device of this arch does not run it */
                     struct mmb_compile_request req = {.source_path = k->source, .source = text,
                                                       .function = defs.function, .defines = defs.list,
-                                                      .arch = archs[a], .extra_options = k->nvrtc_options,
-                                                      .prelude = k->prelude};
+                                                      .arch = archs[a], .arch_specific = specific,
+                                                      .extra_options = k->nvrtc_options, .prelude = k->prelude};
                     struct mmb_cubin cubin;
                     char params[256];
                     mmb_space_format_params(k, &cfg, params, sizeof params);
@@ -97,10 +104,10 @@ static void compile_profile(const char *path, size_t *compiled)
 
 START_TEST(test_every_shipped_configuration_compiles)
 {
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_ptr_nonnull(root);
+    const char *source_root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(source_root);
     char pattern[1024];
-    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", root);
+    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", source_root);
     glob_t g;
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 3);
@@ -108,9 +115,12 @@ START_TEST(test_every_shipped_configuration_compiles)
     for (size_t i = 0; i < g.gl_pathc; i++)
         if (!strstr(g.gl_pathv[i], "/seeds-as-written.ini")) /* fails on purpose: its own test */
             compile_profile(g.gl_pathv[i], &compiled);
-    char awkward[1024];
-    snprintf(awkward, sizeof awkward, "%s/tests/fixtures/gpu/awkward.ini", root);
-    compile_profile(awkward, &compiled);
+    static const char *const fixtures[] = {"awkward.ini", "hopper.ini"};
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char fixture[1024];
+        snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/%s", source_root, fixtures[i]);
+        compile_profile(fixture, &compiled);
+    }
     globfree(&g);
     printf("compiled %zu configurations\n", compiled);
     ck_assert_uint_gt(compiled, 40);
@@ -205,8 +215,8 @@ END_TEST
 
 START_TEST(test_cache_hit_returns_same_cubin)
 {
-    char dir[] = "/tmp/mmb-test-cache-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tmpdir_setup();
+    const char *dir = tmpdir;
     char err[1024];
     const char *defines[] = {"elem_t=float", NULL};
     struct mmb_compile_request req = {.source_path = "k.cu",
@@ -228,9 +238,7 @@ START_TEST(test_cache_hit_returns_same_cubin)
     mmb_cubin_free(&first);
     mmb_cubin_free(&second);
     mmb_cubin_free(&third);
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_teardown();
 }
 END_TEST
 
@@ -247,13 +255,13 @@ static void write_text(const char *path, const char *text)
  * one is a cache hit. */
 START_TEST(test_cache_follows_includes)
 {
-    char dir[] = "/tmp/mmb-test-includes-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char src[200], header[200], inc_header[200], cache[200], opts[300], err[2048], cmd[300];
+    tmpdir_setup();
+    const char *dir = tmpdir;
+    char src[200], header[200], inc[200], inc_header[200], cache[200], opts[300], err[2048];
     snprintf(src, sizeof src, "%s/k.cu", dir);
     snprintf(header, sizeof header, "%s/value.h", dir);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s/inc'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    snprintf(inc, sizeof inc, "%s/inc", dir);
+    ck_assert_int_eq(mkdir(inc, 0700), 0);
     snprintf(inc_header, sizeof inc_header, "%s/inc/scale.h", dir);
     snprintf(cache, sizeof cache, "%s/cache", dir);
     snprintf(opts, sizeof opts, "-I%s/inc", dir);
@@ -280,8 +288,7 @@ START_TEST(test_cache_follows_includes)
     mmb_cubin_free(&a);
     mmb_cubin_free(&b);
     mmb_cubin_free(&c);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_teardown();
 }
 END_TEST
 
@@ -368,6 +375,96 @@ START_TEST(test_compile_key_names_the_module)
     snprintf(other.source, sizeof other.source, "k.c");
     snprintf(other.function, sizeof other.function, "uf");
     ck_assert(mmb_compile_key(&other, a) != key);
+    /* The target is part of the module: sm_90a code is not sm_90 code. */
+    other = k;
+    other.targets[0] = (struct mmb_target){90, true};
+    other.ntargets = 1;
+    uint64_t specific = mmb_compile_key(&other, a);
+    ck_assert(specific != key);
+    other.targets[0].specific = false;
+    ck_assert(mmb_compile_key(&other, a) != key && mmb_compile_key(&other, a) != specific);
+    other.targets[1] = (struct mmb_target){100, true};
+    other.ntargets = 2;
+    ck_assert(mmb_compile_key(&other, a) != key);
+}
+END_TEST
+
+/* wgmma and setmaxnreg exist only in sm_90a: the fixture kernel (as a tensor-core
+ * kernel's first lines would use them) compiles for it, and plain sm_90 refuses it
+ * with ptxas's reason. */
+static const char arch_specific_source[] =
+    "extern \"C\" __global__ void __launch_bounds__(128, 1) f(float *c)\n"
+    "{\n"
+    "    asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n"
+    "    asm volatile(\"setmaxnreg.inc.sync.aligned.u32 240;\\n\");\n"
+    "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+    "    c[threadIdx.x] = 1.0f;\n"
+    "#endif\n"
+    "}\n";
+
+START_TEST(test_arch_specific_target)
+{
+    char dir[] = "/tmp/mmb-test-arch-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char err[4096];
+    const char *defines[] = {"elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = "wgmma.cu", .source = arch_specific_source, .function = "f",
+                                      .defines = defines, .arch = 90, .cache_dir = dir};
+    struct mmb_cubin cubin;
+    /* Plain sm_90: ptxas refuses both instructions; the refusal is remembered. */
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(strstr(err, "not supported on .target 'sm_90'"), "%s", err);
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(cubin.from_cache);
+    /* sm_90a: the same request with the variant is another cache entry, and compiles. */
+    req.arch_specific = true;
+    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(!cubin.from_cache);
+    ck_assert_uint_gt(cubin.size, 0);
+    mmb_cubin_free(&cubin);
+    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(cubin.from_cache);
+    mmb_cubin_free(&cubin);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q -- '-sm_90a.cubin$' && ls '%s' | grep -q -- '-sm_90.error$'", dir,
+             dir);
+    ck_assert_msg(system(cmd) == 0, "the cache should hold an sm_90a cubin and an sm_90 error");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* What a kernel's target compiles for on each device: without one, the device's own
+ * arch; sm_90a only on compute capability 9.0, with the reason elsewhere; sm_90 on 9.0
+ * and newer, as plain sm_XY. */
+START_TEST(test_kernel_target_per_device)
+{
+    static struct mmb_kernel_spec plain = {.name = "plain"},
+                                  hopper = {.name = "wgmma", .targets = {{90, true}}, .ntargets = 1},
+                                  tma = {.name = "tma", .targets = {{90, false}}, .ntargets = 1};
+    bool specific = true;
+    char why[512] = "";
+    ck_assert(mmb_kernel_target(&plain, 80, &specific, why, sizeof why) && !specific);
+    ck_assert(mmb_kernel_target(&hopper, 90, &specific, why, sizeof why) && specific);
+    ck_assert(!mmb_kernel_target(&hopper, 80, &specific, why, sizeof why));
+    ck_assert_str_eq(why, "kernel 'wgmma' is built for sm_90a (compute capability 9.0 only), its target, and not "
+                          "for sm_80");
+    ck_assert(!mmb_kernel_target(&hopper, 100, &specific, why, sizeof why));
+    hopper.targets[1] = (struct mmb_target){100, true};
+    hopper.ntargets = 2;
+    ck_assert(mmb_kernel_target(&hopper, 100, &specific, why, sizeof why) && specific);
+    ck_assert(!mmb_kernel_target(&hopper, 120, &specific, why, sizeof why));
+    ck_assert_msg(strstr(why, "sm_90a (compute capability 9.0 only) and sm_100a (compute capability 10.0 only)") &&
+                  strstr(why, "and not for sm_120"), "%s", why);
+    ck_assert(!mmb_kernel_target(&tma, 89, &specific, why, sizeof why));
+    ck_assert_msg(strstr(why, "sm_90 (compute capability 9.0 or newer)"), "%s", why);
+    ck_assert(mmb_kernel_target(&tma, 90, &specific, why, sizeof why) && !specific);
+    ck_assert(mmb_kernel_target(&tma, 120, &specific, why, sizeof why) && !specific);
+    /* Both: the arch-specific variant where it is one, plain code elsewhere from 9.0 on. */
+    tma.targets[1] = (struct mmb_target){100, true};
+    tma.ntargets = 2;
+    ck_assert(mmb_kernel_target(&tma, 100, &specific, why, sizeof why) && specific);
+    ck_assert(mmb_kernel_target(&tma, 103, &specific, why, sizeof why) && !specific);
 }
 END_TEST
 
@@ -389,5 +486,11 @@ int main(void)
     tcase_add_test(cache, test_compile_error_names_the_macro);
     tcase_add_test(cache, test_nvrtc_names_collide);
     suite_add_tcase(s, cache);
+    /* Apart, so that CK_RUN_CASE=target runs them without the shipped profiles. */
+    TCase *target = tcase_create("target");
+    tcase_set_timeout(target, 120);
+    tcase_add_test(target, test_arch_specific_target);
+    tcase_add_test(target, test_kernel_target_per_device);
+    suite_add_tcase(s, target);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

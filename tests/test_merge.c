@@ -18,29 +18,21 @@
 #include "profile_fixture.h"
 #include "results/csv.h"
 #include "results/shard.h"
+#include "tmpdir.h"
 
-static char tmpdir[64], root[1024], profile[1200], gpu_dir[128];
+static char profile[1200], gpu_dir[128];
 static char out[1 << 16], err[1 << 16];
 
 static void setup(void)
 {
-    const char *r = getenv("MMB_SOURCE_ROOT");
-    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
+    tmpdir_setup();
     snprintf(profile, sizeof profile, "%s/profiles/course.ini", root);
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_merge.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
     snprintf(gpu_dir, sizeof gpu_dir, "%s/data/fake-gpu", tmpdir);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", gpu_dir);
     ck_assert_int_eq(system(cmd), 0);
 }
 
-static void teardown(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void slurp(const char *path, char *buf, size_t len)
 {
@@ -403,7 +395,7 @@ int main(void)
 {
     Suite *s = suite_create("merge");
     TCase *tc = tcase_create("merge");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, tmpdir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_killed_shard_resumes_and_merges);
     tcase_add_test(tc, test_duplicates_keep_ok_then_latest);

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "report/data.h"
-#include "report/gp.h"
+#include "report/figures/gp.h"
+#include "report/input/data.h"
 #include "report_run.h"
 
 static bool gnuplot_on_path(void)
@@ -242,18 +242,24 @@ START_TEST(test_report_bad_options)
     static const struct {
         const char *opt, *value, *says;
     } cases[] = {
-        {"--size", "12x", "--size: expected N or MxNxK"},
+        {"--size", "12x", "--size expects N or MxNxK (positive integers), not '12x'"},
         {"--size", "999", "no ok f32 row at that size; sizes in the data: 256, 1024, 2048x1024x4096, 4096"},
-        {"--formats", "png,jpg", "expected png, svg or pdf, found 'jpg'"},
-        {"--dtype", "f16", "expected f32, f64 or i32"},
+        {"--formats", "png,jpg", "--formats expects png, svg or pdf, comma-separated, not 'jpg'"},
+        {"--formats", ",", "--formats expects png, svg or pdf, comma-separated, not ''"},
+        {"--dtype", "x16", "--dtype expects f32, "},
         {"--dtype", "f64", "no ok row of that element type"},
-        {"--cache", "warm", "expected cold or hot"},
+        {"--cache", "warm", "--cache expects cold or hot, not 'warm'"},
+        {"--frobnicate", "1", "no such option as '--frobnicate'; see mmbench report --help"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *argv[] = {"report", "-o", out, (char *)cases[i].opt, (char *)cases[i].value, good, NULL};
         ck_assert_int_eq(report_run(6, argv), 2);
         ck_assert_msg(strstr(report_err, cases[i].says), "%s %s: %s", cases[i].opt, cases[i].value, report_err);
+        ck_assert_msg(!strncmp(report_err, "mmbench report: ", 16), "%s", report_err); /* every message says whose */
     }
+    char *no_value[] = {"report", "-o", out, good, "--size", NULL};
+    ck_assert_int_eq(report_run(5, no_value), 2);
+    ck_assert_msg(strstr(report_err, "mmbench report: expected a value after '--size'"), "%s", report_err);
     char missing[600];
     snprintf(missing, sizeof missing, "%s/nothing-here", tmpdir);
     char *argv[] = {"report", "-o", out, missing, NULL};
@@ -678,9 +684,9 @@ END_TEST
 
 /* The Key findings open the README and are computed from the data: from a subset of
  * the committed H100, H200 and GTX TITAN X rows (profiles course, tune-seed and
- * dtypes) they give the numbers the expert review worked out by hand
- * (reviews/report.md), the story's from the course rows alone (the review's naive
- * 6.4 TFLOP/s was tune-seed's best configuration; the course's is 6.2); a GPU whose
+ * dtypes) they give the numbers worked out by hand from those rows, the story's from
+ * the course rows alone (naive's 6.4 TFLOP/s is tune-seed's best configuration; the
+ * course's is 6.2); a GPU whose
  * rows carry L1 and L2 throughput gets its limiter named, one whose rows lack them
  * is told which rows. */
 static void file_put(const char *path, const char *text);
@@ -783,7 +789,7 @@ int main(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("report");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gp_log_tics);
     tcase_add_test(tc, test_report_files);

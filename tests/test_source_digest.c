@@ -5,6 +5,7 @@
  * includes; cycles end; the limits hold; the include options are read in every
  * spelling NVRTC takes. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +14,17 @@
 
 #include "check_run.h"
 #include "core/source_digest.h"
-
-static char tmpdir[64];
-
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_digest.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+#include "tmpdir.h"
 
 /* Writes text to tmpdir/name, making its folders; returns the path. */
 static const char *put(const char *name, const char *text)
 {
     static char path[512];
-    char cmd[700];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    ck_assert_int_eq(system(cmd), 0);
+    for (char *slash = path + strlen(tmpdir) + 1; (slash = strchr(slash, '/')); *slash++ = '/') {
+        *slash = '\0';
+        ck_assert_msg(mkdir(path, 0700) == 0 || errno == EEXIST, "mkdir %s: %s", path, strerror(errno));
+    }
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     fputs(text, f);
@@ -254,7 +242,7 @@ int main(void)
 {
     Suite *s = suite_create("source_digest");
     TCase *tc = tcase_create("source_digest");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_source_alone);
     tcase_add_test(tc, test_quoted_beside_includer);
     tcase_add_test(tc, test_include_folders);

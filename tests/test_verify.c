@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "core/util.h"
+#include "core/hash.h"
 #include "cuda/compile.h"
 #include "cuda/verify.h"
 #include "model/inputs.h"

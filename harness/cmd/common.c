@@ -1,8 +1,8 @@
-/* common.c - what every subcommand shares: loading a profile with all its checks,
- * the environment read in one place, and the line each row prints. */
+/* common.c - what every subcommand shares: loading a profile with all its checks
+ * (its metric set parsed once, here), the sweep's settings from the environment, and
+ * the line each row prints. */
 #include "cmd/common.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +15,21 @@
 #include "cuda/session.h"
 #endif
 
-int mmb_cmd_load_profile(const char *path, struct mmb_profile *p)
+int mmb_cmd_load_profile(const char *command, const char *path, struct mmb_profile *p,
+                         struct mmb_metric_set *metrics)
 {
     char err[1024];
     if (mmb_profile_load(path, p, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench: %s\n", err);
+        fprintf(stderr, "mmbench %s: %s\n", command, err);
         return -1;
     }
     if (mmb_tune_spec_check(p, err, sizeof err) != 0 || mmb_space_check_restrictions(p, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench: %s\n", err);
+        fprintf(stderr, "mmbench %s: %s\n", command, err);
+        mmb_profile_free(p);
+        return -1;
+    }
+    if (mmb_metric_set_parse(p->metrics, metrics, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench %s: %s:%d: metrics: %s\n", command, path, p->metrics_line, err);
         mmb_profile_free(p);
         return -1;
     }
@@ -67,27 +73,4 @@ void mmb_cmd_print_row(const struct mmb_row *row, bool clear_progress)
         fprintf(stderr, " %.4f ms, %.1f GFLOP/s\n", row->time_ms_median, row->gflops);
     else
         fprintf(stderr, ": %s\n", row->reason);
-}
-
-int mmb_cmd_option_once(const char *prefix, const struct option *longs, int code, const char *value,
-                        const char **given, size_t ncodes)
-{
-    if (!value || code < 0 || (size_t)code >= ncodes)
-        return 0; /* a flag: twice is once */
-    if (!given[code]) {
-        given[code] = value;
-        return 0;
-    }
-    const char *name = "?";
-    for (const struct option *o = longs; o->name; o++)
-        if (o->val == code && !o->flag)
-            name = o->name;
-    fprintf(stderr, "%s: --%s is given twice ('%s', then '%s'); expected it once\n", prefix, name, given[code], value);
-    return -1;
-}
-
-int mmb_cmd_options_contradict(const char *prefix, const char *a, const char *b, const char *why)
-{
-    fprintf(stderr, "%s: --%s and --%s contradict each other: %s; expected one of them\n", prefix, a, b, why);
-    return -1;
 }

@@ -1,5 +1,6 @@
 /* common.h - what every subcommand shares: its exit codes, loading a profile with
- * all of its checks, the environment read once, and the line a row prints. */
+ * all of its checks, the sweep's settings from the environment (the cubin cache, the
+ * L2 flush, the counter batch), and the line a row prints. */
 #ifndef MMB_CMD_COMMON_H
 #define MMB_CMD_COMMON_H
 
@@ -8,6 +9,7 @@
 #include <sysexits.h>
 
 #include "model/profile.h"
+#include "results/metrics.h"
 #include "results/row.h"
 
 /* Exit codes (README "Exit codes"). */
@@ -20,9 +22,11 @@ enum {
     MMB_EXIT_INTERRUPTED = 130,   /* Ctrl-C: finished rows kept */
 };
 
-/* Loads path with every check a profile gets before any GPU work ([tune] included).
- * Prints "mmbench: FILE:LINE: ..." and returns -1 on bad input; p is freed then. */
-int mmb_cmd_load_profile(const char *path, struct mmb_profile *p);
+/* Loads path with every check a profile gets before any GPU work ([tune] included),
+ * and parses its metric set, once, into metrics. Prints "mmbench COMMAND: FILE:LINE:
+ * ..." and returns -1 on bad input; p is freed then. */
+int mmb_cmd_load_profile(const char *command, const char *path, struct mmb_profile *p,
+                         struct mmb_metric_set *metrics);
 
 /* $MMB_CACHE_DIR, else $XDG_CACHE_HOME/mmbench, else ~/.cache/mmbench. */
 void mmb_default_cache_dir(char *out, size_t len);
@@ -30,17 +34,6 @@ void mmb_default_cache_dir(char *out, size_t len);
 /* The L2 flush method from MMB_L2_SWEEP (NULL: the default), checked, and
  * MMB_COUNTER_BATCH checked; -1 after a message naming the command on bad input. */
 int mmb_cmd_l2_flush_method(const char *command, const char **method);
-
-/* For a command's getopt_long loop, called with each option it returns: an option
- * that takes a value, given a second time, would drop the first silently. Returns -1
- * after "PREFIX: --name is given twice ('a', then 'b'); expected it once", else 0.
- * given[code] keeps each option's value (start all NULL); codes below ncodes. */
-struct option;
-int mmb_cmd_option_once(const char *prefix, const struct option *longs, int code, const char *value,
-                        const char **given, size_t ncodes);
-/* Two options that cannot both hold: -1 after "PREFIX: --a and --b contradict each
- * other: why; expected one of them". */
-int mmb_cmd_options_contradict(const char *prefix, const char *a, const char *b, const char *why);
 
 /* The one-line account of a row on stderr: kernel, params, dtype, cache, shape,
  * status, then the time or the reason. clear_progress erases a progress line first. */

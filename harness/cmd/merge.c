@@ -8,7 +8,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +15,11 @@
 #include <sys/stat.h>
 
 #include "cmd/common.h"
+#include "cmd/options.h"
 #include "core/cache.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "results/csv.h"
+#include "results/csv_name.h"
 #include "results/shard.h"
 
 /* Missing runs listed by name at most; the rest are counted. */
@@ -492,54 +493,6 @@ static int folders_list(const char *data_dir, char ***out, size_t *n)
     return 0;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: mmbench merge [--data-dir DATA] [--tune] PROFILE.ini\n\n"
-               "In every GPU folder of DATA, merges the profile's shard CSVs (<name>.shard-K-of-N.csv, from\n"
-               "`run --shard K/N`) and the merged CSV already there into DATA/<gpu>/<name>.csv: each\n"
-               "configuration once per GPU (a second row of one GPU: the ok one kept, else the latest), in\n"
-               "the order of an unsharded run. Prints each shard's rows and the profile's runs no shard has.\n\n"
-               "  --data-dir DATA   folder of the per-GPU results (default data)\n"
-               "  --tune            merge tune's files (tune-<name>.shard-K-of-N.csv); a tune's runs depend\n"
-               "                    on its strategy, so none is reported missing\n"
-               "  -h, --help        this text\n"
-               "exit status: 0 merged, 1 runs or shard files missing (the merged CSV holds the rest) or a\n"
-               "file not written, 2 bad input (shards of different N, two files of one shard, a bad CSV, a row\n"
-               "not of the profile, no shard file)\n");
-}
-
-static int parse(int argc, char **argv, const char **data_dir, bool *tune)
-{
-    static const struct option longopts[] = {{"data-dir", required_argument, NULL, 'd'},
-                                             {"tune", no_argument, NULL, 't'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    const char *given[128] = {NULL};
-    int opt;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        if (mmb_cmd_option_once("mmbench merge", longopts, opt, optarg, given, MMB_COUNT(given)) != 0)
-            return -1;
-        if (opt == 'd' && optarg[0]) {
-            *data_dir = optarg;
-        } else if (opt == 't') {
-            *tune = true;
-        } else if (opt == 'h') {
-            usage(stdout);
-            return 1;
-        } else {
-            fprintf(stderr, opt == 'd' ? "mmbench merge: --data-dir expects a folder, not ''\n"
-                                       : "mmbench merge: see mmbench merge --help\n");
-            return -1;
-        }
-    }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "mmbench merge: expected exactly one profile, got %d (see mmbench merge --help)\n",
-                argc - optind);
-        return -1;
-    }
-    return 0;
-}
-
 static int merge_all(struct merge *m, const char *data_dir, const char *name)
 {
     char **dirs;
@@ -566,26 +519,29 @@ static int merge_all(struct merge *m, const char *data_dir, const char *name)
 
 int mmb_cmd_merge(int argc, char **argv)
 {
-    const char *data_dir = "data";
-    bool tune = false;
-    int rc = parse(argc, argv, &data_dir, &tune);
+    struct mmb_cmd_settings s;
+    int rc = mmb_cmd_options_parse(MMB_CMD_MERGE, argc, argv, &s);
     if (rc)
         return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
+    const char *data_dir = s.data_dir;
+    bool tune = s.tune_files;
     struct mmb_profile *p = calloc(1, sizeof *p);
     if (!p) {
         perror("mmbench merge");
         return MMB_EXIT_FAILED;
     }
-    if (mmb_cmd_load_profile(argv[optind], p) != 0) {
+    struct mmb_metric_set metrics;
+    if (mmb_cmd_load_profile("merge", s.profile, p, &metrics) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }
     struct merge m = {.p = p, .tune = tune};
     struct mmb_shard all = {0, 0};
     char name[128];
-    /* the file names of run and tune (tune.c: csv_path_of) */
-    snprintf(name, sizeof name, "%s%s", tune && strncmp(p->name, "tune", 4) ? "tune-" : "", p->name);
-    if (!tune && mmb_shard_each_run(p, &all, add_expected, &m) != 0) {
+    if (mmb_csv_name_stem(p->name, tune, name, sizeof name) != 0) {
+        fprintf(stderr, "mmbench merge: profile '%s': too long a name for its results file\n", p->name);
+        rc = MMB_EXIT_BAD_INPUT;
+    } else if (!tune && mmb_shard_each_run(p, &all, add_expected, &m) != 0) {
         fprintf(stderr, "mmbench merge: out of memory\n");
         rc = MMB_EXIT_FAILED;
     } else {

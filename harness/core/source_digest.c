@@ -10,7 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/array.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
 
 /* ---- the options ---- */
 

@@ -1,4 +1,5 @@
-/* compile.c - NVRTC: kernel source + -D macros + -arch -> cubin, cached on disk. */
+/* compile.c - NVRTC: kernel source + -D macros + -arch (sm_XY, or its arch-specific
+ * sm_XYa) -> cubin, cached on disk. */
 #include "cuda/compile.h"
 
 #include <ctype.h>
@@ -10,9 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
 #include "core/source_digest.h"
-#include "core/util.h"
 #include "cuda/gpu.h"
 
 #define MMB_MAX_OPTIONS 64
@@ -70,6 +74,10 @@ uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const
     uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source) + 1);
     key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
     key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
+    for (int i = 0; i < kernel->ntargets; i++) {
+        const int target[2] = {kernel->targets[i].arch, kernel->targets[i].specific};
+        key = mmb_hash_bytes(key, target, sizeof target);
+    }
     for (const char *const *d = defines; *d; d++)
         key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
     return key;
@@ -114,7 +122,7 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
                                      size_t errlen)
 {
     memset(o, 0, sizeof *o);
-    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=sm_%d", req->arch);
+    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=sm_%d%s", req->arch, req->arch_specific ? "a" : "");
     o->extra = strdup(req->extra_options ? req->extra_options : "");
     if (!o->extra) {
         mmb_errorf(err, errlen, "out of host memory");
@@ -196,9 +204,10 @@ static void cache_locate(const struct mmb_compile_request *req, const struct nvr
         h = mmb_hash_bytes(h, o->argv[i], strlen(o->argv[i]) + 1);
     int ver[2] = {major, minor};
     h = mmb_hash_bytes(h, ver, sizeof ver);
-    snprintf(c->cubin, sizeof c->cubin, "%s/%016llx-sm_%d.cubin", c->dir, (unsigned long long)h, req->arch);
-    snprintf(c->log, sizeof c->log, "%s/%016llx-sm_%d.error", c->dir, (unsigned long long)h, req->arch);
-    snprintf(c->name, sizeof c->name, "%s/%016llx-sm_%d.name", c->dir, (unsigned long long)h, req->arch);
+    const char *variant = req->arch_specific ? "a" : "";
+    snprintf(c->cubin, sizeof c->cubin, "%s/%016llx-sm_%d%s.cubin", c->dir, (unsigned long long)h, req->arch, variant);
+    snprintf(c->log, sizeof c->log, "%s/%016llx-sm_%d%s.error", c->dir, (unsigned long long)h, req->arch, variant);
+    snprintf(c->name, sizeof c->name, "%s/%016llx-sm_%d%s.name", c->dir, (unsigned long long)h, req->arch, variant);
 }
 
 /* The cache's answer, when it has one: a cubin (*st MMB_STATUS_OK), or the message of

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "core/errcheck.h"
+#include "core/error.h"
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
-#include "core/util.h"
 #include "model/library.h"
 
 /* Integer products of the inputs cannot overflow (inputs.h), so any summation order
@@ -101,5 +101,5 @@ enum mmb_status mmb_reference_gemm(struct mmb_reference *ref, enum mmb_dtype dty
     void *args[] = {&C, (void *)&A, (void *)&B, &M, &N, &K};
     long long block[3] = {16, 16, 1};
     long long grid[3] = {(n + 15) / 16, (m + 15) / 16, 1};
-    return mmb_module_launch(ref->int_kernel, grid, block, 0, args, ref->stream, err, errlen);
+    return mmb_module_launch(ref->int_kernel, grid, block, NULL, 0, args, ref->stream, err, errlen);
 }

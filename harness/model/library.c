@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
 
 const struct mmb_library mmb_libraries[] = {
     {"cublas", MMB_KERNEL_CUBLAS, (1u << MMB_F32) | (1u << MMB_F64), true,

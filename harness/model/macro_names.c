@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/array.h"
 
 /* C11 and C++20 keywords, the alternative operator names and the contextual ones: as
  * macros they rewrite the language itself. */

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/hash.h"
 
 /* Digits only (no sign, no space), at most 9 of them; -1 otherwise. */
 static long long whole(const char *s, size_t len)

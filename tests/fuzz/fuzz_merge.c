@@ -10,7 +10,6 @@
  * name ending in '/' is a folder), TEXT its content, or "->TARGET" for a link to a
  * sibling TARGET. */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +19,7 @@
 #include "fuzz_common.h"
 #include "model/profile.h"
 #include "results/csv.h"
+#include "results/csv_name.h"
 #include "results/shard.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -209,14 +209,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the merged files there before (the fuzzer's own g/merge.csv is input, not output) */
     static const char *const folders[] = {"g", "h", "g2"};
     struct before before[3];
+    char stem[128];
+    if (mmb_csv_name_stem(profile->name, tune, stem, sizeof stem) != 0)
+        abort();
     for (int i = 0; i < 3; i++) {
         struct stat st;
-        snprintf(before[i].path, sizeof before[i].path, "%s/%s/%smerge.csv", data_dir, folders[i], tune ? "tune-" : "");
+        snprintf(before[i].path, sizeof before[i].path, "%s/%s/%s.csv", data_dir, folders[i], stem);
         before[i].existed = lstat(before[i].path, &st) == 0;
         before[i].ino = before[i].existed ? st.st_ino : 0;
     }
     char *argv[] = {"merge", "--data-dir", data_dir, tune ? "--tune" : profile_path, tune ? profile_path : NULL, NULL};
-    optind = 0; /* glibc: start getopt afresh */
     int rc = mmb_cmd_merge(tune ? 5 : 4, argv);
     if (rc == 0 || rc == 1)
         for (int i = 0; i < 3 && !tune; i++)

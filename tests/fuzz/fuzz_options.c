@@ -1,14 +1,15 @@
-/* fuzz_options.c - libFuzzer target: the command lines of run, tune and check, and what
- * run and tune check from them before they look for a GPU: the option table (numbers,
- * shards, contradicting or repeated options), the profile it names, the metric set,
- * the timing request against the profile, and tune's plan (kernels, sizes, strategy,
- * objective, T4 file). check runs whole: it reads profiles and writes nothing.
+/* fuzz_options.c - libFuzzer target: the command lines of every command on the one
+ * option table, and what run and tune check from them before they look for a GPU: the
+ * table (numbers, shards, contradicting or repeated options), the profile it names,
+ * the metric set, the timing request against the profile, and tune's plan (kernels,
+ * sizes, strategy, objective, T4 file). check runs whole: it reads profiles and writes
+ * nothing. merge, report and devices parse their options only (they write files or
+ * need a GPU).
  *
- * Input: arguments separated by newlines, the first the command (run, tune or check;
- * anything else is run's). An argument that starts with "profiles/" names a file of a
- * private folder holding profiles/p.ini (a source kernel and cuBLAS) and
- * profiles/t.ini (with [tune]). */
-#include <getopt.h>
+ * Input: arguments separated by newlines, the first the command (run, tune, check,
+ * merge, report or devices; anything else is run's). An argument that starts with
+ * "profiles/" names a file of a private folder holding profiles/p.ini (a source kernel
+ * and cuBLAS) and profiles/t.ini (with [tune]). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,10 +17,10 @@
 #include "cmd/check.h"
 #include "cmd/options.h"
 #include "fuzz_common.h"
+#include "cmd/common.h"
 #include "model/profile.h"
 #include "results/metrics.h"
 #include "search/tune_plan.h"
-#include "search/tune_spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,7 +49,7 @@ static void setup_once(void)
 }
 
 /* What run and tune check after the options and before a GPU (cmd/run.c, cmd/tune.c). */
-static void plan(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
+static void plan(enum mmb_cmd_kind kind, const struct mmb_cmd_settings *s)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
     struct mmb_tune_plan *tp = calloc(1, sizeof *tp);
@@ -57,14 +58,23 @@ static void plan(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     char err[2048];
     struct mmb_metric_set set;
     struct mmb_converge_spec timing;
-    if (mmb_profile_load(s->profile, p, err, sizeof err) == 0 && mmb_tune_spec_check(p, err, sizeof err) == 0 &&
-        mmb_metric_set_parse(p->metrics, &set, err, sizeof err) == 0 &&
-        mmb_profile_timing(p, &s->timing, &timing, err, sizeof err) == 0 && kind == MMB_CMD_TUNE &&
-        mmb_tune_plan_make(p, &s->tune, tp) == 0)
-        (void)mmb_tune_plan_problems(p, tp);
-    mmb_profile_free(p);
+    if (mmb_cmd_load_profile(s->command, s->profile, p, &set) == 0) {
+        if (mmb_profile_timing(p, &s->timing, &timing, err, sizeof err) == 0 && kind == MMB_CMD_TUNE &&
+            mmb_tune_plan_make(p, &s->tune, tp, err, sizeof err) == 0)
+            (void)mmb_tune_plan_problems(p, tp);
+        mmb_profile_free(p);
+    }
     free(p);
     free(tp);
+}
+
+/* What the table promises: no contradiction got through. */
+static bool contradicts(enum mmb_cmd_kind kind, const struct mmb_cmd_settings *s)
+{
+    if (kind == MMB_CMD_REPORT)
+        return s->report.no_plots && (s->report.gnuplot || s->report.nformats);
+    return (s->all_devices && s->output) || (s->t4 && s->no_t4) || (s->no_cache && s->cache_dir) ||
+           (s->jobs > 0 && !s->cache_dir && kind == MMB_CMD_TUNE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -92,23 +102,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         s = nl + 1;
     }
     argv[argc] = NULL;
-    const char *command = argv[0];
-    optind = 0; /* glibc: start getopt afresh */
-    if (!strcmp(command, "check")) {
+    static const struct {
+        const char *name;
+        enum mmb_cmd_kind kind;
+    } commands[] = {{"tune", MMB_CMD_TUNE}, {"check", MMB_CMD_CHECK}, {"merge", MMB_CMD_MERGE},
+                    {"report", MMB_CMD_REPORT}, {"devices", MMB_CMD_DEVICES}};
+    enum mmb_cmd_kind kind = MMB_CMD_RUN;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[0], commands[i].name))
+            kind = commands[i].kind;
+    if (kind == MMB_CMD_CHECK) {
         (void)mmb_cmd_check(argc, argv);
     } else {
-        enum mmb_cmd_kind kind = strcmp(command, "tune") ? MMB_CMD_RUN : MMB_CMD_TUNE;
         struct mmb_cmd_settings *s = calloc(1, sizeof *s);
         if (!s)
             abort();
         if (mmb_cmd_options_parse(kind, argc, argv, s) == 0) {
-            /* what the table promises: no contradiction got through */
-            if ((s->all_devices && s->output) || (s->tune.t4 && s->tune.no_t4) ||
-                (s->no_cache && s->cache_dir) || (s->tune.jobs > 0 && !s->cache_dir && kind == MMB_CMD_TUNE)) {
+            if (contradicts(kind, s)) {
                 fprintf(stderr, "fuzz_options: contradicting options accepted\n");
                 abort();
             }
-            plan(kind, s);
+            if (kind & (MMB_CMD_RUN | MMB_CMD_TUNE))
+                plan(kind, s);
         }
         free(s);
     }
