@@ -397,6 +397,8 @@ START_TEST(test_options_never_dropped)
         /* a name with a row per command: each command's own row is counted */
         {"report", {"-s", "64", "--size", "128"}, "mmbench report: --size is given twice ('64', then '128')"},
         {"tune", {"--size", "64", "--size", "128"}, "mmbench tune: --size is given twice ('64', then '128')"},
+        {"check", {"--command", "--shard", "1/2", "--list"}, "mmbench check: --list and --command contradict each other"},
+        {"check", {"--shard", "1/2", "--command", NULL}, "mmbench check: --shard and --command contradict each other"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char **a = cases[i].a;

@@ -404,8 +404,8 @@ static const char arch_specific_source[] =
 
 START_TEST(test_arch_specific_target)
 {
-    char dir[] = "/tmp/mmb-test-arch-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tmpdir_setup();
+    const char *dir = tmpdir;
     char err[4096];
     const char *defines[] = {"elem_t=float", NULL};
     struct mmb_compile_request req = {.source_path = "wgmma.cu", .source = arch_specific_source, .function = "f",
@@ -429,8 +429,7 @@ START_TEST(test_arch_specific_target)
     snprintf(cmd, sizeof cmd, "ls '%s' | grep -q -- '-sm_90a.cubin$' && ls '%s' | grep -q -- '-sm_90.error$'", dir,
              dir);
     ck_assert_msg(system(cmd) == 0, "the cache should hold an sm_90a cubin and an sm_90 error");
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_teardown();
 }
 END_TEST
 

@@ -157,6 +157,9 @@ static const struct {
     {"t4", "no-t4", "one T4 file, or none"},
     {"formats", "no-plots", "--no-plots draws no figure"},
     {"gnuplot", "no-plots", "--no-plots draws no figure"},
+    {"list", "command", "--command prints only the command that measures each profile"},
+    {"compile", "command", "--command prints only the command that measures each profile, and compiles nothing"},
+    {"shard", "command", "--command prints only the command that measures each profile, for every shard"},
     {NULL, NULL, NULL},
 };
 
