@@ -19,6 +19,7 @@ struct mmb_session_options {
     const struct mmb_metric_set *metrics; /* the counters to read (copied); NULL: none */
     const char *l2_flush;    /* L2 flush method (MMB_L2_SWEEP, l2flush.h); NULL: the default */
     bool verbose;
+    const char *command;     /* "run", "tune": the session's lines on stderr start "mmbench COMMAND: " */
 };
 
 /* Where a session's wall time went, for the summary line of run and tune (and the
