@@ -70,7 +70,8 @@ static void compile_profile(const char *path, size_t *compiled)
                     struct mmb_compile_request req = {.source_path = k->source, .source = text,
                                                       .function = defs.function, .defines = defs.list,
                                                       .arch = archs[a], .extra_options = k->nvrtc_options,
-                                                      .prelude = k->prelude};
+                                                      .prelude = k->prelude, .cuda_headers = defs.cuda_headers,
+                                                      .headers = defs.headers};
                     struct mmb_cubin cubin;
                     char params[256];
                     mmb_space_format_params(k, &cfg, params, sizeof params);
@@ -166,7 +167,8 @@ START_TEST(test_seeds_as_written_bind)
             ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[si], (enum mmb_dtype)d, &defs, err, sizeof err) == 0,
                           "%s", err);
             struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
-                                              .defines = defs.list, .arch = 90, .prelude = k->prelude};
+                                              .defines = defs.list, .arch = 90, .prelude = k->prelude,
+                                              .cuda_headers = defs.cuda_headers, .headers = defs.headers};
             struct mmb_cubin cubin;
             enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
             if (expect[e].fails_with) {

@@ -243,7 +243,7 @@ START_TEST(test_report_bad_options)
         {"--size", "12x", "--size: expected N or MxNxK"},
         {"--size", "999", "no ok f32 row at that size; sizes in the data: 256, 1024, 2048x1024x4096, 4096"},
         {"--formats", "png,jpg", "expected png, svg or pdf, found 'jpg'"},
-        {"--dtype", "f16", "expected f32, f64 or i32"},
+        {"--dtype", "fp16", "expected f32, f64, i32, f16, bf16, tf32, e4m3, i8, found 'fp16'"},
         {"--dtype", "f64", "no ok row of that element type"},
         {"--cache", "warm", "expected cold or hot"},
     };

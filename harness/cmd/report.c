@@ -9,6 +9,7 @@
 
 #include "core/cache.h"
 #include "core/dtype.h"
+#include "core/util.h"
 #include "report/report.h"
 
 #define EXIT_BAD_INPUT MMB_REPORT_BAD_INPUT
@@ -31,7 +32,7 @@ static void usage(FILE *f)
           "  -s, --size SIZE      size of the bars, tables and heatmaps: N or MxNxK\n"
           "                       (default 4096 when present, else the best covered size)\n"
           "  -f, --formats LIST   figure formats, comma-separated: %s (default all)\n"
-          "  -t, --dtype TYPE     element type to show: f32, f64, i32 (default f32)\n"
+          "  -t, --dtype TYPE     element type to show: f32, f64, i32, f16, bf16, tf32, e4m3, i8 (default f32)\n"
           "  -c, --cache MODE     cold or hot rows (default cold when present)\n"
           "  -g, --gnuplot PROG   gnuplot program (default: gnuplot on PATH)\n"
           "  -n, --no-plots       write the scripts, do not run gnuplot\n"
@@ -120,7 +121,10 @@ static int options_parse(struct cli *cli, int argc, char **argv)
         case 't': {
             enum mmb_dtype t;
             if (!mmb_dtype_parse(optarg, &t)) {
-                fprintf(stderr, "report: --dtype: expected f32, f64 or i32, found '%s'\n", optarg);
+                char names[96] = "";
+                for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
+                    mmb_join_append(names, sizeof names, ", ", d->text);
+                fprintf(stderr, "report: --dtype: expected %s, found '%s'\n", names, optarg);
                 return EXIT_BAD_INPUT;
             }
             cli->opt.dtype = optarg;

@@ -174,7 +174,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
         .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
-        .cache = p->cache, .tolerance = p->tolerance[dtype],
+        .cache = p->cache, .tolerance = mmb_dtype_tolerance_for(dtype, size->k, p->tolerance[dtype]),
         .time_limit = sw->opts->timeout > 0 ? sw->opts->timeout : p->timeout,
     };
     int rc = 0;

@@ -57,11 +57,56 @@ int mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_c
             out->list[n] = out->storage[n];
         }
     }
-    snprintf(out->storage[n], MMB_DEFINE_LEN, "elem_t=%s", mmb_dtype_info(dtype)->ctype);
-    out->list[n] = out->storage[n];
-    out->list[n + 1] = NULL;
-    function_for(kernel->function, mmb_dtype_info(dtype)->ctype, out->function, sizeof out->function);
+    const struct mmb_dtype_info *d = mmb_dtype_info(dtype);
+    const char *in_header = mmb_format_info(d->in)->header, *out_header = mmb_format_info(d->out)->header;
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "elem_t=%s", d->ctype);
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "acc_t=%s", d->acc_ctype);
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "out_t=%s", mmb_format_info(d->out)->ctype);
+    if (d->b_col_major)
+        snprintf(out->storage[n++], MMB_DEFINE_LEN, "b_col_major=1");
+    for (int i = 0; i < n; i++)
+        out->list[i] = out->storage[i];
+    out->list[n] = NULL;
+    function_for(kernel->function, d->ctype, out->function, sizeof out->function);
+    /* the tensor-core dtypes get the toolkit's headers: their types', and mma.h to include */
+    int h = 0;
+    out->cuda_headers = mmb_pipe_info(d->pipe)->tensor || in_header || out_header;
+    if (in_header)
+        out->headers[h++] = in_header;
+    if (out_header && (!in_header || strcmp(in_header, out_header) != 0))
+        out->headers[h++] = out_header;
+    out->headers[h] = NULL;
     return 0;
+}
+
+/* Whether dir holds the toolkit's cuda_fp16.h. */
+static bool toolkit_headers_in(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    return dir && dir[0] && snprintf(path, sizeof path, "%s/cuda_fp16.h", dir) < (int)sizeof path &&
+           stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+#ifndef MMB_TOOLKIT_INCLUDE
+#define MMB_TOOLKIT_INCLUDE "/usr/local/cuda/include"
+#endif
+
+const char *mmb_cuda_include_dir(void)
+{
+    static _Thread_local char found[4096];
+    const char *env = getenv("MMB_CUDA_INCLUDE");
+    if (env)
+        return toolkit_headers_in(env) ? env : NULL;
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH")};
+    for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++) {
+        if (homes[i] && snprintf(found, sizeof found, "%s/include", homes[i]) < (int)sizeof found &&
+            toolkit_headers_in(found))
+            return found;
+    }
+    if (toolkit_headers_in(MMB_TOOLKIT_INCLUDE))
+        return MMB_TOOLKIT_INCLUDE;
+    return toolkit_headers_in("/usr/local/cuda/include") ? "/usr/local/cuda/include" : NULL;
 }
 
 uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
@@ -81,10 +126,14 @@ void mmb_cubin_free(struct mmb_cubin *cubin)
     cubin->size = 0;
 }
 
-/* What NVRTC gets, in this order: the arch, the C++ standard, one -D per define, then
- * the extra options split on spaces (at most MMB_MAX_OPTIONS in all). */
+/* What NVRTC gets, in this order: the arch, the C++ standard, the prelude, the CUDA
+ * include folder and the headers pre-included (when the request asks for them), one
+ * -D per define, then the extra options split on spaces (at most MMB_MAX_OPTIONS in
+ * all). */
 struct nvrtc_options {
     char arch[32];
+    char include[4200];
+    char pre[3][96];
     char *extra;      /* a copy of the extra options, cut at the spaces */
     char **defs;      /* "-Dname=value" */
     int ndefs;
@@ -123,6 +172,23 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     o->argv[o->count++] = "--std=c++17";
     if (req->prelude == MMB_PRELUDE_STDINT)
         o->argv[o->count++] = "--pre-include=mmb_prelude_stdint.h";
+    if (req->cuda_headers) {
+        const char *dir = mmb_cuda_include_dir();
+        if (!dir) {
+            mmb_errorf(err, errlen, "%s: NVRTC needs the CUDA toolkit's headers (cuda_fp16.h and others) for this "
+                       "dtype, found in none of MMB_CUDA_INCLUDE, $CUDA_HOME/include, $CUDA_PATH/include, %s, "
+                       "/usr/local/cuda/include: set MMB_CUDA_INCLUDE to the toolkit's include folder",
+                       req->source_path, MMB_TOOLKIT_INCLUDE);
+            options_free(o);
+            return MMB_STATUS_COMPILE_ERROR;
+        }
+        snprintf(o->include, sizeof o->include, "-I%s", dir);
+        o->argv[o->count++] = o->include;
+        for (int i = 0; req->headers && req->headers[i] && i < 3; i++) {
+            snprintf(o->pre[i], sizeof o->pre[i], "--pre-include=%s", req->headers[i]);
+            o->argv[o->count++] = o->pre[i];
+        }
+    }
     int ndefs = 0;
     for (const char *const *d = req->defines; d && *d; d++)
         ndefs++;

@@ -21,6 +21,8 @@
 #include "cuda/timer.h"
 #include "cuda/verify.h"
 #include "model/inputs.h"
+#include "model/library.h"
+#include "results/peaks.h"
 
 static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t errlen)
 {
@@ -154,6 +156,12 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
     if (cfg)
         mmb_space_format_params(k, cfg, row->params, sizeof row->params);
     snprintf(row->dtype, sizeof row->dtype, "%s", mmb_dtype_info(dtype)->text);
+    /* the pipe whose peak the row is measured against: the library's for its dtype,
+     * else the dtype's; its fallback where this GPU lacks it */
+    enum mmb_pipe pipe = k->kind == MMB_KERNEL_SOURCE ? mmb_dtype_info(dtype)->pipe
+                                                      : mmb_library_pipe(mmb_library_of(k->kind), dtype);
+    pipe = mmb_pipe_on(s->dev.cc_major, s->dev.cc_minor, pipe);
+    snprintf(row->pipe, sizeof row->pipe, "%s", mmb_pipe_info(pipe)->text);
     row->m = size->m;
     row->n = size->n;
     row->k = size->k;
@@ -260,7 +268,7 @@ static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c
     enum mmb_status st;
     struct mmb_problem *p = c->p;
     size_t count = (size_t)p->size.m * (size_t)p->size.n;
-    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->esize, s->stream),
+    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->osize, s->stream),
                    *device_lost = true; return mmb_gpu_status_of(e));
     st = timed ? mmb_timer_launch_first(s->timer, c->launch, c, true, err, errlen) : c->launch(c, err, errlen);
     if (st != MMB_STATUS_OK) {

@@ -82,6 +82,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
         .source_path = kernel->source, .source = text, .function = d.function,
         .defines = d.list, .arch = s->arch, .extra_options = kernel->nvrtc_options,
         .cache_dir = s->opts.cache_dir, .prelude = kernel->prelude,
+        .cuda_headers = d.cuda_headers, .headers = d.headers,
     };
     cm->status = mmb_module_build(&req, &cm->module, &cm->attrs, err, errlen);
     return cm;
@@ -130,17 +131,17 @@ static enum mmb_status bind_args(struct launch_ctx *c, const struct mmb_config *
 static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
                                     const struct mmb_kernel_attrs *attrs, char *err, size_t errlen);
 
-/* A library kernel runs the dtypes its row of the library table names. */
+/* A library kernel runs the dtypes that have a library call, on GPUs that can make it. */
 static enum mmb_status prepare_library(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
                                        struct mmb_row *row)
 {
     const struct mmb_library *lib = mmb_library_of(c->kernel->kind);
-    if (!lib || !(lib->dtypes & (1u << c->p->dtype))) {
-        mmb_errorf(row->reason, sizeof row->reason, "%s has no %s GEMM", lib ? lib->name : "the library",
-                   mmb_dtype_info(c->p->dtype)->text);
+    if (!mmb_library_computes(lib, c->p->dtype)) {
+        mmb_errorf(row->reason, sizeof row->reason, "%s has no %s GEMM (%s)", lib ? lib->name : "the library",
+                   mmb_dtype_info(c->p->dtype)->text, mmb_dtype_info(c->p->dtype)->blas.text);
         return MMB_STATUS_SKIPPED;
     }
-    return MMB_STATUS_OK;
+    return mmb_reference_library_supports(s->ref, c->p->dtype, row->reason, sizeof row->reason);
 }
 
 /* A source kernel: its geometry, the device's limits, then its module (compiled or
