@@ -3,7 +3,8 @@
  * exact one way and round to nearest, ties to even, the other, over every bit pattern;
  * and the tolerance rule, on the host, passes a correct FP32-accumulating GEMM and
  * fails one that accumulates in the input type (K = 8192) or truncates its output
- * (K = 256), in every rounding dtype. */
+ * (K = 256), in every rounding dtype; and where it puts an FP8 tensor core's own
+ * accumulation, with and without promotion to FP32. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -196,6 +197,8 @@ START_TEST(test_rule_values)
     ck_assert_double_eq(mmb_dtype_tolerance(MMB_I8, 8192), 0.0);
     ck_assert_double_eq(mmb_dtype_tolerance(MMB_F16, 8192), 3.0 * 8192 * 0x1p-24);
     ck_assert_double_eq(mmb_dtype_tolerance(MMB_BF16, 1), 3.0 * 0x1p-24);
+    ck_assert_double_eq(mmb_dtype_tolerance(MMB_E4M3, 256), 0x1p-10);
+    ck_assert_double_eq(mmb_dtype_tolerance(MMB_E4M3, 8192), 3.0 * 8192 * 0x1p-24);
     ck_assert_double_eq(mmb_dtype_out_roundoff(MMB_F16), 0x1p-11);
     ck_assert_double_eq(mmb_dtype_out_roundoff(MMB_BF16), 0x1p-8);
     ck_assert_double_eq(mmb_dtype_out_roundoff(MMB_E4M3), 0x1p-8);
@@ -213,8 +216,22 @@ enum way {
     FP32_BLOCKED,     /* as the tensor cores: 16 products summed exactly, then into a float sum */
     IN_TYPE,          /* elem_t arithmetic: product and sum rounded to the input type each step */
     TRUNCATED,        /* FP32 sequential, the output truncated toward zero instead of rounded */
+    FP8_MMA,          /* Hopper's FP8 MMA as measured elsewhere: each 32 products added to the
+                       * accumulator keeping 14 significant bits (truncated), the accumulator
+                       * promoted to an FP32 sum every 512 products, as cuBLASLt does */
+    FP8_MMA_ONLY,     /* the same without promotion: the whole sum in the MMA accumulator */
 };
-static const char *const way_names[] = {"fp32-sequential", "fp32-blocked", "in-type accumulation", "truncated out"};
+static const char *const way_names[] = {"fp32-sequential", "fp32-blocked", "in-type accumulation", "truncated out",
+                                        "fp8 mma, promoted", "fp8 mma only"};
+
+/* v truncated toward zero to 14 significant bits of the larger of |big| and |v|. */
+static double mma_truncate(double v, double big)
+{
+    int e;
+    frexp(fmax(fabs(big), fabs(v)), &e);
+    double q = ldexp(1.0, e - 14);
+    return trunc(v / q) * q;
+}
 
 /* x truncated toward zero onto format's grid. */
 static double truncated(enum mmb_format format, double x)
@@ -251,6 +268,23 @@ static struct mmb_compare simulate(enum mmb_dtype dtype, int M, int N, int K, en
                 acc_in = rounded(d->in, acc_in + rounded(d->in, a * b));
             }
             double v = way == IN_TYPE ? acc_in : sum;
+            if (way == FP8_MMA || way == FP8_MMA_ONLY) {
+                float master = 0.0f;
+                double acc = 0.0;
+                for (int k0 = 0; k0 < K; k0 += 32) {
+                    double part = 0.0, big = fabs(acc);
+                    for (int k = k0; k < k0 + 32 && k < K; k++) {
+                        double p = mmb_inputs_element(A, (size_t)r * K + k, d->in) *
+                                   mmb_inputs_element(B, mmb_dtype_b_index(dtype, k, c, K, N), d->in);
+                        part += p;
+                        big = fmax(big, fabs(p));
+                    }
+                    acc = mma_truncate(acc + part, big);
+                    if (way == FP8_MMA && (k0 + 32) % 512 == 0)
+                        master += (float)acc, acc = 0.0;
+                }
+                v = master + (float)acc;
+            }
             if (way == FP32_BLOCKED) { /* recompute: blocks of 16 summed in double */
                 float s = 0.0f;
                 for (int k0 = 0; k0 < K; k0 += 16) {
@@ -297,6 +331,20 @@ START_TEST(test_rule_fails_accumulation_in_the_input_type_at_8192)
 }
 END_TEST
 
+/* FP8 tensor cores keep about 14 bits while they add their products: with the
+ * partial sums promoted to FP32 (cuBLASLt), e4m3's tau_min covers them at any K;
+ * without, the error at K = 8192 is several times tau: such a kernel fails unless its
+ * profile sets tolerance.e4m3. */
+START_TEST(test_rule_and_fp8_mma_accumulation)
+{
+    ck_assert(simulate(MMB_E4M3, 48, 48, 256, FP8_MMA).ok);
+    ck_assert(simulate(MMB_E4M3, 48, 48, 1024, FP8_MMA).ok);
+    ck_assert(simulate(MMB_E4M3, 48, 48, 8192, FP8_MMA).ok);
+    ck_assert(simulate(MMB_E4M3, 48, 48, 256, FP8_MMA_ONLY).ok);
+    ck_assert(!simulate(MMB_E4M3, 48, 48, 8192, FP8_MMA_ONLY).ok);
+}
+END_TEST
+
 START_TEST(test_rule_fails_truncated_output)
 {
     enum mmb_dtype dtype = rounding[_i];
@@ -324,6 +372,7 @@ int main(void)
     tcase_add_loop_test(rule, test_rule_passes_fp32_accumulation_at_8192, 0, n);
     tcase_add_loop_test(rule, test_rule_fails_accumulation_in_the_input_type_at_8192, 0, n);
     tcase_add_loop_test(rule, test_rule_fails_truncated_output, 0, n);
+    tcase_add_test(rule, test_rule_and_fp8_mma_accumulation);
     suite_add_tcase(s, rule);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

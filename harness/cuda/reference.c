@@ -18,7 +18,7 @@
  * The integer kernels: products of the inputs cannot overflow a long long, and their
  * sum fits an int for the inputs drawn (model/inputs.h), so any summation order gives
  * the same exact result: one plain loop per output suffices. One kernel per integer
- * input format, named mmb_reference_<format>. */
+ * input format, named mmb_reference_<format>, B in either layout. */
 static const char reference_kernels[] =
     "extern \"C\" __global__ void mmb_widen(const void *in, int format, unsigned long long count, double *out) {\n"
     "    unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;\n"
@@ -26,19 +26,21 @@ static const char reference_kernels[] =
     "         i += stride)\n"
     "        out[i] = mmb_decode(in, i, format);\n"
     "}\n"
-    "template <typename T> __device__ void mmb_int_gemm(int *C, const T *A, const T *B, int M, int N, int K) {\n"
+    "template <typename T> __device__ void mmb_int_gemm(int *C, const T *A, const T *B, int M, int N, int K,\n"
+    "                                                  int b_col_major) {\n"
     "    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
     "    if (y >= M || x >= N) return;\n"
-    "    long long s = 0;\n"
-    "    for (int k = 0; k < K; k++) s += (long long)A[(long long)y * K + k] * B[(long long)k * N + x];\n"
+    "    long long s = 0, bk = b_col_major ? 1 : N, bn = b_col_major ? K : 1;\n"
+    "    for (int k = 0; k < K; k++) s += (long long)A[(long long)y * K + k] * B[k * bk + x * bn];\n"
     "    C[(long long)y * N + x] = (int)s;\n"
     "}\n"
-    "extern \"C\" __global__ void mmb_reference_i32(int *C, const int *A, const int *B, int M, int N, int K) {\n"
-    "    mmb_int_gemm(C, A, B, M, N, K);\n"
+    "extern \"C\" __global__ void mmb_reference_i32(int *C, const int *A, const int *B, int M, int N, int K,\n"
+    "                                              int b_col_major) {\n"
+    "    mmb_int_gemm(C, A, B, M, N, K, b_col_major);\n"
     "}\n"
     "extern \"C\" __global__ void mmb_reference_i8(int *C, const signed char *A, const signed char *B,\n"
-    "                                             int M, int N, int K) {\n"
-    "    mmb_int_gemm(C, A, B, M, N, K);\n"
+    "                                             int M, int N, int K, int b_col_major) {\n"
+    "    mmb_int_gemm(C, A, B, M, N, K, b_col_major);\n"
     "}\n";
 
 struct mmb_reference {
@@ -171,8 +173,8 @@ enum mmb_status mmb_reference_gemm(struct mmb_reference *ref, enum mmb_dtype dty
     enum mmb_status st = kernel_of(ref, &ref->integer[d->in], function, err, errlen);
     if (st != MMB_STATUS_OK)
         return st;
-    int M = (int)m, N = (int)n, K = (int)k;
-    void *args[] = {&C, (void *)&A, (void *)&B, &M, &N, &K};
+    int M = (int)m, N = (int)n, K = (int)k, b_col_major = d->b_col_major;
+    void *args[] = {&C, (void *)&A, (void *)&B, &M, &N, &K, &b_col_major};
     long long block[3] = {16, 16, 1};
     long long grid[3] = {(n + 15) / 16, (m + 15) / 16, 1};
     return mmb_module_launch(ref->integer[d->in], grid, block, 0, args, ref->stream, err, errlen);

@@ -1,19 +1,21 @@
 #!/bin/bash
 # precisions.sh - on the GPU machine, from the repository root, with the build-gpu/ of
 # scripts/gpu/build.sh carried along: the precision job of profiles/precisions.ini in
-# one call, each step with what is left of PRECISIONS_SECONDS (default 440):
+# one call, each step with what is left of PRECISIONS_SECONDS (default 440), the most
+# telling first:
 #  1. the build: `mmbench devices`, `check --compile` of precisions.ini for the device;
 #  2. the GPU tolerance tests: test_verify (the GPU comparison against the host rule
 #     in every dtype) and test_gpu's precision case (tests/fixtures/gpu/precision.ini:
 #     correct kernels pass at K = 8192, the f16/bf16-accumulating and the truncating
-#     fixtures fail), and tests/fixtures/gpu/awkward.ini (every kernel at awkward sizes,
-#     the WMMA kernel and f16/bf16 included);
-#  3. compute-sanitizer memcheck and racecheck over the WMMA kernel at an awkward size;
-#  4. the WMMA kernel's SASS: its HMMA instructions counted in its cubin;
-#  5. precisions.ini (PRECISIONS_SIZES, default 1024 and 4096; the full profile is
-#     1024 to 8192), counters on: cuBLAS in every dtype and the own kernels;
-#  6. scripts/ncu-compare.sh over profiles/ncu-tensor.ini: tensor_pct and tensor_inst
+#     fixtures fail);
+#  3. precisions.ini (PRECISIONS_SIZES, default its own 1024 to 8192), counters on:
+#     cuBLAS in every dtype and the own kernels;
+#  4. compute-sanitizer memcheck and racecheck over the WMMA kernel at an awkward size,
+#     and its SASS: the HMMA instructions in its cubins;
+#  5. scripts/ncu-compare.sh over profiles/ncu-tensor.ini: tensor_pct and tensor_inst
 #     beside Nsight Compute's, cold and hot;
+#  6. the rest of test_gpu (every kernel at awkward sizes, the WMMA kernel and f16/bf16
+#     included; failure statuses; counters; batches; shards) and test_cupti;
 #  7. the table (scripts/gpu/precisions_table.py), printed last.
 # Output in $OUT (default /tmp/precisions-out): precisions.csv, table.txt,
 # ncu-compare.txt, sanitizer.txt, logs.tar.gz.
@@ -21,7 +23,7 @@ set -u
 root=$PWD
 out=${OUT:-/tmp/precisions-out}
 budget=${PRECISIONS_SECONDS:-440}
-sizes=${PRECISIONS_SIZES:-1024, 4096}
+sizes=${PRECISIONS_SIZES:-}
 t0=$(date +%s)
 logs=/tmp/precisions-logs
 rm -rf "$logs" && mkdir -p "$out" "$logs"
@@ -44,8 +46,12 @@ arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | he
 step compile "$mmbench" check --compile "sm_${arch:-90}" profiles/precisions.ini
 step test-verify "$root/build-gpu/tests/test_verify"
 step test-precision env CK_RUN_CASE=precision "$root/build-gpu/tests/test_gpu"
-rm -f /tmp/precisions-awkward.csv
-step awkward "$mmbench" run --no-counters -o /tmp/precisions-awkward.csv tests/fixtures/gpu/awkward.ini
+
+prof=/tmp/precisions-dev.ini
+sed -e "s|^source = \.\./|source = $root/|" profiles/precisions.ini >"$prof"
+[ -n "$sizes" ] && sed -i "s|^sizes = .*|sizes = $sizes|" "$prof"
+rm -f "$out/precisions.csv"
+step precisions "$mmbench" run -v -o "$out/precisions.csv" "$prof"
 
 # the WMMA kernel alone at one awkward size, f16 and bf16, one launch per configuration
 san=/tmp/precisions-sanitize.ini
@@ -69,25 +75,23 @@ for c in "$MMB_CACHE_DIR"/*.cubin; do
     fi
 done >"$logs/sass.txt" 2>&1
 
-prof=/tmp/precisions-dev.ini
-sed -e "s|^sizes = .*|sizes = $sizes|" -e "s|^source = \.\./|source = $root/|" profiles/precisions.ini >"$prof"
-rm -f "$out/precisions.csv"
-step precisions "$mmbench" run -v -o "$out/precisions.csv" "$prof"
 step ncu-compare bash scripts/ncu-compare.sh "$mmbench" "$logs/ncu-tensor" profiles/ncu-tensor.ini
 for f in compare compare-hot compare-kernel-replay; do
     [ -f "$logs/ncu-tensor/$f.txt" ] && { echo "== $f"; cat "$logs/ncu-tensor/$f.txt"; }
 done >"$out/ncu-compare.txt" 2>&1
+step test-gpu env CK_RUN_CASE=gpu "$root/build-gpu/tests/test_gpu"
+step test-cupti "$root/build-gpu/tests/test_cupti"
 
 {
     echo "== steps"; cat "$logs/steps.txt"
-    echo "== tolerance tests"; grep -E '^[0-9]+%|FAIL|^(f16|bf16|tf32|e4m3|i8|cublas|wmma|tiled|accum|trunc)' \
+    echo "== tolerance tests"; grep -hE '^[0-9]+%|:F:|^(cublas|wmma|tiled|accum|trunc)' \
         "$logs/test-verify.log" "$logs/test-precision.log" | cut -c1-200
-    echo "== awkward sizes"; python3 scripts/gpu/ladder_table.py /tmp/precisions-awkward.csv | grep -E '^rows|NOT OK'
+    echo "== test_gpu, test_cupti"; grep -hE '^[0-9]+%|:F:|:E:' "$logs/test-gpu.log" "$logs/test-cupti.log" | cut -c1-240
+    grep -hE 'tensor|set ' "$logs/test-cupti.log" | head -12
     echo "== compute-sanitizer"; cat "$out/sanitizer.txt"
-    echo "== SASS"; cat "$logs/sass.txt"
+    echo "== SASS (WMMA cubins: HMMA and LDS per kernel)"; sort -t: -k2 -u "$logs/sass.txt" | head -8
     echo "== ncu (largest differences)"; grep -A14 '^largest' "$logs/ncu-tensor/compare.txt" 2>/dev/null
     echo "== precisions"; python3 scripts/gpu/precisions_table.py "$out/precisions.csv"
 } >"$out/table.txt" 2>&1
-cp /tmp/precisions-awkward.csv "$logs/" 2>/dev/null
 tar -czf "$out/logs.tar.gz" -C "$logs" .
 cat "$out/table.txt"
