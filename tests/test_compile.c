@@ -1,6 +1,7 @@
 /* test_compile.c - every configuration of every shipped profile compiles with NVRTC
- * for sm_80 and sm_90, in every dtype its kernel runs. NVRTC needs no GPU, so this
- * runs in CI; a kernel or profile change that breaks a configuration fails here. */
+ * for sm_80 and sm_90, in every dtype its kernel runs, on a thread per core (the
+ * compile pool of `tune`). NVRTC needs no GPU, so this runs in CI; a kernel or
+ * profile change that breaks a configuration fails here. */
 #include <check.h>
 #include <glob.h>
 #include <stdbool.h>
@@ -8,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "cuda/compile.h"
+#include "cuda/compile_pool.h"
 #include "model/profile.h"
 #include "model/space.h"
 #include "core/util.h"
@@ -19,10 +22,26 @@ static const int archs[] = {80, 90};
 
 /* Configurations already compiled, by compile key: the ladder's profiles share most of
  * theirs (ladder.ini's are in tune-ladder.ini's spaces, which ladder-awkward.ini
- * repeats), and compiling each once keeps the test inside its time limit. */
+ * repeats), and so do precisions.ini and the GPU fixtures; compiling each once keeps
+ * the test inside its time limit. */
 #define SEEN_MAX 16384
 static uint64_t seen[SEEN_MAX];
 static size_t nseen;
+
+/* The compile key of cfg with the kernel's source named by its real path: profiles in
+ * different folders (profiles/, tests/fixtures/gpu/) reach one kernel file by
+ * different relative paths. */
+static uint64_t key_of(const struct mmb_kernel_spec *k, const char *const *defines)
+{
+    char real[4096];
+    const char *path = realpath(k->source, real) ? real : k->source;
+    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, path, strlen(path) + 1);
+    key = mmb_hash_bytes(key, k->function, strlen(k->function) + 1);
+    key = mmb_hash_bytes(key, k->nvrtc_options, strlen(k->nvrtc_options) + 1);
+    for (const char *const *d = defines; *d; d++)
+        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    return key;
+}
 
 static bool seen_before(uint64_t key)
 {
@@ -34,7 +53,59 @@ static bool seen_before(uint64_t key)
     return false;
 }
 
-static void compile_profile(const char *path, size_t *compiled)
+/* One configuration to compile: its parameters, dtype and first allowed size. */
+struct job {
+    struct mmb_config cfg;
+    enum mmb_dtype dtype;
+    int size;
+};
+
+/* The configurations of kernel k not compiled before (at their first allowed size, in
+ * every dtype the kernel runs), into a new array *out. */
+static size_t new_jobs(const struct mmb_profile *p, const struct mmb_kernel_spec *k, struct job **out)
+{
+    char err[2048];
+    size_t n = 0, cap = 64;
+    struct job *jobs = malloc(cap * sizeof *jobs);
+    ck_assert_ptr_nonnull(jobs);
+    for (size_t i = 0; i < mmb_space_size(k); i++) {
+        struct mmb_config cfg;
+        mmb_space_config_at(k, i, &cfg);
+        for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+            if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+                continue;
+            int allowed_at = -1;
+            for (int si = 0; si < p->nsizes && allowed_at < 0; si++) {
+                int which;
+                if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
+                                      err, sizeof err) == 1)
+                    allowed_at = si;
+            }
+            if (allowed_at < 0)
+                continue;
+            struct mmb_defines defs;
+            ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[allowed_at], (enum mmb_dtype)d, &defs, err,
+                                              sizeof err) == 0, "%s", err);
+            if (seen_before(key_of(k, defs.list)))
+                continue;
+            if (n == cap) {
+                cap *= 2;
+                jobs = realloc(jobs, cap * sizeof *jobs);
+                ck_assert_ptr_nonnull(jobs);
+            }
+            jobs[n++] = (struct job){cfg, (enum mmb_dtype)d, allowed_at};
+        }
+    }
+    *out = jobs;
+    return n;
+}
+
+/* Every new configuration of the profile for each arch: handed to the pools (one per
+ * arch, a thread per core), which compile them into the cache at cache_dir, then
+ * each compiled here through that cache (a hit, or the compile itself when its pool
+ * had not reached it) and checked. */
+static void compile_profile(const char *path, struct mmb_compile_pool *const pools[], const char *cache_dir,
+                            size_t *compiled)
 {
     char err[2048];
     struct mmb_profile *p = calloc(1, sizeof *p);
@@ -46,50 +117,42 @@ static void compile_profile(const char *path, size_t *compiled)
             continue;
         char *text = mmb_file_read(k->source, NULL, err, sizeof err);
         ck_assert_msg(text != NULL, "%s", err);
-        for (size_t i = 0; i < mmb_space_size(k); i++) {
-            struct mmb_config cfg;
-            mmb_space_config_at(k, i, &cfg);
-            for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-                if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+        struct job *jobs;
+        size_t n = new_jobs(p, k, &jobs);
+        for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+            for (size_t j = n; j-- > 0;) /* the pool takes the latest first: this order compiles the first first */
+                mmb_compile_pool_submit(pools[a], k, text, &jobs[j].cfg, 1, &p->sizes[jobs[j].size], jobs[j].dtype);
+        for (size_t j = 0; j < n; j++) {
+            struct mmb_defines defs;
+            ck_assert_msg(mmb_compile_defines(k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &defs, err,
+                                              sizeof err) == 0, "%s", err);
+            for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+                double ms;
+                bool from_cache;
+                mmb_compile_pool_wait(pools[a], k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &ms,
+                                      &from_cache);
+                struct mmb_compile_request req = {.source_path = k->source, .source = text,
+                                                  .function = defs.function, .defines = defs.list,
+                                                  .arch = archs[a], .extra_options = k->nvrtc_options,
+                                                  .prelude = k->prelude, .cuda_headers = defs.cuda_headers,
+                                                  .headers = defs.headers, .cache_dir = cache_dir};
+                struct mmb_cubin cubin;
+                char params[256];
+                mmb_space_format_params(k, &jobs[j].cfg, params, sizeof params);
+                enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
+                /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
+                 * static shared memory are compile_error rows there, on purpose. */
+                if (st != MMB_STATUS_OK && p->tune.line && strstr(err, "uses too much shared data"))
                     continue;
-                int allowed_at = -1;
-                for (int si = 0; si < p->nsizes && allowed_at < 0; si++) {
-                    int which;
-                    if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
-                                          err, sizeof err) == 1)
-                        allowed_at = si;
-                }
-                if (allowed_at < 0)
-                    continue;
-                struct mmb_defines defs;
-                ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[allowed_at], (enum mmb_dtype)d, &defs, err,
-                                                  sizeof err) == 0, "%s", err);
-                if (seen_before(mmb_compile_key(k, defs.list)))
-                    continue;
-                for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
-                    struct mmb_compile_request req = {.source_path = k->source, .source = text,
-                                                      .function = defs.function, .defines = defs.list,
-                                                      .arch = archs[a], .extra_options = k->nvrtc_options,
-                                                      .prelude = k->prelude, .cuda_headers = defs.cuda_headers,
-                                                      .headers = defs.headers};
-                    struct mmb_cubin cubin;
-                    char params[256];
-                    mmb_space_format_params(k, &cfg, params, sizeof params);
-                    enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
-                    /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
-                     * static shared memory are compile_error rows there, on purpose. */
-                    if (st != MMB_STATUS_OK && p->tune.line && strstr(err, "uses too much shared data"))
-                        continue;
-                    ck_assert_msg(st == MMB_STATUS_OK,
-                                  "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
-                                  mmb_dtype_info((enum mmb_dtype)d)->text, archs[a], err);
-                    ck_assert_uint_gt(cubin.size, 0);
-                    mmb_cubin_free(&cubin);
-                    (*compiled)++;
-                }
+                ck_assert_msg(st == MMB_STATUS_OK, "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
+                              mmb_dtype_info(jobs[j].dtype)->text, archs[a], err);
+                ck_assert_uint_gt(cubin.size, 0);
+                mmb_cubin_free(&cubin);
+                (*compiled)++;
             }
         }
-        free(text);
+        free(jobs);
+        free(text); /* every job of this kernel is done: no worker holds it */
     }
     mmb_profile_free(p);
     free(p);
@@ -105,13 +168,28 @@ START_TEST(test_every_shipped_configuration_compiles)
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 3);
     size_t compiled = 0;
+    char cache[] = "/tmp/mmb-test-compile-XXXXXX", err[512];
+    ck_assert_ptr_nonnull(mkdtemp(cache));
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    struct mmb_compile_pool *pools[sizeof archs / sizeof archs[0]];
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+        ck_assert_msg(mmb_compile_pool_open(&pools[a], threads, archs[a], cache, err, sizeof err) == 0, "%s", err);
     for (size_t i = 0; i < g.gl_pathc; i++)
         if (!strstr(g.gl_pathv[i], "/seeds-as-written.ini")) /* fails on purpose: its own test */
-            compile_profile(g.gl_pathv[i], &compiled);
-    char awkward[1024];
-    snprintf(awkward, sizeof awkward, "%s/tests/fixtures/gpu/awkward.ini", root);
-    compile_profile(awkward, &compiled);
+            compile_profile(g.gl_pathv[i], pools, cache, &compiled);
+    char fixture[1024];
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/awkward.ini", root);
+    compile_profile(fixture, pools, cache, &compiled);
+    /* the GPU test's kernels that round badly compile too: they must fail by their results */
+    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/precision.ini", root);
+    compile_profile(fixture, pools, cache, &compiled);
     globfree(&g);
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+        mmb_compile_pool_close(pools[a]);
+    char rm[1100];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", cache);
+    ck_assert_int_eq(system(rm), 0);
     printf("compiled %zu configurations\n", compiled);
     ck_assert_uint_gt(compiled, 40);
 }

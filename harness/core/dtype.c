@@ -73,10 +73,15 @@ static double f32_decode(const void *p, size_t i) { return ((const float *)p)[i]
 static void f32_encode(void *p, size_t i, double v) { ((float *)p)[i] = (float)v; }
 static double f64_decode(const void *p, size_t i) { return ((const double *)p)[i]; }
 static void f64_encode(void *p, size_t i, double v) { ((double *)p)[i] = v; }
+/* Integers: v rounded to nearest and saturated to [lo, hi]; NaN stores 0. */
+static double saturate(double v, double lo, double hi)
+{
+    return isnan(v) ? 0.0 : v < lo ? lo : v > hi ? hi : nearbyint(v);
+}
 static double i32_decode(const void *p, size_t i) { return ((const int32_t *)p)[i]; }
-static void i32_encode(void *p, size_t i, double v) { ((int32_t *)p)[i] = (int32_t)v; }
+static void i32_encode(void *p, size_t i, double v) { ((int32_t *)p)[i] = (int32_t)saturate(v, INT32_MIN, INT32_MAX); }
 static double i8_decode(const void *p, size_t i) { return ((const int8_t *)p)[i]; }
-static void i8_encode(void *p, size_t i, double v) { ((int8_t *)p)[i] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+static void i8_encode(void *p, size_t i, double v) { ((int8_t *)p)[i] = (int8_t)saturate(v, -128, 127); }
 
 static double f16_decode(const void *p, size_t i) { return unpack_binary(((const uint16_t *)p)[i], 5, 10, true); }
 static void f16_encode(void *p, size_t i, double v)

@@ -35,7 +35,8 @@ struct mmb_format_info {
     int draw_min, draw_max;
     /* Element i of data as a double (exact for every format). */
     double (*decode)(const void *data, size_t i);
-    /* Stores v, rounded to nearest (ties to even) in the format, as element i. */
+    /* Stores v, rounded to nearest (ties to even) in the format, as element i; integers
+     * saturate (NaN stores 0). */
     void (*encode)(void *data, size_t i, double v);
 };
 
