@@ -14,24 +14,10 @@
 #include <unistd.h>
 
 #include "cmd/report.h"
+#include "tmpdir.h"
 
-static char tmpdir[256];
-static char root[1024];
 
-static void setup(void)
-{
-    const char *r = getenv("MMB_SOURCE_ROOT");
-    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_report.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static char *file_get(const char *path)
 {
@@ -70,7 +56,7 @@ static int report_run(int argc, char **argv)
     ck_assert_int_ge(fd, 0);
     ck_assert_int_ge(dup2(fd, 2), 0);
     close(fd);
-    int status = mmb_report_main(argc, argv);
+    int status = mmb_cmd_report(argc, argv);
     fflush(stderr);
     ck_assert_int_ge(dup2(saved, 2), 0);
     close(saved);

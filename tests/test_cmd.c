@@ -2,7 +2,9 @@
  * bad input of the README's table gets its message and exit code; help goes to
  * stdout and exits 0; numbers on the command line never wrap; files that are not
  * regular files are refused at once; run and tune check everything before they look
- * for a GPU. */
+ * for a GPU; every message names its command. Built without CUDA, the checks that
+ * need run and tune to go past their options are left out, and run and tune say
+ * that they were built without it. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -15,24 +17,18 @@
 
 #include "check_run.h"
 
-static char tmpdir[64];
-static char root[1024];
+#include "tmpdir.h"
+
+/* run and tune past their options: profiles, timing, the plan (CUDA builds only). */
+#ifdef MMB_HAVE_CUDA
+static const bool have_cuda = true;
+#else
+static const bool have_cuda = false;
+#endif
+
 static char out[1 << 16], err[1 << 16];
 
-static void setup(void)
-{
-    const char *r = getenv("MMB_SOURCE_ROOT");
-    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_cmd.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void slurp(const char *path, char *buf, size_t len)
 {
@@ -216,6 +212,8 @@ START_TEST(test_not_regular_files)
     ASSERT_ERR("a FIFO (named pipe), not a regular file: expected a profile");
     ck_assert_int_eq(mmbench("check", tmpdir, NULL), 2);
     ASSERT_ERR("a folder, not a regular file: expected a profile");
+    if (!have_cuda)
+        return;
     ck_assert_int_eq(mmbench("run", "/dev/zero", NULL), 2);
     ck_assert_int_eq(mmbench("tune", fifo, NULL), 2);
 }
@@ -243,8 +241,10 @@ START_TEST(test_restriction_cannot_be_evaluated)
     ASSERT_ERR("p.ini:9: restriction '32 % block_size_x == 0' of kernel 'naive' cannot be evaluated at "
                "block_size_x=0;block_size_y=16");
     ASSERT_ERR("division by zero");
-    ck_assert_int_eq(mmbench("run", p, NULL), 2); /* before any GPU is looked for */
-    ASSERT_ERR("p.ini:9: restriction");
+    if (have_cuda) {
+        ck_assert_int_eq(mmbench("run", p, NULL), 2); /* before any GPU is looked for */
+        ASSERT_ERR("p.ini:9: restriction");
+    }
     p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16\nrestrict = 9223372036854775807 + M > 0");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("p.ini:9:");
@@ -254,15 +254,15 @@ END_TEST
 
 START_TEST(test_space_bounded)
 {
-    const char *p = profile_with("", "param.a = 1:64:+1\nparam.b = 1:64:+1\nparam.c = 1:64:+1\n"
-                                     "param.d = 1:64:+1\nparam.e = 1:64:+1\nparam.f = 1:64:+1");
+    const char *p = profile_with("", "param.p1 = 1:64:+1\nparam.p2 = 1:64:+1\nparam.p3 = 1:64:+1\n"
+                                     "param.p4 = 1:64:+1\nparam.p5 = 1:64:+1\nparam.p6 = 1:64:+1");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("p.ini:4: kernel 'naive' has 68719476736 configurations; expected at most 1000000 (raise "
                "max_configurations");
-    p = profile_with("max_configurations = 100", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    p = profile_with("max_configurations = 100", "param.p1 = 1:10:+1\nparam.p2 = 1:11:+1");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("has 110 configurations; expected at most 100");
-    p = profile_with("max_configurations = 110", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    p = profile_with("max_configurations = 110", "param.p1 = 1:10:+1\nparam.p2 = 1:11:+1");
     ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
 }
 END_TEST
@@ -285,10 +285,8 @@ END_TEST
 START_TEST(test_unknown_metric_set)
 {
     const char *p = profile_with("metrics = fastest", "param.block_size_x = 16\nparam.block_size_y = 16");
-    int rc = mmbench("check", p, NULL);
-    if (strstr(err, "metrics") == NULL && rc == 0)
-        return; /* built without CUDA: metric sets are checked where counters are read */
-    ck_assert_int_eq(rc, 2);
+    ck_assert_int_eq(mmbench("check", p, NULL), 2); /* with or without CUDA: the profile is wrong */
+    ASSERT_ERR("mmbench check: ");
     ASSERT_ERR("p.ini:3: metrics:");
 }
 END_TEST
@@ -296,7 +294,7 @@ END_TEST
 START_TEST(test_check_compile)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
-    static const char *const bad[] = {"sm_0", "sm_90x", "-90", "sm_", "sm_9", "", "sm_1000"};
+    static const char *const bad[] = {"sm_0", "sm_90x", "-90", "sm_", "sm_9", "", "sm_1000", "sm_90aa", "a", "sm_a"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(mmbench("check", "--compile", bad[i], p, NULL) == 2, "--compile '%s'", bad[i]);
         ASSERT_ERR("--compile expects an architecture such as sm_90 or 90");
@@ -306,6 +304,16 @@ START_TEST(test_check_compile)
     if (mmbench("check", "--compile", "sm_90", p, NULL) == 2 && strstr(err, "without the CUDA toolkit"))
         return; /* nothing more to see without NVRTC */
     ck_assert_msg(strstr(out, "compiled for sm_90: 1 ok, 0 failed") != NULL, "%s%s", out, err);
+    /* sm_90a names the same device: a kernel without a target compiles as plain sm_90. */
+    ck_assert_int_eq(mmbench("check", "--compile", "sm_90a", p, NULL), 0);
+    ck_assert_msg(strstr(out, "compiled for sm_90: 1 ok, 0 failed\n") != NULL, "%s%s", out, err);
+    /* Kernels whose target leaves the architecture out are not compiled for it, and say why. */
+    char hopper[1100];
+    snprintf(hopper, sizeof hopper, "%s/tests/fixtures/gpu/hopper.ini", root);
+    ck_assert_int_eq(mmbench("check", "--compile", "sm_80", hopper, NULL), 0);
+    ck_assert_msg(strstr(out, "not compiled for sm_80: kernel 'sm90a' is built for sm_90a (compute capability 9.0 "
+                              "only), its target, and not for sm_80") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "compiled for sm_80: 0 ok, 0 failed (kernels of other targets left out)"), "%s", out);
     char text[2048];
     snprintf(text, sizeof text, "[profile]\nsizes = 64\n[kernel gone]\nsource = %s/kernels/naive.cu\n"
              "function = matmul_elsewhere\nparam.block_size_x = 16\nparam.block_size_y = 16\n", root);
@@ -348,13 +356,63 @@ START_TEST(test_shards_from_the_command_line)
         char *at = strstr(shards, line);
         ck_assert_msg(at && !strstr(at + 1, line), "%s is not listed by exactly one shard", line + 1);
     }
+    if (!have_cuda)
+        return;
     snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
     ck_assert_int_eq(mmbench("tune", "--shard", "1/2", "--strategy", "annealing", p, NULL), 2);
     ASSERT_ERR("--shard: strategy annealing walks from a configuration to its neighbours");
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "--strategy", "genetic", p, NULL), 2);
     ASSERT_ERR("--devices all splits the space between the GPUs of one model");
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "-o", "x.csv", p, NULL), 2);
-    ASSERT_ERR("--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o");
+    ASSERT_ERR("--output and --devices contradict each other: --devices all writes one CSV per GPU model, "
+               "DATA/<gpu>/ (--data-dir)");
+}
+END_TEST
+
+/* Options that contradict each other, or one given twice, are bad input naming both:
+ * never one silently dropped. Found before a GPU is looked for (2, not 69). */
+START_TEST(test_options_never_dropped)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    struct {
+        const char *command, *a[4], *expect;
+    } cases[] = {
+        {"run", {"--devices", "all", "--device", "1"}, "--device and --devices contradict each other"},
+        {"tune", {"--device", "1", "--devices", "all"}, "--device and --devices contradict each other"},
+        {"run", {"--device", "0", "--device", "1"}, "--device is given twice ('0', then '1'); expected it once"},
+        {"tune", {"--kernel", "naive", "--kernel", "naive"}, "--kernel is given twice"},
+        {"run", {"--no-cache", "--cache-dir", "x", NULL}, "--cache-dir and --no-cache contradict each other"},
+        {"run", {"-o", "x.csv", "--data-dir", "d"}, "--output and --data-dir contradict each other"},
+        {"tune", {"--jobs", "4", "--no-cache", NULL}, "--jobs and --no-cache contradict each other"},
+        {"tune", {"--t4", "x.json", "--no-t4", NULL}, "--t4 and --no-t4 contradict each other"},
+        {"run", {"--shard", "1/2", "--shard", "2/2"}, "--shard is given twice ('1/2', then '2/2')"},
+        {"run", {"--devices", "all", "-o", "x.csv"}, "--output and --devices contradict each other"},
+        {"check", {"--shard", "1/2", "--shard", "2/2"}, "--shard is given twice"},
+        {"check", {"--compile", "sm_90", "--compile", "sm_80"}, "--compile is given twice"},
+        {"merge", {"--data-dir", "a", "--data-dir", "b"}, "--data-dir is given twice ('a', then 'b')"},
+        {"report", {"-o", "a", "--output", "b"}, "--output is given twice ('a', then 'b')"},
+        {"report", {"--dtype", "f32", "-t", "f64"}, "--dtype is given twice"},
+        {"report", {"--no-plots", "--formats", "png", NULL}, "--formats and --no-plots contradict each other"},
+        {"report", {"-g", "gp", "-n", NULL}, "mmbench report: --gnuplot and --no-plots contradict each other"},
+        /* a name with a row per command: each command's own row is counted */
+        {"report", {"-s", "64", "--size", "128"}, "mmbench report: --size is given twice ('64', then '128')"},
+        {"tune", {"--size", "64", "--size", "128"}, "mmbench tune: --size is given twice ('64', then '128')"},
+        {"check", {"--command", "--shard", "1/2", "--list"}, "mmbench check: --list and --command contradict each other"},
+        {"check", {"--shard", "1/2", "--command", NULL}, "mmbench check: --shard and --command contradict each other"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char **a = cases[i].a;
+        int rc = a[3] ? mmbench(cases[i].command, a[0], a[1], a[2], a[3], p, NULL)
+                      : mmbench(cases[i].command, a[0], a[1], a[2], p, NULL);
+        ck_assert_msg(rc == 2, "case %zu (%s %s %s): exit %d: %s", i, cases[i].command, a[0], a[2], rc, err);
+        ASSERT_ERR(cases[i].expect);
+    }
+    /* a flag given twice drops nothing */
+    ck_assert_int_ne(mmbench("run", "--no-counters", "--no-counters", "-o", "/dev/null", p, NULL), 2);
+    ck_assert_int_eq(mmbench("check", "--list", "--list", p, NULL), 0);
+    /* report's -o is its own option, not run's: no contradiction with run's --data-dir */
+    ck_assert_int_ne(mmbench("report", "-o", "/nonexistent/out", "-n", "-q", "/nonexistent/in.csv", NULL), 0);
+    ck_assert_ptr_null(strstr(err, "contradict"));
 }
 END_TEST
 
@@ -362,8 +420,8 @@ START_TEST(test_no_gpu_one_line)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
     int rc = mmbench("run", "-o", "/dev/null", p, NULL);
-    if (rc != 69)
-        return; /* a GPU is here, or CUDA is not */
+    if (rc != 69 || !have_cuda)
+        return; /* a GPU is here, or CUDA is not (test_built_without_cuda) */
     ASSERT_ERR("no NVIDIA GPU or driver found");
     ASSERT_ERR("`mmbench report` works without one");
     ck_assert_ptr_null(strstr(err, ".c:")); /* no source locations for the user */
@@ -372,17 +430,109 @@ START_TEST(test_no_gpu_one_line)
 }
 END_TEST
 
+/* Every message of every command starts "mmbench COMMAND: ", whichever file says it. */
+START_TEST(test_messages_name_their_command)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "mmbench %s: no such option as '--frobnicate'", commands[i]);
+        ck_assert_int_eq(mmbench(commands[i], "--frobnicate", p, NULL), 2);
+        ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s", commands[i], err);
+    }
+    ck_assert_int_eq(mmbench("merge", "--data-dir", NULL), 2);
+    ASSERT_ERR("mmbench merge: expected a value after '--data-dir'");
+    ck_assert_int_eq(mmbench("merge", p, p, NULL), 2);
+    ASSERT_ERR("mmbench merge: expected exactly one profile, got 2");
+    ck_assert_int_eq(mmbench("check", NULL), 2);
+    ASSERT_ERR("mmbench check: expected one or more profiles");
+    ck_assert_int_eq(mmbench("devices", "x", NULL), 2);
+    ASSERT_ERR("mmbench devices: takes no arguments, not 'x'");
+    const char *bad = write_file("bad.ini", "[profile]\nsizes = 0\n");
+    static const char *const loaders[] = {"check", "merge", "run", "tune"};
+    for (size_t i = 0; i < (have_cuda ? 4u : 2u); i++) {
+        char want[64];
+        snprintf(want, sizeof want, "mmbench %s: %s:2:", loaders[i], bad);
+        ck_assert_int_eq(mmbench(loaders[i], bad, NULL), 2);
+        ck_assert_msg(!strncmp(err, want, strlen(want)), "%s: %s", loaders[i], err);
+    }
+}
+END_TEST
+
+/* The one options table: each command's --help lists every option once, each with
+ * its help, and the options of a command are the ones it takes. */
+START_TEST(test_options_once_per_command)
+{
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
+        char names[64][32];
+        size_t n = 0;
+        for (const char *l = out; (l = strstr(l, "\n  ")); l++) {
+            const char *dash = strstr(l, "--");
+            if (!dash || dash > strchr(l + 1, '\n'))
+                continue;
+            size_t len = strcspn(dash + 2, " \n");
+            ck_assert_uint_lt(n, 64);
+            snprintf(names[n], sizeof names[n], "%.*s", (int)len, dash + 2);
+            for (size_t j = 0; j < n; j++)
+                ck_assert_msg(strcmp(names[j], names[n]), "%s --help lists --%s twice", commands[i], names[n]);
+            n++;
+        }
+        ck_assert_msg(n >= 1 && !strcmp(names[n - 1], "help"), "%s --help: %s", commands[i], out);
+    }
+    ck_assert_int_eq(mmbench("report", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "-o, --output DIR"));
+    ck_assert_ptr_nonnull(strstr(out, "formats: png, svg, pdf"));
+    ck_assert_int_eq(mmbench("run", "--help", NULL), 0);
+    ck_assert_ptr_nonnull(strstr(out, "-o, --output CSV"));
+    ck_assert_ptr_null(strstr(out, "--formats")); /* report's, not run's */
+}
+END_TEST
+
+/* What measures a profile, for scripts: tune for a tuning profile, else run. */
+START_TEST(test_check_command)
+{
+    char tune[1200], course[1200];
+    snprintf(tune, sizeof tune, "%s/profiles/tune-seed.ini", root);
+    snprintf(course, sizeof course, "%s/profiles/course.ini", root);
+    ck_assert_msg(mmbench("check", "--command", tune, course, NULL) == 0, "%s", err);
+    ck_assert_str_eq(out, "tune\nrun\n");
+    const char *bad = write_file("bad.ini", "[profile]\nsizes = 0\n");
+    ck_assert_int_eq(mmbench("check", "--command", bad, NULL), 2); /* a profile that does not load is not measured */
+}
+END_TEST
+
+/* Built without CUDA: run and tune take their options, then say what they lack. */
+START_TEST(test_built_without_cuda)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune", "devices"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
+        ck_assert_int_eq(mmbench(commands[i], i < 2 ? p : NULL, NULL), 69);
+        ASSERT_ERR("this mmbench was built without the CUDA toolkit");
+    }
+    ck_assert_int_eq(mmbench("run", "--repeats", "0", p, NULL), 2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cmd");
     TCase *tc = tcase_create("bad input");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_no_command);
     tcase_add_test(tc, test_help_everywhere);
     tcase_add_test(tc, test_numbers_never_wrap);
-    tcase_add_test(tc, test_timing_options);
-    tcase_add_test(tc, test_seed_full_range);
+    if (have_cuda) {
+        tcase_add_test(tc, test_timing_options);
+        tcase_add_test(tc, test_seed_full_range);
+    } else {
+        tcase_add_test(tc, test_built_without_cuda);
+    }
     tcase_add_test(tc, test_not_regular_files);
     tcase_add_test(tc, test_file_too_large);
     tcase_add_test(tc, test_restriction_cannot_be_evaluated);
@@ -391,7 +541,11 @@ int main(void)
     tcase_add_test(tc, test_unknown_metric_set);
     tcase_add_test(tc, test_check_compile);
     tcase_add_test(tc, test_shards_from_the_command_line);
+    tcase_add_test(tc, test_options_never_dropped);
     tcase_add_test(tc, test_no_gpu_one_line);
+    tcase_add_test(tc, test_messages_name_their_command);
+    tcase_add_test(tc, test_check_command);
+    tcase_add_test(tc, test_options_once_per_command);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,7 +1,9 @@
 /* test_compile.c - every configuration of every shipped profile compiles with NVRTC
- * for sm_80 and sm_90, in every dtype its kernel runs, on a thread per core (the
- * compile pool of `tune`). NVRTC needs no GPU, so this runs in CI; a kernel or
- * profile change that breaks a configuration fails here. */
+ * for sm_80 and sm_90 (sm_90a for a kernel whose target is), in every dtype its
+ * kernel runs, on a thread per core (the compile pool of `tune`); arch-specific code
+ * compiles for sm_90a only, and the caches tell the variants apart. NVRTC needs no
+ * GPU, so this runs in CI; a kernel or profile change that breaks a configuration
+ * fails here. */
 #include <check.h>
 #include <glob.h>
 #include <stdbool.h>
@@ -9,14 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #include "cuda/compile_pool.h"
+#include "model/macro_names.h"
 #include "model/profile.h"
 #include "model/space.h"
-#include "core/util.h"
+#include "tmpdir.h"
 
 static const int archs[] = {80, 90};
 
@@ -28,18 +33,19 @@ static const int archs[] = {80, 90};
 static uint64_t seen[SEEN_MAX];
 static size_t nseen;
 
-/* The compile key of cfg with the kernel's source named by its real path: profiles in
- * different folders (profiles/, tests/fixtures/gpu/) reach one kernel file by
- * different relative paths. */
+/* The compile key of cfg (targets included) with the kernel's source named by its
+ * real path: profiles in different folders (profiles/, tests/fixtures/gpu/) reach one
+ * kernel file by different relative paths. */
 static uint64_t key_of(const struct mmb_kernel_spec *k, const char *const *defines)
 {
-    char real[4096];
-    const char *path = realpath(k->source, real) ? real : k->source;
-    uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, path, strlen(path) + 1);
-    key = mmb_hash_bytes(key, k->function, strlen(k->function) + 1);
-    key = mmb_hash_bytes(key, k->nvrtc_options, strlen(k->nvrtc_options) + 1);
-    for (const char *const *d = defines; *d; d++)
-        key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
+    struct mmb_kernel_spec *real = malloc(sizeof *real);
+    ck_assert_ptr_nonnull(real);
+    *real = *k;
+    char path[4096];
+    if (realpath(k->source, path) && strlen(path) < sizeof real->source)
+        memcpy(real->source, path, strlen(path) + 1);
+    uint64_t key = mmb_compile_key(real, defines);
+    free(real);
     return key;
 }
 
@@ -127,13 +133,17 @@ static void compile_profile(const char *path, struct mmb_compile_pool *const poo
             ck_assert_msg(mmb_compile_defines(k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &defs, err,
                                               sizeof err) == 0, "%s", err);
             for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+                bool specific;
+                if (!mmb_kernel_target(k, archs[a], &specific, err, sizeof err))
+                    continue; /* a device of this arch does not run it (nor did the pool compile it) */
                 double ms;
                 bool from_cache;
                 mmb_compile_pool_wait(pools[a], k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &ms,
                                       &from_cache);
                 struct mmb_compile_request req = {.source_path = k->source, .source = text,
                                                   .function = defs.function, .defines = defs.list,
-                                                  .arch = archs[a], .extra_options = k->nvrtc_options,
+                                                  .arch = archs[a], .arch_specific = specific,
+                                                  .extra_options = k->nvrtc_options,
                                                   .prelude = k->prelude, .cuda_headers = defs.cuda_headers,
                                                   .headers = defs.headers, .cache_dir = cache_dir};
                 struct mmb_cubin cubin;
@@ -160,36 +170,34 @@ static void compile_profile(const char *path, struct mmb_compile_pool *const poo
 
 START_TEST(test_every_shipped_configuration_compiles)
 {
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_ptr_nonnull(root);
-    char pattern[1024];
-    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", root);
+    tmpdir_setup(); /* the pools' cache */
+    const char *source_root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(source_root);
+    char pattern[1024], err[512];
+    snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", source_root);
     glob_t g;
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 3);
     size_t compiled = 0;
-    char cache[] = "/tmp/mmb-test-compile-XXXXXX", err[512];
-    ck_assert_ptr_nonnull(mkdtemp(cache));
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
     struct mmb_compile_pool *pools[sizeof archs / sizeof archs[0]];
     for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
-        ck_assert_msg(mmb_compile_pool_open(&pools[a], threads, archs[a], cache, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(mmb_compile_pool_open(&pools[a], threads, archs[a], tmpdir, err, sizeof err) == 0, "%s", err);
     for (size_t i = 0; i < g.gl_pathc; i++)
         if (!strstr(g.gl_pathv[i], "/seeds-as-written.ini")) /* fails on purpose: its own test */
-            compile_profile(g.gl_pathv[i], pools, cache, &compiled);
-    char fixture[1024];
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/awkward.ini", root);
-    compile_profile(fixture, pools, cache, &compiled);
-    /* the GPU test's kernels that round badly compile too: they must fail by their results */
-    snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/precision.ini", root);
-    compile_profile(fixture, pools, cache, &compiled);
+            compile_profile(g.gl_pathv[i], pools, tmpdir, &compiled);
+    /* precision.ini's kernels that round badly compile too: they must fail by their results */
+    static const char *const fixtures[] = {"awkward.ini", "hopper.ini", "precision.ini"};
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
+        char fixture[1024];
+        snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/%s", source_root, fixtures[i]);
+        compile_profile(fixture, pools, tmpdir, &compiled);
+    }
     globfree(&g);
     for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
         mmb_compile_pool_close(pools[a]);
-    char rm[1100];
-    snprintf(rm, sizeof rm, "rm -rf '%s'", cache);
-    ck_assert_int_eq(system(rm), 0);
+    tmpdir_teardown();
     printf("compiled %zu configurations\n", compiled);
     ck_assert_uint_gt(compiled, 40);
 }
@@ -284,8 +292,8 @@ END_TEST
 
 START_TEST(test_cache_hit_returns_same_cubin)
 {
-    char dir[] = "/tmp/mmb-test-cache-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tmpdir_setup();
+    const char *dir = tmpdir;
     char err[1024];
     const char *defines[] = {"elem_t=float", NULL};
     struct mmb_compile_request req = {.source_path = "k.cu",
@@ -307,9 +315,123 @@ START_TEST(test_cache_hit_returns_same_cubin)
     mmb_cubin_free(&first);
     mmb_cubin_free(&second);
     mmb_cubin_free(&third);
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_teardown();
+}
+END_TEST
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The disk cache's key covers every file the kernel includes (beside it and in its -I
+ * folders): an edited header compiles anew, with the header's new text; an unchanged
+ * one is a cache hit. */
+START_TEST(test_cache_follows_includes)
+{
+    tmpdir_setup();
+    const char *dir = tmpdir;
+    char src[200], header[200], inc[200], inc_header[200], cache[200], opts[300], err[2048];
+    snprintf(src, sizeof src, "%s/k.cu", dir);
+    snprintf(header, sizeof header, "%s/value.h", dir);
+    snprintf(inc, sizeof inc, "%s/inc", dir);
+    ck_assert_int_eq(mkdir(inc, 0700), 0);
+    snprintf(inc_header, sizeof inc_header, "%s/inc/scale.h", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    snprintf(opts, sizeof opts, "-I%s/inc", dir);
+    static const char text[] = "#include \"value.h\"\n#include <scale.h>\n"
+                               "extern \"C\" __global__ void f(elem_t *c) { c[0] = VALUE * SCALE; }\n";
+    write_text(src, text);
+    write_text(header, "#define VALUE 1\n");
+    write_text(inc_header, "#define SCALE 3\n");
+    const char *defines[] = {"elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = src, .source = text, .function = "f", .defines = defines,
+                                      .arch = 90, .extra_options = opts, .cache_dir = cache};
+    struct mmb_cubin a, b, c, d;
+    ck_assert_msg(mmb_compile(&req, &a, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(!a.from_cache);
+    ck_assert_msg(mmb_compile(&req, &b, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(b.from_cache);
+    write_text(header, "#define VALUE 2\n");
+    ck_assert_msg(mmb_compile(&req, &c, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert_msg(!c.from_cache, "an edited header was not compiled again");
+    ck_assert(c.size != a.size || memcmp(c.data, a.data, a.size) != 0);
+    write_text(inc_header, "#define SCALE 5 +\n"); /* now a compile error, not the cubin of before */
+    ck_assert_int_eq(mmb_compile(&req, &d, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(!d.from_cache);
+    mmb_cubin_free(&a);
+    mmb_cubin_free(&b);
+    mmb_cubin_free(&c);
+    tmpdir_teardown();
+}
+END_TEST
+
+/* A -D macro named like a name the compiled code uses breaks the compile where that
+ * name stands: the message names the macro first (so that a row's reason, cut at 255
+ * characters, still says it), then NVRTC's log. An error that is not on a macro blames
+ * none. */
+START_TEST(test_compile_error_names_the_macro)
+{
+    char err[2048];
+    struct mmb_cubin cubin;
+    const char *mode[] = {"mode=0", "elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = "k.cu",
+                                      .source = "extern \"C\" __global__ void f(elem_t *c) { c[0] = 1; }\n",
+                                      .function = "f", .defines = mode, .arch = 90};
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    const char *blame = strstr(err, "the macro -Dmode=0 (a parameter or define of the profile) collides with the name "
+                                    "'mode' at __nv_nvrtc_builtin_header.h(");
+    ck_assert_msg(blame && blame - err < 60 && strstr(err, "rename it; NVRTC: NVRTC_ERROR_COMPILATION"), "%s", err);
+
+    const char *tile[] = {"tile=16", "elem_t=float", NULL};
+    req.defines = tile;
+    req.source = "extern \"C\" __global__ void f(elem_t *c) {\n    int tile = 3;\n    c[0] = tile;\n}\n";
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(strstr(err, "k.cu: the macro -Dtile=16 (a parameter or define of the profile) collides with the "
+                              "name 'tile' at k.cu(2): error: "), "%s", err);
+
+    const char *bx[] = {"block_size_x=16", "elem_t=float", NULL};
+    req.defines = bx;
+    req.source = "extern \"C\" __global__ void f(elem_t *c) { c[0] = nope + block_size_x; }\n";
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(!strstr(err, "collides") && strstr(err, "nope"), "%s", err);
+}
+END_TEST
+
+/* The table of names a parameter cannot take (model/nvrtc_names.c) holds for this
+ * NVRTC: a sample of it breaks an empty kernel's compile as a -D macro, and the names
+ * the shipped profiles use do not. */
+START_TEST(test_nvrtc_names_collide)
+{
+    char err[2048];
+    struct mmb_cubin cubin;
+    struct mmb_compile_request req = {.source_path = "k.cu", .source = "extern \"C\" __global__ void f(float *c) { c[0] = 1; }\n",
+                                      .function = "f", .arch = 90};
+    size_t tried = 0, broke = 0;
+    for (size_t i = 0; i < mmb_nvrtc_header_count; i += 37) {
+        char define[96];
+        snprintf(define, sizeof define, "%s=16", mmb_nvrtc_header_names[i]);
+        const char *defines[] = {define, NULL};
+        req.defines = defines;
+        enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
+        if (st == MMB_STATUS_OK)
+            mmb_cubin_free(&cubin);
+        tried++;
+        /* a name the header only tests in #if changes it without breaking it */
+        broke += st == MMB_STATUS_COMPILE_ERROR;
+    }
+    ck_assert_msg(broke + 3 >= tried, "%zu of %zu sampled names of nvrtc_names.c compile: another NVRTC? "
+                  "run tools/nvrtc_names.py", tried - broke, tried);
+    static const char *const fine[] = {"block_size_x=16", "tile_size_y=4", "tile=8", "WIDTH=4096", "TILE=16", NULL};
+    for (const char *const *d = fine; *d; d++) {
+        const char *defines[] = {*d, NULL};
+        req.defines = defines;
+        ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s: %s", *d, err);
+        mmb_cubin_free(&cubin);
+    }
 }
 END_TEST
 
@@ -330,6 +452,95 @@ START_TEST(test_compile_key_names_the_module)
     snprintf(other.source, sizeof other.source, "k.c");
     snprintf(other.function, sizeof other.function, "uf");
     ck_assert(mmb_compile_key(&other, a) != key);
+    /* The target is part of the module: sm_90a code is not sm_90 code. */
+    other = k;
+    other.targets[0] = (struct mmb_target){90, true};
+    other.ntargets = 1;
+    uint64_t specific = mmb_compile_key(&other, a);
+    ck_assert(specific != key);
+    other.targets[0].specific = false;
+    ck_assert(mmb_compile_key(&other, a) != key && mmb_compile_key(&other, a) != specific);
+    other.targets[1] = (struct mmb_target){100, true};
+    other.ntargets = 2;
+    ck_assert(mmb_compile_key(&other, a) != key);
+}
+END_TEST
+
+/* wgmma and setmaxnreg exist only in sm_90a: the fixture kernel (as a tensor-core
+ * kernel's first lines would use them) compiles for it, and plain sm_90 refuses it
+ * with ptxas's reason. */
+static const char arch_specific_source[] =
+    "extern \"C\" __global__ void __launch_bounds__(128, 1) f(float *c)\n"
+    "{\n"
+    "    asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n"
+    "    asm volatile(\"setmaxnreg.inc.sync.aligned.u32 240;\\n\");\n"
+    "#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+    "    c[threadIdx.x] = 1.0f;\n"
+    "#endif\n"
+    "}\n";
+
+START_TEST(test_arch_specific_target)
+{
+    tmpdir_setup();
+    const char *dir = tmpdir;
+    char err[4096];
+    const char *defines[] = {"elem_t=float", NULL};
+    struct mmb_compile_request req = {.source_path = "wgmma.cu", .source = arch_specific_source, .function = "f",
+                                      .defines = defines, .arch = 90, .cache_dir = dir};
+    struct mmb_cubin cubin;
+    /* Plain sm_90: ptxas refuses both instructions; the refusal is remembered. */
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(strstr(err, "not supported on .target 'sm_90'"), "%s", err);
+    ck_assert_int_eq(mmb_compile(&req, &cubin, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(cubin.from_cache);
+    /* sm_90a: the same request with the variant is another cache entry, and compiles. */
+    req.arch_specific = true;
+    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(!cubin.from_cache);
+    ck_assert_uint_gt(cubin.size, 0);
+    mmb_cubin_free(&cubin);
+    ck_assert_msg(mmb_compile(&req, &cubin, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(cubin.from_cache);
+    mmb_cubin_free(&cubin);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q -- '-sm_90a.cubin$' && ls '%s' | grep -q -- '-sm_90.error$'", dir,
+             dir);
+    ck_assert_msg(system(cmd) == 0, "the cache should hold an sm_90a cubin and an sm_90 error");
+    tmpdir_teardown();
+}
+END_TEST
+
+/* What a kernel's target compiles for on each device: without one, the device's own
+ * arch; sm_90a only on compute capability 9.0, with the reason elsewhere; sm_90 on 9.0
+ * and newer, as plain sm_XY. */
+START_TEST(test_kernel_target_per_device)
+{
+    static struct mmb_kernel_spec plain = {.name = "plain"},
+                                  hopper = {.name = "wgmma", .targets = {{90, true}}, .ntargets = 1},
+                                  tma = {.name = "tma", .targets = {{90, false}}, .ntargets = 1};
+    bool specific = true;
+    char why[512] = "";
+    ck_assert(mmb_kernel_target(&plain, 80, &specific, why, sizeof why) && !specific);
+    ck_assert(mmb_kernel_target(&hopper, 90, &specific, why, sizeof why) && specific);
+    ck_assert(!mmb_kernel_target(&hopper, 80, &specific, why, sizeof why));
+    ck_assert_str_eq(why, "kernel 'wgmma' is built for sm_90a (compute capability 9.0 only), its target, and not "
+                          "for sm_80");
+    ck_assert(!mmb_kernel_target(&hopper, 100, &specific, why, sizeof why));
+    hopper.targets[1] = (struct mmb_target){100, true};
+    hopper.ntargets = 2;
+    ck_assert(mmb_kernel_target(&hopper, 100, &specific, why, sizeof why) && specific);
+    ck_assert(!mmb_kernel_target(&hopper, 120, &specific, why, sizeof why));
+    ck_assert_msg(strstr(why, "sm_90a (compute capability 9.0 only) and sm_100a (compute capability 10.0 only)") &&
+                  strstr(why, "and not for sm_120"), "%s", why);
+    ck_assert(!mmb_kernel_target(&tma, 89, &specific, why, sizeof why));
+    ck_assert_msg(strstr(why, "sm_90 (compute capability 9.0 or newer)"), "%s", why);
+    ck_assert(mmb_kernel_target(&tma, 90, &specific, why, sizeof why) && !specific);
+    ck_assert(mmb_kernel_target(&tma, 120, &specific, why, sizeof why) && !specific);
+    /* Both: the arch-specific variant where it is one, plain code elsewhere from 9.0 on. */
+    tma.targets[1] = (struct mmb_target){100, true};
+    tma.ntargets = 2;
+    ck_assert(mmb_kernel_target(&tma, 100, &specific, why, sizeof why) && specific);
+    ck_assert(mmb_kernel_target(&tma, 103, &specific, why, sizeof why) && !specific);
 }
 END_TEST
 
@@ -344,5 +555,18 @@ int main(void)
     tcase_add_test(tc, test_cache_hit_returns_same_cubin);
     tcase_add_test(tc, test_compile_key_names_the_module);
     suite_add_tcase(s, tc);
+    /* the compile cache and NVRTC's messages: CK_RUN_CASE=cache runs them alone */
+    TCase *cache = tcase_create("cache");
+    tcase_set_timeout(cache, 120);
+    tcase_add_test(cache, test_cache_follows_includes);
+    tcase_add_test(cache, test_compile_error_names_the_macro);
+    tcase_add_test(cache, test_nvrtc_names_collide);
+    suite_add_tcase(s, cache);
+    /* Apart, so that CK_RUN_CASE=target runs them without the shipped profiles. */
+    TCase *target = tcase_create("target");
+    tcase_set_timeout(target, 120);
+    tcase_add_test(target, test_arch_specific_target);
+    tcase_add_test(target, test_kernel_target_per_device);
+    suite_add_tcase(s, target);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -11,24 +11,21 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "cuda/compile.h"
 #include "cuda/compile_pool.h"
-#include "core/util.h"
+#include "tmpdir.h"
 
 static const struct mmb_size size = {256, 256, 256};
-static char tmpdir[256];
 static char *source;
 static struct mmb_kernel_spec naive;
 
 static void setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_compile_pool.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_ptr_nonnull(root);
+    tmpdir_setup();
     memset(&naive, 0, sizeof naive);
     snprintf(naive.name, sizeof naive.name, "naive");
-    snprintf(naive.source, sizeof naive.source, "%s/kernels/naive.cu", root);
+    snprintf(naive.source, sizeof naive.source, "%.900s/kernels/naive.cu", root);
     snprintf(naive.function, sizeof naive.function, "matmul_naive");
     naive.nparams = 2;
     snprintf(naive.params[0].name, sizeof naive.params[0].name, "block_size_x");
@@ -41,9 +38,7 @@ static void setup(void)
 static void teardown(void)
 {
     free(source);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
+    tmpdir_teardown();
 }
 
 static void configs(struct mmb_config *cfgs, int n)

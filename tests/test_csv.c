@@ -17,22 +17,12 @@
 #include "csv_rows.h"
 #include "results/columns.h"
 #include "results/csv.h"
+#include "results/csv_name.h"
 #include "results/row.h"
+#include "tmpdir.h"
 
-static char tmpdir[256];
 
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_csv.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void tmp_path(char *out, size_t len, const char *name)
 {
@@ -616,11 +606,39 @@ START_TEST(test_not_regular)
 }
 END_TEST
 
+/* What a profile's results file is called by run and by tune, and which profiles tune. */
+START_TEST(test_csv_name)
+{
+    static const struct {
+        const char *profile;
+        bool tuning;
+        const char *run, *tune;
+    } cases[] = {
+        {"course", false, "course", "tune-course"},
+        {"tune-seed", true, "tune-seed", "tune-seed"},
+        {"tuned", true, "tuned", "tuned"},
+        {"ladder", false, "ladder", "tune-ladder"},
+        {"retune", false, "retune", "tune-retune"},
+        {"", false, "", "tune-"},
+    };
+    char out[64];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ck_assert_msg(mmb_csv_name_tuning(cases[i].profile) == cases[i].tuning, "%s", cases[i].profile);
+        ck_assert_int_eq(mmb_csv_name_stem(cases[i].profile, false, out, sizeof out), 0);
+        ck_assert_str_eq(out, cases[i].run);
+        ck_assert_int_eq(mmb_csv_name_stem(cases[i].profile, true, out, sizeof out), 0);
+        ck_assert_str_eq(out, cases[i].tune);
+    }
+    ck_assert_int_eq(mmb_csv_name_stem("course", true, out, 11), -1); /* "tune-course" needs 12 */
+    ck_assert_int_eq(mmb_csv_name_stem("course", true, out, 12), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("csv");
     TCase *tc = tcase_create("csv");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_columns_table);
     tcase_add_test(tc, test_columns_roles);
     tcase_add_test(tc, test_column_number_and_round);
@@ -638,6 +656,7 @@ int main(void)
     tcase_add_test(tc, test_bad_fixtures);
     tcase_add_test(tc, test_line_ends);
     tcase_add_test(tc, test_not_regular);
+    tcase_add_test(tc, test_csv_name);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

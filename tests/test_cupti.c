@@ -156,7 +156,7 @@ struct launch {
 static enum mmb_status launch_cb(void *opaque, char *err, size_t errlen)
 {
     struct launch *l = opaque;
-    return mmb_module_launch(l->mod, l->grid, l->block, 0, l->args, NULL, err, errlen);
+    return mmb_module_launch(l->mod, l->grid, l->block, NULL, 0, l->args, NULL, err, errlen);
 }
 
 static struct mmb_module *load(const char *function)

@@ -1,9 +1,12 @@
 /* test_gpu.c - on a GPU: every shipped kernel verified against the reference at
  * awkward sizes in every dtype, each failure mode gets its status, an interrupted
  * sweep resumes, counters are exact where exactness is known, two shards merged are
- * one run, and the rounding dtypes pass and fail as their tolerance rule says. Exits
- * 77 (skipped) without a GPU. */
+ * one run, the rounding dtypes pass and fail as their tolerance rule says, and
+ * Hopper's launch features (clusters seen from inside, TMA tensor maps element by
+ * element, the sm_90a target) through the whole harness. Exits 77 (skipped) without
+ * a GPU. */
 #include <check.h>
+#include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,20 +15,24 @@
 
 #include "check_run.h"
 #include "csv_rows.h"
+#include "core/array.h"
+#include "core/file.h"
+#include "cuda/compile.h"
 #include "cuda/gpu.h"
+#include "cuda/tensor_map.h"
 #include "model/profile.h"
 #include "cmd/sweep.h"
 #include "model/space.h"
+#include "tmpdir.h"
 
 #define EXIT_SKIP 77
 
-static char tmpdir[] = "/tmp/mmb-test-gpu-XXXXXX";
 
 static void fixture(const char *name, char *out, size_t len)
 {
-    const char *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_ptr_nonnull(root);
-    snprintf(out, len, "%s/tests/fixtures/gpu/%s", root, name);
+    const char *source_root = getenv("MMB_SOURCE_ROOT");
+    ck_assert_ptr_nonnull(source_root);
+    snprintf(out, len, "%s/tests/fixtures/gpu/%s", source_root, name);
 }
 
 static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters,
@@ -280,6 +287,212 @@ START_TEST(test_precisions_round_as_the_rule_says)
 }
 END_TEST
 
+/* ---- Hopper's launch features ---- */
+
+static struct mmb_device_info device;
+
+/* Compiled for the device's own arch and loaded. */
+static struct mmb_module *load_fixture(const char *file, const char *function, const char *const *defines)
+{
+    char path[1024], err[4096];
+    fixture(file, path, sizeof path);
+    char *text = mmb_file_read(path, NULL, err, sizeof err);
+    ck_assert_msg(text != NULL, "%s", err);
+    struct mmb_compile_request req = {.source_path = path, .source = text, .function = function,
+                                      .defines = defines, .arch = device.cc_major * 10 + device.cc_minor};
+    struct mmb_module *mod = NULL;
+    struct mmb_kernel_attrs attrs;
+    enum mmb_status st = mmb_module_build(&req, &mod, &attrs, err, sizeof err);
+    free(text);
+    ck_assert_msg(st == MMB_STATUS_OK, "%s: %s", file, err);
+    return mod;
+}
+
+static bool hopper_or_newer(const char *what)
+{
+    if (device.cluster_launch)
+        return true;
+    printf("%s needs compute capability 9.0; not checked on %d.%d\n", what, device.cc_major, device.cc_minor);
+    return false;
+}
+
+/* Each block of a cluster launch writes what it finds of its cluster from inside
+ * (tma_copy.cu's cluster_ids): its rank and place, the cluster's shape, and the
+ * block that the next rank's shared memory names; every value is what the launch's
+ * shape makes of the block's index. Portable (2 x 2, 3 x 1), non-portable (4 x 4 =
+ * 16) and no cluster; a cluster larger than the device allows is invalid_config. */
+START_TEST(test_clusters_seen_from_inside)
+{
+    if (!hopper_or_newer("thread-block clusters"))
+        return;
+    static const char *const defines[] = {"BOX_I=32", "BOX_O=16", NULL};
+    struct mmb_module *mod = load_fixture("tma_copy.cu", "cluster_ids", defines);
+    static const struct { long long grid[3], cluster[3]; } shapes[] = {
+        {{4, 4, 1}, {2, 2, 1}}, {{6, 2, 1}, {3, 1, 1}}, {{8, 4, 1}, {4, 4, 1}}, {{3, 2, 1}, {1, 1, 1}},
+    };
+    const long long block[3] = {128, 1, 1};
+    char err[1024];
+    unsigned *d_out = NULL, h_out[64 * 8];
+    ck_assert_int_eq(cudaMalloc((void **)&d_out, sizeof h_out), cudaSuccess);
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const long long *g = shapes[s].grid, *c = shapes[s].cluster;
+        long long active = 0;
+        ck_assert_msg(mmb_module_occupancy(mod, block, c, 0, device.sm_count, &active, err, sizeof err) ==
+                      MMB_STATUS_OK, "%s", err);
+        ck_assert_msg(active >= 1, "cluster %lldx%lld: %lld resident", c[0], c[1], active);
+        printf("cluster %lldx%lldx%lld of 128 threads: %lld resident at once\n", c[0], c[1], c[2], active);
+        ck_assert_int_eq(cudaMemset(d_out, 0, sizeof h_out), cudaSuccess);
+        void *args[] = {&d_out};
+        ck_assert_msg(mmb_module_launch(mod, g, block, c, 0, args, NULL, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+        ck_assert_int_eq(cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost), cudaSuccess);
+        for (unsigned by = 0; by < g[1]; by++)
+            for (unsigned bx = 0; bx < g[0]; bx++) {
+                const unsigned *o = &h_out[(bx + by * g[0]) * 8];
+                const unsigned cx = (unsigned)c[0], cy = (unsigned)c[1], px = bx % cx, py = by % cy;
+                const unsigned rank = px + py * cx, n = cx * cy, next = (rank + 1) % n;
+                const unsigned want[8] = {rank, n, px, py, cx, cy,
+                                          (bx - px + next % cx) + (by - py + next / cx) * (unsigned)g[0], 0xc1u};
+                for (int i = 0; i < 8; i++)
+                    ck_assert_msg(o[i] == want[i], "cluster %ux%u, block (%u, %u), value %d: %u, expected %u", cx, cy,
+                                  bx, by, i, o[i], want[i]);
+            }
+    }
+    /* Larger than any cluster the device runs: refused before a launch. */
+    const long long huge[3] = {32, 1, 1};
+    long long active = -1;
+    enum mmb_status st = mmb_module_occupancy(mod, block, huge, 0, device.sm_count, &active, err, sizeof err);
+    ck_assert_msg(st == MMB_STATUS_INVALID_CONFIG, "%s: %s", mmb_status_text(st), err);
+    printf("a cluster of 32: %s\n", err);
+    ck_assert_int_eq(cudaFree(d_out), cudaSuccess);
+    mmb_module_unload(mod);
+}
+END_TEST
+
+/* A 100 x 72 f32 matrix copied box by box (32 x 16) through a tensor map into shared
+ * memory and back out (tma_copy.cu): every element arrives, the boxes past the edges
+ * bring zeros; a 128-byte swizzle is undone by its pattern and only by it; the rules
+ * refuse what the driver would. */
+START_TEST(test_tma_copies_every_element)
+{
+    if (!hopper_or_newer("TMA"))
+        return;
+    static const char *const defines[] = {"BOX_I=32", "BOX_O=16", NULL};
+    struct mmb_module *mod = load_fixture("tma_copy.cu", "tma_copy", defines);
+    enum { ROWS = 100, COLS = 72, GX = 3, GY = 7, OUT_COLS = GX * 32, OUT_ROWS = GY * 16 };
+    const struct mmb_size size = {ROWS, 1, COLS}; /* A is M x K */
+    static float h_a[ROWS * COLS], h_out[OUT_ROWS * OUT_COLS];
+    for (int r = 0; r < ROWS; r++)
+        for (int c = 0; c < COLS; c++)
+            h_a[r * COLS + c] = (float)(r * 1000 + c + 1);
+    float *d_a = NULL, *d_out = NULL;
+    ck_assert_int_eq(cudaMalloc((void **)&d_a, sizeof h_a), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&d_out, sizeof h_out), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(d_a, h_a, sizeof h_a, cudaMemcpyHostToDevice), cudaSuccess);
+    static const struct { int swizzle, unswizzle; bool exact; } runs[] = {{0, 0, true}, {128, 1, true}, {128, 0, false}};
+    char err[1024];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        CUtensorMap map;
+        const struct mmb_tma_box box = {MMB_ARG_A, 32, 16, runs[i].swizzle};
+        ck_assert_msg(mmb_tensor_map_encode(&map, &box, MMB_TMA_F32, d_a, &size, err, sizeof err) == MMB_STATUS_OK,
+                      "%s", err);
+        ck_assert_int_eq(cudaMemset(d_out, 0xff, sizeof h_out), cudaSuccess); /* NaN everywhere */
+        int out_cols = OUT_COLS, unswizzle = runs[i].unswizzle;
+        void *args[] = {&map, &d_out, &out_cols, &unswizzle};
+        const long long grid[3] = {GX, GY, 1}, block[3] = {128, 1, 1};
+        ck_assert_msg(mmb_module_launch(mod, grid, block, NULL, 0, args, NULL, err, sizeof err) == MMB_STATUS_OK,
+                      "%s", err);
+        ck_assert_int_eq(cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost), cudaSuccess);
+        size_t wrong = 0, first = 0;
+        for (int r = 0; r < OUT_ROWS; r++)
+            for (int c = 0; c < OUT_COLS; c++) {
+                float want = r < ROWS && c < COLS ? h_a[r * COLS + c] : 0.0f;
+                if (memcmp(&want, &h_out[r * OUT_COLS + c], sizeof want) != 0 && !wrong++)
+                    first = (size_t)r * OUT_COLS + (size_t)c;
+            }
+        if (runs[i].exact)
+            ck_assert_msg(wrong == 0, "swizzle %d: %zu of %d elements wrong, the first at row %zu column %zu: %g",
+                          runs[i].swizzle, wrong, OUT_ROWS * OUT_COLS, first / OUT_COLS, first % OUT_COLS,
+                          (double)h_out[first]);
+        else
+            ck_assert_msg(wrong > 0, "a 128-byte swizzle left the box in order");
+    }
+    CUtensorMap map;
+    const struct mmb_tma_box box = {MMB_ARG_A, 32, 16, 0};
+    const struct mmb_size narrow = {ROWS, 1, 71};
+    ck_assert_int_eq(mmb_tensor_map_encode(&map, &box, MMB_TMA_F32, d_a, &narrow, err, sizeof err),
+                     MMB_STATUS_INVALID_CONFIG);
+    ck_assert_msg(strstr(err, "tma(A): A's row pitch is 71 x 4 = 284 bytes"), "%s", err);
+    ck_assert_int_eq(mmb_tensor_map_encode(&map, &box, MMB_TMA_F32, d_a + 1, &size, err, sizeof err),
+                     MMB_STATUS_INVALID_CONFIG);
+    ck_assert_msg(strstr(err, "a tensor map needs a multiple of 16 bytes"), "%s", err);
+    ck_assert_int_eq(cudaFree(d_a), cudaSuccess);
+    ck_assert_int_eq(cudaFree(d_out), cudaSuccess);
+    mmb_module_unload(mod);
+}
+END_TEST
+
+/* What hopper.ini must give, row by row: clusters, a persistent cluster grid, TMA
+ * loads and stores in every dtype (swizzled, at awkward sizes, with 64 KB more shared
+ * memory) and the sm_90a kernel all verified and timed on a flushed L2, with exact
+ * FFMA counts where they are known; a grid that is not a whole number of clusters
+ * and a row pitch no tensor map can have are invalid_config with their reasons. */
+static const char *hopper_expected(const struct mmb_row *r, enum mmb_status *status)
+{
+    *status = MMB_STATUS_INVALID_CONFIG;
+    if (!device.cluster_launch)
+        return "its target, and not for sm_";
+    if (!strcmp(r->kernel, "cluster") && r->m == 272 && strcmp(r->params, "cx=1;cy=1") != 0)
+        return "is not a whole number of clusters";
+    if (!strcmp(r->kernel, "tma") && r->k == 30 && strcmp(r->dtype, "f64") != 0)
+        return "A's row pitch is 30 x 4 = 120 bytes; a tensor map needs a multiple of 16";
+    if (!strcmp(r->kernel, "sm90a") && !(device.cc_major == 9 && device.cc_minor == 0))
+        return "sm_90a (compute capability 9.0 only)";
+    *status = MMB_STATUS_OK;
+    return "";
+}
+
+START_TEST(test_hopper_features_through_the_harness)
+{
+    char csv[1100];
+    snprintf(csv, sizeof csv, "%s/hopper.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    run("hopper.ini", csv, true, p, &rows);
+    ck_assert_uint_eq(rows.n, expected_rows(p));
+    size_t ok = 0, counted = 0;
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        enum mmb_status want;
+        const char *reason = hopper_expected(r, &want);
+        ck_assert_msg(r->status == want && strstr(r->reason, reason), "%s %s [%s] %lldx%lldx%lld: %s (%s); expected %s "
+                      "(%s)", r->kernel, r->params, r->dtype, r->m, r->n, r->k, mmb_status_text(r->status), r->reason,
+                      mmb_status_text(want), reason);
+        if (r->status != MMB_STATUS_OK)
+            continue;
+        ok++;
+        ck_assert_msg(r->time_ms_median > 0.0, "%s: no time", r->kernel);
+        if (strcmp(r->dtype, "i32") == 0)
+            ck_assert(r->max_rel_err == 0.0);
+        if (r->counter_status == MMB_STATUS_PROFILING_DENIED)
+            continue;
+        ck_assert_msg(r->counter_status == MMB_STATUS_OK, "%s: counters %s", r->kernel,
+                      mmb_status_text(r->counter_status));
+        ck_assert(r->dram_read_bytes > 0.0);
+        counted++;
+        /* One FFMA per product, whatever the cluster. */
+        if (!strcmp(r->kernel, "cluster") || !strcmp(r->kernel, "persistent"))
+            ck_assert_msg(r->ffma == (double)r->m * (double)r->n * (double)r->k, "%s %s: ffma %.0f", r->kernel,
+                          r->params, r->ffma);
+    }
+    printf("hopper.ini: %zu rows, %zu ok, %zu with counters\n", rows.n, ok, counted);
+    if (device.cluster_launch)
+        ck_assert_uint_gt(ok, 30);
+    free(rows.rows);
+    mmb_profile_free(p);
+    free(p);
+}
+END_TEST
+
 int main(void)
 {
     char err[512];
@@ -287,8 +500,12 @@ int main(void)
         printf("SKIP: no GPU (%s)\n", err);
         return EXIT_SKIP;
     }
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (mmb_gpu_query(0, &device, err, sizeof err) != 0) {
+        printf("device 0: %s\n", err);
+        return EXIT_FAILURE;
+    }
+    if (tmpdir_make() != 0) {
+        perror(tmpdir);
         return EXIT_FAILURE;
     }
     Suite *s = suite_create("gpu");
@@ -304,5 +521,12 @@ int main(void)
     tcase_set_timeout(precision, 600);
     tcase_add_test(precision, test_precisions_round_as_the_rule_says);
     suite_add_tcase(s, precision);
+    /* Apart, so that CK_RUN_CASE=hopper runs them alone. */
+    TCase *hopper = tcase_create("hopper");
+    tcase_set_timeout(hopper, 600);
+    tcase_add_test(hopper, test_clusters_seen_from_inside);
+    tcase_add_test(hopper, test_tma_copies_every_element);
+    tcase_add_test(hopper, test_hopper_features_through_the_harness);
+    suite_add_tcase(s, hopper);
     return mmb_test_failures(s, true) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "core/util.h"
-#include "model/inputs.h"
+#include "core/hash.h"
 #include "core/stats.h"
+#include "model/inputs.h"
 
 START_TEST(test_fill_is_reproducible_and_in_range)
 {

@@ -221,7 +221,7 @@ START_TEST(test_crlf_bom_indent_long_comments)
     ck_assert_str_eq(k->name, "k");
     ck_assert_int_eq(k->line, 5);
     ck_assert_str_eq(k->function, "f");
-    assert_values(&k->params[0], "a", (const long long[]){1, 2}, 2);
+    assert_values(&k->params[0], "tile", (const long long[]){1, 2}, 2);
     ck_assert_int_eq(k->params[0].line, 8);
     ck_assert_int_eq(k->restrictions[0].line, 9);
     unload(p);
@@ -299,8 +299,26 @@ static const struct {
     {"bad-tune-max-fevals.ini", 5, "bad value '0' for 'max_fevals'; expected an integer >= 1"},
     {"bad-args-unknown-name.ini", 7, "unknown name 'Q' at column 1 of 'args'; expected one of M, N, K, elem_size"},
     {"bad-args-syntax.ini", 7, "argument 4: expected a number, a name or '(', found the end at column 4"},
+    {"bad-args-no-c.ini", 7, "'args' names no C; expected each of the matrices A, B and C at least once, as a "
+     "pointer (C) or a tensor map (tma(C, ...))"},
+    {"bad-args-no-a.ini", 7, "'args' names no A; expected each of the matrices A, B and C at least once"},
+    {"bad-args-matrix-twice.ini", 7, "argument 3 is A again (argument 2); expected at most one pointer to each matrix"},
+    {"bad-args-tma-twice.ini", 7, "argument 4 is tma(A) again (argument 1); expected at most one tensor map of each "
+     "matrix"},
+    {"bad-args-tma-no-c.ini", 7, "'args' names no C; expected each of the matrices A, B and C at least once, as a "
+     "pointer (C) or a tensor map (tma(C, ...))"},
+    {"bad-args-pointer-twice-tma.ini", 7, "argument 5 is A again (argument 1); expected at most one pointer to each "
+     "matrix"},
     {"bad-define-param.ini", 8, "'block_size_x' is a parameter (line 7), which is already a -D define"},
-    {"bad-define-name.ini", 7, "define name 'elem_t' is not a C identifier other than elem_t"},
+    {"bad-define-name.ini", 7, "define name 'elem_t' is a name mmbench defines in every compile itself"},
+    {"bad-define-nvrtc.ini", 7, "define name 'mode' is a name of NVRTC's built-in header, which every compile "
+     "includes: the compiler gets it as the macro -Dmode=VALUE"},
+    {"bad-param-keyword.ini", 7, "parameter name 'int' is a C or C++ keyword: the compiler gets each parameter as "
+     "the macro -Dint=VALUE, which would break every configuration; expected another name"},
+    {"bad-param-underscore.ini", 7, "parameter name '_Tile' is reserved to the compiler"},
+    {"bad-param-double-underscore.ini", 7, "parameter name 'tile__x' is reserved to the compiler"},
+    {"bad-param-harness.ini", 7, "parameter name 'acc_t' is a name mmbench defines in every compile itself"},
+    {"bad-param-nvrtc.ini", 7, "parameter name 'mode' is a name of NVRTC's built-in header"},
     {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
     {"bad-restrict-sm-count.ini", 8, "'sm_count' at column 1 of 'restrict' is known only at launch; expected it in "
      "grid_x, grid_y or grid_z"},
@@ -315,6 +333,27 @@ static const struct {
     {"bad-noise-value.ini", 3, "bad value '1' for 'noise'; expected a fraction or a percentage above 0 and below 100%"},
     {"bad-min-samples-low.ini", 4, "bad value '3' for 'min_samples'; expected an integer from 6 to 100000"},
     {"bad-max-seconds-timeout.ini", 4, "max_seconds = 60 leaves no room in the 60 s timeout of a configuration"},
+    {"bad-tma-role.ini", 7, "argument 1: tma() of 'D'; expected the matrix A, B or C first"},
+    {"bad-tma-arity.ini", 7, "argument 2: tma() takes 4 values, got 3; expected tma(X, box_inner, box_outer, swizzle)"},
+    {"bad-tma-paren.ini", 7, "argument 2: 'tma(A, 32, 32, 0' does not end with ')'"},
+    {"bad-tma-expr.ini", 8, "argument 2: tma() box_inner: expected a number, a name or '('"},
+    {"bad-tma-unknown-name.ini", 8, "unknown name 'tiles' at column 1 of 'args'; expected one of tile, M, N, K"},
+    {"bad-tma-swizzle.ini", 7, "argument 2, tma(A, 32, 32, 96): swizzle 96; expected 0 (none), 32, 64 or 128 bytes"},
+    {"bad-tma-box.ini", 7, "argument 3, tma(B, 32, 512, 0): box_outer 512; expected 1 to 256 elements"},
+    {"bad-tma-span.ini", 8, "argument 1, tma(C, 64, 64, 128): at f32, the box's inner extent is 64 x 4 = 256 bytes; "
+     "expected at most the swizzle span, 128 bytes"},
+    {"bad-tma-bytes.ini", 8, "argument 2, tma(A, 2, 8, 0): at f32, the box's inner extent is 2 x 4 = 8 bytes; "
+     "expected a multiple of 16"},
+    {"bad-tma-dtype.ini", 9, "argument 2, tma(B, 128 / 8, tile, 64): at f64, the box's inner extent is 16 x 8 = 128 "
+     "bytes; expected at most the swizzle span, 64 bytes"},
+    {"bad-target.ini", 7, "target 'sm_90b'; expected sm_XY (compute capability X.Y or newer) or sm_XYa"},
+    {"bad-target-old.ini", 7, "target 'sm_80a': arch-specific targets begin with sm_90a"},
+    {"bad-target-dup.ini", 7, "target 'sm_90a' is listed twice"},
+    {"bad-target-library.ini", 6, "kernel 'cublas' is a library kernel (library at line 5); expected no 'target'"},
+    {"bad-cluster-unknown-name.ini", 8, "unknown name 'cz' at column 1 of 'cluster_x'; expected one of cx, M, N, K"},
+    {"bad-cluster-active.ini", 7, "'max_active_clusters' at column 1 of 'cluster_y' is known only at launch; expected "
+     "it in grid_x, grid_y or grid_z"},
+    {"bad-param-active.ini", 7, "parameter name 'max_active_clusters' is reserved"},
 };
 
 /* Timing: the profile's keys, and the command line's overrides over them. */
@@ -395,6 +434,78 @@ START_TEST(test_binding)
     ck_assert(plain->args[0].kind == MMB_ARG_C && plain->args[1].kind == MMB_ARG_A && plain->args[2].kind == MMB_ARG_B);
     ck_assert_str_eq(mmb_expr_text(plain->args[5].expr), "K");
     ck_assert(!plain->defines_use_size);
+    unload(p);
+}
+END_TEST
+
+/* The keys of Hopper's launch features: target, clusters, tensor maps in args (an
+ * item with commas inside parentheses is one item), a grid over max_active_clusters. */
+START_TEST(test_hopper_keys)
+{
+    char path[1100], err[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/profiles/good-hopper.ini", getenv("MMB_SOURCE_ROOT"));
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    const struct mmb_kernel_spec *k = kernel_named(p, "tc");
+    ck_assert_int_eq(k->ntargets, 2);
+    ck_assert(k->targets[0].arch == 90 && k->targets[0].specific);
+    ck_assert(k->targets[1].arch == 100 && !k->targets[1].specific);
+    char text[64];
+    mmb_kernel_targets_text(k, text, sizeof text);
+    ck_assert_str_eq(text, "sm_90a, sm_100");
+    ck_assert_str_eq(mmb_expr_text(k->cluster_x), "cx");
+    ck_assert_ptr_null(k->cluster_y);
+    ck_assert_str_eq(mmb_expr_text(k->cluster_z), "1");
+    ck_assert_int_eq(k->nargs, 6);
+    ck_assert_int_eq(k->args_line, 13);
+    static const enum mmb_arg_kind roles[] = {MMB_ARG_A, MMB_ARG_B, MMB_ARG_C};
+    static const char *const boxes[][3] = {{"BK", "128 / (2 * BK)", "128"}, {"32", "BK", "0"},
+                                           {"64 / elem_size", "16", "0"}};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(k->args[i].kind, MMB_ARG_TMA);
+        ck_assert_int_eq(k->args[i].matrix, roles[i]);
+        ck_assert_str_eq(mmb_expr_text(k->args[i].box_inner), boxes[i][0]);
+        ck_assert_str_eq(mmb_expr_text(k->args[i].box_outer), boxes[i][1]);
+        ck_assert_str_eq(mmb_expr_text(k->args[i].swizzle), boxes[i][2]);
+    }
+    ck_assert_int_eq(k->args[3].kind, MMB_ARG_C);
+    ck_assert_int_eq(k->args[4].kind, MMB_ARG_INT);
+    ck_assert_str_eq(mmb_expr_text(k->args[4].expr), "min(M, N)");
+    ck_assert_str_eq(mmb_expr_text(k->grid_x),
+                     "min(max_active_clusters, ceil_div(M, 128) * ceil_div(N, 128) / cx) * cx");
+    unload(p);
+}
+END_TEST
+
+/* Each matrix reaches the kernel as a pointer, a tensor map or both: a kernel that
+ * loads A and B through maps and stores C through its pointer, one that stores C
+ * through a map with no pointer to it, and one that takes both of each. */
+START_TEST(test_args_pointer_and_map)
+{
+    struct mmb_profile *p = load_ok("good-args-tma.ini");
+    static const struct {
+        const char *kernel;
+        int nargs;
+        enum mmb_arg_kind kinds[6]; /* the first six; MMB_ARG_TMA of the matrix in maps */
+        enum mmb_arg_kind maps[6];
+    } want[] = {
+        {"loads", 6, {MMB_ARG_TMA, MMB_ARG_TMA, MMB_ARG_C, MMB_ARG_INT, MMB_ARG_INT, MMB_ARG_INT},
+         {MMB_ARG_A, MMB_ARG_B}},
+        {"stores", 6, {MMB_ARG_TMA, MMB_ARG_TMA, MMB_ARG_TMA, MMB_ARG_INT, MMB_ARG_INT, MMB_ARG_INT},
+         {MMB_ARG_A, MMB_ARG_B, MMB_ARG_C}},
+        {"both", 9, {MMB_ARG_A, MMB_ARG_TMA, MMB_ARG_B, MMB_ARG_TMA, MMB_ARG_C, MMB_ARG_TMA},
+         {0, MMB_ARG_A, 0, MMB_ARG_B, 0, MMB_ARG_C}},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        const struct mmb_kernel_spec *k = kernel_named(p, want[w].kernel);
+        ck_assert_int_eq(k->nargs, want[w].nargs);
+        for (int i = 0; i < 6; i++) {
+            ck_assert_msg(k->args[i].kind == want[w].kinds[i], "%s: argument %d", want[w].kernel, i + 1);
+            if (k->args[i].kind == MMB_ARG_TMA)
+                ck_assert_msg(k->args[i].matrix == want[w].maps[i], "%s: argument %d", want[w].kernel, i + 1);
+        }
+    }
     unload(p);
 }
 END_TEST
@@ -652,6 +763,8 @@ int main(void)
     tcase_add_loop_test(tc, test_bad_profile, 0, (int)(sizeof bad_profiles / sizeof bad_profiles[0]));
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_every_fixture_is_in_the_table);
+    tcase_add_test(tc, test_hopper_keys);
+    tcase_add_test(tc, test_args_pointer_and_map);
     tcase_add_test(tc, test_sizes_good);
     tcase_add_test(tc, test_sizes_bad);
     tcase_add_test(tc, test_values);

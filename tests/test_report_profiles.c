@@ -9,27 +9,33 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "report/input/story.h"
 #include "report_run.h"
 
 static char troot[700], out[800];
 
 /* A source root in tmpdir with the fixtures as its data/ and the seeds' profile INI
- * naming the kernels in another order than the CSV's first appearance. */
+ * (a profile that loads) naming the kernels in another order than the CSV's first
+ * appearance. */
 static void root_make(void)
 {
-    char cmd[4000];
+    char cmd[6000];
     snprintf(troot, sizeof troot, "%s/root", tmpdir);
     snprintf(out, sizeof out, "%s/reports", troot);
-    snprintf(cmd, sizeof cmd, "mkdir -p '%.700s/profiles' '%.800s' && cp -r '%.1000s/tests/fixtures/csv/profiles' '%.700s/data'",
-             troot, out, root, troot);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%.700s/profiles' '%.700s/kernels' '%.800s' && cp -r '%.1000s/tests/fixtures/csv/profiles' "
+             "'%.700s/data' && echo 'extern \"C\" __global__ void f() {}' > '%.700s/kernels/s.cu'",
+             troot, troot, out, root, troot, troot);
     ck_assert_int_eq(system(cmd), 0);
     char ini[800];
     snprintf(ini, sizeof ini, "%s/profiles/seeds-as-written.ini", troot);
     FILE *f = fopen(ini, "w");
     ck_assert_ptr_nonnull(f);
-    fputs("[profile]\nname = seeds-as-written\n\n[kernel s_typo]\n[kernel s_ok]\n[kernel s_wrong]\n"
-          "[kernel s_mixed]\n[kernel s_i32]\n\n[kernel cublas]\nlibrary = cublas\n",
-          f);
+    fputs("[profile]\nname = seeds-as-written\nsizes = 64\n\n", f);
+    static const char *const kernels[] = {"s_typo", "s_ok", "s_wrong", "s_mixed", "s_i32"};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+        fprintf(f, "[kernel %s]\nsource = ../kernels/s.cu\nfunction = f\n\n", kernels[i]);
+    fputs("[kernel cublas]\nlibrary = cublas\n", f);
     ck_assert_int_eq(fclose(f), 0);
 }
 
@@ -223,16 +229,40 @@ START_TEST(test_profiles_ladder)
 }
 END_TEST
 
+/* The story's table: what a profile's name makes it, and what marks a published row. */
+START_TEST(test_story_roles)
+{
+    static const struct {
+        const char *name;
+        enum mmb_report_role role;
+    } cases[] = {
+        {"tune-seed", MMB_REPORT_ROLE_TUNING},  {"tuned", MMB_REPORT_ROLE_TUNING},
+        {"ladder", MMB_REPORT_ROLE_LADDER},     {"ladder-h100", MMB_REPORT_ROLE_LADDER},
+        {"seeds-as-written", MMB_REPORT_ROLE_AS_WRITTEN}, {"course", MMB_REPORT_ROLE_OTHER},
+        {"dtypes", MMB_REPORT_ROLE_OTHER},      {"", MMB_REPORT_ROLE_OTHER},
+        {"my-tune", MMB_REPORT_ROLE_OTHER},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(mmb_report_story_role(cases[i].name) == cases[i].role, "%s", cases[i].name);
+    ck_assert(mmb_report_story_published("published: Kernel Tuner notebook, GTX TITAN X"));
+    ck_assert(mmb_report_story_published("Published figure"));
+    ck_assert(!mmb_report_story_published("unpublished"));
+    ck_assert(!mmb_report_story_published(""));
+    ck_assert_str_eq(mmb_report_story.main_profile, "course");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("report_profiles");
     TCase *tc = tcase_create("report_profiles");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_profiles_story_default);
     tcase_add_test(tc, test_profiles_story_named);
     tcase_add_test(tc, test_profiles_seeds_as_written);
     tcase_add_test(tc, test_profiles_ladder);
+    tcase_add_test(tc, test_story_roles);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

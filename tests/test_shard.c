@@ -14,24 +14,10 @@
 #include "profile_fixture.h"
 #include "results/csv.h"
 #include "results/shard.h"
+#include "tmpdir.h"
 
-static char tmpdir[64];
-static char root[1024];
 
-static void setup(void)
-{
-    const char *r = getenv("MMB_SOURCE_ROOT");
-    snprintf(root, sizeof root, "%s", r && r[0] ? r : ".");
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_shard.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
 
-static void teardown(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static struct mmb_profile *load(const char *path)
 {
@@ -357,7 +343,7 @@ int main(void)
 {
     Suite *s = suite_create("shard");
     TCase *tc = tcase_create("shard");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_parse);
     tcase_add_test(tc, test_every_run_once);
     tcase_add_test(tc, test_parts_cover_shard);

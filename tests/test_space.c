@@ -312,6 +312,92 @@ START_TEST(test_geometry_errors)
 }
 END_TEST
 
+/* Thread-block clusters: their shape, a grid that is not a whole number of them, and
+ * a grid that waits for max_active_clusters, which only the loaded kernel tells. */
+START_TEST(test_clusters)
+{
+    struct mmb_kernel_spec *k = hand_kernel();
+    struct mmb_config c = {{2, 10, -1}};
+    struct mmb_size s = {64, 64, 64};
+    struct mmb_geometry g;
+    char err[512];
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert(g.cluster[0] == 1 && g.cluster[1] == 1 && g.cluster[2] == 1 && !g.grid_pending);
+    k->block_x = expr("8");
+    k->block_y = expr("8");
+    k->cluster_x = expr("a");
+    k->cluster_y = expr("a * 2");
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert(g.cluster[0] == 2 && g.cluster[1] == 4 && g.cluster[2] == 1);
+    ck_assert(g.grid[0] == 8 && g.grid[1] == 8);
+    struct mmb_size odd = {56, 72, 64}; /* 9 x 7 blocks */
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &odd, 4, 132, &g, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "kernel 'hand': the grid, 9x7x1 blocks, is not a whole number of clusters of 2x4x1"),
+                  "%s", err);
+    mmb_expr_free(k->cluster_y);
+    k->cluster_y = expr("c");
+    ck_assert_int_eq(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "cluster_y is -1; expected at least 1"), "%s", err);
+    mmb_expr_free(k->cluster_y);
+    k->cluster_y = NULL;
+    /* A persistent grid of clusters: pending until max_active_clusters is known. */
+    k->grid_x = expr("min(max_active_clusters, ceil_div(N, 8) / a) * a");
+    k->grid_y = expr("1");
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert(g.grid_pending && g.grid[0] == 0 && g.block[0] == 8 && g.cluster[0] == 2);
+    ck_assert_msg(mmb_space_grid(k, &c, &s, 4, 132, 3, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert(!g.grid_pending && g.grid[0] == 6 && g.grid[1] == 1 && g.grid[2] == 1);
+    ck_assert_msg(mmb_space_grid(k, &c, &s, 4, 132, 66, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(g.grid[0], 8); /* ceil_div(64, 8) / 2 clusters of 2 */
+    ck_assert_int_eq(mmb_space_grid(k, &c, &s, 4, 132, 0, &g, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "not one cluster of this configuration fits"), "%s", err);
+    mmb_expr_free(k->grid_x);
+    k->grid_x = expr("max_active_clusters * a + 1");
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(mmb_space_grid(k, &c, &s, 4, 132, 5, &g, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "the grid, 11x1x1 blocks, is not a whole number of clusters of 2x1x1"), "%s", err);
+    struct mmb_expr *owned[] = {k->block_x, k->block_y, k->cluster_x, k->grid_x, k->grid_y};
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++)
+        mmb_expr_free(owned[i]);
+    free(k);
+}
+END_TEST
+
+/* The tensor maps of tests/fixtures/profiles/good-hopper.ini evaluated per
+ * configuration and dtype, and checked by model/tma.h's rules. */
+START_TEST(test_tma_boxes)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    ck_assert(p);
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/tests/fixtures/profiles/good-hopper.ini", getenv("MMB_SOURCE_ROOT"));
+    ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    const struct mmb_kernel_spec *k = kernel_named(p, "tc");
+    struct mmb_config c = {{32, 2}};
+    struct mmb_size s = {256, 256, 256};
+    struct mmb_tma_box box;
+    ck_assert_msg(mmb_space_tma_box(k, 0, &c, &s, 4, &box, err, sizeof err) == 0, "%s", err);
+    ck_assert(box.matrix == MMB_ARG_A && box.inner == 32 && box.outer == 2 && box.swizzle == 128);
+    ck_assert_msg(mmb_tma_check_box(&box, 4, err, sizeof err) == 0, "%s", err);
+    /* The same configuration in f64: a row of the box is 256 bytes, past the swizzle. */
+    ck_assert_int_eq(mmb_tma_check_box(&box, 8, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "32 x 8 = 256 bytes; expected at most the swizzle span, 128 bytes"), "%s", err);
+    ck_assert_msg(mmb_space_tma_box(k, 2, &c, &s, 8, &box, err, sizeof err) == 0, "%s", err);
+    ck_assert(box.matrix == MMB_ARG_C && box.inner == 8 && box.outer == 16 && box.swizzle == 0);
+    /* A box that cannot be evaluated names its argument. */
+    struct mmb_config zero = {{0, 1}};
+    ck_assert_int_eq(mmb_space_tma_box(k, 0, &zero, &s, 4, &box, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "argument 1, tma() box_outer: division by zero"), "%s", err);
+    /* The grid's max_active_clusters, once known. */
+    struct mmb_geometry g;
+    ck_assert_msg(mmb_space_geometry(k, &c, &s, 4, 132, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert(g.grid_pending && g.cluster[0] == 2 && g.block[0] == 128);
+    ck_assert_msg(mmb_space_grid(k, &c, &s, 4, 132, 64, &g, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(g.grid[0], 4); /* min(64, 4 tiles / 2) = 2 clusters of 2 blocks */
+    unload(p);
+}
+END_TEST
+
 START_TEST(test_params_round_trip)
 {
     struct mmb_profile *p = load_good();
@@ -379,6 +465,8 @@ int main(void)
     tcase_add_test(tc, test_restriction_error);
     tcase_add_test(tc, test_geometry);
     tcase_add_test(tc, test_geometry_errors);
+    tcase_add_test(tc, test_clusters);
+    tcase_add_test(tc, test_tma_boxes);
     tcase_add_test(tc, test_binding_values);
     tcase_add_test(tc, test_params_round_trip);
     tcase_add_test(tc, test_params_parse_errors);

@@ -16,23 +16,16 @@
 #include "cmd/common.h"
 #include "cmd/supervise.h"
 #include "results/csv.h"
+#include "tmpdir.h"
 
-static char tmpdir[64];
 static char csv[128];
 
 static void setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_supervise.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    tmpdir_setup();
     snprintf(csv, sizeof csv, "%s/rows.csv", tmpdir);
 }
 
-static void teardown(void)
-{
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
 
 static void the_row(struct mmb_row *row)
 {
@@ -281,7 +274,7 @@ int main(void)
 {
     Suite *s = suite_create("supervise");
     TCase *tc = tcase_create("workers");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, tmpdir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_timeout_row_and_restart);
     tcase_add_test(tc, test_dead_worker_row_and_restart);

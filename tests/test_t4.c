@@ -10,24 +10,10 @@
 #include <unistd.h>
 
 #include "check_run.h"
+#include "core/file.h"
 #include "results/csv.h"
 #include "results/t4.h"
-#include "core/util.h"
-
-static char tmpdir[256];
-
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_t4.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+#include "tmpdir.h"
 
 /* The schema's enum for "invalidity". */
 static const char *const invalidity_enum[] = {"timeout", "compile", "runtime", "correctness", "constraints",
@@ -214,52 +200,20 @@ START_TEST(test_t4_empty_params_and_bad_params)
 }
 END_TEST
 
-static double compile_of(void *ctx, const struct mmb_row *row)
+/* The T4 file beside a results file: its stem, the kernel, the shape and the dtype. */
+START_TEST(test_t4_path)
 {
-    int *calls = ctx;
-    (*calls)++;
-    return strstr(row->params, "block_size_x=32") ? 640.0 : NAN;
-}
-
-/* The export reads the results CSV and keeps the rows of one kernel at one problem. */
-START_TEST(test_t4_export_csv)
-{
-    char err[512], csv[512], path[512];
-    snprintf(csv, sizeof csv, "%s/tune.csv", tmpdir);
-    struct mmb_csv_writer *w = mmb_csv_writer_open(csv, err, sizeof err);
-    ck_assert_msg(w != NULL, "%s", err);
     struct mmb_row r;
-    for (int i = 0; i < 6; i++) {
-        row_ok(&r, 16 << (i % 3), 1.0 + i);
-        if (i == 4)
-            snprintf(r.kernel, sizeof r.kernel, "naive");
-        if (i == 5)
-            r.m = 1024;
-        snprintf(r.dtype, sizeof r.dtype, "f32");
-        snprintf(r.cache, sizeof r.cache, "cold");
-        ck_assert_msg(mmb_csv_append_row(w, &r, err, sizeof err) == 0, "%s", err);
-    }
-    mmb_csv_writer_close(w);
-    struct mmb_row id;
-    row_ok(&id, 16, 1.0);
-    snprintf(id.dtype, sizeof id.dtype, "f32");
-    snprintf(id.cache, sizeof id.cache, "cold");
-    snprintf(path, sizeof path, "%s/tune-tunable.t4.json", tmpdir);
-    size_t count = 0;
-    int calls = 0;
-    ck_assert_msg(mmb_t4_export_csv(csv, &id, "time", compile_of, &calls, path, &count, err, sizeof err) == 0,
-                  "%s", err);
-    ck_assert_uint_eq(count, 4); /* not naive's row, not the one at another size */
-    ck_assert_int_eq(calls, 4);
-    cJSON *doc = parse_file(path);
-    const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
-    ck_assert_int_eq(cJSON_GetArraySize(results), 4);
-    const cJSON *r1 = cJSON_GetArrayItem(results, 1); /* block_size_x=32, in file order */
-    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r1, "configuration"),
-                                                      "block_size_x")->valueint, 32);
-    ck_assert(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r1, "times"),
-                                               "compilation_time")->valuedouble == 640.0);
-    cJSON_Delete(doc);
+    char out[128];
+    row_ok(&r, 16, 1.0);
+    snprintf(r.dtype, sizeof r.dtype, "f32");
+    r.m = 4096, r.n = 2048, r.k = 1024;
+    ck_assert_int_eq(mmb_t4_path("data/h200/tune-ladder.csv", &r, out, sizeof out), 0);
+    ck_assert_str_eq(out, "data/h200/tune-ladder-tunable-4096x2048x1024-f32.t4.json");
+    /* a results file named otherwise (-o) keeps its whole name as the stem */
+    ck_assert_int_eq(mmb_t4_path("out/mine.results", &r, out, sizeof out), 0);
+    ck_assert_str_eq(out, "out/mine.results-tunable-4096x2048x1024-f32.t4.json");
+    ck_assert_int_eq(mmb_t4_path("x.csv", &r, out, 20), -1);
 }
 END_TEST
 
@@ -267,11 +221,11 @@ int main(void)
 {
     Suite *s = suite_create("t4");
     TCase *tc = tcase_create("t4");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_t4_schema_required_fields);
     tcase_add_test(tc, test_t4_invalidity_table);
     tcase_add_test(tc, test_t4_empty_params_and_bad_params);
-    tcase_add_test(tc, test_t4_export_csv);
+    tcase_add_test(tc, test_t4_path);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -13,21 +13,20 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "results/csv.h"
+#include "core/file.h"
 #include "csv_rows.h"
 #include "cuda/gpu.h"
-#include "core/util.h"
+#include "results/csv.h"
+#include "tmpdir.h"
 
 #define EXIT_SKIP 77
 #define ROWS_PER_SIZE (1 + 4 + 24) /* cublas, naive, tunable with its restricted rows */
 
-static char tmpdir[] = "/tmp/mmb-test-tune-XXXXXX";
-
 /* Runs mmbench tune with args on the fixture profile; returns its exit status. */
 static int tune(const char *args)
 {
-    const char *mmbench = getenv("MMBENCH"), *root = getenv("MMB_SOURCE_ROOT");
-    ck_assert_msg(mmbench && root, "MMBENCH and MMB_SOURCE_ROOT must be set");
+    const char *mmbench = getenv("MMBENCH");
+    ck_assert_msg(mmbench, "MMBENCH must be set");
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "'%s' tune --no-counters --jobs 2 --cache-dir '%s/cubins' %s '%s/tests/fixtures/tune/small.ini'",
              mmbench, tmpdir, args, root);
@@ -152,7 +151,7 @@ static void gpu_csv(const char *dir, const char *name, char *out, size_t len)
  * configuration once too (its GPUs of one model split the space). */
 START_TEST(test_shards_merge_to_the_whole_tune)
 {
-    const char *mmbench = getenv("MMBENCH"), *root = getenv("MMB_SOURCE_ROOT");
+    const char *mmbench = getenv("MMBENCH");
     char args[1024], csv[1024], cmd[4096];
     size_t rows = 0;
     for (int k = 1; k <= 2; k++) {
@@ -211,8 +210,8 @@ int main(void)
         fprintf(stderr, "test_tune: no GPU (%s): skipped\n", err);
         return EXIT_SKIP;
     }
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (tmpdir_make() != 0) {
+        perror(tmpdir);
         return EXIT_FAILURE;
     }
     Suite *s = suite_create("tune");
@@ -225,9 +224,7 @@ int main(void)
     tcase_add_test(tc, test_bad_options);
     suite_add_tcase(s, tc);
     int failed = mmb_test_failures(s, false);
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "test_tune: could not remove %s\n", tmpdir);
+    if (tmpdir_remove() != 0)
+        perror(tmpdir);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -9,30 +9,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "check_run.h"
+#include "core/file.h"
 #include "hand_space.h"
-#include "results/csv.h"
 #include "model/space.h"
+#include "results/csv.h"
 #include "search/objective.h"
 #include "search/tune_history.h"
 #include "search/tune_plan.h"
 #include "search/tuner.h"
-
-static char tmpdir[256];
-
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mmb_test_tuner.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
+#include "tmpdir.h"
 
 static long long independent_allowed(void)
 {
@@ -437,6 +425,73 @@ START_TEST(test_history_other_gpu_of_model)
 }
 END_TEST
 
+static double compile_ms_of(void *ctx, size_t index)
+{
+    int *calls = ctx;
+    (*calls)++;
+    return (double)index;
+}
+
+/* The T4 export writes the history: a configuration once (its latest row), in the
+ * order measured, and no row of another space. */
+START_TEST(test_history_export_t4)
+{
+    struct tune t;
+    size_t loaded;
+    char err[512], path[600];
+    tune_setup(&t, "brute_force", 1, 6, false);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    /* measured again later, and a row of a space the profile no longer has */
+    struct mmb_csv_writer *w = mmb_csv_writer_open(t.csv, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row again = t.id, stale = t.id;
+    struct mmb_config cfg;
+    mmb_space_config_at(&t.kernel, t.fake.order[0], &cfg);
+    mmb_space_format_params(&t.kernel, &cfg, again.params, sizeof again.params);
+    again.status = MMB_STATUS_OK;
+    again.time_ms_median = 0.5;
+    snprintf(again.timestamp, sizeof again.timestamp, "2999-01-01T00:00:00Z");
+    snprintf(stale.params, sizeof stale.params, "block_size_x=48;block_size_y=1;tile_size_x=1;tile_size_y=1");
+    stale.status = MMB_STATUS_OK;
+    stale.time_ms_median = 2.0;
+    snprintf(stale.timestamp, sizeof stale.timestamp, "2000-01-01T00:00:00Z");
+    ck_assert_msg(mmb_csv_append_row(w, &again, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(mmb_csv_append_row(w, &stale, err, sizeof err) == 0, "%s", err);
+    mmb_csv_writer_close(w);
+
+    struct mmb_tune_history *h = mmb_tune_history_new();
+    size_t nstale = 0, count = 0;
+    int calls = 0;
+    ck_assert_int_eq(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, &nstale, err, sizeof err), 0);
+    ck_assert_uint_eq(nstale, 1);
+    snprintf(path, sizeof path, "%s/export.t4.json", tmpdir);
+    ck_assert_msg(mmb_tune_history_export_t4(h, "time", compile_ms_of, &calls, path, &count, err, sizeof err) == 0,
+                  "%s", err);
+    mmb_tune_history_free(h);
+    ck_assert_uint_eq(count, 6);
+    ck_assert_int_eq(calls, 6);
+    char *text = mmb_file_read(path, NULL, err, sizeof err);
+    ck_assert_msg(text != NULL, "%s", err);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    ck_assert_int_eq(cJSON_GetArraySize(results), 6);
+    const cJSON *last = cJSON_GetArrayItem(results, 5); /* measured last */
+    const cJSON *cfg_json = cJSON_GetObjectItemCaseSensitive(last, "configuration");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cfg_json, "block_size_x")->valueint, (int)cfg.values[0]);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(cfg_json, "tile_size_y")->valueint, (int)cfg.values[3]);
+    const cJSON *times = cJSON_GetObjectItemCaseSensitive(last, "times");
+    ck_assert(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(times, "runtimes"), 0)->valuedouble == 0.5);
+    ck_assert(cJSON_GetObjectItemCaseSensitive(times, "compilation_time")->valuedouble == (double)t.fake.order[0]);
+    for (int i = 0; i < 6; i++) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, i), "configuration");
+        ck_assert_int_ne(cJSON_GetObjectItemCaseSensitive(c, "block_size_x")->valueint, 48);
+    }
+    cJSON_Delete(doc);
+    tune_teardown(&t);
+}
+END_TEST
+
 /* The GPUs of one model (the parts of a shard, --devices all) tune into one file: each
  * measures only its part, together every allowed configuration of the shard once;
  * a worker killed midway is resumed by another GPU of the model, which measures only
@@ -510,13 +565,21 @@ START_TEST(test_plan_reference)
         ck_assert(p && plan);
         ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
         struct mmb_tune_options opt = {.max_fevals = -1, .time_limit = -1, .counters = true};
-        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan), 0);
+        ck_assert_msg(mmb_tune_plan_make(p, &opt, plan, err, sizeof err) == 0, "%s", err);
         ck_assert_str_eq(plan->cublas->name, "cublas");
         ck_assert_int_eq(plan->cublas->kind, MMB_KERNEL_CUBLAS);
         if (f == 0)
             ck_assert_ptr_eq(plan->cublas, &plan->bare_reference);
         else
             ck_assert_ptr_eq(plan->cublas, &p->kernels[p->nkernels - 1]); /* [kernel cublas], the last */
+        /* bad requests come back as text for the command to say, nothing printed here */
+        opt.kernels = "nope";
+        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "--kernel 'nope': ") && strstr(err, "expected one of "), "%s", err);
+        opt.kernels = NULL;
+        opt.strategy = "greedy";
+        ck_assert_int_eq(mmb_tune_plan_make(p, &opt, plan, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "--strategy 'greedy': expected one of brute_force"), "%s", err);
         mmb_profile_free(p);
         free(p);
         free(plan);
@@ -528,7 +591,7 @@ int main(void)
 {
     Suite *s = suite_create("tuner");
     TCase *tc = tcase_create("tuner");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_objective);
     tcase_add_test(tc, test_brute_force_counts);
     tcase_add_test(tc, test_restricted_not_recorded_unless_asked);
@@ -540,6 +603,7 @@ int main(void)
     tcase_add_test(tc, test_resume_random_same_path);
     tcase_add_test(tc, test_annealing_measures_only_allowed);
     tcase_add_test(tc, test_history_other_gpu_of_model);
+    tcase_add_test(tc, test_history_export_t4);
     tcase_add_test(tc, test_parts_split_the_space);
     tcase_add_test(tc, test_plan_reference);
     suite_add_tcase(s, tc);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check_run.h"
-#include "core/util.h"
+#include "core/hash.h"
 #include "cuda/compile.h"
 #include "cuda/verify.h"
 #include "model/inputs.h"

@@ -76,7 +76,7 @@ static enum mmb_status launch_probe(void *opaque, char *err, size_t errlen)
         fprintf(stderr, "mmb-dram-probe: flush: %s\n", err);
         return st;
     }
-    if ((st = mmb_module_launch(l->module, grid, block, 0, args, l->stream, err, errlen)) != MMB_STATUS_OK) {
+    if ((st = mmb_module_launch(l->module, grid, block, NULL, 0, args, l->stream, err, errlen)) != MMB_STATUS_OK) {
         fprintf(stderr, "mmb-dram-probe: launch: %s\n", err);
         return st;
     }

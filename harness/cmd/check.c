@@ -1,11 +1,14 @@
 /* check.c - `mmbench check PROFILE...`: every check a profile gets before GPU work,
  * the configurations each kernel's restrictions allow, and with --compile sm_XY every
- * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU). --shard K/N
+ * allowed configuration compiled by NVRTC (the CUDA toolkit, no GPU) as a device of
+ * that architecture would compile it: sm_XYa for a kernel whose `target` lists it,
+ * nothing for a kernel whose `target` does not (sm_90a names the same device as
+ * sm_90). --shard K/N
  * counts (and compiles) only the shard's runs, --list prints them: what a shard of
- * `run` would measure, found without a GPU. */
+ * `run` would measure, found without a GPU. --command says whether `run` or `tune`
+ * measures the profile (scripts/gpu/job.sh asks). Options: cmd/options.c. */
 #include "cmd/check.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,42 +17,26 @@
 #include "cmd/options.h"
 #include "model/library.h"
 #include "model/space.h"
+#include "results/csv_name.h"
+#include "results/metrics.h"
 #include "results/shard.h"
 
 #ifdef MMB_HAVE_CUDA
-#include "core/util.h"
+#include "core/file.h"
 #include "cuda/compile.h"
-#include "results/metrics.h"
 #endif
 
 struct check_counts {
     size_t compiled, failed;
+    size_t other_targets; /* kernels whose target is not this architecture's */
+    size_t specific;      /* kernels compiled for the arch-specific variant */
 };
-
-/* What the command line asked of every profile. */
-struct check_opts {
-    int arch;                 /* 0: compile nothing */
-    struct mmb_shard shard;   /* n == 0: all */
-    bool list;
-};
-
-/* "sm_90" or "90": two or three digits, the first not 0. */
-static int parse_arch(const char *text, int *arch)
-{
-    const char *d = strncmp(text, "sm_", 3) ? text : text + 3;
-    long long v;
-    size_t len = strlen(d);
-    if (len < 2 || len > 3 || d[0] == '0' || mmb_cmd_parse_int(d, 10, 999, &v) != 0)
-        return -1;
-    *arch = (int)v;
-    return 0;
-}
 
 #ifdef MMB_HAVE_CUDA
 /* Compiles one configuration at one size and dtype. */
 static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const char *text,
                            const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d, int arch,
-                           struct check_counts *n)
+                           bool specific, struct check_counts *n)
 {
     char why[1024], params[MMB_PARAMS_LEN];
     struct mmb_defines defs;
@@ -57,15 +44,15 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     if (mmb_compile_defines(k, cfg, size, d, &defs, why, sizeof why) == 0) {
         struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
-                                          .defines = defs.list, .arch = arch,
+                                          .defines = defs.list, .arch = arch, .arch_specific = specific,
                                           .extra_options = k->nvrtc_options, .prelude = k->prelude,
                                           .cuda_headers = defs.cuda_headers, .headers = defs.headers};
         st = mmb_compile(&req, &cubin, why, sizeof why);
     }
     if (st != MMB_STATUS_OK) {
         mmb_space_format_params(k, cfg, params, sizeof params);
-        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d: %s\n", p->path, k->line,
-                k->name, params, mmb_dtype_info(d)->text, size->m, size->n, size->k, arch, why);
+        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d%s: %s\n", p->path, k->line,
+                k->name, params, mmb_dtype_info(d)->text, size->m, size->n, size->k, arch, specific ? "a" : "", why);
         n->failed++;
     } else {
         n->compiled++;
@@ -77,8 +64,8 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
  * once per dtype, or at every size when the defines read it. -1 when the source
  * cannot be read. */
 static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, char **text,
-                      const struct mmb_config *cfg, const struct mmb_size *size, const struct check_opts *o,
-                      bool *compiled, struct check_counts *n)
+                      const struct mmb_config *cfg, const struct mmb_size *size, const struct mmb_cmd_settings *o,
+                      bool specific, bool *compiled, struct check_counts *n)
 {
     for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
         if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d) || (compiled[d] && !k->defines_use_size) ||
@@ -90,7 +77,7 @@ static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec 
             n->failed++;
             return -1;
         }
-        compile_config(p, k, *text, cfg, size, (enum mmb_dtype)d, o->arch, n);
+        compile_config(p, k, *text, cfg, size, (enum mmb_dtype)d, o->arch, specific, n);
         compiled[d] = true;
     }
     return 0;
@@ -99,15 +86,20 @@ static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec 
 
 /* The allowed configurations of one kernel (compiled with o->arch); -1 on a
  * restriction that cannot be evaluated, after a file:line message. */
-static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const struct check_opts *o,
+static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const struct mmb_cmd_settings *o,
                         struct check_counts *n)
 {
     size_t count = mmb_space_size(k), allowed = 0;
-    char *text = NULL;
+    char *text = NULL, other_target[256] = "";
     int rc = 0;
+    bool specific = false;
+    bool compiles = o->arch && k->kind == MMB_KERNEL_SOURCE &&
+                    mmb_kernel_target(k, o->arch, &specific, other_target, sizeof other_target);
     for (size_t i = 0; i < count && rc == 0; i++) {
         struct mmb_config cfg;
+#ifdef MMB_HAVE_CUDA
         bool compiled[MMB_DTYPE_COUNT] = {false};
+#endif
         mmb_space_config_at(k, i, &cfg);
         bool any = false;
         for (int si = 0; si < p->nsizes && rc == 0; si++) {
@@ -126,8 +118,7 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
             if (ok != 1)
                 continue;
 #ifdef MMB_HAVE_CUDA
-            if (o->arch && k->kind == MMB_KERNEL_SOURCE && compile_at(p, k, &text, &cfg, &p->sizes[si], o,
-                                                                      compiled, n) != 0)
+            if (compiles && compile_at(p, k, &text, &cfg, &p->sizes[si], o, specific, compiled, n) != 0)
                 rc = -1;
 #endif
             any = true;
@@ -140,13 +131,18 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
     snprintf(what, sizeof what, lib ? "(library %s)" : "%s", lib ? lib->name : k->function);
     printf("  kernel %-12s %s: %zu configurations, %zu allowed by its restrictions\n", k->name, what, count,
            allowed);
+    if (other_target[0]) {
+        printf("    not compiled for sm_%d: %s\n", o->arch, other_target);
+        n->other_targets++;
+    }
+    n->specific += compiles && specific;
     return rc;
 }
 
 /* ---- a shard's runs ---- */
 
 struct shard_count {
-    const struct check_opts *o;
+    const struct mmb_cmd_settings *o;
     size_t runs[MMB_MAX_KERNELS], total;
     const struct mmb_kernel_spec *first;
 };
@@ -166,7 +162,7 @@ static int count_run(void *ctx, const struct mmb_shard_run *run)
 
 /* The runs of the shard per kernel against the whole profile's (--shard), and the runs
  * themselves (--list): what `run --shard` would measure. */
-static void shard_report(const struct mmb_profile *p, const struct check_opts *o)
+static void shard_report(const struct mmb_profile *p, const struct mmb_cmd_settings *o)
 {
     struct shard_count mine = {.o = o, .first = p->kernels}, all = {.first = p->kernels};
     struct mmb_shard everything = {0, 0};
@@ -183,27 +179,26 @@ static void shard_report(const struct mmb_profile *p, const struct check_opts *o
 }
 
 /* One profile: 0, MMB_EXIT_BAD_INPUT, or MMB_EXIT_FAILED when a compile failed. */
-static int check_profile(const char *path, const struct check_opts *o)
+static int check_profile(const char *path, const struct mmb_cmd_settings *o)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
     if (!p) {
         perror("mmbench check");
         return MMB_EXIT_FAILED;
     }
-    if (mmb_cmd_load_profile(path, p) != 0) {
+    struct mmb_metric_set metrics;
+    if (mmb_cmd_load_profile("check", path, p, &metrics) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }
     int rc = 0;
-#ifdef MMB_HAVE_CUDA
-    char err[1024];
-    struct mmb_metric_set set;
-    if (mmb_metric_set_parse(p->metrics, &set, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench check: %s:%d: metrics: %s\n", path, p->metrics_line, err);
-        rc = MMB_EXIT_BAD_INPUT;
+    if (o->print_command) { /* for scripts: how to measure it, and nothing else */
+        printf("%s\n", mmb_csv_name_tuning(p->name) ? "tune" : "run");
+        mmb_profile_free(p);
+        free(p);
+        return 0;
     }
-#endif
-    struct check_counts n = {0, 0};
+    struct check_counts n = {0, 0, 0, 0};
     printf("%s: profile '%s', %d sizes\n", path, p->name, p->nsizes);
     for (int ki = 0; ki < p->nkernels; ki++)
         if (check_kernel(p, &p->kernels[ki], o, &n) != 0)
@@ -211,7 +206,9 @@ static int check_profile(const char *path, const struct check_opts *o)
     if (rc == 0)
         shard_report(p, o);
     if (o->arch)
-        printf("  compiled for sm_%d: %zu ok, %zu failed\n", o->arch, n.compiled, n.failed);
+        printf("  compiled for sm_%d: %zu ok, %zu failed%s%s\n", o->arch, n.compiled, n.failed,
+               n.specific ? " (arch-specific sm_XYa for the kernels whose target lists it)" : "",
+               n.other_targets ? " (kernels of other targets left out)" : "");
     else
         printf("  not compiled: `mmbench check --compile sm_XY` compiles every allowed configuration\n");
     if (n.failed && !rc)
@@ -221,76 +218,20 @@ static int check_profile(const char *path, const struct check_opts *o)
     return rc;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: mmbench check [--compile sm_XY] [--shard K/N] [--list] PROFILE.ini...\n\n"
-               "Checks profiles without a GPU: syntax, keys, values, sizes, restrictions and geometry at every\n"
-               "size, and counts the configurations each kernel's restrictions allow.\n\n"
-               "  --compile sm_XY   also compile every allowed configuration with NVRTC for that architecture\n"
-               "                    (needs the CUDA toolkit, not a GPU; default: compile nothing)\n"
-               "  --shard K/N       count (and compile) only shard K of N of the runs, as `run --shard K/N`\n"
-               "                    takes them (default: all)\n"
-               "  --list            print the runs, one line each: run KERNEL PARAMS DTYPE MxNxK\n"
-               "  -h, --help        this text\n"
-               "exit status: 0 all good, 1 a configuration did not compile, 2 bad input\n");
-}
-
-/* The options into o; returns -1 (bad input) or 1 (--help) after the message, else 0. */
-static int parse_options(int argc, char **argv, struct check_opts *o)
-{
-    static const struct option longopts[] = {{"compile", required_argument, NULL, 'c'},
-                                             {"shard", required_argument, NULL, 's'},
-                                             {"list", no_argument, NULL, 'l'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    char why[1200];
-    int opt;
-    while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'c':
-            if (parse_arch(optarg, &o->arch) != 0) {
-                fprintf(stderr, "mmbench check: --compile expects an architecture such as sm_90 or 90, not '%s'\n",
-                        optarg);
-                return -1;
-            }
-#ifndef MMB_HAVE_CUDA
-            fprintf(stderr, "mmbench check: --compile needs the CUDA toolkit, which this mmbench was built "
-                    "without\n");
-            return -1;
-#endif
-            break;
-        case 's':
-            if (mmb_shard_parse(optarg, &o->shard, why, sizeof why) != 0) {
-                fprintf(stderr, "mmbench check: --shard %s\n", why);
-                return -1;
-            }
-            break;
-        case 'l':
-            o->list = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return 1;
-        default:
-            fprintf(stderr, "mmbench check: see mmbench check --help\n");
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int mmb_cmd_check(int argc, char **argv)
 {
-    struct check_opts o = {0, {0, 0}, false};
-    int rc = parse_options(argc, argv, &o);
+    struct mmb_cmd_settings o;
+    int rc = mmb_cmd_options_parse(MMB_CMD_CHECK, argc, argv, &o);
     if (rc)
         return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
-    if (optind >= argc) {
-        fprintf(stderr, "mmbench check: expected one or more profiles (see mmbench check --help)\n");
+#ifndef MMB_HAVE_CUDA
+    if (o.arch) {
+        fprintf(stderr, "mmbench check: --compile needs NVRTC, and this mmbench was built without the CUDA toolkit\n");
         return MMB_EXIT_BAD_INPUT;
     }
-    for (int a = optind; a < argc; a++) {
-        int r = check_profile(argv[a], &o);
+#endif
+    for (size_t a = 0; a < o.nargs; a++) {
+        int r = check_profile(o.args[a], &o);
         if (r == MMB_EXIT_BAD_INPUT || !rc)
             rc = r ? r : rc;
     }

@@ -1,5 +1,6 @@
-/* common.c - what every subcommand shares: loading a profile with all its checks,
- * the environment read in one place, and the line each row prints. */
+/* common.c - what every subcommand shares: loading a profile with all its checks
+ * (its metric set parsed once, here), the sweep's settings from the environment, and
+ * the line each row prints. */
 #include "cmd/common.h"
 
 #include <stdio.h>
@@ -14,15 +15,21 @@
 #include "cuda/session.h"
 #endif
 
-int mmb_cmd_load_profile(const char *path, struct mmb_profile *p)
+int mmb_cmd_load_profile(const char *command, const char *path, struct mmb_profile *p,
+                         struct mmb_metric_set *metrics)
 {
     char err[1024];
     if (mmb_profile_load(path, p, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench: %s\n", err);
+        fprintf(stderr, "mmbench %s: %s\n", command, err);
         return -1;
     }
     if (mmb_tune_spec_check(p, err, sizeof err) != 0 || mmb_space_check_restrictions(p, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench: %s\n", err);
+        fprintf(stderr, "mmbench %s: %s\n", command, err);
+        mmb_profile_free(p);
+        return -1;
+    }
+    if (mmb_metric_set_parse(p->metrics, metrics, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench %s: %s:%d: metrics: %s\n", command, path, p->metrics_line, err);
         mmb_profile_free(p);
         return -1;
     }

@@ -1,5 +1,6 @@
 /* common.h - what every subcommand shares: its exit codes, loading a profile with
- * all of its checks, the environment read once, and the line a row prints. */
+ * all of its checks, the sweep's settings from the environment (the cubin cache, the
+ * L2 flush, the counter batch), and the line a row prints. */
 #ifndef MMB_CMD_COMMON_H
 #define MMB_CMD_COMMON_H
 
@@ -8,6 +9,7 @@
 #include <sysexits.h>
 
 #include "model/profile.h"
+#include "results/metrics.h"
 #include "results/row.h"
 
 /* Exit codes (README "Exit codes"). */
@@ -20,9 +22,11 @@ enum {
     MMB_EXIT_INTERRUPTED = 130,   /* Ctrl-C: finished rows kept */
 };
 
-/* Loads path with every check a profile gets before any GPU work ([tune] included).
- * Prints "mmbench: FILE:LINE: ..." and returns -1 on bad input; p is freed then. */
-int mmb_cmd_load_profile(const char *path, struct mmb_profile *p);
+/* Loads path with every check a profile gets before any GPU work ([tune] included),
+ * and parses its metric set, once, into metrics. Prints "mmbench COMMAND: FILE:LINE:
+ * ..." and returns -1 on bad input; p is freed then. */
+int mmb_cmd_load_profile(const char *command, const char *path, struct mmb_profile *p,
+                         struct mmb_metric_set *metrics);
 
 /* $MMB_CACHE_DIR, else $XDG_CACHE_HOME/mmbench, else ~/.cache/mmbench. */
 void mmb_default_cache_dir(char *out, size_t len);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/common.h"
+#include "cmd/options.h"
 #include "cmd/supervise.h"
 
 #ifdef MMB_HAVE_CUDA
@@ -69,14 +70,10 @@ int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, c
 
 int mmb_cmd_devices(int argc, char **argv)
 {
-    if (argc > 1) {
-        bool help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
-        fprintf(help ? stdout : stderr, "usage: mmbench devices\n\nLists the GPUs: name, compute capability, "
-                "SMs, clocks, memory, L2, the peaks mmbench derives and each GPU's data folder.\n");
-        if (!help)
-            fprintf(stderr, "mmbench devices: takes no arguments, not '%s'\n", argv[1]);
-        return help ? 0 : MMB_EXIT_BAD_INPUT;
-    }
+    struct mmb_cmd_settings s;
+    int rc = mmb_cmd_options_parse(MMB_CMD_DEVICES, argc, argv, &s);
+    if (rc)
+        return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
     char err[512];
     int n = mmb_gpu_count(err, sizeof err);
     if (n <= 0) {
@@ -114,6 +111,10 @@ int mmb_cmd_gpu_count(const char *command)
 
 int mmb_cmd_devices(int argc, char **argv)
 {
+    struct mmb_cmd_settings s;
+    int rc = mmb_cmd_options_parse(MMB_CMD_DEVICES, argc, argv, &s);
+    if (rc)
+        return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
     fprintf(stderr, "mmbench devices: this mmbench was built without the CUDA toolkit; install it and "
             "reconfigure (meson setup --reconfigure build)\n");
     return MMB_EXIT_NO_GPU;

@@ -13,14 +13,21 @@
 #include "cmd/run.h"
 #include "cmd/tune.h"
 #else
-static int no_cuda(const char *what)
+#include "cmd/options.h"
+
+/* Without CUDA, run and tune still take their options (--help, bad input is exit 2). */
+static int no_cuda(enum mmb_cmd_kind kind, int argc, char **argv)
 {
+    struct mmb_cmd_settings s;
+    int rc = mmb_cmd_options_parse(kind, argc, argv, &s);
+    if (rc)
+        return rc > 0 ? 0 : MMB_EXIT_BAD_INPUT;
     fprintf(stderr, "mmbench %s: this mmbench was built without the CUDA toolkit; install it and reconfigure "
-            "(meson setup --reconfigure build)\n", what);
+            "(meson setup --reconfigure build)\n", s.command);
     return MMB_EXIT_NO_GPU;
 }
-static int mmb_cmd_run(int argc, char **argv) { return no_cuda("run"); }
-static int mmb_tune_main(int argc, char **argv) { return no_cuda("tune"); }
+static int mmb_cmd_run(int argc, char **argv) { return no_cuda(MMB_CMD_RUN, argc, argv); }
+static int mmb_cmd_tune(int argc, char **argv) { return no_cuda(MMB_CMD_TUNE, argc, argv); }
 #endif
 
 struct command {
@@ -33,11 +40,11 @@ static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
     {"run", mmb_cmd_run, "run every configuration of a profile on a GPU, one CSV row each"},
-    {"tune", mmb_tune_main, "search kernels' parameter spaces on a GPU (strategies, resume, T4 export)"},
+    {"tune", mmb_cmd_tune, "search kernels' parameter spaces on a GPU (strategies, resume, T4 export)"},
     {"check", mmb_cmd_check, "validate profiles (and compile their kernels with --compile) without a GPU"},
     {"merge", mmb_cmd_merge, "merge a profile's shard CSVs into one CSV per GPU, naming the runs missing"},
     {"devices", mmb_cmd_devices, "list the GPUs with their peaks and data folders"},
-    {"report", mmb_report_main, "draw the plots and write reports/ from CSVs (no GPU needed)"},
+    {"report", mmb_cmd_report, "draw the plots and write reports/ from CSVs (no GPU needed)"},
     {"help", cmd_help, "this list"},
     {NULL, NULL, NULL},
 };

@@ -1,6 +1,8 @@
-/* options.c - the one table of `run` and `tune` options: each row parses its value
+/* options.c - the one table of every command's options: each row parses its value
  * into mmb_cmd_settings, states its range and default, and prints its --help line,
- * so that a shared option is declared once and every option is documented. */
+ * so that a shared option is declared once and every option is documented; the
+ * options that contradict each other (a valued option given twice is refused too);
+ * and the table of the commands: their arguments, what they do, their exit statuses. */
 #include "cmd/options.h"
 
 #include <errno.h>
@@ -15,7 +17,11 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "core/array.h"
+#include "core/cache.h"
 #include "core/converge.h"
+#include "core/dtype.h"
+#include "report/input/formats.h"
 #include "search/strategy.h"
 
 enum opt_type {
@@ -28,6 +34,11 @@ enum opt_type {
     OPT_TEXT,    /* const char *, not empty */
     OPT_ALL,     /* the word 'all' sets a bool */
     OPT_SHARD,   /* K/N (results/shard.h) */
+    OPT_ARCH,    /* sm_XY or XY: int XY */
+    OPT_DTYPE,   /* an element type's name (core/dtype.h), kept as text */
+    OPT_CACHE,   /* cold or hot (core/cache.h), kept as text */
+    OPT_SHAPE,   /* N or MxNxK (report/input/shape.h) */
+    OPT_FORMATS, /* figure formats, comma-separated, into the report's options */
 };
 
 struct opt_def {
@@ -37,13 +48,14 @@ struct opt_def {
     size_t offset;         /* into struct mmb_cmd_settings */
     size_t set_offset;     /* a bool set when given; 0: none */
     long long lo, hi;
-    unsigned commands;     /* MMB_CMD_RUN | MMB_CMD_TUNE */
+    unsigned commands;     /* the enum mmb_cmd_kind bits of the commands that take it */
     const char *arg;       /* shown in --help */
     const char *help;
 };
 
 #define S(field) offsetof(struct mmb_cmd_settings, field)
 #define BOTH (MMB_CMD_RUN | MMB_CMD_TUNE)
+#define ALL (MMB_CMD_RUN | MMB_CMD_TUNE | MMB_CMD_CHECK | MMB_CMD_MERGE | MMB_CMD_REPORT | MMB_CMD_DEVICES)
 
 static const struct opt_def opts[] = {
     {"device", 0, OPT_INT, S(device), 0, 0, 1023, BOTH, "N", "GPU number, as `mmbench devices` lists them (default 0)"},
@@ -53,7 +65,8 @@ static const struct opt_def opts[] = {
      "only shard K of N of the runs (docs/profiles.md), into <CSV stem>.shard-K-of-N.csv (default: all)"},
     {"output", 'o', OPT_TEXT, S(output), 0, 0, 0, BOTH, "CSV",
      "results file (default DATA/<gpu>/<profile>.csv; tune: DATA/<gpu>/tune-<profile>.csv)"},
-    {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH, "DATA", "folder of the per-GPU results (default data)"},
+    {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH | MMB_CMD_MERGE, "DATA",
+     "folder of the per-GPU results (default data)"},
     {"cache-dir", 0, OPT_TEXT, S(cache_dir), 0, 0, 0, BOTH, "DIR",
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
@@ -86,15 +99,118 @@ static const struct opt_def opts[] = {
      "wall time per kernel and problem (default: none)"},
     {"seed", 0, OPT_U64, S(tune.seed), S(tune.seed_set), 0, 0, MMB_CMD_TUNE, "S",
      "seed of random strategies, unsigned 64-bit (default: [tune] seed, else 0)"},
-    {"jobs", 0, OPT_INT, S(tune.jobs), 0, 0, 1024, MMB_CMD_TUNE, "N",
+    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, MMB_CMD_TUNE, "N",
      "NVRTC threads compiling ahead, 0 none (default: one per CPU)"},
-    {"t4", 0, OPT_TEXT, S(tune.t4), 0, 0, 0, MMB_CMD_TUNE, "FILE",
+    {"t4", 0, OPT_TEXT, S(t4), 0, 0, 0, MMB_CMD_TUNE, "FILE",
      "Kernel Tuner T4 file, for a tune of one kernel x size x dtype (default: one beside the CSV each)"},
-    {"no-t4", 0, OPT_FLAG, S(tune.no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
+    {"no-t4", 0, OPT_FLAG, S(no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
     {"verbose", 'v', OPT_FLAG, S(verbose), 0, 0, 0, BOTH, NULL, "one line per row, and the counter passes"},
-    {"help", 'h', OPT_FLAG, 0, 0, 0, 0, BOTH, NULL, "this text"},
+    /* check */
+    {"compile", 0, OPT_ARCH, S(arch), 0, 0, 0, MMB_CMD_CHECK, "sm_XY",
+     "also compile every allowed configuration with NVRTC for that architecture as its device would: "
+     "sm_XYa for a kernel whose target lists it, nothing for a kernel of other targets (sm_90a names the same "
+     "device as sm_90; needs the CUDA toolkit, not a GPU; default: compile nothing)"},
+    {"shard", 0, OPT_SHARD, S(shard), 0, 0, 0, MMB_CMD_CHECK, "K/N",
+     "count (and compile) only shard K of N of the runs, as `run --shard K/N` takes them (default: all)"},
+    {"list", 0, OPT_FLAG, S(list), 0, 0, 0, MMB_CMD_CHECK, NULL,
+     "print the runs, one line each: run KERNEL PARAMS DTYPE MxNxK"},
+    {"command", 0, OPT_FLAG, S(print_command), 0, 0, 0, MMB_CMD_CHECK, NULL,
+     "print only the command that measures each profile: tune for a tuning profile (its name starts with tune), "
+     "else run"},
+    /* merge */
+    {"tune", 0, OPT_FLAG, S(tune_files), 0, 0, 0, MMB_CMD_MERGE, NULL,
+     "merge tune's files (tune-<name>.shard-K-of-N.csv); a tune's runs depend on its strategy, so none is "
+     "reported missing"},
+    /* report */
+    {"output", 'o', OPT_TEXT, S(report.out), 0, 0, 0, MMB_CMD_REPORT, "DIR", "output folder (default <root>/reports)"},
+    {"profile", 'p', OPT_TEXT, S(report.profile), 0, 0, 0, MMB_CMD_REPORT, "NAME",
+     "the profile whose rows make the findings, figures and tables (default course when present, else the "
+     "profile with the most ok rows); the others get their own sections"},
+    {"size", 's', OPT_SHAPE, S(report_size), 0, 0, 0, MMB_CMD_REPORT, "SIZE",
+     "size of the bars, tables and heatmaps: N or MxNxK (default 4096 when present, else the best covered size)"},
+    {"formats", 'f', OPT_FORMATS, S(report), 0, 0, 0, MMB_CMD_REPORT, "LIST",
+     "figure formats, comma-separated (default all, below)"},
+    {"dtype", 't', OPT_DTYPE, S(report.dtype), 0, 0, 0, MMB_CMD_REPORT, "TYPE",
+     "element type to show (default f32)"},
+    {"cache", 'c', OPT_CACHE, S(report.cache), 0, 0, 0, MMB_CMD_REPORT, "MODE",
+     "cold or hot rows (default cold when present)"},
+    {"gnuplot", 'g', OPT_TEXT, S(report.gnuplot), 0, 0, 0, MMB_CMD_REPORT, "PROG",
+     "gnuplot program (default: gnuplot on PATH)"},
+    {"no-plots", 'n', OPT_FLAG, S(report.no_plots), 0, 0, 0, MMB_CMD_REPORT, NULL,
+     "write the scripts, do not run gnuplot"},
+    {"quiet", 'q', OPT_FLAG, S(quiet), 0, 0, 0, MMB_CMD_REPORT, NULL, "no summary line"},
+    {"help", 'h', OPT_FLAG, 0, 0, 0, 0, ALL, NULL, "this text"},
     {NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
 };
+
+_Static_assert(MMB_COUNT(opts) <= MMB_CMD_OPTIONS_MAX, "mmb_cmd_settings.given has one flag per option");
+
+/* Options that cannot both hold, and why: given together, neither is dropped silently.
+ * A pair applies to the commands that take both. */
+static const struct {
+    const char *a, *b, *why;
+} contradictions[] = {
+    {"device", "devices", "one GPU, or every GPU"},
+    {"output", "devices", "--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir)"},
+    {"output", "data-dir", "-o names the CSV; --data-dir is only where the default CSV goes"},
+    {"cache-dir", "no-cache", "--no-cache keeps no cubins"},
+    {"t4", "no-t4", "one T4 file, or none"},
+    {"formats", "no-plots", "--no-plots draws no figure"},
+    {"gnuplot", "no-plots", "--no-plots draws no figure"},
+    {"list", "command", "--command prints only the command that measures each profile"},
+    {"compile", "command", "--command prints only the command that measures each profile, and compiles nothing"},
+    {"shard", "command", "--command prints only the command that measures each profile, for every shard"},
+    {NULL, NULL, NULL},
+};
+
+/* The commands: what each takes besides options, what it does, how it exits. */
+static const struct cmd_def {
+    enum mmb_cmd_kind kind;
+    const char *name;
+    const char *args;        /* in the usage line */
+    const char *what;        /* "profile": what a missing or extra argument is called */
+    int min_args, max_args;  /* positional arguments; -1: no limit */
+    const char *about;
+    const char *exits;
+} cmds[] = {
+    {MMB_CMD_RUN, "run", "PROFILE.ini", "profile", 1, 1,
+     "Runs every configuration of every kernel of the profile at every size and dtype on a GPU,\n"
+     "one CSV row each; run it again after an interruption and it goes on where it stopped.",
+     "0 done, 1 results could not be written, 2 bad input, 69 no GPU, 130 interrupted"},
+    {MMB_CMD_TUNE, "tune", "PROFILE.ini", "profile", 1, 1,
+     "Searches the parameter spaces of the profile's kernels on a GPU, with cuBLAS measured at\n"
+     "every problem; the results CSV is also the resume cache. Options override [tune].",
+     "0 done, 1 results could not be written, 2 bad input, 69 no GPU, 130 interrupted"},
+    {MMB_CMD_CHECK, "check", "PROFILE.ini...", "profiles", 1, -1,
+     "Checks profiles without a GPU: syntax, keys, values, sizes, restrictions and geometry at every\n"
+     "size, and counts the configurations each kernel's restrictions allow.",
+     "0 all good, 1 a configuration did not compile, 2 bad input"},
+    {MMB_CMD_MERGE, "merge", "PROFILE.ini", "profile", 1, 1,
+     "In every GPU folder of DATA, merges the profile's shard CSVs (<name>.shard-K-of-N.csv, from\n"
+     "`run --shard K/N`) and the merged CSV already there into DATA/<gpu>/<name>.csv: each\n"
+     "configuration once per GPU (a second row of one GPU: the ok one kept, else the latest), in\n"
+     "the order of an unsharded run. Prints each shard's rows and the profile's runs no shard has.",
+     "0 merged, 1 runs or shard files missing (the merged CSV holds the rest) or a file not\n"
+     "written, 2 bad input (shards of different N, two files of one shard, a bad CSV, a row\n"
+     "not of the profile, no shard file)"},
+    {MMB_CMD_REPORT, "report", "[CSV or folder ...]", "inputs", 0, -1,
+     "Reads mmbench CSVs (default: every *.csv under <root>/data, recursively), writes\n"
+     "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
+     "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.",
+     "0 written, 1 a file could not be written or a figure not drawn, 2 bad input"},
+    {MMB_CMD_DEVICES, "devices", "", "arguments", 0, 0,
+     "Lists the GPUs: name, compute capability, SMs, clocks, memory, L2, the peaks mmbench derives\n"
+     "and each GPU's data folder.",
+     "0 listed, 1 a GPU could not be queried, 69 no GPU"},
+};
+
+static const struct cmd_def *cmd_of(enum mmb_cmd_kind kind)
+{
+    size_t i = 0;
+    while (i + 1 < MMB_COUNT(cmds) && cmds[i].kind != kind)
+        i++;
+    return &cmds[i];
+}
 
 int mmb_cmd_parse_int(const char *text, long long lo, long long hi, long long *out)
 {
@@ -122,13 +238,8 @@ static int parse_u64(const char *text, unsigned long long *out)
 
 static void print_usage(enum mmb_cmd_kind kind, FILE *f)
 {
-    const char *name = kind == MMB_CMD_RUN ? "run" : "tune";
-    fprintf(f, "usage: mmbench %s [OPTIONS] PROFILE.ini\n\n", name);
-    fprintf(f, kind == MMB_CMD_RUN
-                   ? "Runs every configuration of every kernel of the profile at every size and dtype on a GPU,\n"
-                     "one CSV row each; run it again after an interruption and it goes on where it stopped.\n\n"
-                   : "Searches the parameter spaces of the profile's kernels on a GPU, with cuBLAS measured at\n"
-                     "every problem; the results CSV is also the resume cache. Options override [tune].\n\n");
+    const struct cmd_def *c = cmd_of(kind);
+    fprintf(f, "usage: mmbench %s [OPTIONS]%s%s\n\n%s\n\n", c->name, c->args[0] ? " " : "", c->args, c->about);
     for (const struct opt_def *o = opts; o->name; o++) {
         if (!(o->commands & kind))
             continue;
@@ -138,18 +249,81 @@ static void print_usage(enum mmb_cmd_kind kind, FILE *f)
         snprintf(left, sizeof left, "%s --%s%s%s", flag, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
         fprintf(f, "  %-32s %s\n", left, o->help);
     }
+    char names[128];
     if (kind == MMB_CMD_TUNE) {
-        char names[128];
         mmb_strategy_list(names, sizeof names);
         fprintf(f, "\nstrategies: %s (docs/tune.md)\n", names);
     }
-    fprintf(f, "exit status: 0 done, 1 results could not be written, 2 bad input, 69 no GPU, 130 interrupted\n");
+    if (kind == MMB_CMD_REPORT) {
+        mmb_report_format_names(names, sizeof names, ", ", ", ");
+        fprintf(f, "\nformats: %s\n", names);
+    }
+    fprintf(f, "exit status: %s\n", c->exits);
 }
 
 static int bad_value(const struct mmb_cmd_settings *s, const struct opt_def *o, const char *text, const char *expect)
 {
     fprintf(stderr, "mmbench %s: --%s expects %s, not '%s'\n", s->command, o->name, expect, text);
     return -1;
+}
+
+/* "sm_90", "90", "sm_90a" or "90a": two or three digits, the first not 0, and the
+ * arch-specific variant's 'a', which names the same device. */
+static int arch_parse(const char *text, int *arch)
+{
+    const char *d = strncmp(text, "sm_", 3) ? text : text + 3;
+    long long v;
+    char digits[8];
+    size_t len = strlen(d);
+    if (len > 0 && d[len - 1] == 'a')
+        len--;
+    if (len < 2 || len > 3 || d[0] == '0')
+        return -1;
+    memcpy(digits, d, len);
+    digits[len] = '\0';
+    if (mmb_cmd_parse_int(digits, 10, 999, &v) != 0)
+        return -1;
+    *arch = (int)v;
+    return 0;
+}
+
+/* "f32, f64 or i32": every element type the dtype table has. */
+static void dtype_names(char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (int d = 0; d < MMB_DTYPE_COUNT && o < len; d++) {
+        int w = snprintf(out + o, len - o, "%s%s", d == 0 ? "" : d + 1 == MMB_DTYPE_COUNT ? " or " : ", ",
+                         mmb_dtype_info((enum mmb_dtype)d)->text);
+        o += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* "png,pdf": each format once, in the order given; at least one. */
+static int formats_parse(const struct mmb_cmd_settings *s, const struct opt_def *o, const char *list,
+                         struct mmb_report_options *r)
+{
+    char names[64];
+    mmb_report_format_names(names, sizeof names, ", ", " or ");
+    r->nformats = 0;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        enum mmb_report_format fmt;
+        if (!mmb_report_format_parse(p, n, &fmt)) {
+            fprintf(stderr, "mmbench %s: --%s expects %s, comma-separated, not '%.*s'\n", s->command, o->name, names,
+                    (int)n, p);
+            return -1;
+        }
+        bool dup = false;
+        for (size_t i = 0; i < r->nformats; i++)
+            dup = dup || r->formats[i] == fmt;
+        if (!dup)
+            r->formats[r->nformats++] = fmt;
+        p += n + (p[n] == ',');
+    }
+    if (r->nformats == 0)
+        return bad_value(s, o, list, names);
+    return 0;
 }
 
 static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char *arg)
@@ -210,6 +384,33 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
             return bad_value(s, o, arg, o->arg);
         *(const char **)(base + o->offset) = arg;
         break;
+    case OPT_ARCH:
+        if (arch_parse(arg, (int *)(base + o->offset)) != 0)
+            return bad_value(s, o, arg, "an architecture such as sm_90 or 90");
+        break;
+    case OPT_DTYPE: {
+        enum mmb_dtype t;
+        if (!mmb_dtype_parse(arg, &t)) {
+            dtype_names(expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        *(const char **)(base + o->offset) = arg;
+        break;
+    }
+    case OPT_CACHE: {
+        enum mmb_cache_mode mode;
+        if (!mmb_cache_parse(arg, &mode))
+            return bad_value(s, o, arg, "cold or hot");
+        *(const char **)(base + o->offset) = arg;
+        break;
+    }
+    case OPT_SHAPE:
+        if (!mmb_report_shape_parse(arg, (struct mmb_report_shape *)(base + o->offset)))
+            return bad_value(s, o, arg, "N or MxNxK (positive integers)");
+        s->report.size = &s->report_size;
+        break;
+    case OPT_FORMATS:
+        return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
     }
     if (o->set_offset)
         *(bool *)(base + o->set_offset) = true;
@@ -220,45 +421,53 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     memset(s, 0, sizeof *s);
-    s->command = kind == MMB_CMD_RUN ? "run" : "tune";
+    s->command = cmd_of(kind)->name;
     s->data_dir = "data";
     snprintf(s->default_cache, sizeof s->default_cache, "%s", cache);
     s->cache_dir = s->default_cache;
     s->warmup = -1;
     s->tune.max_fevals = -1;
     s->tune.time_limit = -1;
-    s->tune.jobs = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
+    s->jobs = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
 }
 
-/* The shared settings copied into tune's options, where tune_plan reads them. */
+/* Whether the command kind's option name is on the command line (a name may have a
+ * row per command: report's --output is not run's). */
+static bool given(const struct mmb_cmd_settings *s, enum mmb_cmd_kind kind, const char *name)
+{
+    for (size_t i = 0; opts[i].name; i++)
+        if ((opts[i].commands & kind) && !strcmp(opts[i].name, name))
+            return s->given[i];
+    return false;
+}
+
+static int contradict(const struct mmb_cmd_settings *s, const char *a, const char *b, const char *why)
+{
+    fprintf(stderr, "mmbench %s: --%s and --%s contradict each other: %s; expected one of them\n", s->command, a, b,
+            why);
+    return -1;
+}
+
+/* The shared settings copied into what tune asks of the search (tune_plan reads them). */
 static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
 {
+    for (size_t i = 0; contradictions[i].a; i++)
+        if (given(s, kind, contradictions[i].a) && given(s, kind, contradictions[i].b))
+            return contradict(s, contradictions[i].a, contradictions[i].b, contradictions[i].why);
+    if (kind == MMB_CMD_TUNE && s->no_cache && given(s, kind, "jobs") && s->jobs > 0)
+        return contradict(s, "jobs", "no-cache", "compiles run ahead only through the cubin cache");
     if (s->no_cache)
         s->cache_dir = NULL;
     struct mmb_tune_options *t = &s->tune;
     t->counters = !s->no_counters;
     t->record_restricted = s->record_restricted;
-    t->verbose = s->verbose;
-    t->device = s->device;
-    t->output = s->output;
-    t->data_dir = s->data_dir;
-    t->cache_dir = s->cache_dir;
     t->shard = s->shard;
-    if (s->all_devices && s->output) {
-        fprintf(stderr, "mmbench %s: --devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o\n",
-                s->command);
-        return -1;
-    }
     if (kind != MMB_CMD_TUNE)
         return 0;
-    if (t->t4 && t->no_t4) {
-        fprintf(stderr, "mmbench tune: --t4 and --no-t4 contradict each other; expected one of them\n");
-        return -1;
-    }
-    if (!s->cache_dir && t->jobs > 0) {
+    if (!s->cache_dir && s->jobs > 0) {
         fprintf(stderr, "mmbench tune: --no-cache: compiles cannot run ahead without the cubin cache; "
                 "compiling on the measuring thread\n");
-        t->jobs = 0;
+        s->jobs = 0;
     }
     return 0;
 }
@@ -268,9 +477,10 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
     char cache[MMB_PATH_MAX];
     mmb_default_cache_dir(cache, sizeof cache);
     defaults(kind, s, cache);
+    const struct cmd_def *c = cmd_of(kind);
     struct option longopts[MMB_COUNT(opts)];
-    char shorts[32] = "";
-    size_t n = 0, ns = 0;
+    char shorts[64] = ":"; /* ':' first: a missing value is told apart from an unknown option */
+    size_t n = 0, ns = 1;
     for (size_t i = 0; opts[i].name; i++) {
         if (!(opts[i].commands & kind))
             continue;
@@ -284,18 +494,33 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
         }
     }
     longopts[n] = (struct option){NULL, 0, NULL, 0};
+    /* glibc: 0 starts getopt afresh, so that a command can run more than once in one
+     * process (the tests do); its own messages are replaced by ours */
+    optind = 0;
+    opterr = 0;
+    /* each row's value: one given twice would drop the first silently */
+    const char *values[MMB_COUNT(opts)] = {NULL};
     int opt;
     while ((opt = getopt_long(argc, argv, shorts, longopts, NULL)) != -1) {
         const struct opt_def *o = NULL;
         if (opt >= 256)
             o = &opts[opt - 256];
-        for (size_t i = 0; !o && opts[i].name; i++)
+        for (size_t i = 0; !o && opt != ':' && opt != '?' && opts[i].name; i++)
             if (opts[i].short_name == opt && (opts[i].commands & kind))
                 o = &opts[i];
         if (!o) {
-            fprintf(stderr, "mmbench %s: see mmbench %s --help\n", s->command, s->command);
+            fprintf(stderr, "mmbench %s: %s '%s'; see mmbench %s --help\n", s->command,
+                    opt == ':' ? "expected a value after" : "no such option as", argv[optind - 1], s->command);
             return -1;
         }
+        size_t index = (size_t)(o - opts);
+        if (o->type != OPT_FLAG && values[index]) {
+            fprintf(stderr, "mmbench %s: --%s is given twice ('%s', then '%s'); expected it once\n", s->command,
+                    o->name, values[index], optarg);
+            return -1;
+        }
+        values[index] = optarg; /* a flag: NULL, and twice is once */
+        s->given[index] = true;
         if (!strcmp(o->name, "help")) {
             print_usage(kind, stdout);
             return 1;
@@ -303,11 +528,19 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
         if (apply(s, o, optarg) != 0)
             return -1;
     }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "mmbench %s: expected exactly one profile, got %d (see mmbench %s --help)\n", s->command,
-                argc - optind, s->command);
+    s->args = argv + optind;
+    s->nargs = (size_t)(argc - optind);
+    if (s->nargs < (size_t)c->min_args || (c->max_args >= 0 && s->nargs > (size_t)c->max_args)) {
+        if (c->max_args == 0)
+            fprintf(stderr, "mmbench %s: takes no arguments, not '%s'\n", s->command, s->args[0]);
+        else if (c->min_args == c->max_args)
+            fprintf(stderr, "mmbench %s: expected exactly one %s, got %zu (see mmbench %s --help)\n", s->command,
+                    c->what, s->nargs, s->command);
+        else
+            fprintf(stderr, "mmbench %s: expected one or more %s (see mmbench %s --help)\n", s->command, c->what,
+                    s->command);
         return -1;
     }
-    s->profile = argv[optind];
+    s->profile = s->nargs ? s->args[0] : NULL;
     return finish(kind, s);
 }

@@ -1,26 +1,38 @@
-/* options.h - the options of `run` and `tune`, declared once in one table (name,
+/* options.h - the options of every command, declared once in one table (name,
  * argument, type, range, default, help, which commands take it) that parses the
- * command line and prints --help. Numbers are parsed whole and range-checked:
- * nothing wraps, nothing empty becomes 0. */
+ * command line and prints --help, beside one table of the commands themselves
+ * (what they take as arguments, what they do, their exit statuses). Numbers are
+ * parsed whole and range-checked: nothing wraps, nothing empty becomes 0. */
 #ifndef MMB_CMD_OPTIONS_H
 #define MMB_CMD_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/util.h"
+#include "report/input/shape.h"
+#include "report/report.h"
 #include "results/shard.h"
 #include "search/tune_plan.h"
 
 enum mmb_cmd_kind {
     MMB_CMD_RUN = 1,
     MMB_CMD_TUNE = 2,
+    MMB_CMD_CHECK = 4,
+    MMB_CMD_MERGE = 8,
+    MMB_CMD_REPORT = 16,
+    MMB_CMD_DEVICES = 32,
 };
 
-/* Everything `run` and `tune` take from the command line. */
+/* Rows of the option table at most. */
+#define MMB_CMD_OPTIONS_MAX 128
+
+/* Everything a command takes from the command line. */
 struct mmb_cmd_settings {
-    const char *command;      /* "run" or "tune", for messages */
-    const char *profile;      /* the one positional argument */
+    const char *command;      /* "run", "tune", ...: for messages */
+    char **args;              /* the positional arguments (profiles; report: CSVs and folders) */
+    size_t nargs;
+    const char *profile;      /* run, tune, merge: the one positional argument */
+    /* run and tune (data_dir: merge too) */
     int device;               /* --device */
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
@@ -28,13 +40,27 @@ struct mmb_cmd_settings {
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */
-    struct mmb_shard shard;   /* --shard K/N; n == 0: all */
-    struct mmb_tune_options tune; /* tune's own, and the shared ones copied in */
+    struct mmb_shard shard;   /* --shard K/N (check too); n == 0: all */
+    int jobs;                 /* tune: NVRTC threads compiling ahead; 0: none */
+    const char *t4;           /* tune: --t4 FILE */
+    bool no_t4;               /* tune: --no-t4 */
+    struct mmb_tune_options tune; /* what tune asks of the search, the shared ones copied in */
     char default_cache[MMB_PATH_MAX];
+    /* check */
+    int arch;                 /* --compile sm_XY as XY; 0: compile nothing */
+    bool list;                /* --list: the runs */
+    bool print_command;       /* --command: only the command that measures each profile */
+    /* merge */
+    bool tune_files;          /* --tune: tune's shard files */
+    /* report: its options, output folder, root and command line filled in */
+    struct mmb_report_options report;
+    struct mmb_report_shape report_size; /* --size, when report.size points here */
+    bool quiet;               /* report: no summary line */
+    bool given[MMB_CMD_OPTIONS_MAX]; /* [i]: the table's option i is on the command line */
 };
 
-/* Fills s from argv for the command kind (MMB_CMD_RUN or MMB_CMD_TUNE). Returns 0, 1
- * after printing --help to stdout, or -1 after a message on stderr (bad input). */
+/* Fills s from argv (argv[0] is the command's name) for the command kind. Returns 0,
+ * 1 after printing --help to stdout, or -1 after a message on stderr (bad input). */
 int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct mmb_cmd_settings *s);
 
 /* Parses a whole decimal integer in [lo, hi]; -1 on anything else (empty, trailing

@@ -6,6 +6,6 @@
 
 /* argv[0] is "report". Returns the exit status: 0, 1 when writing or drawing
  * failed, 2 for bad input (options, a malformed CSV: "file:line: what"). */
-int mmb_report_main(int argc, char **argv);
+int mmb_cmd_report(int argc, char **argv);
 
 #endif

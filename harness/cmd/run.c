@@ -72,15 +72,11 @@ int mmb_cmd_run(int argc, char **argv)
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
                                                  .shard = s.shard}};
-    if (mmb_cmd_load_profile(s.profile, p) != 0) {
+    if (mmb_cmd_load_profile("run", s.profile, p, &set) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }
     rc = MMB_EXIT_BAD_INPUT;
-    if (mmb_metric_set_parse(p->metrics, &set, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench run: %s:%d: metrics: %s\n", s.profile, p->metrics_line, err);
-        goto out;
-    }
     struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench run: %s\n", err);

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
-#include "core/util.h"
+#include "core/clock.h"
 #include "results/csv.h"
 
 #define MAX_RESTARTS 32

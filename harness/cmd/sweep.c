@@ -10,10 +10,13 @@
 
 #include "cmd/common.h"
 #include "cmd/supervise.h"
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "cuda/session.h"
 #include "model/space.h"
 #include "results/csv.h"
+#include "results/csv_name.h"
 
 struct sweep {
     const struct mmb_profile *profile;
@@ -169,7 +172,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     struct mmb_problem *prob = NULL;
     if (remaining(sw, size, dtype) == 0)
         return 0; /* resumed: no buffers, no reference */
-    enum mmb_status st = mmb_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
+    enum mmb_status st = mmb_session_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
@@ -246,10 +249,10 @@ static void print_phases(const struct sweep *sw)
 {
     char line[512];
     mmb_phase_times_format(mmb_session_phase_times(sw->session), line, sizeof line);
-    fprintf(stderr, "mmbench: %.1f s, %s\n", mmb_seconds_now() - sw->t0, line);
+    fprintf(stderr, "mmbench run: %.1f s, %s\n", mmb_seconds_now() - sw->t0, line);
     mmb_session_counter_steps(sw->session, line, sizeof line);
     if (sw->opts->verbose && line[0])
-        fprintf(stderr, "mmbench: %s\n", line);
+        fprintf(stderr, "mmbench run: %s\n", line);
 }
 
 int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
@@ -274,7 +277,12 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         snprintf(dir, sizeof dir, "%s/%s", opts->data_dir ? opts->data_dir : "data", dev->slug);
         if (mmb_mkdir_p(dir, err, errlen) != 0)
             goto fail;
-        snprintf(unsharded, sizeof unsharded, "%.900s/%.60s.csv", dir, profile->name);
+        char stem[128];
+        if (mmb_csv_name_stem(profile->name, false, stem, sizeof stem) != 0) {
+            mmb_errorf(err, errlen, "profile '%s': too long a name for its results file", profile->name);
+            goto fail;
+        }
+        snprintf(unsharded, sizeof unsharded, "%.900s/%.64s.csv", dir, stem);
     }
     if (mmb_shard_path(unsharded, &opts->shard, summary->csv_path, sizeof summary->csv_path) != 0) {
         mmb_errorf(err, errlen, "%s: path too long for a shard's file", unsharded);
@@ -287,7 +295,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     }
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
-        fprintf(stderr, "mmbench: warning: %s\n", note);
+        fprintf(stderr, "mmbench run: warning: %s\n", note);
     sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
     char shard[32] = "";
@@ -295,7 +303,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         strcpy(shard, " of shard ");
         mmb_shard_text(&opts->shard, shard + strlen(shard), sizeof shard - strlen(shard));
     }
-    fprintf(stderr, "mmbench: %s on %s (sm_%d%d), %zu runs%s -> %s\n", profile->name, dev->name, dev->cc_major,
+    fprintf(stderr, "mmbench run: %s on %s (sm_%d%d), %zu runs%s -> %s\n", profile->name, dev->name, dev->cc_major,
             dev->cc_minor, sw.total, shard, summary->csv_path);
 
     for (int si = 0; si < profile->nsizes && !summary->interrupted; si++)

@@ -16,12 +16,14 @@
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
 #include "cmd/tune_impl.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "results/csv_name.h"
 #include "search/tune_spec.h"
 
 static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 {
-    const struct mmb_tune_options *o = r->opt;
+    const struct mmb_cmd_settings *o = r->settings;
     if (o->output) {
         if (mmb_shard_path(o->output, &o->shard, r->csv_path, sizeof r->csv_path) != 0)
             return mmb_failf(err, errlen, "%s: path too long for a shard's file", o->output);
@@ -31,10 +33,11 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
     snprintf(dir, sizeof dir, "%.800s/%.60s", o->data_dir, r->dev->slug);
     if (mmb_mkdir_p(dir, err, errlen) != 0)
         return -1;
-    /* tune-seed.ini -> tune-seed.csv; course.ini -> tune-course.csv (not run's file). */
-    const char *name = r->profile->name;
-    char unsharded[MMB_PATH_MAX];
-    snprintf(unsharded, sizeof unsharded, "%s/%s%.64s.csv", dir, strncmp(name, "tune", 4) ? "tune-" : "", name);
+    char stem[128], unsharded[MMB_PATH_MAX];
+    if (mmb_csv_name_stem(r->profile->name, true, stem, sizeof stem) != 0)
+        return mmb_failf(err, errlen, "profile '%s': too long a name for its results file", r->profile->name);
+    if ((size_t)snprintf(unsharded, sizeof unsharded, "%s/%s.csv", dir, stem) >= sizeof unsharded)
+        return mmb_failf(err, errlen, "%s/%s.csv: too long a path", dir, stem);
     if (mmb_shard_path(unsharded, &o->shard, r->csv_path, sizeof r->csv_path) != 0)
         return mmb_failf(err, errlen, "%s: path too long for a shard's file", unsharded);
     return 0;
@@ -42,8 +45,8 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 
 static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
-    const struct mmb_tune_options *o = r->opt;
-    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = o->counters,
+    const struct mmb_cmd_settings *o = r->settings;
+    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = !o->no_counters,
                                      .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
@@ -88,7 +91,7 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
         return 0;
     struct mmb_problem *problem = NULL;
     char why[512];
-    enum mmb_status st = mmb_problem_open(r->session, size, dtype, r->profile->seed, &problem, why, sizeof why);
+    enum mmb_status st = mmb_session_problem_open(r->session, size, dtype, r->profile->seed, &problem, why, sizeof why);
     if (st != MMB_STATUS_OK) {
         fprintf(stderr, "mmbench tune: %lldx%lldx%lld %s: %s: %s; not tuned at this size\n", size->m, size->n,
                 size->k, mmb_dtype_info(dtype)->text, mmb_status_text(st), why);
@@ -131,12 +134,14 @@ static int tune_worker(void *ctx)
         goto out;
     }
     const char *note = mmb_session_counter_note(r->session);
-    if (note[0] && r->opt->counters)
+    if (note[0] && !r->settings->no_counters)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
-    r->progress = isatty(STDERR_FILENO) && !r->opt->verbose;
-    fprintf(stderr, "mmbench tune: %s on %s (sm_%d%d), %d kernel x size x dtype, %s, compiles ahead on %d "
-            "thread%s -> %s\n", r->profile->name, r->dev->name, r->dev->cc_major, r->dev->cc_minor, r->problems,
-            plan->strategy->name, r->pool ? r->opt->jobs : 0, r->pool && r->opt->jobs == 1 ? "" : "s", r->csv_path);
+    r->progress = isatty(STDERR_FILENO) && !r->settings->verbose;
+    fprintf(stderr,
+            "mmbench tune: %s on %s (sm_%d%d), %d kernel x size x dtype, %s, compiles ahead on %d "
+            "thread%s -> %s\n",
+            r->profile->name, r->dev->name, r->dev->cc_major, r->dev->cc_minor, r->problems, plan->strategy->name,
+            r->pool ? r->settings->jobs : 0, r->pool && r->settings->jobs == 1 ? "" : "s", r->csv_path);
     rc = 0;
     for (int si = 0; si < plan->nsizes && rc == 0 && !stopping(r); si++)
         for (int d = 0; d < MMB_DTYPE_COUNT && rc == 0 && !stopping(r); d++)
@@ -169,18 +174,17 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
 {
     const struct mmb_cmd_settings *s = r->settings;
     char err[2048];
-    if (mmb_cmd_l2_flush_method("tune", &r->l2_flush) != 0 || mmb_cmd_load_profile(s->profile, profile) != 0)
+    if (mmb_cmd_l2_flush_method("tune", &r->l2_flush) != 0 ||
+        mmb_cmd_load_profile("tune", s->profile, profile, set) != 0)
         return -1;
-    if (mmb_metric_set_parse(profile->metrics, set, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench tune: %s:%d: metrics: %s\n", s->profile, profile->metrics_line, err);
-        return -1;
-    }
     if (mmb_profile_timing(profile, &s->timing, &r->timing, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s\n", err);
         return -1;
     }
-    if (mmb_tune_plan_make(profile, &s->tune, plan) != 0)
+    if (mmb_tune_plan_make(profile, &s->tune, plan, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench tune: %s\n", err);
         return -1;
+    }
     if (s->all_devices && !plan->strategy->splits) {
         fprintf(stderr, "mmbench tune: --devices all splits the space between the GPUs of one model, and strategy "
                 "%s walks from a configuration to its neighbours, which a split takes apart; expected --strategy "
@@ -188,7 +192,7 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
         return -1;
     }
     r->problems = mmb_tune_plan_problems(profile, plan);
-    if (s->tune.t4 && r->problems != 1) {
+    if (s->t4 && r->problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "
                 "combinations; expected one (or drop --t4: one file each beside the CSV)\n", r->problems);
         return -1;
@@ -196,7 +200,7 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
     return 0;
 }
 
-int mmb_tune_main(int argc, char **argv)
+int mmb_cmd_tune(int argc, char **argv)
 {
     struct mmb_cmd_settings s;
     int rc = mmb_cmd_options_parse(MMB_CMD_TUNE, argc, argv, &s);

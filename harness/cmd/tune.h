@@ -7,6 +7,6 @@
 
 /* Returns 0, 1 (the results could not be written), 2 (bad input), 69 (no GPU) or 130
  * (interrupted; every finished row is kept). */
-int mmb_tune_main(int argc, char **argv);
+int mmb_cmd_tune(int argc, char **argv);
 
 #endif

@@ -11,8 +11,9 @@
 
 #include "cmd/common.h"
 #include "cmd/supervise.h"
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
 #include "model/space.h"
 #include "results/t4.h"
 #include "search/strategy.h"
@@ -86,7 +87,7 @@ static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t er
     struct tune_run *r = j->run;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
-    if (r->opt->verbose || !mmb_status_info(row->status)->quiet)
+    if (r->settings->verbose || !mmb_status_info(row->status)->quiet)
         mmb_cmd_print_row(row, r->progress);
     mmb_watch_end(j->run->measured, 0); /* no total: the strategy decides when it is done */
     return 0;
@@ -119,31 +120,41 @@ static void job_prefetch(void *ctx, const size_t *indices, size_t n)
     free(cfgs);
 }
 
-static double job_compile_ms(void *ctx, const struct mmb_row *row)
+static double job_compile_ms(void *ctx, size_t index)
 {
     struct job *j = ctx;
-    struct mmb_config cfg;
-    size_t index;
     uintptr_t us;
-    if (mmb_space_parse_params(j->kernel, row->params, &cfg, &index) != 0 ||
-        !mmb_imap_get(&j->compile_us, index, &us))
-        return NAN;
-    return (double)(us - 1) / 1e3;
+    return mmb_imap_get(&j->compile_us, index, &us) ? (double)(us - 1) / 1e3 : NAN;
 }
 
 /* ---- one kernel at one problem ---- */
 
-static void t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *out, size_t len)
+static int t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *out, size_t len)
 {
-    if (r->opt->t4) {
-        snprintf(out, len, "%s", r->opt->t4);
-        return;
+    if (!r->settings->t4)
+        return mmb_t4_path(r->csv_path, id, out, len);
+    snprintf(out, len, "%s", r->settings->t4);
+    return 0;
+}
+
+/* The T4 file of the problem, from the history: this run's rows and the resumed ones.
+ * GPUs of one model share the CSV, so with other workers the rows they appended are
+ * read in first. */
+static int t4_export(const struct tune_run *r, struct job *j, struct mmb_tune_history *h, const struct mmb_row *id,
+                     char *err, size_t errlen)
+{
+    char path[MMB_PATH_MAX + 128];
+    size_t count = 0;
+    if (t4_path_of(r, id, path, sizeof path) != 0) {
+        mmb_errorf(err, errlen, "%s: too long a path for its T4 files", r->csv_path);
+        return MMB_EXIT_FAILED;
     }
-    size_t stem = strlen(r->csv_path);
-    if (stem > 4 && !strcmp(r->csv_path + stem - 4, ".csv"))
-        stem -= 4;
-    snprintf(out, len, "%.*s-%s-%lldx%lldx%lld-%s.t4.json", (int)stem, r->csv_path, id->kernel, id->m, id->n, id->k,
-             id->dtype);
+    if (r->nworkers > 1 && mmb_tune_history_load(h, r->csv_path, j->kernel, id, NULL, NULL, err, errlen) != 0)
+        return MMB_EXIT_FAILED;
+    if (mmb_tune_history_export_t4(h, r->plan->objective.text, job_compile_ms, j, path, &count, err, errlen) != 0)
+        return MMB_EXIT_FAILED;
+    printf("  t4: %s (%zu results)\n", path, count);
+    return 0;
 }
 
 static void print_summary(const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
@@ -184,7 +195,7 @@ static void print_summary(const struct tune_run *r, const struct job *j, const s
     printf("  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
            "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
            res->seconds, j->measure_s, pool->wait_seconds, other > 0 ? other : 0.0, pool->nvrtc_seconds,
-           r->opt->jobs, r->opt->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
+           r->settings->jobs, r->settings->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
     /* One line for scripts (scripts/bench-tune.sh). */
     printf("  timing kernel=%s size=%lldx%lldx%lld dtype=%s wall_s=%.3f measure_s=%.3f wait_s=%.3f nvrtc_s=%.3f "
            "compiled=%zu cache_hits=%zu measured=%zu\n",
@@ -270,16 +281,8 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
             reference_out->status = MMB_STATUS_SKIPPED;
     } else if (rc == 0) {
         print_summary(r, &j, res, reference, &pool);
-        if (!r->opt->no_t4) {
-            char path[MMB_PATH_MAX + 128];
-            size_t count = 0;
-            t4_path_of(r, &id, path, sizeof path);
-            if (mmb_t4_export_csv(r->csv_path, &id, p->objective.text, job_compile_ms, &j, path, &count, err,
-                                  errlen) != 0)
-                rc = MMB_EXIT_FAILED;
-            else
-                printf("  t4: %s (%zu results)\n", path, count);
-        }
+        if (!r->settings->no_t4)
+            rc = t4_export(r, &j, h, &id, err, errlen);
         fflush(stdout);
     }
     free(res);

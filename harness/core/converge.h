@@ -2,31 +2,11 @@
  * once the median they give is known to a relative precision (the noise target),
  * with a minimum sample count and a time cap. The rule is a pure function of the
  * samples so far and the time spent, so that it is tested without a GPU and the
- * timer (cuda/timer.c) only launches what it asks for.
- *
- * The noise is the half-width of the distribution-free 95% confidence interval of
- * the median, relative to the median: with the samples sorted, the interval runs
- * from the j-th to the (n+1-j)-th, j the largest rank with P(B <= j - 1) <= 2.5% for
- * B ~ Binomial(n, 1/2): the sign test's interval for the median. Why this and not
- * nvbench's relative standard deviation of the samples:
- *  - it measures what the CSV reports, the median, and how well the samples pin it
- *    down, so two runs that each reach 0.5% give medians that agree to about 1%;
- *  - it falls as 1/sqrt(n) for independent samples, so noisy small problems
- *    converge by taking more samples. The spread of the samples (nvbench's noise)
- *    does not fall with n, which is why nvbench must also stop when that spread
- *    stops changing; here that case is a noise still falling, and the cap ends it;
- *  - order statistics ignore the few slow outliers (a preempted launch, a clock
- *    change) that inflate a standard deviation, and assume no distribution;
- *  - it needs 6 samples: below that even the extremes bound the median with less
- *    than 95% confidence, so a noise target asks for at least 6;
- *  - nvbench first waits for 0.5 s of kernel time; here min_samples alone does that
- *    part, so a steady 4 ms kernel stops after 10 launches rather than 125.
- * It assumes independent samples; drift (clocks, temperature) makes it optimistic,
- * which two runs of one profile show (docs/profiles.md, "Timing").
- *
- * Timers count in steps (the H100 CSVs' event times are multiples of 32 ns). When the
- * interval holds no more than two adjacent readings, more launches cannot narrow it,
- * and the rule stops with MMB_STOP_RESOLUTION rather than run to the cap. */
+ * timer (cuda/timer.c) only launches what it asks for. The noise is the half-width of
+ * the median's distribution-free 95% confidence interval (the sign test's), relative
+ * to the median; it needs 6 samples. When the interval holds no more than two
+ * adjacent timer readings, more launches cannot narrow it: MMB_STOP_RESOLUTION. Why
+ * this and not nvbench's spread of the samples: docs/profiles.md, "Timing". */
 #ifndef MMB_CONVERGE_H
 #define MMB_CONVERGE_H
 

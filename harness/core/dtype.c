@@ -151,35 +151,47 @@ const struct mmb_pipe_info mmb_pipe_table[] = {
  * 1e-4 is what tells an FP32 kernel from one that rounds its inputs to TF32. e4m3 and
  * i8 hold B K-major ("TN"): the layout of cuBLASLt's FP8 kernels, the only one it has
  * on Ada and Hopper, and of cuBLAS's int8 tensor-core kernels (NN int8 ran at 6% of
- * the INT8 peak on an H100). */
+ * the INT8 peak on an H100).
+ *
+ * The last cell is the TMA element type of A and B and of C: TMA copies bits, so each
+ * is the storage of the in and out formats. tf32 is FLOAT32, not TFLOAT32: its inputs
+ * are already rounded to TF32 in their float storage, so the copy is exact either
+ * way, and FLOAT32 says what the memory holds. CUtensorMapDataType has no signed or
+ * FP8 8-bit type: e4m3 and i8 inputs are UINT8, the storage of both. */
 const struct mmb_dtype_info mmb_dtype_table[] = {
     {MMB_F32, "f32", "float", 4, MMB_FMT_F32, MMB_FMT_F32, MMB_FMT_F32, "float", MMB_PIPE_FP32, false,
      MMB_REF_CUBLAS, {false, 1e-4, 0.0, 24, false},
-     {MMB_BLAS_SGEMM, MMB_COMPUTE_32F, 0, "cublasSgemm, pedantic FP32 math (no TF32)"}},
+     {MMB_BLAS_SGEMM, MMB_COMPUTE_32F, 0, "cublasSgemm, pedantic FP32 math (no TF32)"}, {MMB_TMA_F32, MMB_TMA_F32}},
     {MMB_F64, "f64", "double", 8, MMB_FMT_F64, MMB_FMT_F64, MMB_FMT_F64, "double", MMB_PIPE_FP64, false,
      MMB_REF_CUBLAS, {false, 1e-11, 0.0, 53, false},
-     {MMB_BLAS_DGEMM, MMB_COMPUTE_64F, 0, "cublasDgemm"}},
+     {MMB_BLAS_DGEMM, MMB_COMPUTE_64F, 0, "cublasDgemm"}, {MMB_TMA_F64, MMB_TMA_F64}},
     {MMB_I32, "i32", "int", 4, MMB_FMT_I32, MMB_FMT_I32, MMB_FMT_I32, "int", MMB_PIPE_INT32, false,
-     MMB_REF_EXACT, EXACT, {MMB_BLAS_NONE, MMB_COMPUTE_32I, 0, "none: cuBLAS has no int32 GEMM"}},
+     MMB_REF_EXACT, EXACT, {MMB_BLAS_NONE, MMB_COMPUTE_32I, 0, "none: cuBLAS has no int32 GEMM"},
+     {MMB_TMA_I32, MMB_TMA_I32}},
     {MMB_F16, "f16", "__half", 2, MMB_FMT_F16, MMB_FMT_F16, MMB_FMT_F64, "float", MMB_PIPE_TENSOR_F16, false,
      MMB_REF_WIDE, FP32_ACC,
-     {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32F, 0, "cublasGemmEx, CUDA_R_16F in and out, CUBLAS_COMPUTE_32F"}},
+     {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32F, 0, "cublasGemmEx, CUDA_R_16F in and out, CUBLAS_COMPUTE_32F"},
+     {MMB_TMA_F16, MMB_TMA_F16}},
     {MMB_BF16, "bf16", "__nv_bfloat16", 2, MMB_FMT_BF16, MMB_FMT_BF16, MMB_FMT_F64, "float", MMB_PIPE_TENSOR_BF16,
      false, MMB_REF_WIDE, FP32_ACC,
-     {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32F, 80, "cublasGemmEx, CUDA_R_16BF in and out, CUBLAS_COMPUTE_32F"}},
+     {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32F, 80, "cublasGemmEx, CUDA_R_16BF in and out, CUBLAS_COMPUTE_32F"},
+     {MMB_TMA_BF16, MMB_TMA_BF16}},
     {MMB_TF32, "tf32", "float", 4, MMB_FMT_TF32, MMB_FMT_F32, MMB_FMT_F64, "float", MMB_PIPE_TENSOR_TF32, false,
      MMB_REF_WIDE, FP32_ACC,
      {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32F_FAST_TF32, 80,
-      "cublasGemmEx, CUDA_R_32F in and out, CUBLAS_COMPUTE_32F_FAST_TF32"}},
+      "cublasGemmEx, CUDA_R_32F in and out, CUBLAS_COMPUTE_32F_FAST_TF32"},
+     {MMB_TMA_F32, MMB_TMA_F32}},
     {MMB_E4M3, "e4m3", "__nv_fp8_e4m3", 1, MMB_FMT_E4M3, MMB_FMT_BF16, MMB_FMT_F64, "float", MMB_PIPE_TENSOR_FP8,
      true, MMB_REF_WIDE, FP8_MMA_ACC,
      {MMB_BLAS_LT_MATMUL, MMB_COMPUTE_32F, 89,
-      "cublasLtMatmul, CUDA_R_8F_E4M3 in (TN), CUDA_R_16BF out, CUBLAS_COMPUTE_32F, scales 1"}},
+      "cublasLtMatmul, CUDA_R_8F_E4M3 in (TN), CUDA_R_16BF out, CUBLAS_COMPUTE_32F, scales 1"},
+     {MMB_TMA_U8, MMB_TMA_BF16}},
     {MMB_I8, "i8", "signed char", 1, MMB_FMT_I8, MMB_FMT_I32, MMB_FMT_I32, "int", MMB_PIPE_TENSOR_I8, true,
      MMB_REF_EXACT, EXACT,
-     {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32I, 0, "cublasGemmEx, CUDA_R_8I in, CUDA_R_32I out, CUBLAS_COMPUTE_32I"}},
+     {MMB_BLAS_GEMM_EX, MMB_COMPUTE_32I, 0, "cublasGemmEx, CUDA_R_8I in, CUDA_R_32I out, CUBLAS_COMPUTE_32I"},
+     {MMB_TMA_U8, MMB_TMA_I32}},
     {MMB_DTYPE_COUNT, NULL, NULL, 0, MMB_FMT_COUNT, MMB_FMT_COUNT, MMB_FMT_COUNT, NULL, MMB_PIPE_COUNT, false,
-     MMB_REF_CUBLAS, EXACT, {MMB_BLAS_NONE, MMB_COMPUTE_32F, 0, NULL}},
+     MMB_REF_CUBLAS, EXACT, {MMB_BLAS_NONE, MMB_COMPUTE_32F, 0, NULL}, {MMB_TMA_NONE, MMB_TMA_NONE}},
 };
 
 const struct mmb_dtype_info *mmb_dtype_info(enum mmb_dtype dtype)

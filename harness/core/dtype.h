@@ -93,6 +93,16 @@ struct mmb_tolerance_rule {
     bool out_rounding;
 };
 
+/* How the tensor memory accelerator (TMA) reads and writes an element: the values of
+ * the driver's CUtensorMapDataType, which cuda/tensor_map.c checks against cuda.h (core/
+ * builds without CUDA). TMA copies bits: an 8-bit type (e4m3, i8) is MMB_TMA_U8. */
+enum mmb_tma_type {
+    MMB_TMA_NONE = -1,
+    MMB_TMA_U8 = 0, MMB_TMA_U16 = 1, MMB_TMA_U32 = 2, MMB_TMA_I32 = 3, MMB_TMA_U64 = 4, MMB_TMA_I64 = 5,
+    MMB_TMA_F16 = 6, MMB_TMA_F32 = 7, MMB_TMA_F64 = 8, MMB_TMA_BF16 = 9, MMB_TMA_F32_FTZ = 10,
+    MMB_TMA_TF32 = 11, MMB_TMA_TF32_FTZ = 12,
+};
+
 struct mmb_dtype_info {
     enum mmb_dtype value;
     const char *text;        /* in profiles and CSVs: f32 */
@@ -106,6 +116,10 @@ struct mmb_dtype_info {
     enum mmb_ref_kind ref_kind;
     struct mmb_tolerance_rule tolerance;
     struct mmb_blas_call blas;
+    /* The TMA element type of the inputs A and B (the in format) and of the output C
+     * (the out format), for tensor maps (args = tma(...)); MMB_TMA_NONE: no tensor map
+     * of it. */
+    struct { enum mmb_tma_type in, out; } tma;
 };
 
 extern const struct mmb_dtype_info mmb_dtype_table[];   /* ends with a NULL text sentinel */

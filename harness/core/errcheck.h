@@ -6,8 +6,7 @@
 
 #include <stddef.h>
 
-void mmb_error_set(char *err, size_t errlen, const char *file, int line, const char *call,
-                   const char *name, const char *text);
+#include "core/error.h"
 
 #define MMB_CHECK_CUDA(call, on_fail)                                                      \
     do {                                                                                   \

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/gpu.h"
 
 /* The library's name for each storage format, in enum mmb_format order. */

@@ -1,4 +1,5 @@
-/* compile.c - NVRTC: kernel source + -D macros + -arch -> cubin, cached on disk. */
+/* compile.c - NVRTC: kernel source + -D macros + -arch (sm_XY, or its arch-specific
+ * sm_XYa) -> cubin, cached on disk. */
 #include "cuda/compile.h"
 
 #include <ctype.h>
@@ -10,8 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
+#include "core/source_digest.h"
 #include "cuda/gpu.h"
 
 #define MMB_MAX_OPTIONS 64
@@ -114,6 +119,10 @@ uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const
     uint64_t key = mmb_hash_bytes(MMB_FNV_SEED, kernel->source, strlen(kernel->source) + 1);
     key = mmb_hash_bytes(key, kernel->function, strlen(kernel->function) + 1);
     key = mmb_hash_bytes(key, kernel->nvrtc_options, strlen(kernel->nvrtc_options) + 1);
+    for (int i = 0; i < kernel->ntargets; i++) {
+        const int target[2] = {kernel->targets[i].arch, kernel->targets[i].specific};
+        key = mmb_hash_bytes(key, target, sizeof target);
+    }
     for (const char *const *d = defines; *d; d++)
         key = mmb_hash_bytes(key, *d, strlen(*d) + 1);
     return key;
@@ -162,7 +171,7 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
                                      size_t errlen)
 {
     memset(o, 0, sizeof *o);
-    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=sm_%d", req->arch);
+    snprintf(o->arch, sizeof o->arch, "--gpu-architecture=sm_%d%s", req->arch, req->arch_specific ? "a" : "");
     o->extra = strdup(req->extra_options ? req->extra_options : "");
     if (!o->extra) {
         mmb_errorf(err, errlen, "out of host memory");
@@ -214,6 +223,15 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     return MMB_STATUS_OK;
 }
 
+/* The header --pre-include names for prelude = stdint, given to NVRTC in memory. */
+static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
+static const char *const prelude_texts[] = {
+    "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
+    "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
+    "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
+    "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+    "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
+
 /* Where one compile's result lies in the disk cache: the cubin, or the message of a
  * compile the compiler rejected. */
 struct cache_entry {
@@ -222,24 +240,40 @@ struct cache_entry {
 };
 
 /* The disk key hashes the source text (without its zero, as the cubins already cached
- * were named), the function, every option NVRTC gets (the arch too) and NVRTC's
- * version: a change to any of them compiles anew. */
+ * were named), every file it includes (core/source_digest.h: as NVRTC finds them with
+ * the request's -I folders; NVRTC's own headers through its version), the pre-included
+ * prelude's text, the function, every option NVRTC gets (the arch too) and NVRTC's
+ * version: a change to any of them compiles anew. When the includes cannot be read,
+ * nothing is cached: the compile says what is wrong. */
 static void cache_locate(const struct mmb_compile_request *req, const struct nvrtc_options *o, int major,
-                         int minor, struct cache_entry *c)
+                         int minor, const char *prelude_text, struct cache_entry *c)
 {
     c->dir = req->cache_dir;
     c->cubin[0] = c->log[0] = '\0';
     if (!c->dir)
         return;
+    char ignored[512];
+    struct mmb_include_paths inc;
+    struct mmb_source_digest digest;
+    if (mmb_include_paths_parse(req->extra_options, &inc, ignored, sizeof ignored) != 0 ||
+        mmb_source_digest(req->source_path, req->source, &inc, &digest, ignored, sizeof ignored) != 0) {
+        c->dir = NULL;
+        return;
+    }
     uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, req->source, strlen(req->source));
+    if (digest.files > 1 || digest.builtin > 0) /* a source without includes keeps its key */
+        h = mmb_hash_bytes(h, &digest.value, sizeof digest.value);
+    if (prelude_text)
+        h = mmb_hash_bytes(h, prelude_text, strlen(prelude_text));
     h = mmb_hash_bytes(h, req->function, strlen(req->function) + 1);
     for (int i = 0; i < o->count; i++)
         h = mmb_hash_bytes(h, o->argv[i], strlen(o->argv[i]) + 1);
     int ver[2] = {major, minor};
     h = mmb_hash_bytes(h, ver, sizeof ver);
-    snprintf(c->cubin, sizeof c->cubin, "%s/%016llx-sm_%d.cubin", c->dir, (unsigned long long)h, req->arch);
-    snprintf(c->log, sizeof c->log, "%s/%016llx-sm_%d.error", c->dir, (unsigned long long)h, req->arch);
-    snprintf(c->name, sizeof c->name, "%s/%016llx-sm_%d.name", c->dir, (unsigned long long)h, req->arch);
+    const char *variant = req->arch_specific ? "a" : "";
+    snprintf(c->cubin, sizeof c->cubin, "%s/%016llx-sm_%d%s.cubin", c->dir, (unsigned long long)h, req->arch, variant);
+    snprintf(c->log, sizeof c->log, "%s/%016llx-sm_%d%s.error", c->dir, (unsigned long long)h, req->arch, variant);
+    snprintf(c->name, sizeof c->name, "%s/%016llx-sm_%d%s.name", c->dir, (unsigned long long)h, req->arch, variant);
 }
 
 /* The cache's answer, when it has one: a cubin (*st MMB_STATUS_OK), or the message of
@@ -297,23 +331,78 @@ static void cache_store(const struct cache_entry *c, const struct mmb_cubin *cub
         (void)mmb_file_write_atomic(c->log, message, strlen(message), ignored, sizeof ignored);
 }
 
-static void copy_log(nvrtcProgram prog, char *err, size_t errlen)
+/* NVRTC's log, or NULL when it has none. */
+static char *program_log(nvrtcProgram prog)
 {
     size_t size = 0;
     if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size <= 1)
-        return;
+        return NULL;
     char *log = malloc(size);
-    if (!log || nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
+    if (log && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
         free(log);
-        return;
+        return NULL;
     }
+    return log;
+}
+
+static bool word_at(const char *line, size_t at, const char *name, size_t n)
+{
+    return !strncmp(line + at, name, n) && !(isalnum((unsigned char)line[at + n]) || line[at + n] == '_') &&
+           (at == 0 || !(isalnum((unsigned char)line[at - 1]) || line[at - 1] == '_'));
+}
+
+/* When NVRTC's first error stands on one of the -D macros, a sentence that names it:
+ * a parameter or define named like something the compiled code names itself (an
+ * identifier of NVRTC's built-in header, of a header the kernel includes, of the
+ * kernel) breaks the compile where that name is used. The error's echo of the source
+ * line has the macro's name under the caret, or, in NVRTC's built-in header (which no
+ * profile author wrote), anywhere on the line. */
+static bool macro_blame(const char *log, const char *const *defines, char *out, size_t len)
+{
+    const char *at = strstr(log, "): error: "), *cat = strstr(log, "): catastrophic error: ");
+    if (!at || (cat && cat < at))
+        at = cat;
+    if (!at || !defines)
+        return false;
+    const char *loc = at; /* the start of "FILE(LINE" */
+    while (loc > log && loc[-1] != '\n')
+        loc--;
+    const char *msg = strchr(at, ':') + 1, *eol = strchr(at, '\n');
+    if (!eol)
+        return false;
+    char line[1024], caret[1024];
+    size_t ln = strcspn(eol + 1, "\n"), cn = eol[1 + ln] ? strcspn(eol + 2 + ln, "\n") : 0;
+    snprintf(line, sizeof line, "%.*s", (int)ln, eol + 1);
+    snprintf(caret, sizeof caret, "%.*s", (int)cn, eol[1 + ln] ? eol + 2 + ln : "");
+    const char *hat = strchr(caret, '^');
+    long column = hat && strspn(caret, " ") == (size_t)(hat - caret) ? (long)(hat - caret) : -1;
+    bool builtin = !strncmp(loc, "__nv_nvrtc_builtin", 18);
+    for (const char *const *d = defines; *d; d++) {
+        size_t n = strcspn(*d, "=");
+        /* the type macros are mmbench's own (no parameter is named so): not a clash */
+        if ((n == 6 && !strncmp(*d, "elem_t", 6)) || (n == 5 && (!strncmp(*d, "acc_t", 5) || !strncmp(*d, "out_t", 5))))
+            continue;
+        for (size_t i = 0; line[i]; i++) {
+            if (!word_at(line, i, *d, n) || !(builtin || (column >= (long)i && column < (long)(i + n))))
+                continue;
+            snprintf(out, len, "the macro -D%s (a parameter or define of the profile) collides with the name '%.*s' "
+                     "at %.*s):%.*s; rename it", *d, (int)n, *d, (int)(at - loc), loc, (int)(eol - msg), msg);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* err, then ": " and the log on one line: its first lines explain the rest. */
+static void append_log(const char *log, char *err, size_t errlen)
+{
     size_t used = strlen(err);
-    /* Keep the first lines: the first error is the one that explains the rest. */
-    for (char *p = log; *p; p++)
+    if (!log || used + 1 >= errlen)
+        return;
+    snprintf(err + used, errlen - used, ": %s", log);
+    for (char *p = err + used; *p; p++)
         if (*p == '\n')
             *p = ' ';
-    snprintf(err + used, errlen > used ? errlen - used : 0, ": %s", log);
-    free(log);
 }
 
 /* Compiles with NVRTC into out->data and out->size. *rejected: the compiler refused
@@ -324,13 +413,6 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     nvrtcProgram prog = NULL;
     *rejected = false;
-    static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
-    static const char *const prelude_texts[] = {
-        "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
-        "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
-        "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
-        "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
-        "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
     bool prelude = req->prelude == MMB_PRELUDE_STDINT;
     MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, prelude ? 1 : 0,
                                        prelude ? prelude_texts : NULL, prelude ? prelude_names : NULL),
@@ -340,12 +422,16 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
         MMB_CHECK_NVRTC(nvrtcAddNameExpression(prog, req->function), goto out);
     nvrtcResult r = nvrtcCompileProgram(prog, o->count, o->argv);
     if (r != NVRTC_SUCCESS) {
+        char *log = program_log(prog), blame[600];
         if (named && !mmb_names_identifier(req->source, req->function))
             mmb_errorf(err, errlen, "%s: function '%s' (the profile's `function`) is not in the source", req->source_path,
                        req->function);
+        else if (log && macro_blame(log, req->defines, blame, sizeof blame))
+            mmb_errorf(err, errlen, "%s: %s; NVRTC: %s", req->source_path, blame, nvrtcGetErrorString(r));
         else
             mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
-        copy_log(prog, err, errlen);
+        append_log(log, err, errlen);
+        free(log);
         *rejected = r == NVRTC_ERROR_COMPILATION;
         goto out;
     }
@@ -390,7 +476,7 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     int major = 0, minor = 0;
     MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
     struct cache_entry cache;
-    cache_locate(req, &o, major, minor, &cache);
+    cache_locate(req, &o, major, minor, req->prelude == MMB_PRELUDE_STDINT ? prelude_texts[0] : NULL, &cache);
     bool hit = cache_lookup(&cache, t0, out, &st, err, errlen);
     if (!hit) {
         bool rejected = false;

@@ -1,5 +1,6 @@
 /* compile.h - NVRTC compilation of a kernel source for one configuration, with an
- * on-disk cubin cache keyed by a hash of (source, options, arch, NVRTC version).
+ * on-disk cubin cache keyed by a hash of (source and every file it includes, options,
+ * arch, NVRTC version).
  * Needs no GPU: CI compiles every shipped configuration with it. Thread-safe. */
 #ifndef MMB_COMPILE_H
 #define MMB_COMPILE_H
@@ -18,6 +19,7 @@ struct mmb_compile_request {
     const char *function;
     const char *const *defines;/* "name=value", NULL-terminated */
     int arch;                  /* 90 for sm_90 */
+    bool arch_specific;        /* sm_90a: the arch-specific variant (a kernel's `target`, mmb_kernel_target) */
     const char *extra_options; /* space-separated, may be NULL */
     enum mmb_prelude prelude;  /* pre-included ahead of the source */
     const char *cache_dir;     /* NULL: no cache */
@@ -83,10 +85,11 @@ int mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_c
                         const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_defines *out, char *err,
                         size_t errlen);
 
-/* The identity of the module cfg compiles to (kernel file, function, NVRTC options
- * and the defines above, each hashed with its terminating zero), for the caches in
- * memory: the session's loaded modules and the compile pool's jobs. The disk cache
- * has its own key, over the source text, all options and the NVRTC version. */
+/* The identity of the module cfg compiles to (kernel file, function, NVRTC options,
+ * its targets and the defines above, each hashed with its terminating zero), for the
+ * caches in memory: the session's loaded modules and the compile pool's jobs. The
+ * disk cache has its own key, over the source text and every file it includes, all
+ * options (the arch and its variant too) and the NVRTC version. */
 uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines);
 
 

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/compile.h"
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
+#include "cuda/compile.h"
 
 enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
@@ -47,9 +48,13 @@ struct mmb_compile_pool {
 /* Runs without the lock. */
 static void run_job(const struct mmb_compile_pool *p, struct job *j)
 {
+    bool specific = false;
+    char ignored[8];
+    (void)mmb_kernel_target(j->kernel, p->arch, &specific, ignored, sizeof ignored); /* submit took only runnable */
     struct mmb_compile_request req = {
         .source_path = j->kernel->source, .source = j->source, .function = j->defines.function,
-        .defines = j->defines.list, .arch = p->arch, .extra_options = j->kernel->nvrtc_options,
+        .defines = j->defines.list, .arch = p->arch, .arch_specific = specific,
+        .extra_options = j->kernel->nvrtc_options,
         .cache_dir = p->cache_dir, .prelude = j->kernel->prelude,
         .cuda_headers = j->defines.cuda_headers, .headers = j->defines.headers,
     };
@@ -144,6 +149,10 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
                             enum mmb_dtype dtype)
 {
     int rc = 0;
+    bool specific;
+    char refused[8];
+    if (!mmb_kernel_target(kernel, p->arch, &specific, refused, sizeof refused))
+        return 0; /* the device cannot run it: the session records why */
     pthread_mutex_lock(&p->lock);
     unsigned long batch = ++p->batch;
     struct job **front = malloc((n + p->qlen) * sizeof *front);

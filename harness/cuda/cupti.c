@@ -1,33 +1,12 @@
 /* cupti.c - counters through the CUPTI Range Profiler of CUDA 13: the device side
  * (profiler init, device checks, the pass loop, range merging); the host side is in
- * cupti_host.c.
- *
- * Replay and cache state. Auto range gives one range per kernel, as ncu measures.
- * The passes are replayed by us (user replay), not by CUPTI (kernel replay): with
- * kernel replay CUPTI re-runs the kernel inside the one launch call, saving and
- * restoring device memory between passes, and nothing of ours can run between two
- * passes; what L2 holds at the start of passes 2..n is then CUPTI's undocumented
- * business, and a counter scheduled in a later pass (DRAM bytes, hit rates) would
- * see a warm L2 where the first saw a cold one. With user replay each pass is
- *     Start  flush L2  [hot: the launch]  the launch  Stop
- * The flush (l2flush.h, the same as the timed launches get) writes back every dirty
- * line and leaves L2 empty: the state `ncu --cache-control all` gives each pass. It
- * runs after Start because Start itself leaves dirty lines in L2, which the measured
- * kernel would write back and count as its own (the measurements are in
- * docs/counters.md). The flush's kernels are ranges of their own, left out by
- * measured_ranges(). Hot passes launch once more before the measured launch, which
- * thus follows a launch of the same kernel: the timing loop's steady state. User
- * replay needs the launch to be idempotent, which C = A*B is.
- * MMB_CUPTI_REPLAY=kernel selects CUPTI's kernel replay instead (to compare).
- *
- * Set-up. The range profiler is enabled on the context for each measurement (a
- * batch of launches, session_batch.c) and disabled after it, about 12 ms on an H100.
- * Kept enabled across measurements it saved that, but a long tune then crashed
- * inside cudaLaunchKernel (libcupti -> libnvperf_host -> libcuda, SIGSEGV) in a
- * profiling pass after some 50 to 80 measurements of different kernels, on the H100
- * and the H200 (CUDA 13.0, driver 580); enabled per measurement it did not.
- * MMB_CUPTI_SETUP=once keeps it enabled for the session (to compare).
- *
+ * cupti_host.c. One range per kernel (auto range), as ncu measures. Passes are
+ * replayed by us (user replay), each Start, L2 flush, [hot: the launch], the launch,
+ * Stop, so that every pass starts from the empty L2 `ncu --cache-control all` gives;
+ * the flush's own kernels are left out of the ranges (measured_ranges). The profiler
+ * is enabled per measurement and disabled after it. Why each of these, with the
+ * measurements: docs/counters.md, "How one configuration is profiled".
+ * MMB_CUPTI_REPLAY=kernel and MMB_CUPTI_SETUP=once select the alternatives, to compare.
  * libcuda is not linked: cuCtxGetCurrent comes through
  * cudaGetDriverEntryPointByVersion. */
 #include "cuda/cupti.h"
@@ -46,11 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
+#include "core/error.h"
 #include "cuda/cupti_impl.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
-#include "core/util.h"
 
 /* Kernels a launch whose count is not known may run (cuBLAS runs one or two); more
  * is an error, not a drop. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/cupti_impl.h"
 
 /* CUPTI_ERROR_* names only; the meaning and the fix are ours. */

@@ -3,6 +3,7 @@
 #ifndef MMB_GPU_H
 #define MMB_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/status.h"
@@ -21,6 +22,7 @@ struct mmb_device_info {
     size_t l2_bytes;
     int max_threads_per_block;
     size_t smem_per_block_optin;
+    bool cluster_launch;  /* thread-block clusters (compute capability 9.0 on) */
     int fp32_lanes_per_sm;
     double peak_gbps;     /* 2 (DDR) * memory clock * bus width / 8 */
     double peak_gflops;   /* FP32: 2 * lanes per SM * SMs * peak clock */
@@ -46,9 +48,22 @@ struct mmb_kernel_attrs {
 enum mmb_status mmb_module_load(const void *cubin, size_t size, const char *function,
                                 struct mmb_module **out, struct mmb_kernel_attrs *attrs,
                                 char *err, size_t errlen);
-/* Raises the kernel's dynamic shared-memory limit when needed, then launches. */
+/* The one launch of every kernel mmbench runs (cudaLaunchKernelEx): raises the
+ * kernel's dynamic shared-memory limit when needed, and launches in thread-block
+ * clusters of cluster[0] x cluster[1] x cluster[2] blocks unless cluster is NULL or
+ * 1x1x1 (a plain launch, which every GPU can run). */
 enum mmb_status mmb_module_launch(struct mmb_module *mod, const long long grid[3], const long long block[3],
-                                  size_t dyn_smem, void **args, void *stream, char *err, size_t errlen);
+                                  const long long cluster[3], size_t dyn_smem, void **args, void *stream, char *err,
+                                  size_t errlen);
+/* How many clusters of cluster blocks (NULL: single blocks) of block threads and
+ * dyn_smem bytes of dynamic shared memory the device holds at once
+ * (cudaOccupancyMaxActiveClusters; without a cluster, the blocks per multiprocessor
+ * times sm_count), after raising the kernel's limits as mmb_module_launch would: a
+ * cluster of more than 8 blocks, the portable size, is allowed where the device
+ * allows it (16 on Hopper). MMB_STATUS_INVALID_CONFIG with err when none fits or the
+ * cluster is larger than this kernel may have; another status when a call fails. */
+enum mmb_status mmb_module_occupancy(struct mmb_module *mod, const long long block[3], const long long cluster[3],
+                                     size_t dyn_smem, int sm_count, long long *active, char *err, size_t errlen);
 void mmb_module_unload(struct mmb_module *mod);
 
 /* Enqueues the code under test once (asynchronously): MMB_STATUS_OK, or the failed

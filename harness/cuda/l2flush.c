@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/compile.h"
 #include "core/errcheck.h"
+#include "core/error.h"
+#include "cuda/compile.h"
 #include "cuda/gpu.h"
-#include "core/util.h"
 
 /* mmb_l2_read reads the buffer (the impossible store keeps the loads); mmb_l2_reread
  * reads it a quarter of L2 at a time, twice, past L1, so that every line is hit once
@@ -198,9 +198,9 @@ enum mmb_status mmb_l2_flush_enqueue(struct mmb_l2_flush *f, void *stream, char 
         MMB_CHECK_CUDA(e = cudaMemsetAsync(f->buf, 0, f->bytes, (cudaStream_t)stream), return mmb_gpu_status_of(e));
     for (unsigned s = 1; s < STEP_COUNT; s++)
         if ((f->steps & (1u << s)) &&
-            (st = mmb_module_launch(f->kernel[s], grid, block, 0, args, stream, err, errlen)) != MMB_STATUS_OK)
+            (st = mmb_module_launch(f->kernel[s], grid, block, NULL, 0, args, stream, err, errlen)) != MMB_STATUS_OK)
             return st;
-    if (f->discarder && (st = mmb_module_launch(f->discarder, grid, block, 0, args, stream, err, errlen)))
+    if (f->discarder && (st = mmb_module_launch(f->discarder, grid, block, NULL, 0, args, stream, err, errlen)))
         return st;
     return MMB_STATUS_OK;
 }

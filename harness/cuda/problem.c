@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/hash.h"
 #include "cuda/gpu.h"
 #include "model/inputs.h"
 
@@ -60,9 +61,9 @@ void mmb_problem_close(struct mmb_problem *p)
     free(p);
 }
 
-enum mmb_status mmb_problem_create(struct mmb_reference *ref, void *stream, const struct mmb_size *size,
-                                   enum mmb_dtype dtype, unsigned long long seed, struct mmb_problem **out,
-                                   char *err, size_t errlen)
+enum mmb_status mmb_problem_open(struct mmb_reference *ref, void *stream, const struct mmb_size *size,
+                                 enum mmb_dtype dtype, unsigned long long seed, struct mmb_problem **out, char *err,
+                                 size_t errlen)
 {
     cudaError_t e;
     enum mmb_status st = MMB_STATUS_OUT_OF_MEMORY;

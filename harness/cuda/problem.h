@@ -4,7 +4,8 @@
  * against a float64 host computation, and the output buffer the kernels write (in
  * the output format). The
  * reference stays on the device, where outputs are compared with it (verify.h). The
- * session opens problems (session.h) and reads these buffers when it evaluates. */
+ * session opens problems on its GPU (mmb_session_problem_open) and reads these buffers
+ * when it evaluates. */
 #ifndef MMB_PROBLEM_H
 #define MMB_PROBLEM_H
 
@@ -30,9 +31,9 @@ struct mmb_problem {
 /* Allocates and fills A and B with random values (seeded), computes the reference
  * with ref on stream (the reference's) and checks it on sampled elements against a
  * float64 host computation: MMB_STATUS_WRONG_RESULT beyond the dtype's tolerance. */
-enum mmb_status mmb_problem_create(struct mmb_reference *ref, void *stream, const struct mmb_size *size,
-                                   enum mmb_dtype dtype, unsigned long long seed, struct mmb_problem **out,
-                                   char *err, size_t errlen);
+enum mmb_status mmb_problem_open(struct mmb_reference *ref, void *stream, const struct mmb_size *size,
+                                 enum mmb_dtype dtype, unsigned long long seed, struct mmb_problem **out, char *err,
+                                 size_t errlen);
 /* NULL is fine. */
 void mmb_problem_close(struct mmb_problem *p);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/blas.h"
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
@@ -133,7 +133,7 @@ static enum mmb_status widen(struct mmb_reference *ref, const void *in, enum mmb
     void *args[] = {(void *)&in, &fmt, &n, (void *)out};
     long long blocks = (long long)((count + 255) / 256);
     long long block[3] = {256, 1, 1}, grid[3] = {blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks, 1, 1};
-    return mmb_module_launch(ref->widen, grid, block, 0, args, ref->stream, err, errlen);
+    return mmb_module_launch(ref->widen, grid, block, NULL, 0, args, ref->stream, err, errlen);
 }
 
 /* DGEMM of A and B widened to double, into the double C. */
@@ -177,5 +177,5 @@ enum mmb_status mmb_reference_gemm(struct mmb_reference *ref, enum mmb_dtype dty
     void *args[] = {&C, (void *)&A, (void *)&B, &M, &N, &K, &b_col_major};
     long long block[3] = {16, 16, 1};
     long long grid[3] = {(n + 15) / 16, (m + 15) / 16, 1};
-    return mmb_module_launch(ref->integer[d->in], grid, block, 0, args, ref->stream, err, errlen);
+    return mmb_module_launch(ref->integer[d->in], grid, block, NULL, 0, args, ref->stream, err, errlen);
 }

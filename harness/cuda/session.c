@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/cupti.h"
 #include "cuda/l2flush.h"
 #include "cuda/reference.h"
@@ -103,10 +104,12 @@ int mmb_session_open(struct mmb_session **out, const struct mmb_session_options 
     s->opts.metrics = &s->metrics; /* not the caller's, which may go first */
     if (mmb_session_batch_size(&s->batch_max, err, errlen) != 0)
         goto fail;
-    if (!(s->pending = calloc(PENDING_MAX, sizeof *s->pending))) {
+    /* Aligned as its launch contexts' tensor maps are. */
+    if (!(s->pending = aligned_alloc(_Alignof(struct pending_row), PENDING_MAX * sizeof *s->pending))) {
         mmb_errorf(err, errlen, "out of host memory");
         goto fail;
     }
+    memset(s->pending, 0, PENDING_MAX * sizeof *s->pending);
     if (open_resources(s, err, errlen) != MMB_STATUS_OK)
         goto fail;
     *out = s;
@@ -222,12 +225,11 @@ void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *
 
 /* ---- problems (problem.c) on this session's device ---- */
 
-enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
-                                 unsigned long long seed, struct mmb_problem **out,
-                                 char *err, size_t errlen)
+enum mmb_status mmb_session_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
+                                         unsigned long long seed, struct mmb_problem **out, char *err, size_t errlen)
 {
     double t0 = mmb_seconds_now();
-    enum mmb_status st = mmb_problem_create(s->ref, s->stream, size, dtype, seed, out, err, errlen);
+    enum mmb_status st = mmb_problem_open(s->ref, s->stream, size, dtype, seed, out, err, errlen);
     mmb_session_phase_end(s, MMB_PHASE_PROBLEM, &t0);
     return st;
 }

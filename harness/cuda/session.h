@@ -42,11 +42,10 @@ void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t l
  * without a profiler. */
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len);
 
-/* A problem on the session's device, with its reference (problem.h; close it with
- * mmb_problem_close). */
-enum mmb_status mmb_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
-                                 unsigned long long seed, struct mmb_problem **out,
-                                 char *err, size_t errlen);
+/* A problem on the session's device, with its reference (mmb_problem_open, its time
+ * counted as the session's problems phase; close it with mmb_problem_close). */
+enum mmb_status mmb_session_problem_open(struct mmb_session *s, const struct mmb_size *size, enum mmb_dtype dtype,
+                                         unsigned long long seed, struct mmb_problem **out, char *err, size_t errlen);
 
 
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a

@@ -1,22 +1,17 @@
 /* session_batch.c - evaluating configurations whose counters are read together
  * (mmb_profiler_measure_batch): each configuration is prepared, verified and timed at
  * once; its row then waits in the session, in order, until the batch's profiling
- * passes are done, and goes to the caller's sink.
- *
- * Why: every profiling pass costs about 17 ms of CUPTI's Start and Stop whatever it
- * runs (H100, CUDA 13: 13 ms Start, 4 ms Stop), and the default metrics take 10
- * passes, so a configuration of a few microseconds cost 0.2 s of counters alone. In a
- * batch the launches share the passes, each after its own L2 flush, so each is
- * measured as if alone. A launch whose passes would take long anyway gains nothing
- * and goes alone, which also keeps a batch short next to a configuration's time
- * limit; so does a launch whose kernel count is not known (kernel_engine.kernels).
- * A batch also stops at the kernel ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX).
- * MMB_COUNTER_BATCH=N (1..32) caps a batch at N launches; 1 measures each alone. */
+ * passes are done, and goes to the caller's sink. The launches of a batch share the
+ * passes (each after its own L2 flush, so each is measured as if alone), which every
+ * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
+ * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
+ * stops at the ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
+ * docs/counters.md, "Cost, and batches". MMB_COUNTER_BATCH=N (1..32) caps a batch. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/clock.h"
 #include "cuda/session.h"
 #include "cuda/session_impl.h"
 

@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/util.h"
 #include "cuda/cupti.h"
 #include "cuda/gpu.h"
 #include "cuda/problem.h"
 #include "cuda/session_types.h"
+#include "cuda/tensor_map.h"
 #include "model/space.h"
 
 #define MODULE_CACHE 64
@@ -31,8 +31,9 @@ struct cached_source {
 };
 
 /* What one launch of a configuration needs; args point into it, so it never moves
- * between preparing and the last launch. */
+ * between preparing and the last launch. Its tensor maps align it to 128 bytes. */
 struct launch_ctx {
+    CUtensorMap tmaps[MMB_MAX_ARGS]; /* the tma(...) arguments, by argument index */
     struct mmb_session *s;
     struct mmb_problem *p;
     const struct mmb_kernel_spec *kernel;

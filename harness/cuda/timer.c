@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/errcheck.h"
+#include "core/error.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
 #include "cuda/nvml.h"
-#include "core/util.h"
 
 struct mmb_timer {
     void *stream;

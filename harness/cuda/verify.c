@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/errcheck.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
 
@@ -176,7 +176,7 @@ enum mmb_status mmb_verifier_compare(struct mmb_verifier *v, void *stream, const
     long long block[3] = {256, 1, 1};
     long long blocks = (long long)((count + 255) / 256);
     long long grid[3] = {blocks < 1 ? 1 : blocks > 4096 ? 4096 : blocks, 1, 1};
-    if ((st = mmb_module_launch(v->kernel, grid, block, 0, args, stream, err, errlen)) != MMB_STATUS_OK)
+    if ((st = mmb_module_launch(v->kernel, grid, block, NULL, 0, args, stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     MMB_CHECK_CUDA(e = cudaMemcpyAsync(v->h_verdict, v->d_verdict, sizeof fresh, cudaMemcpyDeviceToHost, s),
                    return mmb_gpu_status_of(e));

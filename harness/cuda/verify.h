@@ -3,8 +3,8 @@
  * largest relative error, with the rule of mmb_inputs_compare (model/inputs.h) to
  * the bit, so that the host's comparison remains the specification and the tests
  * hold the two together. On the GPU because copying C back and comparing it on the
- * host cost about 80 ms per configuration at 4096 (issue 15), more than most
- * kernels under test take; this way 24 bytes come back. */
+ * host cost about 80 ms per configuration at 4096, more than most kernels under test
+ * take; this way 24 bytes come back. */
 #ifndef MMB_VERIFY_H
 #define MMB_VERIFY_H
 

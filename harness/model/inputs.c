@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/hash.h"
 
 /* Elements [start, end) of the sequence: element i is the (i+1)-th draw of
  * splitmix64 from seed, whose state after i draws is seed + i * its increment, so

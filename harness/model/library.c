@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/dtype.h"
+#include "core/error.h"
 
 /* cuBLAS's DGEMM runs on the FP64 tensor cores (DMMA) where the GPU has them
  * (GA100, GH100): its row's peak is theirs (the pipe's fallback, FP64, elsewhere). */

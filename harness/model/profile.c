@@ -14,7 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include "core/array.h"
+#include "core/file.h"
+#include "model/macro_names.h"
 #include "model/profile_parse.h"
 
 /* ---- [profile] ---- */
@@ -144,7 +146,7 @@ static int begin_profile(struct loader *ld, const char *name)
 
 /* Names a parameter cannot take: the size variables, the element type macro and
  * the words of expressions. */
-static const char *const reserved[] = {"M", "N", "K", "elem_size", "elem_t", "sm_count",
+static const char *const reserved[] = {"M", "N", "K", "elem_size", "elem_t", "sm_count", "max_active_clusters",
                                        "and", "or", "not", "min", "max", "ceil_div"};
 
 static int key_source(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
@@ -195,8 +197,13 @@ static int key_param(struct loader *ld, const char *key, const char *value, char
         return mmb_profile_msgf(msg, msglen, "parameter name '%s' is not a C identifier; expected param.NAME", name);
     for (size_t i = 0; i < MMB_COUNT(reserved); i++)
         if (!strcmp(name, reserved[i]))
-            return mmb_profile_msgf(msg, msglen, "parameter name '%s' is reserved (M, N, K, elem_size, elem_t, sm_count "
-                                    "and the words of expressions are)", name);
+            return mmb_profile_msgf(msg, msglen, "parameter name '%s' is reserved (M, N, K, elem_size, elem_t, sm_count, "
+                                    "max_active_clusters and the words of expressions are)", name);
+    const char *clash = mmb_macro_name_clash(name);
+    if (clash)
+        return mmb_profile_msgf(msg, msglen, "parameter name '%s' is %s: the compiler gets each parameter as the "
+                                "macro -D%s=VALUE, which would break every configuration; expected another name", name,
+                                clash, name);
     for (int i = 0; i < k->nparams; i++)
         if (!strcmp(k->params[i].name, name))
             return mmb_profile_msgf(msg, msglen, "parameter '%s' is already defined at line %d", name,
@@ -239,13 +246,13 @@ static int key_restrict(struct loader *ld, const char *key, const char *value, c
 }
 
 /* The geometry keys, in the same order as geometry_slot(). */
-static const char *const geometry_keys[] = {"block_x",    "block_y", "block_z", "grid_div_x", "grid_div_y",
-                                            "smem",       "grid_x",  "grid_y",  "grid_z"};
+static const char *const geometry_keys[] = {"block_x", "block_y", "block_z", "grid_div_x", "grid_div_y", "smem",
+                                            "grid_x",  "grid_y",  "grid_z",  "cluster_x",  "cluster_y",  "cluster_z"};
 
 static struct mmb_expr **geometry_slot(struct mmb_kernel_spec *k, int i)
 {
-    struct mmb_expr **slots[] = {&k->block_x, &k->block_y, &k->block_z, &k->grid_div_x, &k->grid_div_y,
-                                 &k->smem,    &k->grid_x,  &k->grid_y,  &k->grid_z};
+    struct mmb_expr **slots[] = {&k->block_x, &k->block_y, &k->block_z, &k->grid_div_x, &k->grid_div_y, &k->smem,
+                                 &k->grid_x,  &k->grid_y,  &k->grid_z,  &k->cluster_x,  &k->cluster_y,  &k->cluster_z};
     return slots[i];
 }
 
@@ -282,8 +289,14 @@ static const struct key_def kernel_keys[] = {
     {"grid_x", key_geometry, EXPR_VALUE " (blocks; default ceil(N / grid_div_x))", KEY_SOURCE_ONLY, NULL, NULL},
     {"grid_y", key_geometry, EXPR_VALUE " (blocks; default ceil(M / grid_div_y))", KEY_SOURCE_ONLY, NULL, NULL},
     {"grid_z", key_geometry, EXPR_VALUE " (blocks; default 1)", KEY_SOURCE_ONLY, NULL, NULL},
-    {"args", mmb_profile_key_args, "the call's arguments in order: A, B, C for the matrices, int expressions "
-     "over the parameters, M, N, K and elem_size; default 'C, A, B, M, N, K'", KEY_SOURCE_ONLY, NULL, NULL},
+    {"cluster_x", key_geometry, EXPR_VALUE " (blocks per cluster; default 1)", KEY_SOURCE_ONLY, NULL, NULL},
+    {"cluster_y", key_geometry, EXPR_VALUE " (blocks per cluster; default 1)", KEY_SOURCE_ONLY, NULL, NULL},
+    {"cluster_z", key_geometry, EXPR_VALUE " (blocks per cluster; default 1)", KEY_SOURCE_ONLY, NULL, NULL},
+    {"target", mmb_profile_key_target, "arch-specific targets such as 'sm_90a' or 'sm_90a, sm_100a'",
+     KEY_SOURCE_ONLY, NULL, NULL},
+    {"args", mmb_profile_key_args, "the call's arguments in order: A, B, C for the matrices, "
+     "tma(A, box_inner, box_outer, swizzle) for a tensor map of one, int expressions over the parameters, M, N, K "
+     "and elem_size; default 'C, A, B, M, N, K'", KEY_SOURCE_ONLY, NULL, NULL},
     {"define.", mmb_profile_key_define, "an expression such as 'N' or 'block_size_x'",
      KEY_PREFIX | KEY_SOURCE_ONLY, "define.NAME", NULL},
     {"prelude", mmb_profile_key_prelude, "'none' or 'stdint' (uint8_t and the other <cstdint> types, as nvcc "
@@ -314,15 +327,19 @@ static int begin_kernel(struct loader *ld, const char *name)
     return 0;
 }
 
-/* The device's multiprocessors: a name of grid expressions only (check_expr_names). */
-static bool is_sm_count(const char *name, size_t len)
+/* What the device says at launch: the names of grid expressions only (check_expr_names). */
+static bool is_launch_name(const char *name, size_t len)
 {
-    return len == 8 && !memcmp(name, "sm_count", 8);
+    static const char *const names[] = {"sm_count", "max_active_clusters"};
+    for (size_t i = 0; i < MMB_COUNT(names); i++)
+        if (strlen(names[i]) == len && !memcmp(name, names[i], len))
+            return true;
+    return false;
 }
 
 struct name_check {
     const struct mmb_kernel_spec *kernel;
-    bool launch; /* a grid expression: sm_count is known there */
+    bool launch; /* a grid expression: sm_count and max_active_clusters are known there */
     const char *bad;
     size_t len, column;
 };
@@ -342,7 +359,7 @@ static bool kernel_knows(const struct mmb_kernel_spec *k, const char *name, size
 static int check_name(void *ctx, const char *name, size_t len, size_t column)
 {
     struct name_check *c = ctx;
-    if (kernel_knows(c->kernel, name, len) || (c->launch && is_sm_count(name, len)))
+    if (kernel_knows(c->kernel, name, len) || (c->launch && is_launch_name(name, len)))
         return 0;
     c->bad = name;
     c->len = len;
@@ -350,9 +367,10 @@ static int check_name(void *ctx, const char *name, size_t len, size_t column)
     return 1;
 }
 
-/* sm_count, the device's multiprocessors, is known only when a configuration is
- * launched: grid_x, grid_y and grid_z may use it (a persistent kernel's grid); the
- * expressions that plan a sweep without a device may not. */
+/* sm_count, the device's multiprocessors, and max_active_clusters, the clusters (or
+ * blocks) of the configuration that fit on the device at once, are known only when a
+ * configuration is launched: grid_x, grid_y and grid_z may use them (a persistent
+ * kernel's grid); the expressions that plan a sweep without a device may not. */
 static int check_expr_names(struct loader *ld, const struct mmb_expr *e, const char *key, int line)
 {
     const struct mmb_kernel_spec *k = ld->kernel;
@@ -368,13 +386,14 @@ static int check_expr_names(struct loader *ld, const struct mmb_expr *e, const c
     }
     char caret[600];
     mmb_expr_format_caret(mmb_expr_text(e), c.column, caret, sizeof caret);
-    if (is_sm_count(c.bad, c.len))
+    if (is_launch_name(c.bad, c.len))
         return mmb_profile_fail(ld, line,
-                                "'sm_count' at column %zu of '%s' is known only at launch; expected it in grid_x, "
-                                "grid_y or grid_z%s", c.column, key, caret);
+                                "'%.*s' at column %zu of '%s' is known only at launch; expected it in grid_x, "
+                                "grid_y or grid_z%s", (int)c.len, c.bad, c.column, key, caret);
     return mmb_profile_fail(ld, line,
                             "unknown name '%.*s' at column %zu of '%s'; expected one of %sM, N, K, elem_size%s%s",
-                            (int)c.len, c.bad, c.column, key, params, launch ? ", sm_count" : "", caret);
+                            (int)c.len, c.bad, c.column, key, params, launch ? ", sm_count, max_active_clusters" : "",
+                            caret);
 }
 
 static int default_expr(struct loader *ld, struct mmb_expr **slot, const char *text)
@@ -519,7 +538,7 @@ static int finish(struct loader *ld)
     if (!p->nkernels)
         return mmb_profile_fail(ld, ld->line ? ld->line : 1,
                                 "no kernel; expected at least one [kernel NAME] section");
-    if (mmb_profile_check_tune_kernels(ld) || check_spaces(ld))
+    if (mmb_profile_check_tune_kernels(ld) || check_spaces(ld) || mmb_profile_check_tma(ld))
         return -1;
     return set_default_name(ld);
 }
@@ -576,8 +595,12 @@ void mmb_profile_free(struct mmb_profile *profile)
             *slot = NULL;
         }
         for (int j = 0; j < k->nargs; j++) {
-            mmb_expr_free(k->args[j].expr);
-            k->args[j].expr = NULL;
+            struct mmb_kernel_arg *a = &k->args[j];
+            mmb_expr_free(a->expr);
+            mmb_expr_free(a->box_inner);
+            mmb_expr_free(a->box_outer);
+            mmb_expr_free(a->swizzle);
+            a->expr = a->box_inner = a->box_outer = a->swizzle = NULL;
         }
         k->nargs = 0;
         for (int j = 0; j < k->ndefines; j++) {

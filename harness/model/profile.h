@@ -19,6 +19,7 @@
 #define MMB_MAX_ARGS 16
 #define MMB_MAX_DEFINES 16
 #define MMB_MAX_SIZES 256
+#define MMB_MAX_TARGETS 8
 #define MMB_MAX_KERNELS 32
 #define MMB_PATH_MAX 1024
 /* The params text of a row ("name=value;..."), with its zero: a kernel whose longest
@@ -42,12 +43,18 @@ struct mmb_restriction {
     int line;
 };
 
-/* One argument of the kernel's call: a matrix by its role, or an int expression. */
-enum mmb_arg_kind { MMB_ARG_A, MMB_ARG_B, MMB_ARG_C, MMB_ARG_INT };
+/* One argument of the kernel's call: a matrix by its role, an int expression, or a
+ * TMA tensor map of a matrix (docs/profiles.md "Tensor maps"). */
+enum mmb_arg_kind { MMB_ARG_A, MMB_ARG_B, MMB_ARG_C, MMB_ARG_INT, MMB_ARG_TMA };
 
 struct mmb_kernel_arg {
     enum mmb_arg_kind kind;
     struct mmb_expr *expr;    /* MMB_ARG_INT: over the parameters, M, N, K, elem_size */
+    /* MMB_ARG_TMA: tma(matrix, box_inner, box_outer, swizzle), the matrix MMB_ARG_A, B
+     * or C, the box in elements along its contiguous (inner) and its row (outer)
+     * dimension, the swizzle in bytes; expressions as an int argument's. */
+    enum mmb_arg_kind matrix;
+    struct mmb_expr *box_inner, *box_outer, *swizzle;
 };
 
 /* A -D macro whose value comes from the problem or the configuration: WIDTH = N. */
@@ -55,6 +62,14 @@ struct mmb_kernel_define {
     char name[32];
     struct mmb_expr *expr;
     int line;
+};
+
+/* An item of a kernel's `target`: sm_90a (specific: compute capability 9.0 only,
+ * compiled for its arch-specific variant) or sm_90 (9.0 or newer, compiled for the
+ * device's own sm_XY). */
+struct mmb_target {
+    int arch;                 /* 90 for sm_90 and sm_90a */
+    bool specific;
 };
 
 /* What NVRTC lacks of what nvcc makes visible without an #include. */
@@ -83,10 +98,19 @@ struct mmb_kernel_spec {
     struct mmb_expr *smem;    /* dynamic shared memory bytes; default 0 */
     /* After a successful mmb_profile_load none of the six expressions is NULL. */
     struct mmb_expr *grid_x, *grid_y, *grid_z; /* blocks per direction; NULL: from grid_div */
+    /* Thread-block cluster in blocks per direction; NULL: 1. A cluster of more than one
+     * block launches through cudaLaunchKernelEx with a cluster dimension. */
+    struct mmb_expr *cluster_x, *cluster_y, *cluster_z;
+    /* target: the architectures the kernel is written for, in the profile's order;
+     * none: any, compiled for the device's own sm_XY. A device that none of them
+     * admits does not run the kernel (mmb_kernel_target). */
+    struct mmb_target targets[MMB_MAX_TARGETS];
+    int ntargets;
     /* The call (docs/profiles.md "Kernels as written"): args, default the mmbench ABI
      * (C, A, B, M, N, K); defines from the problem and the parameters; a prelude. */
     struct mmb_kernel_arg args[MMB_MAX_ARGS];
     int nargs;
+    int args_line;            /* of `args`; 0: the default ABI */
     struct mmb_kernel_define defines[MMB_MAX_DEFINES];
     int ndefines;
     bool defines_use_size;    /* a define names M, N or K: compiled per problem size */
@@ -175,5 +199,15 @@ unsigned mmb_kernel_dtypes(const struct mmb_profile *profile, const struct mmb_k
  * profile's `dtypes` lists it. */
 bool mmb_kernel_runs_dtype(const struct mmb_profile *profile, const struct mmb_kernel_spec *kernel,
                            enum mmb_dtype dtype);
+
+/* What kernel compiles for on a device of compute capability arch (90 for 9.0): the
+ * arch-specific variant sm_90a when its `target` lists sm_90a (*specific true); else
+ * the device's own sm_90 (*specific false) when it has no `target` or one that lists
+ * sm_XY with XY <= arch. Returns false, with why ("kernel 'k' is built for sm_90a
+ * (compute capability 9.0 only), its target, and not for sm_80"), when no item admits
+ * arch: the device cannot run it. */
+bool mmb_kernel_target(const struct mmb_kernel_spec *kernel, int arch, bool *specific, char *why, size_t whylen);
+/* "sm_90a, sm_100": the kernel's targets as the profile writes them ("" without). */
+void mmb_kernel_targets_text(const struct mmb_kernel_spec *kernel, char *buf, size_t len);
 
 #endif

@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 
 int mmb_profile_fail(struct loader *ld, int line, const char *fmt, ...)
 {
@@ -122,10 +123,26 @@ bool mmb_profile_is_plain_name(const char *s)
     return true;
 }
 
+/* The next comma outside parentheses (min(a, b) and tma(A, 64, 64, 0) are one item
+ * each), or NULL. */
+static const char *next_comma(const char *s)
+{
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '(')
+            depth++;
+        else if (*s == ')' && depth > 0)
+            depth--;
+        else if (*s == ',' && depth == 0)
+            return s;
+    }
+    return NULL;
+}
+
 int mmb_profile_each_item(const char *value, mmb_profile_item_fn fn, void *ctx, char *msg, size_t msglen)
 {
     for (const char *s = value;;) {
-        const char *comma = strchr(s, ',');
+        const char *comma = next_comma(s);
         const char *e = comma ? comma : s + strlen(s);
         while (s < e && isspace((unsigned char)*s))
             s++;

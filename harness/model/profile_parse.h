@@ -103,7 +103,8 @@ bool mmb_profile_is_plain_name(const char *s);
 /* One item of a comma-separated value, blanks trimmed; len 0 for an empty item.
  * Returns 0, or -1 with msg set. */
 typedef int (*mmb_profile_item_fn)(void *ctx, const char *item, size_t len, char *msg, size_t msglen);
-/* Calls fn for every item of value, in order; stops at the first that fails. */
+/* Calls fn for every item of value, in order; stops at the first that fails. Items
+ * are separated by the commas outside parentheses. */
 int mmb_profile_each_item(const char *value, mmb_profile_item_fn fn, void *ctx, char *msg, size_t msglen);
 
 /* "f32, f64, i32": the dtype table's names, for messages. */
@@ -135,6 +136,15 @@ int mmb_profile_key_define(struct loader *ld, const char *key, const char *value
 int mmb_profile_key_prelude(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 typedef int (*mmb_profile_expr_check)(struct loader *ld, const struct mmb_expr *e, const char *key, int line);
 int mmb_profile_end_binding(struct loader *ld, mmb_profile_expr_check check);
+
+/* The [kernel] keys and values for recent GPUs (profile_launch.c): `target`, the
+ * tma(...) item of `args` (item[0..len) into k's next argument), and the check, once
+ * the whole file is read, of each tensor map's box at every dtype its kernel runs
+ * where the box does not depend on the parameters. */
+int mmb_profile_key_target(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+bool mmb_profile_is_tma_item(const char *item, size_t len);
+int mmb_profile_parse_tma(struct mmb_kernel_spec *k, const char *item, size_t len, char *msg, size_t msglen);
+int mmb_profile_check_tma(struct loader *ld);
 /* The index of a [kernel] key in its table (for ld->key_lines). */
 int mmb_profile_kernel_key_index(const char *key);
 

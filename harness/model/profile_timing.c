@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/converge.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "model/profile_parse.h"
 
 int mmb_profile_key_noise(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
 
 /* Kernels index with int, so a dimension beyond INT_MAX could never run. */
 #define MAX_DIM INT_MAX

@@ -3,15 +3,14 @@
  * CSV rows and tune caches. */
 #include "model/space.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "model/params.h"
 
 struct scope {
     const struct mmb_kernel_spec *kernel;
@@ -19,6 +18,7 @@ struct scope {
     const struct mmb_size *size;
     long long elem_size;
     long long sm_count; /* the device's multiprocessors; 0 where no device is known (planning) */
+    long long active_clusters; /* max_active_clusters; 0 where not known (before the module is loaded) */
 };
 
 static bool name_is(const char *name, size_t len, const char *want)
@@ -47,6 +47,10 @@ static bool scope_lookup(void *ctx, const char *name, size_t len, long long *val
         *value = s->sm_count;
         return true;
     }
+    if (s->active_clusters > 0 && name_is(name, len, "max_active_clusters")) {
+        *value = s->active_clusters;
+        return true;
+    }
     return false;
 }
 
@@ -73,7 +77,7 @@ int mmb_space_allowed(const struct mmb_kernel_spec *kernel, const struct mmb_con
                       const struct mmb_size *size, size_t elem_size, int *failed,
                       char *err, size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size, 0};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0, 0};
     for (int i = 0; i < kernel->nrestrictions; i++) {
         long long v;
         char eerr[512];
@@ -115,29 +119,22 @@ static long long param_or_one(const struct mmb_kernel_spec *k, const struct mmb_
     return 1;
 }
 
-int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                       const struct mmb_size *size, size_t elem_size, int sm_count,
-                       struct mmb_geometry *geo, char *err, size_t errlen)
+static int names_active_clusters(void *ctx, const char *name, size_t len, size_t column)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size, sm_count};
-    const struct mmb_expr *blocks[3] = {kernel->block_x, kernel->block_y, kernel->block_z};
-    static const char *const block_names[3] = {"block_x", "block_y", "block_z"};
-    static const char *const block_params[3] = {"block_size_x", "block_size_y", "block_size_z"};
-    memset(geo, 0, sizeof *geo);
-    for (int i = 0; i < 3; i++) {
-        if (eval_or(blocks[i], block_names[i], param_or_one(kernel, cfg, block_params[i]), &s, &geo->block[i],
-                    err, errlen))
-            return -1;
-        if (geo->block[i] < 1)
-            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
-                        block_names[i], geo->block[i]);
-    }
+    return name_is(name, len, "max_active_clusters");
+}
+
+/* The grid, from the divisors unless grid_x, grid_y or grid_z say otherwise; left
+ * pending (zero) when one of those names max_active_clusters and s does not know it. */
+static int eval_grid(const struct mmb_kernel_spec *kernel, struct scope *s, struct mmb_geometry *geo, char *err,
+                     size_t errlen)
+{
     const struct mmb_expr *divs[2] = {kernel->grid_div_x, kernel->grid_div_y};
     static const char *const div_names[2] = {"grid_div_x", "grid_div_y"};
-    const long long extent[2] = {size->n, size->m}; /* x runs along the columns of C */
+    const long long extent[2] = {s->size->n, s->size->m}; /* x runs along the columns of C */
     for (int i = 0; i < 2; i++) {
         long long div;
-        if (eval_or(divs[i], div_names[i], geo->block[i], &s, &div, err, errlen))
+        if (eval_or(divs[i], div_names[i], geo->block[i], s, &div, err, errlen))
             return -1;
         if (div < 1)
             return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name, div_names[i],
@@ -147,52 +144,81 @@ int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_co
     geo->grid[2] = 1;
     const struct mmb_expr *grids[3] = {kernel->grid_x, kernel->grid_y, kernel->grid_z};
     static const char *const grid_names[3] = {"grid_x", "grid_y", "grid_z"};
+    geo->grid_pending = false;
+    for (int i = 0; i < 3; i++)
+        geo->grid_pending |= grids[i] && !s->active_clusters && mmb_expr_each_name(grids[i], names_active_clusters, NULL);
+    if (geo->grid_pending) {
+        memset(geo->grid, 0, sizeof geo->grid);
+        return 0;
+    }
     for (int i = 0; i < 3; i++) {
         if (!grids[i])
             continue;
-        if (eval_or(grids[i], grid_names[i], geo->grid[i], &s, &geo->grid[i], err, errlen))
+        if (eval_or(grids[i], grid_names[i], geo->grid[i], s, &geo->grid[i], err, errlen))
             return -1;
         if (geo->grid[i] < 1)
             return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
                              grid_names[i], geo->grid[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        if (geo->grid[i] % geo->cluster[i])
+            return mmb_failf(err, errlen, "kernel '%s': the grid, %lldx%lldx%lld blocks, is not a whole number of "
+                             "clusters of %lldx%lldx%lld", kernel->name, geo->grid[0], geo->grid[1], geo->grid[2],
+                             geo->cluster[0], geo->cluster[1], geo->cluster[2]);
+    return 0;
+}
+
+int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                       const struct mmb_size *size, size_t elem_size, int sm_count,
+                       struct mmb_geometry *geo, char *err, size_t errlen)
+{
+    struct scope s = {kernel, cfg, size, (long long)elem_size, sm_count, 0};
+    const struct mmb_expr *blocks[3] = {kernel->block_x, kernel->block_y, kernel->block_z};
+    static const char *const block_names[3] = {"block_x", "block_y", "block_z"};
+    static const char *const block_params[3] = {"block_size_x", "block_size_y", "block_size_z"};
+    const struct mmb_expr *clusters[3] = {kernel->cluster_x, kernel->cluster_y, kernel->cluster_z};
+    static const char *const cluster_names[3] = {"cluster_x", "cluster_y", "cluster_z"};
+    memset(geo, 0, sizeof *geo);
+    for (int i = 0; i < 3; i++) {
+        if (eval_or(blocks[i], block_names[i], param_or_one(kernel, cfg, block_params[i]), &s, &geo->block[i],
+                    err, errlen))
+            return -1;
+        if (geo->block[i] < 1)
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
+                        block_names[i], geo->block[i]);
+        if (eval_or(clusters[i], cluster_names[i], 1, &s, &geo->cluster[i], err, errlen))
+            return -1;
+        if (geo->cluster[i] < 1)
+            return mmb_failf(err, errlen, "kernel '%s': %s is %lld; expected at least 1", kernel->name,
+                             cluster_names[i], geo->cluster[i]);
     }
     if (eval_or(kernel->smem, "smem", 0, &s, &geo->smem_bytes, err, errlen))
         return -1;
     if (geo->smem_bytes < 0)
         return mmb_failf(err, errlen, "kernel '%s': smem is %lld bytes; expected 0 or more", kernel->name,
                     geo->smem_bytes);
-    return 0;
+    return eval_grid(kernel, &s, geo, err, errlen);
+}
+
+int mmb_space_grid(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg, const struct mmb_size *size,
+                   size_t elem_size, int sm_count, long long max_active_clusters, struct mmb_geometry *geo, char *err,
+                   size_t errlen)
+{
+    if (max_active_clusters < 1)
+        return mmb_failf(err, errlen, "kernel '%s': max_active_clusters is %lld; not one cluster of this "
+                         "configuration fits on the device", kernel->name, max_active_clusters);
+    struct scope s = {kernel, cfg, size, (long long)elem_size, sm_count, max_active_clusters};
+    return eval_grid(kernel, &s, geo, err, errlen);
 }
 
 void mmb_space_format_params(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                              char *buf, size_t len)
 {
-    if (!len)
-        return;
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < kernel->nparams && n < len; i++) {
-        int w = snprintf(buf + n, len - n, "%s%s=%lld", i ? ";" : "", kernel->params[i].name, cfg->values[i]);
-        n += w < 0 ? 0 : (size_t)w;
-    }
-}
-
-static bool parse_value(const char *s, size_t len, long long *out)
-{
-    char tmp[32];
-    if (!len || len >= sizeof tmp)
-        return false;
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
-    if (!isdigit((unsigned char)tmp[0]) && tmp[0] != '-')
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(tmp, &end, 10);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int i = 0; i < kernel->nparams; i++)
+        mmb_params_append(buf, len, &used, kernel->params[i].name, cfg->values[i]);
 }
 
 int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *text,
@@ -200,37 +226,27 @@ int mmb_space_parse_params(const struct mmb_kernel_spec *kernel, const char *tex
 {
     int digit[MMB_MAX_PARAMS];
     bool seen[MMB_MAX_PARAMS] = {false};
-    int nseen = 0;
+    int nseen = 0, more;
     memset(cfg, 0, sizeof *cfg);
-    for (const char *s = text; *s;) {
-        const char *semi = strchr(s, ';');
-        const char *e = semi ? semi : s + strlen(s);
-        const char *eq = memchr(s, '=', (size_t)(e - s));
-        if (!eq)
+    struct mmb_params_item item;
+    for (const char *s = text; (more = mmb_params_next(&s, &item)) != 0;) {
+        if (more < 0)
             return -1;
         int i = 0;
-        while (i < kernel->nparams && !name_is(s, (size_t)(eq - s), kernel->params[i].name))
+        while (i < kernel->nparams && !name_is(item.name, item.name_len, kernel->params[i].name))
             i++;
         if (i == kernel->nparams || seen[i])
             return -1;
-        long long v;
-        if (!parse_value(eq + 1, (size_t)(e - eq - 1), &v))
-            return -1;
         const struct mmb_param *p = &kernel->params[i];
         int j = 0;
-        while (j < p->nvalues && p->values[j] != v)
+        while (j < p->nvalues && p->values[j] != item.value)
             j++;
         if (j == p->nvalues)
             return -1;
         seen[i] = true;
         nseen++;
         digit[i] = j;
-        cfg->values[i] = v;
-        if (!semi)
-            break;
-        s = semi + 1;
-        if (!*s)
-            return -1; /* trailing ';' */
+        cfg->values[i] = item.value;
     }
     if (nseen != kernel->nparams)
         return -1;
@@ -290,7 +306,7 @@ static int eval_int(const struct mmb_expr *e, const char *what, struct scope *s,
 int mmb_space_int_args(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                        const struct mmb_size *size, size_t elem_size, int *values, char *err, size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size, 0};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0, 0};
     for (int i = 0; i < kernel->nargs; i++) {
         char what[32];
         snprintf(what, sizeof what, "argument %d", i + 1);
@@ -305,9 +321,28 @@ int mmb_space_define_values(const struct mmb_kernel_spec *kernel, const struct m
                             const struct mmb_size *size, size_t elem_size, long long *values, char *err,
                             size_t errlen)
 {
-    struct scope s = {kernel, cfg, size, (long long)elem_size, 0};
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0, 0};
     for (int i = 0; i < kernel->ndefines; i++)
         if (eval_or(kernel->defines[i].expr, kernel->defines[i].name, 0, &s, &values[i], err, errlen))
             return -1;
+    return 0;
+}
+
+int mmb_space_tma_box(const struct mmb_kernel_spec *kernel, int arg, const struct mmb_config *cfg,
+                      const struct mmb_size *size, size_t elem_size, struct mmb_tma_box *box, char *err, size_t errlen)
+{
+    const struct mmb_kernel_arg *a = &kernel->args[arg];
+    struct scope s = {kernel, cfg, size, (long long)elem_size, 0, 0};
+    char what[48];
+    memset(box, 0, sizeof *box);
+    box->matrix = a->matrix;
+    const struct mmb_expr *e[3] = {a->box_inner, a->box_outer, a->swizzle};
+    long long *out[3] = {&box->inner, &box->outer, &box->swizzle};
+    static const char *const names[3] = {"box_inner", "box_outer", "swizzle"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(what, sizeof what, "argument %d, tma() %s", arg + 1, names[i]);
+        if (eval_or(e[i], what, 0, &s, out[i], err, errlen))
+            return -1;
+    }
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "model/profile.h"
+#include "model/tma.h"
 
 struct mmb_config {
     long long values[MMB_MAX_PARAMS]; /* in the kernel's parameter order */
@@ -17,6 +18,8 @@ struct mmb_geometry {
     long long block[3];
     long long grid[3];
     long long smem_bytes; /* dynamic */
+    long long cluster[3]; /* blocks per thread-block cluster; 1x1x1: no cluster */
+    bool grid_pending;    /* the grid names max_active_clusters: zero until mmb_space_grid */
 };
 
 /* Product of the value counts (1 for a kernel without parameters). */
@@ -46,10 +49,24 @@ int mmb_space_check_restrictions(const struct mmb_profile *p, char *err, size_t 
 
 /* Launch geometry for cfg at size on a device of sm_count multiprocessors (the value of
  * `sm_count` in grid_x, grid_y and grid_z; 0 where none is known, which makes such a grid
- * an error). Returns 0 or -1 with err (e.g. a zero divisor). */
+ * an error). Returns 0 or -1 with err (e.g. a zero divisor, a grid that is not a whole
+ * number of clusters). A grid that names max_active_clusters, which only the loaded
+ * kernel tells, is left pending (geo->grid_pending, the grid zero): the rest is
+ * known and checked, and mmb_space_grid completes it. */
 int mmb_space_geometry(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                        const struct mmb_size *size, size_t elem_size, int sm_count,
                        struct mmb_geometry *geo, char *err, size_t errlen);
+/* The grid of geo (from mmb_space_geometry) with max_active_clusters known: the
+ * clusters of this configuration that are resident on the device at once (its
+ * blocks, without a cluster). Returns 0 or -1 with err. */
+int mmb_space_grid(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg, const struct mmb_size *size,
+                   size_t elem_size, int sm_count, long long max_active_clusters, struct mmb_geometry *geo, char *err,
+                   size_t errlen);
+
+/* The box and swizzle of the kernel's argument arg (a tma(...) item) at cfg and
+ * size, unchecked (model/tma.h checks them). Returns 0 or -1 with err. */
+int mmb_space_tma_box(const struct mmb_kernel_spec *kernel, int arg, const struct mmb_config *cfg,
+                      const struct mmb_size *size, size_t elem_size, struct mmb_tma_box *box, char *err, size_t errlen);
 
 /* "block_size_x=16;block_size_y=16"; "" without parameters. */
 void mmb_space_format_params(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,

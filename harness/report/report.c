@@ -11,13 +11,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "report/doc/doc.h"
+#include "report/figures/gnuplot.h"
+#include "report/figures/plot.h"
+#include "report/input/profiles.h"
+#include "report/input/select.h"
+#include "report/input/state.h"
 #include "results/shard.h"
-#include "report/doc.h"
-#include "report/gnuplot.h"
-#include "report/plot.h"
-#include "report/sections.h"
-#include "report/state.h"
 
 /* ---- inputs ------------------------------------------------------------------------ */
 
@@ -88,12 +91,23 @@ static int folder_scan(const char *dir, struct paths *out, int depth, char *err,
             break;
         }
         struct stat st;
+        char why[1200];
         if (stat(path, &st) != 0) {
-            mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
-            rc = -1;
+            /* a link to nothing: an error only where it names a CSV this would read */
+            bool dangling = mmb_file_dangling(path, why, sizeof why);
+            if (dangling && ends_with(e->d_name, ".csv"))
+                mmb_errorf(err, errlen, "%s: %s: expected a CSV file (restore its target, or remove the link)", path,
+                           why);
+            else if (!dangling)
+                mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
+            rc = dangling && !ends_with(e->d_name, ".csv") ? 0 : -1;
         } else if (S_ISDIR(st.st_mode)) {
             if (strcmp(e->d_name, "bench") != 0)
                 rc = folder_scan(path, out, depth + 1, err, errlen);
+        } else if (ends_with(e->d_name, ".csv") && !S_ISREG(st.st_mode)) {
+            /* a FIFO or a device named as a CSV: said, never read, never passed over */
+            mmb_errorf(err, errlen, "%s: %s: expected a CSV file", path, mmb_file_kind(st.st_mode));
+            rc = -1;
         } else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".csv") && paths_add(out, path) != 0) {
             mmb_errorf(err, errlen, "out of memory");
             rc = -1;
@@ -147,9 +161,14 @@ static int inputs_collect(char *const *args, size_t nargs, const char *root, str
     for (size_t i = 0; i < (nargs ? nargs : 1); i++) {
         const char *arg = nargs ? args[i] : deflt;
         struct stat st;
+        char why[1200];
         if (stat(arg, &st) != 0) {
-            mmb_errorf(err, errlen, "%s: %s%s", arg, strerror(errno),
-                       nargs ? "" : " (the default input; name CSV files or folders, or set MMB_SOURCE_ROOT)");
+            int e = errno;
+            if (mmb_file_dangling(arg, why, sizeof why))
+                mmb_errorf(err, errlen, "%s: %s: expected a CSV file or a folder of them", arg, why);
+            else
+                mmb_errorf(err, errlen, "%s: %s%s", arg, strerror(e),
+                           nargs ? "" : " (the default input; name CSV files or folders, or set MMB_SOURCE_ROOT)");
             return -1;
         }
         size_t before = out->n;
@@ -175,7 +194,8 @@ static int inputs_collect(char *const *args, size_t nargs, const char *root, str
             return -1;
         }
     }
-    return 0;
+    /* two files of one shard, or shards of two N, would count runs twice */
+    return mmb_shard_paths_check(out->v, out->n, err, errlen);
 }
 
 /* The path the README shows: relative to the source root when under it. */
@@ -209,7 +229,7 @@ static int stale_remove(const struct mmb_report *rep, const char *sub, bool (*ou
                         size_t errlen)
 {
     char dir[4400];
-    if (mmb_report_path(rep, dir, sizeof dir, NULL, sub, err, errlen) != 0)
+    if (mmb_report_state_path(rep, dir, sizeof dir, NULL, sub, err, errlen) != 0)
         return -1;
     DIR *dp = opendir(dir);
     if (!dp) {
@@ -237,100 +257,85 @@ static int stale_remove(const struct mmb_report *rep, const char *sub, bool (*ou
 
 /* ---- the report -------------------------------------------------------------------------- */
 
-/* The rows of every CSV of the inputs, selected. */
-static int data_read(struct mmb_report *rep, const struct mmb_report_options *opt)
+/* The rows of every CSV of the inputs, selected; -1 with err (bad input, unless out of
+ * memory). */
+static int data_read(struct mmb_report *rep, const struct mmb_report_options *opt, struct mmb_report_result *res,
+                     char *err, size_t errlen)
 {
-    char err[2048] = "";
     struct paths in = {0};
-    if (inputs_collect(opt->inputs, opt->ninputs, rep->root, &in, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
-        paths_free(&in);
-        return MMB_REPORT_BAD_INPUT;
-    }
-    for (size_t i = 0; i < in.n; i++) {
-        if (mmb_report_data_add_csv(&rep->data, in.v[i], path_shown(in.v[i], rep->root), err, sizeof err) != 0) {
-            fprintf(stderr, "report: %s\n", err);
-            paths_free(&in);
-            return MMB_REPORT_BAD_INPUT;
-        }
-    }
+    res->bad_input = true;
+    int rc = inputs_collect(opt->inputs, opt->ninputs, rep->root, &in, err, errlen);
+    for (size_t i = 0; rc == 0 && i < in.n; i++)
+        rc = mmb_report_data_add_csv(&rep->data, in.v[i], path_shown(in.v[i], rep->root), err, errlen);
     paths_free(&in);
-    if (mmb_report_data_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
-        return MMB_REPORT_BAD_INPUT;
-    }
-    if (!(rep->devices = mmb_report_devices_read(rep->root, &rep->data))) {
-        fprintf(stderr, "report: out of memory\n");
-        return 1;
-    }
-    mmb_report_profiles_rank(rep);
+    if (rc != 0 ||
+        mmb_report_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, errlen) != 0)
+        return -1;
+    res->bad_input = false;
+    snprintf(res->warning, sizeof res->warning, "%s", rep->data.warnings);
+    if (!(rep->devices = mmb_report_devices_read(rep->root, &rep->data)))
+        return mmb_failf(err, errlen, "out of memory");
+    mmb_report_profiles_rank(&rep->data, rep->root);
     return 0;
 }
 
 /* Read and select, write the gnuplot files, draw, then write the README from
  * what was actually drawn. */
-static int report_run(struct mmb_report *rep, const struct mmb_report_options *opt)
+static int report_run(struct mmb_report *rep, const struct mmb_report_options *opt, struct mmb_report_result *res,
+                      char *err, size_t errlen)
 {
-    char err[2048] = "";
     double t0 = mmb_seconds_now();
-    int status = data_read(rep, opt);
-    if (status != 0)
-        return status;
+    if (data_read(rep, opt, res, err, errlen) != 0)
+        return -1;
     /* gnuplot before anything is written: one named with -g that cannot draw is bad
      * input, like a malformed CSV; without -g, no gnuplot leaves the scripts */
     bool plots = false;
     if (opt->no_plots) {
         snprintf(rep->plot_state, sizeof rep->plot_state, "--no-plots: the scripts are written, the figures are not drawn");
     } else if (!(plots = mmb_report_gnuplot_find(rep))) {
-        fprintf(stderr, "report: %s\n", rep->plot_state);
-        if (opt->gnuplot && opt->gnuplot[0])
-            return MMB_REPORT_BAD_INPUT;
+        if (opt->gnuplot && opt->gnuplot[0]) {
+            res->bad_input = true;
+            return mmb_failf(err, errlen, "%s", rep->plot_state);
+        }
+        mmb_join_append(res->warning, sizeof res->warning, "; ", rep->plot_state);
     }
-    if (mmb_mkdir_p(rep->out, err, sizeof err) != 0 || stale_remove(rep, "figures", figure_file, err, sizeof err) != 0 ||
-        stale_remove(rep, "gnuplot", script_file, err, sizeof err) != 0 ||
-        mmb_report_plot_write(rep, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
-        return 1;
-    }
-    if (plots && mmb_report_gnuplot_run(rep, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
-        status = 1; /* still write the README: it says which figures are missing */
-    }
-    if (mmb_report_doc_write(rep, err, sizeof err) != 0) {
-        fprintf(stderr, "report: %s\n", err);
-        return 1;
-    }
-    size_t drawn = 0;
+    if (mmb_mkdir_p(rep->out, err, errlen) != 0 || stale_remove(rep, "figures", figure_file, err, errlen) != 0 ||
+        stale_remove(rep, "gnuplot", script_file, err, errlen) != 0 || mmb_report_plot_write(rep, err, errlen) != 0)
+        return -1;
+    char drawing[2048] = "";
+    int rc = plots ? mmb_report_gnuplot_run(rep, drawing, sizeof drawing) : 0;
+    /* a failed drawing still gets its README: it says which figures are missing */
+    if (mmb_report_doc_write(rep, err, errlen) != 0)
+        return -1;
+    res->written = true;
+    res->rows = rep->data.nrows;
+    res->gpus = rep->data.ngpus;
+    res->files = rep->data.nfiles;
+    res->figures = rep->nfigs;
     for (size_t i = 0; i < rep->nfigs; i++)
-        drawn += rep->figs[i].drawn;
-    if (!rep->quiet)
-        fprintf(stderr, "report: %zu row%s of %zu GPU%s from %zu CSV file%s -> %s/README.md, %zu of %zu figures drawn "
-                "(%.1f s)\n", rep->data.nrows, rep->data.nrows == 1 ? "" : "s", rep->data.ngpus,
-                rep->data.ngpus == 1 ? "" : "s", rep->data.nfiles, rep->data.nfiles == 1 ? "" : "s", rep->out, drawn,
-                rep->nfigs, mmb_seconds_now() - t0);
-    return status;
+        res->drawn += rep->figs[i].drawn;
+    res->seconds = mmb_seconds_now() - t0;
+    return rc == 0 ? 0 : mmb_failf(err, errlen, "%s", drawing);
 }
 
-int mmb_report_write(const struct mmb_report_options *opt)
+int mmb_report_write(const struct mmb_report_options *opt, struct mmb_report_result *res, char *err, size_t errlen)
 {
+    memset(res, 0, sizeof *res);
     struct mmb_report *rep = calloc(1, sizeof *rep);
-    if (!rep) {
-        fprintf(stderr, "report: out of memory\n");
-        return 1;
-    }
+    if (!rep)
+        return mmb_failf(err, errlen, "out of memory");
     snprintf(rep->root, sizeof rep->root, "%s", opt->root);
     snprintf(rep->out, sizeof rep->out, "%s", opt->out);
     for (size_t i = 0; i < opt->nformats && i < MMB_REPORT_FORMAT_COUNT; i++)
         rep->formats[rep->nformats++] = opt->formats[i];
     snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", opt->gnuplot ? opt->gnuplot : "");
     snprintf(rep->command, sizeof rep->command, "%s", opt->command ? opt->command : "");
-    rep->quiet = opt->quiet;
-    int status = report_run(rep, opt);
+    int rc = report_run(rep, opt, res, err, errlen);
     mmb_report_data_free(&rep->data);
     free(rep->devices);
     free(rep->figs);
     free(rep->notes);
     free(rep->omits);
     free(rep);
-    return status;
+    return rc;
 }

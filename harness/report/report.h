@@ -7,11 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/data.h"
-#include "report/formats.h"
-
-/* The exit status for bad input: options, a missing input, a malformed CSV. */
-#define MMB_REPORT_BAD_INPUT 2
+#include "report/input/data.h"
+#include "report/input/formats.h"
 
 struct mmb_report_options {
     const char *root;    /* source root: default inputs and the paths the README shows */
@@ -25,15 +22,26 @@ struct mmb_report_options {
     const char *cache;   /* cache mode shown; NULL: cold when present, else hot */
     const struct mmb_report_shape *size; /* of bars, tables and heatmaps; NULL: 4096 when present */
     bool no_plots;       /* write the scripts, do not run gnuplot */
-    bool quiet;          /* no summary line */
     char *const *inputs; /* CSV files and folders (searched recursively); none: <root>/data */
     size_t ninputs;
 };
 
-/* Reads and selects the rows, writes the gnuplot files, draws them, and writes
- * the README and tables.tex from what was drawn; says what went wrong on stderr.
- * Returns the exit status: 0, 1 when writing or drawing failed, or
- * MMB_REPORT_BAD_INPUT (a malformed CSV: "file:line: what"). */
-int mmb_report_write(const struct mmb_report_options *opt);
+/* What a report came to. */
+struct mmb_report_result {
+    bool bad_input;        /* the failure was the input's: a malformed CSV ("file:line: what"), a missing
+                            * input, a profile, size, dtype or cache mode without rows, a named gnuplot
+                            * that cannot draw; else the report could not be written or drawn */
+    char warning[4608];    /* what the report did without (a CSV's note behind a link to nothing; no gnuplot:
+                            * the scripts, not the figures), joined by "; "; "" */
+    bool written;          /* README.md and tables.tex are written (figures may be missing) */
+    size_t rows, gpus, files, figures, drawn;
+    double seconds;
+};
+
+/* Reads and selects the rows, writes the gnuplot files, draws them, and writes the
+ * README and tables.tex from what was drawn. Returns 0, or -1 with err saying what
+ * went wrong (when drawing failed the README is written all the same, saying which
+ * figures are missing). */
+int mmb_report_write(const struct mmb_report_options *opt, struct mmb_report_result *res, char *err, size_t errlen);
 
 #endif

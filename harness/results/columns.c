@@ -14,7 +14,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
-#include "core/util.h"
+#include "core/error.h"
 #include "results/limiter.h"
 
 #define COL(field, type_, role_, required_, better_, domain_, unit_, description_)                        \

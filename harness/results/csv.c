@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
 #include "results/columns.h"
 
 /* "kernel, params, dtype, m, n, k and status": the columns every file must have. */

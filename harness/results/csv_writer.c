@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
 #include "results/columns.h"
 
 static bool cell_needs_quotes(const char *s)
@@ -27,7 +29,6 @@ static bool cell_needs_quotes(const char *s)
         return true;
     return strpbrk(s, ",\"\r\n") != NULL;
 }
-
 
 /* The keys of the rows in the file: an open-addressing set of strings. */
 struct key_set {

@@ -10,15 +10,16 @@
 #include "results/t4.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+#include "core/file.h"
+#include "model/params.h"
 #include "results/columns.h"
 #include "results/csv.h"
-#include "core/util.h"
 
 struct mmb_t4 {
     cJSON *doc;
@@ -29,6 +30,16 @@ struct mmb_t4 {
 const char *mmb_t4_invalidity(enum mmb_status status)
 {
     return mmb_status_info(status)->t4;
+}
+
+int mmb_t4_path(const char *csv_path, const struct mmb_row *row, char *out, size_t len)
+{
+    size_t stem = strlen(csv_path);
+    if (stem > 4 && !strcmp(csv_path + stem - 4, ".csv"))
+        stem -= 4;
+    int n = snprintf(out, len, "%.*s-%s-%lldx%lldx%lld-%s.t4.json", (int)stem, csv_path, row->kernel, row->m, row->n,
+                     row->k, row->dtype);
+    return n >= 0 && (size_t)n < len ? 0 : -1;
 }
 
 struct mmb_t4 *mmb_t4_new(const char *objective, char *err, size_t errlen)
@@ -64,25 +75,16 @@ static cJSON *configuration(const char *params, char *err, size_t errlen)
     cJSON *cfg = cJSON_CreateObject();
     if (!cfg)
         return NULL;
-    for (const char *s = params; *s;) {
-        const char *semi = strchr(s, ';');
-        size_t len = semi ? (size_t)(semi - s) : strlen(s);
-        const char *eq = memchr(s, '=', len);
+    struct mmb_params_item item;
+    int more;
+    for (const char *s = params; (more = mmb_params_next(&s, &item)) != 0;) {
         char name[64];
-        if (!eq || eq == s || (size_t)(eq - s) >= sizeof name)
+        if (more < 0 || item.name_len >= sizeof name)
             goto bad;
-        memcpy(name, s, (size_t)(eq - s));
-        name[eq - s] = '\0';
-        char *end;
-        errno = 0;
-        long long v = strtoll(eq + 1, &end, 10);
-        if (errno || end == eq + 1 || end != s + len)
+        memcpy(name, item.name, item.name_len);
+        name[item.name_len] = '\0';
+        if (!cJSON_AddNumberToObject(cfg, name, (double)item.value))
             goto bad;
-        if (!cJSON_AddNumberToObject(cfg, name, (double)v))
-            goto bad;
-        if (!semi)
-            break;
-        s = semi + 1;
     }
     return cfg;
 bad:
@@ -166,41 +168,5 @@ int mmb_t4_write(const struct mmb_t4 *t4, const char *path, char *err, size_t er
     text[len] = '\n'; /* a text file ends with a newline; cJSON's NUL is not written */
     int rc = mmb_file_write_atomic(path, text, len + 1, err, errlen);
     cJSON_free(text);
-    return rc;
-}
-
-struct export_ctx {
-    struct mmb_t4 *t4;
-    const struct mmb_row *id;
-    double (*compile_ms)(void *ctx, const struct mmb_row *row);
-    void *ctx;
-};
-
-static int export_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
-{
-    struct export_ctx *e = ctx;
-    if (!mmb_row_same_problem(row, e->id))
-        return 0;
-    char why[256];
-    if (mmb_t4_add(e->t4, row, e->compile_ms ? e->compile_ms(e->ctx, row) : NAN, why, sizeof why) != 0) {
-        mmb_errorf(err, errlen, "%s:%ld: %s", path, line, why);
-        return -1;
-    }
-    return 0;
-}
-
-int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, const char *objective,
-                      double (*compile_ms)(void *ctx, const struct mmb_row *row), void *ctx,
-                      const char *t4_path, size_t *count, char *err, size_t errlen)
-{
-    struct export_ctx e = {.id = identity, .compile_ms = compile_ms, .ctx = ctx};
-    if (!(e.t4 = mmb_t4_new(objective, err, errlen)))
-        return -1;
-    int rc = mmb_csv_read_appended(csv_path, export_row, &e, NULL, err, errlen); /* others may append */
-    if (rc == 0)
-        rc = mmb_t4_write(e.t4, t4_path, err, errlen);
-    if (count)
-        *count = mmb_t4_count(e.t4);
-    mmb_t4_free(e.t4);
     return rc;
 }

@@ -22,12 +22,10 @@ size_t mmb_t4_count(const struct mmb_t4 *t4);
 int mmb_t4_write(const struct mmb_t4 *t4, const char *path, char *err, size_t errlen);
 void mmb_t4_free(struct mmb_t4 *t4);
 
-/* Writes every row of csv_path that belongs to identity's (kernel, dtype, m, n, k,
- * cache), in file order, to t4_path. compile_ms (may be NULL) gives a row's compile
- * time or NaN. *count gets the number of results. */
-int mmb_t4_export_csv(const char *csv_path, const struct mmb_row *identity, const char *objective,
-                      double (*compile_ms)(void *ctx, const struct mmb_row *row), void *ctx,
-                      const char *t4_path, size_t *count, char *err, size_t errlen);
+/* The T4 file of one problem (the kernel, m, n, k and dtype of row) beside the
+ * results file csv_path: <csv_path less .csv>-<kernel>-<m>x<n>x<k>-<dtype>.t4.json,
+ * as `mmbench tune` writes it and the report links it. -1 when it does not fit out. */
+int mmb_t4_path(const char *csv_path, const struct mmb_row *row, char *out, size_t len);
 
 /* The T4 "invalidity" of a status (the status table's t4 text): correct, compile,
  * runtime, correctness or constraints. A result is correct when it is "correct". */

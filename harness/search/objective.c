@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "results/columns.h"
 #include "results/metrics.h"
-#include "core/util.h"
 
 int mmb_objective_parse(const char *text, struct mmb_objective *obj, char *err, size_t errlen)
 {

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+#include "core/hash.h"
 #include "model/space.h"
 #include "search/strategy_impl.h"
-#include "core/util.h"
 
 /* Adjacent neighbours are 3^n - 1 offsets: past this many parameters only the
  * single-parameter moves are tried, so one step never costs millions of checks. */

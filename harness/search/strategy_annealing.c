@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/error.h"
 #include "search/strategy.h"
 #include "search/strategy_impl.h"
-#include "core/util.h"
 
 #define T_START 1.0
 #define T_MIN 0.001

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "search/strategy.h"
 #include "search/strategy_impl.h"
-#include "core/util.h"
 
 #define POPULATION 20
 #define GENERATIONS 100

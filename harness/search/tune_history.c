@@ -4,15 +4,17 @@
 #include "search/tune_history.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "results/csv.h"
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
 #include "model/space.h"
+#include "results/csv.h"
+#include "results/t4.h"
 
 struct mmb_tune_history {
     struct mmb_imap rows; /* index -> struct mmb_row * */
@@ -78,6 +80,58 @@ void mmb_tune_history_each(const struct mmb_tune_history *h,
     struct each_ctx e = {fn, ctx};
     mmb_imap_each(&h->rows, each_row, &e);
 }
+
+/* ---- the T4 export ---------------------------------------------------------------------- */
+
+struct entry {
+    size_t index;
+    const struct mmb_row *row;
+};
+
+struct collect {
+    struct entry *v;
+    size_t n;
+};
+
+static void collect_row(void *ctx, size_t index, const struct mmb_row *row)
+{
+    struct collect *c = ctx;
+    c->v[c->n++] = (struct entry){index, row};
+}
+
+static int measured_cmp(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int c = strcmp(x->row->timestamp, y->row->timestamp);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+int mmb_tune_history_export_t4(const struct mmb_tune_history *h, const char *objective,
+                               double (*compile_ms)(void *ctx, size_t index), void *ctx, const char *t4_path,
+                               size_t *count, char *err, size_t errlen)
+{
+    size_t n = h->rows.count;
+    struct collect c = {malloc((n ? n : 1) * sizeof *c.v), 0};
+    struct mmb_t4 *t4 = c.v ? mmb_t4_new(objective, err, errlen) : NULL;
+    if (!t4) {
+        free(c.v);
+        return c.v ? -1 : mmb_failf(err, errlen, "out of host memory");
+    }
+    mmb_tune_history_each(h, collect_row, &c);
+    qsort(c.v, c.n, sizeof *c.v, measured_cmp);
+    int rc = 0;
+    for (size_t i = 0; i < c.n && rc == 0; i++)
+        rc = mmb_t4_add(t4, c.v[i].row, compile_ms ? compile_ms(ctx, c.v[i].index) : NAN, err, errlen);
+    if (rc == 0)
+        rc = mmb_t4_write(t4, t4_path, err, errlen);
+    if (count)
+        *count = mmb_t4_count(t4);
+    mmb_t4_free(t4);
+    free(c.v);
+    return rc;
+}
+
+/* ---- loading ---------------------------------------------------------------------------- */
 
 struct load_ctx {
     struct mmb_tune_history *h;

@@ -1,13 +1,13 @@
-/* tune_plan.c - `mmbench tune`'s plan: its options over the profile's [tune] section
- * over the defaults, checked before any GPU is touched so that bad input is exit 2
- * on any machine. */
+/* tune_plan.c - a tune's plan: the options over the profile's [tune] section over
+ * the defaults, checked before any GPU is touched so that bad input is found on any
+ * machine. What is wrong comes back in the error text; the command says it. */
 #include "search/tune_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-
+#include "core/error.h"
 
 static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name, size_t len)
 {
@@ -17,23 +17,21 @@ static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, c
     return NULL;
 }
 
-static int add_kernel(struct mmb_tune_plan *plan, const struct mmb_profile *p, const char *name, size_t len)
+static int add_kernel(struct mmb_tune_plan *plan, const struct mmb_profile *p, const char *name, size_t len, char *err,
+                      size_t errlen)
 {
     const struct mmb_kernel_spec *k = kernel_named(p, name, len);
     if (!k) {
-        fprintf(stderr, "mmbench tune: --kernel '%.*s': %s has no [kernel %.*s]; expected one of", (int)len, name,
-                p->path, (int)len, name);
-        for (int i = 0; i < p->nkernels; i++)
+        char names[1024] = "";
+        for (int i = 0, o = 0; i < p->nkernels && (size_t)o < sizeof names; i++)
             if (p->kernels[i].kind == MMB_KERNEL_SOURCE)
-                fprintf(stderr, " %s", p->kernels[i].name);
-        fprintf(stderr, "\n");
-        return -1;
+                o += snprintf(names + o, sizeof names - (size_t)o, " %s", p->kernels[i].name);
+        return mmb_failf(err, errlen, "--kernel '%.*s': %s has no [kernel %.*s]; expected one of%s", (int)len, name,
+                         p->path, (int)len, name, names);
     }
-    if (k->kind != MMB_KERNEL_SOURCE) {
-        fprintf(stderr, "mmbench tune: --kernel '%s' is a library kernel (%s:%d); expected a source kernel\n",
-                k->name, p->path, k->line);
-        return -1;
-    }
+    if (k->kind != MMB_KERNEL_SOURCE)
+        return mmb_failf(err, errlen, "--kernel '%s' is a library kernel (%s:%d); expected a source kernel", k->name,
+                         p->path, k->line);
     for (int i = 0; i < plan->nkernels; i++)
         if (plan->kernels[i] == k)
             return 0;
@@ -41,16 +39,17 @@ static int add_kernel(struct mmb_tune_plan *plan, const struct mmb_profile *p, c
     return 0;
 }
 
-int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan)
+int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan,
+                       char *err, size_t errlen)
 {
     const struct mmb_tune_spec *t = &p->tune;
-    char err[2048];
+    char why[2048];
     memset(plan, 0, sizeof *plan);
     if (opt->kernels) {
         for (const char *s = opt->kernels;;) {
             const char *comma = strchr(s, ',');
             size_t len = comma ? (size_t)(comma - s) : strlen(s);
-            if (add_kernel(plan, p, s, len) != 0)
+            if (add_kernel(plan, p, s, len, err, errlen) != 0)
                 return -1;
             if (!comma)
                 break;
@@ -58,23 +57,19 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
         }
     } else if (t->nkernels) {
         for (int i = 0; i < t->nkernels; i++)
-            if (add_kernel(plan, p, t->kernels[i], strlen(t->kernels[i])) != 0)
+            if (add_kernel(plan, p, t->kernels[i], strlen(t->kernels[i]), err, errlen) != 0)
                 return -1;
     } else {
         for (int i = 0; i < p->nkernels; i++)
             if (p->kernels[i].kind == MMB_KERNEL_SOURCE)
                 plan->kernels[plan->nkernels++] = &p->kernels[i];
     }
-    if (!plan->nkernels) {
-        fprintf(stderr, "mmbench tune: %s has no source kernel to tune; expected a [kernel NAME] with source = ...\n",
-                p->path);
-        return -1;
-    }
+    if (!plan->nkernels)
+        return mmb_failf(err, errlen, "%s has no source kernel to tune; expected a [kernel NAME] with source = ...",
+                         p->path);
     if (opt->sizes) {
-        if (mmb_sizes_parse(opt->sizes, plan->sizes, MMB_MAX_SIZES, &plan->nsizes, err, sizeof err) != 0) {
-            fprintf(stderr, "mmbench tune: --size '%s': %s\n", opt->sizes, err);
-            return -1;
-        }
+        if (mmb_sizes_parse(opt->sizes, plan->sizes, MMB_MAX_SIZES, &plan->nsizes, why, sizeof why) != 0)
+            return mmb_failf(err, errlen, "--size '%s': %s", opt->sizes, why);
     } else {
         const struct mmb_size *from = t->nsizes ? t->sizes : p->sizes;
         plan->nsizes = t->nsizes ? t->nsizes : p->nsizes;
@@ -84,25 +79,18 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
     if (!(plan->strategy = mmb_strategy_find(strategy))) {
         char names[128];
         mmb_strategy_list(names, sizeof names);
-        fprintf(stderr, "mmbench tune: --strategy '%s': expected one of %s\n", strategy, names);
-        return -1;
+        return mmb_failf(err, errlen, "--strategy '%s': expected one of %s", strategy, names);
     }
-    if (!mmb_shard_is_all(&opt->shard) && !plan->strategy->splits) {
-        fprintf(stderr, "mmbench tune: --shard: strategy %s walks from a configuration to its neighbours, which "
-                "a shard splits apart; expected --strategy brute_force or random with --shard, or no --shard\n",
-                plan->strategy->name);
-        return -1;
-    }
+    if (!mmb_shard_is_all(&opt->shard) && !plan->strategy->splits)
+        return mmb_failf(err, errlen, "--shard: strategy %s walks from a configuration to its neighbours, which a "
+                         "shard splits apart; expected --strategy brute_force or random with --shard, or no --shard",
+                         plan->strategy->name);
     const char *objective = opt->objective ? opt->objective : t->objective;
-    if (mmb_objective_parse(objective, &plan->objective, err, sizeof err) != 0) {
-        fprintf(stderr, "mmbench tune: %s%s\n", opt->objective ? "--objective: " : "", err);
-        return -1;
-    }
-    if (!opt->counters && mmb_objective_needs_counters(&plan->objective)) {
-        fprintf(stderr, "mmbench tune: objective '%s' is a hardware counter; expected counters on (drop "
-                "--no-counters) or an objective such as time or gflops\n", objective);
-        return -1;
-    }
+    if (mmb_objective_parse(objective, &plan->objective, why, sizeof why) != 0)
+        return mmb_failf(err, errlen, "%s%s", opt->objective ? "--objective: " : "", why);
+    if (!opt->counters && mmb_objective_needs_counters(&plan->objective))
+        return mmb_failf(err, errlen, "objective '%s' is a hardware counter; expected counters on (drop "
+                         "--no-counters) or an objective such as time or gflops", objective);
     plan->max_fevals = (size_t)(opt->max_fevals >= 0 ? opt->max_fevals : t->max_fevals);
     plan->time_limit = opt->time_limit >= 0 ? opt->time_limit : t->time_limit;
     plan->seed = opt->seed_set ? opt->seed : t->seed;

@@ -1,5 +1,5 @@
-/* tune_plan.h - inside `mmbench tune`: its options (cmd/options.c parses them), and
- * the plan they make with the profile's [tune] section (kernels, sizes, strategy,
+/* tune_plan.h - what a tune asks (cmd/options.c parses it from the command line),
+ * and the plan it makes with the profile's [tune] section (kernels, sizes, strategy,
  * objective, budget). */
 #ifndef MMB_TUNE_PLAN_H
 #define MMB_TUNE_PLAN_H
@@ -13,15 +13,13 @@
 #include "search/strategy.h"
 #include "search/tuner.h"
 
+/* What the command line asks of the search; NULL, -1 or false where it asks nothing. */
 struct mmb_tune_options {
     const char *kernels, *sizes, *strategy, *objective;
     long long max_fevals;      /* -1: from the profile */
     double time_limit;         /* < 0: from the profile */
     unsigned long long seed;
-    bool seed_set, counters, record_restricted, verbose, no_t4;
-    int jobs;                  /* NVRTC threads compiling ahead; 0: none */
-    int device;
-    const char *output, *t4, *data_dir, *cache_dir;
+    bool seed_set, counters, record_restricted;
     struct mmb_shard shard;    /* --shard K/N; n == 0: all */
 };
 
@@ -42,8 +40,10 @@ struct mmb_tune_plan {
     struct mmb_kernel_spec bare_reference;
 };
 
-/* Options over [tune] over defaults. Returns 0, or -1 after a message (bad input). */
-int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan);
+/* Options over [tune] over defaults. Returns 0, or -1 with err saying what is wrong
+ * (bad input). */
+int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_options *opt, struct mmb_tune_plan *plan,
+                       char *err, size_t errlen);
 /* Kernel x size x dtype combinations the plan tunes. */
 int mmb_tune_plan_problems(const struct mmb_profile *p, const struct mmb_tune_plan *plan);
 

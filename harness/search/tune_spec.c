@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/error.h"
 #include "search/objective.h"
 #include "search/strategy.h"
-#include "core/util.h"
 
 /* As long as the loader's buffer for one key's message, so that a long message is
  * cut where it was before the check moved here. */

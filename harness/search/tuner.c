@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/csv.h"
+#include "core/array.h"
+#include "core/clock.h"
+#include "core/error.h"
 #include "core/imap.h"
-#include "core/util.h"
+#include "results/csv.h"
 
 /* Spaces up to this size keep their restriction results in a byte per
  * configuration, and are counted up front (how many are allowed). */

@@ -2,10 +2,10 @@
 # job.sh [--fresh] [--tests] [--ncu] [--cost PROFILE] [PROFILE...] - runs on the GPU machine from
 # the repository root, with the build-gpu/ made by scripts/gpu/build.sh carried along:
 # the GPU tests (--tests), the mmbench-vs-ncu counter checks (--ncu: ncu-compare.sh,
-# dram-probe.sh, l2-state.sh), the profile run
-# without counters into a scratch folder to time their cost (--cost), then `mmbench
-# run` (`mmbench tune` for profiles named tune*) for each profile, resuming from the
-# CSVs committed under data/ (or from nothing: --fresh). Each step gets what is left
+# dram-probe.sh, l2-state.sh), the profile run without counters into a scratch folder
+# to time their cost (--cost), then `mmbench run` (`mmbench tune` for a tuning profile,
+# as `mmbench check --command` says) for each profile, resuming from the CSVs
+# committed under data/ (or from nothing: --fresh). Each step gets what is left
 # of MMB_JOB_SECONDS (default 540), so a run cut short still returns its finished
 # rows. Everything lands in $OUT/results.tar.gz (data/, logs/); a table is printed last.
 set -u
@@ -63,11 +63,13 @@ for p in "${cost[@]}"; do
 done
 for p in "${profiles[@]}"; do
     name=$(basename "$p" .ini)
-    case $name in
-    tune*) step "tune-$name" "$mmbench" tune --data-dir "$work/data" "$p" ;;
-    *) step "run-$name" "$mmbench" run --data-dir "$work/data" "$p" ;;
-    esac
-    tail -n 8 "$work/logs/"*"-$name.log"
+    # run or tune: the program's own rule (a tuning profile's name starts with tune)
+    if ! command=$("$mmbench" check --command "$p" 2>"$work/logs/check-$name.log"); then
+        cat "$work/logs/check-$name.log"
+        continue
+    fi
+    step "$command-$name" "$mmbench" "$command" --data-dir "$work/data" "$p"
+    tail -n 8 "$work/logs/$command-$name.log"
 done
 [ -f "$work/logs/ncu-compare.log" ] && cat "$work/logs/ncu-compare.log"
 [ -f "$work/logs/l2-state.log" ] && cat "$work/logs/l2-state.log"

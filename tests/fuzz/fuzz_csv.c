@@ -33,10 +33,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .formats = {MMB_REPORT_PNG},
         .nformats = 1,
         .no_plots = true,
-        .quiet = true,
         .inputs = inputs,
         .ninputs = 1,
     };
-    mmb_report_write(&opt);
+    struct mmb_report_result res;
+    mmb_report_write(&opt, &res, err, sizeof err);
     return 0;
 }

@@ -46,11 +46,6 @@ static void setup(void)
     identity.m = identity.n = identity.k = 4096;
 }
 
-static double no_compile_ms(void *ctx, const struct mmb_row *row)
-{
-    return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!kernel.nparams)
@@ -61,9 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct mmb_tune_history *h = mmb_tune_history_new();
     if (!h)
         abort();
-    mmb_tune_history_load(h, path, &kernel, &identity, &loaded, &stale, err, sizeof err);
-    mmb_tune_history_free(h);
     snprintf(t4, sizeof t4, "%s.t4.json", path);
-    mmb_t4_export_csv(path, &identity, "time", no_compile_ms, NULL, t4, &count, err, sizeof err);
+    if (mmb_tune_history_load(h, path, &kernel, &identity, &loaded, &stale, err, sizeof err) == 0)
+        mmb_tune_history_export_t4(h, "time", NULL, NULL, t4, &count, err, sizeof err);
+    mmb_tune_history_free(h);
     return 0;
 }

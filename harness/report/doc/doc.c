@@ -1,0 +1,312 @@
+/* doc.c - writes reports/README.md (how to regenerate, the figures, the
+ * tables, the tuning section, the caveats the data carries, where the data came
+ * from) and reports/tables.tex (the same tables, from table.c and tune_doc.c). */
+#include "report/doc/doc.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+#include "report/doc/caveats.h"
+#include "report/doc/findings.h"
+#include "report/doc/md.h"
+#include "report/doc/sections.h"
+#include "report/doc/table.h"
+#include "report/doc/terms.h"
+#include "report/doc/tune_doc.h"
+#include "report/input/out.h"
+#include "report/input/tune_groups.h"
+
+/* ---- README sections ----------------------------------------------------------------------- */
+
+static void md_figures(FILE *f, struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    fputs("## Figures\n\n", f);
+    if (rep->nfigs == 0) {
+        fputs("No figure: no ok row in the selection.\n\n", f);
+        return;
+    }
+    if (rep->plot_state[0])
+        fprintf(f, "**Figures not drawn:** %s.\n\n", rep->plot_state);
+    bool any = false;
+    for (size_t i = 0; i < rep->nfigs; i++)
+        any = any || rep->figs[i].group == MMB_REPORT_GROUP_GPUS;
+    if (any) {
+        fputs("### GPU generations side by side\n\n", f);
+        for (size_t i = 0; i < rep->nfigs; i++)
+            if (rep->figs[i].group == MMB_REPORT_GROUP_GPUS)
+                mmb_report_md_figure(f, rep, &rep->figs[i]);
+    }
+    for (size_t g = 0; g < d->ngpus; g++) {
+        bool head = false;
+        for (size_t i = 0; i < rep->nfigs; i++) {
+            const struct mmb_report_figure *fig = &rep->figs[i];
+            if (fig->gpu != (int)g || fig->group == MMB_REPORT_GROUP_SECTION)
+                continue;
+            if (!head) {
+                char gpu[128];
+                mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+                fputs("### ", f);
+                mmb_report_md_text(f, gpu);
+                fputs("\n\n", f);
+                head = true;
+            }
+            mmb_report_md_figure(f, rep, fig);
+        }
+    }
+}
+
+/* Where a file's rows came from: profile, when, which driver. */
+static void md_provenance(FILE *f, const struct mmb_report *rep, size_t file)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const struct mmb_row *first = NULL;
+    const char *t0 = NULL, *t1 = NULL;
+    for (size_t r = 0; r < d->nrows; r++) {
+        const struct mmb_row *row = &d->rows[r].r;
+        if (d->rows[r].file != file)
+            continue;
+        if (!first)
+            first = row;
+        if (row->timestamp[0] && (!t0 || strcmp(row->timestamp, t0) < 0))
+            t0 = row->timestamp;
+        if (row->timestamp[0] && (!t1 || strcmp(row->timestamp, t1) > 0))
+            t1 = row->timestamp;
+    }
+    if (!first)
+        return;
+    if (first->profile[0]) {
+        char ini[4400];
+        struct stat st;
+        fputs("; profile ", f);
+        mmb_report_md_code(f, first->profile);
+        snprintf(ini, sizeof ini, "%s/profiles/%s.ini", rep->root, first->profile);
+        if (stat(ini, &st) == 0) {
+            char cmd[256];
+            snprintf(cmd, sizeof cmd, "mmbench run profiles/%s.ini", first->profile);
+            fputs(" (", f);
+            mmb_report_md_code(f, cmd);
+            fputs(")", f);
+        }
+    }
+    if (t0)
+        fprintf(f, strcmp(t0, t1) ? "; measured %s to %s" : "; measured %s", t0, t1);
+    if (first->driver[0] || first->cuda[0]) {
+        fputs("; driver ", f);
+        mmb_report_md_text(f, first->driver[0] ? first->driver : "?");
+        fputs(", CUDA ", f);
+        mmb_report_md_text(f, first->cuda[0] ? first->cuda : "?");
+    }
+}
+
+/* Whether file i's note has a row for one of the file's kernels. */
+static bool note_names_kernels(const struct mmb_report_data *d, size_t i)
+{
+    bool here[MMB_REPORT_KERNELS_MAX] = {false};
+    for (size_t r = 0; r < d->nrows; r++)
+        if (d->rows[r].file == i)
+            here[d->rows[r].kernel] = true;
+    char bug[16];
+    for (size_t k = 0; k < d->nkernels; k++)
+        if (here[k] && mmb_report_data_note_kernel(d->files[i].note, d->kernels[k], bug, sizeof bug))
+            return true;
+    return false;
+}
+
+static void md_data(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    fputs("## Data\n\n", f);
+    for (size_t i = 0; i < d->nfiles; i++) {
+        const struct mmb_report_file *file = &d->files[i];
+        fputs("- ", f);
+        mmb_report_md_code(f, file->shown);
+        fputs(" (", f);
+        const char *sep = "";
+        for (size_t g = 0; g < d->ngpus; g++) {
+            bool here = false;
+            for (size_t r = 0; r < d->nrows && !here; r++)
+                here = d->rows[r].file == i && d->rows[r].gpu == g;
+            if (here) {
+                fputs(sep, f);
+                mmb_report_md_text(f, d->gpus[g].name);
+                sep = ", ";
+            }
+        }
+        fprintf(f, "): %zu rows, %zu ok", file->rows, file->by_status[MMB_STATUS_OK]);
+        for (size_t s = 1; s < MMB_STATUS_COUNT; s++)
+            if (file->by_status[s])
+                fprintf(f, ", %zu %s", file->by_status[s], mmb_status_text((enum mmb_status)s));
+        md_provenance(f, rep, i);
+        if (file->published) {
+            const char *reason = "";
+            for (size_t r = 0; r < d->nrows; r++)
+                if (d->rows[r].file == i && d->rows[r].published) {
+                    reason = d->rows[r].r.reason;
+                    break;
+                }
+            fprintf(f, "; %zu published rows: ", file->published);
+            mmb_report_md_text(f, reason);
+        }
+        fputs(".\n", f);
+        if (file->note && note_names_kernels(d, i)) {
+            /* a table of each kernel's bug: shown in its profile's section, not quoted */
+            char md_path[4096];
+            size_t n = strlen(file->shown);
+            snprintf(md_path, sizeof md_path, "%.*s.md", (int)(n > 4 ? n - 4 : n), file->shown);
+            fputs("  Its note, ", f);
+            mmb_report_md_code(f, md_path);
+            fputs(", names each kernel's bug in a table; the profile's section shows them.\n", f);
+        } else if (file->note) {
+            /* the note that travels with the CSV (x.md beside x.csv), quoted */
+            fputs("\n", f);
+            for (const char *p = file->note; *p;) {
+                size_t len = strcspn(p, "\n");
+                fprintf(f, "  > %.*s\n", (int)len, p);
+                p += len + (p[len] == '\n');
+            }
+            fputs("\n", f);
+        }
+    }
+    fputs("\nEach kernel's line, bar, point or table row is its fastest ok configuration (lowest median time) at that size, on that GPU; rows are told apart by the `gpu` column, and cuBLAS is the kernel `cublas`.\n", f);
+}
+
+static void md_head(FILE *f, const struct mmb_report *rep)
+{
+    const struct mmb_report_data *d = &rep->data;
+    size_t ok = 0;
+    for (size_t i = 0; i < d->nrows; i++)
+        ok += d->rows[i].r.status == MMB_STATUS_OK;
+    char sel[64];
+    mmb_report_state_selection(rep, -1, sel, sizeof sel);
+    fputs("## This report\n\n", f);
+    fprintf(f, "%zu GPU%s, %zu CSV files, %zu rows", d->ngpus, d->ngpus == 1 ? "" : "s", d->nfiles, d->nrows);
+    size_t by[MMB_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < d->nrows; i++)
+        if ((unsigned)d->rows[i].r.status < MMB_STATUS_COUNT)
+            by[d->rows[i].r.status]++;
+    size_t restricted = by[MMB_STATUS_RESTRICTED], failed = d->nrows - ok - restricted;
+    if (ok == d->nrows) {
+        fputs(", all ok", f);
+    } else {
+        fprintf(f, ": %zu ok and plotted", ok);
+        /* restricted rows are the tuner's bookkeeping, not trouble: say so before
+         * the count can alarm anyone */
+        if (restricted)
+            fprintf(f, "; %zu restricted, configurations that a tuning profile's restrictions exclude from the search, "
+                       "recorded on purpose and never run (Kernel Tuner's restricted configurations%s)",
+                    restricted, mmb_report_tune_groups_any(rep) ? "; see [Tuning](#tuning)" : "");
+        if (failed) {
+            fprintf(f, "; %zu that did not run or failed:", failed);
+            const char *sep = " ";
+            for (size_t st = 1; st < MMB_STATUS_COUNT; st++)
+                if (st != MMB_STATUS_RESTRICTED && by[st]) {
+                    fprintf(f, "%s%zu %s", sep, by[st], mmb_status_text((enum mmb_status)st));
+                    sep = ", ";
+                }
+            fputs(" (each listed under [Caveats](#caveats))", f);
+        }
+    }
+    fputs(". Figures and tables show ", f);
+    if (d->main >= 0 && d->profiles[d->main].name[0]) {
+        fputs("profile ", f);
+        mmb_report_md_code(f, d->profiles[d->main].name);
+        fputs(", ", f);
+    }
+    fputs(sel, f);
+    if (d->ref >= 0) {
+        char ref[96];
+        mmb_report_shape_label(&d->shapes[d->ref], ref, sizeof ref);
+        fprintf(f, "; bars, heatmaps and the first table of each GPU are at %s", ref);
+    }
+    fputs(".\n\n", f);
+    mmb_report_sections_profiles_md(f, rep);
+    fputs("Regenerate everything (runs the GPU sweep first when this machine has a GPU):\n\n    ninja -C build bench\n\n", f);
+    fputs("or only this report, from the source root, with no GPU and no CUDA (the program is build/harness/mmbench in a build tree):\n\n    ", f);
+    fprintf(f, "%s\n\n", rep->command);
+    size_t rl = strlen(rep->root);
+    const char *out = strcmp(rep->root, ".") && !strncmp(rep->out, rep->root, rl) && rep->out[rl] == '/'
+                          ? rep->out + rl + 1 : rep->out;
+    fprintf(f, "Redraw one figure after editing its script: `cd %s/gnuplot && gnuplot NAME.gp`. ", out);
+    fputs("Every figure is drawn as", f);
+    for (size_t i = 0; i < rep->nformats; i++)
+        fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
+                mmb_report_format_info(rep->formats[i])->description);
+    fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
+    fputs("Contents: [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · [Figures](#figures) · "
+          "[Tables](#tables) · ", f);
+    mmb_report_sections_contents(f, rep);
+    fprintf(f, "%s[Caveats](#caveats) · [Data](#data)\n\n",
+            mmb_report_tune_groups_any(rep) ? "[Tuning](#tuning) · " : "");
+}
+
+int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_out md, tex;
+    if (mmb_report_out_open(&md, err, errlen) != 0)
+        return -1;
+    if (mmb_report_out_open(&tex, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        return -1;
+    }
+    mmb_report_state_figures_check(rep);
+    fputs("# mmbench report\n\n", md.f);
+    mmb_report_findings_md(md.f, rep);
+    md_head(md.f, rep);
+    mmb_report_terms_md(md.f, rep);
+    md_figures(md.f, rep);
+
+    fputs("% tables.tex - the findings and tables of reports/README.md for LaTeX notes and slides.\n"
+          "% Written by `mmbench report`. \\input it after \\usepackage{booktabs,graphicx}, in an article\n"
+          "% (A4, 10 pt) or on a 4:3 slide: \\mmbfit scales a table down only where it would be wider than\n"
+          "% the line or taller than three quarters of the page.\n"
+          "\\providecommand{\\mmbfit}[1]{\\resizebox*{!}{\\ifdim\\totalheight>0.75\\textheight 0.75\\textheight"
+          "\\else\\totalheight\\fi}{\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{#1}}}\n\n",
+          tex.f);
+    mmb_report_findings_tex(tex.f, rep);
+    mmb_report_terms_tex(tex.f, rep);
+    fputs("## Tables\n\n", md.f);
+    int rc = 0;
+    for (size_t g = 0; g < d->ngpus && rc == 0; g++) {
+        if (!d->gpus[g].selected)
+            continue;
+        char gpu[128];
+        mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+        fputs("### ", md.f);
+        mmb_report_md_text(md.f, gpu);
+        fputs("\n\n", md.f);
+        fputs("% ", tex.f);
+        mmb_report_md_tex(tex.f, gpu);
+        fputs("\n", tex.f);
+        rc = mmb_report_tables_write(rep, g, md.f, tex.f);
+    }
+    if (rc != 0) {
+        mmb_errorf(err, errlen, "out of memory");
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    if (mmb_report_sections_write(rep, md.f, tex.f) != 0 || mmb_report_tune_doc_section(rep, md.f, tex.f) != 0) {
+        mmb_errorf(err, errlen, "out of memory");
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    mmb_report_caveats_write(md.f, rep);
+    md_data(md.f, rep);
+
+    char path[4400];
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "tables.tex", err, errlen) != 0 ||
+        mmb_report_out_commit(&tex, path, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        return -1;
+    }
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "README.md", err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        return -1;
+    }
+    return mmb_report_out_commit(&md, path, err, errlen);
+}
+

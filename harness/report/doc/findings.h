@@ -1,0 +1,17 @@
+/* findings.h - the report's Key findings: sentences computed from the data, each
+ * with its numbers (what each step of the kernel ladder gained, what limits each
+ * kernel and why, the seeds' claims answered, GPU generations compared and why they
+ * differ, what tuning found). Nothing in them is typed in: a finding whose data is
+ * missing is left out, or says what is missing. */
+#ifndef MMB_REPORT_FINDINGS_H
+#define MMB_REPORT_FINDINGS_H
+
+#include <stdio.h>
+
+#include "report/input/state.h"
+
+/* "## Key findings" and its list, in Markdown; \section*{Key findings} in LaTeX. */
+void mmb_report_findings_md(FILE *f, const struct mmb_report *rep);
+void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep);
+
+#endif

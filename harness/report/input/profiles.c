@@ -1,0 +1,293 @@
+/* profiles.c - which profile tells the report's story, and what the others are for.
+ * A CSV row names its profile (course, dtypes, tune-seed, ...); the report draws its
+ * story (Key findings, Figures, Tables) from one profile, so that kernels of
+ * different sweeps never share a ladder, a bar chart or a "best configuration":
+ *   - the main profile: --profile NAME, else the story's profile (story.c: course)
+ *     when the data has it, else the profile with the most ok rows; published rows
+ *     (figures from the documents) and rows without a profile join it;
+ *   - the others by name (story.c's table): tuning profiles feed the Tuning section,
+ *     ladder* the Kernel ladder section, seeds* the Seed kernels as written section;
+ *   - of the rest, the one that measures the most element types feeds the
+ *     element-type table and finding; every other profile gets a section of its own. */
+#include "report/input/profiles.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "model/profile.h"
+#include "report/input/row.h"
+#include "report/input/story.h"
+#include "results/row.h"
+
+static bool row_timed_ok(const struct mmb_row *r)
+{
+    return r->status == MMB_STATUS_OK && isfinite(r->time_ms_median) && r->time_ms_median > 0;
+}
+
+static int profile_key(const struct mmb_report_row *a, const struct mmb_report_row *b)
+{
+    return strcmp(a->r.profile, b->r.profile);
+}
+
+/* Groups the rows by profile name; rows without one get the index of the profile
+ * list's end (n), to be given the main profile's. Returns -1 with err. */
+static int profiles_collect(struct mmb_report_data *d, size_t *unnamed, char *err, size_t errlen)
+{
+    size_t cap = d->nrows ? d->nrows : 1;
+    size_t *group = malloc(cap * sizeof *group), *first = malloc(cap * sizeof *first);
+    long n = group && first ? mmb_report_row_group(d, NULL, d->nrows, profile_key, group, first) : -1;
+    int rc = 0;
+    if (n < 0 || !(d->profiles = calloc((size_t)n + 1, sizeof *d->profiles)))
+        rc = mmb_failf(err, errlen, "out of memory");
+    size_t to[MMB_REPORT_PROFILES_MAX + 2]; /* the named ones, the unnamed, the one too many */
+    *unnamed = 0;
+    for (long g = 0; rc == 0 && g < n; g++) {
+        const struct mmb_report_row *r = &d->rows[first[g]];
+        if (!r->r.profile[0]) {
+            to[g] = SIZE_MAX; /* joins the main profile */
+            *unnamed += 1;
+            continue;
+        }
+        if (d->nprofiles == MMB_REPORT_PROFILES_MAX) {
+            rc = mmb_failf(err, errlen, "%s:%ld: profile '%s' is one more than the %d that a report tells apart (name fewer CSV files)",
+                           d->files[r->file].path, r->line, r->r.profile, MMB_REPORT_PROFILES_MAX);
+            break;
+        }
+        to[g] = d->nprofiles;
+        memset(d->profiles[d->nprofiles].rank, MMB_REPORT_UNRANKED, sizeof d->profiles[d->nprofiles].rank);
+        snprintf(d->profiles[d->nprofiles++].name, MMB_REPORT_NAME_MAX, "%s", r->r.profile);
+    }
+    if (rc == 0 && d->nprofiles == 0 && *unnamed) {
+        /* no row names a profile: one profile without a name */
+        memset(d->profiles[0].rank, MMB_REPORT_UNRANKED, sizeof d->profiles[0].rank);
+        d->nprofiles = 1;
+        for (long g = 0; g < n; g++)
+            to[g] = 0;
+        *unnamed = 0;
+    }
+    for (size_t i = 0; rc == 0 && i < d->nrows; i++)
+        d->rows[i].profile = to[group[i]];
+    free(group);
+    free(first);
+    return rc;
+}
+
+static void profiles_count(struct mmb_report_data *d)
+{
+    unsigned seen[MMB_REPORT_PROFILES_MAX] = {0};
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile == SIZE_MAX)
+            continue;
+        struct mmb_report_profile *p = &d->profiles[rr->profile];
+        p->rows++;
+        p->published += rr->published;
+        enum mmb_dtype t;
+        if (row_timed_ok(&rr->r) && !rr->published) {
+            p->ok++;
+            if (mmb_dtype_parse(rr->r.dtype, &t) && t < 32 && !(seen[rr->profile] & 1u << t)) {
+                seen[rr->profile] |= 1u << t;
+                p->ndtypes++;
+            }
+        }
+    }
+    for (size_t p = 0; p < d->nprofiles; p++)
+        d->profiles[p].role = d->profiles[p].rows && d->profiles[p].published == d->profiles[p].rows
+                                  ? MMB_REPORT_ROLE_PUBLISHED
+                                  : mmb_report_story_role(d->profiles[p].name);
+}
+
+/* --profile NAME, else course, else the most ok rows (the first of equals). */
+static int main_pick(struct mmb_report_data *d, const char *want, char *err, size_t errlen)
+{
+    d->main = -1;
+    d->main_rule = want ? "named with --profile" : "the default";
+    for (size_t p = 0; p < d->nprofiles; p++) {
+        const struct mmb_report_profile *pr = &d->profiles[p];
+        if (want ? strcmp(pr->name, want) == 0 && (pr->ok || pr->published)
+                 : strcmp(pr->name, mmb_report_story.main_profile) == 0 && pr->ok)
+            d->main = (int)p;
+    }
+    if (want && d->main < 0) {
+        char list[1024] = "";
+        for (size_t p = 0, o = 0; p < d->nprofiles && o < sizeof list - 1; p++) {
+            int w = snprintf(list + o, sizeof list - o, "%s%s", p ? ", " : "", d->profiles[p].name);
+            o += w > 0 ? (size_t)w : 0;
+        }
+        return mmb_failf(err, errlen, "--profile %s: no ok row of that profile; profiles in the data: %s", want,
+                         d->nprofiles ? list : "none");
+    }
+    for (size_t p = 0; p < d->nprofiles && d->main < 0; p++)
+        if (d->profiles[p].ok) {
+            d->main = (int)p;
+            d->main_rule = "the profile with the most ok rows";
+            for (size_t q = p + 1; q < d->nprofiles; q++)
+                if (d->profiles[q].ok > d->profiles[d->main].ok)
+                    d->main = (int)q;
+        }
+    if (d->main < 0 && d->nprofiles) {
+        d->main = 0; /* published figures alone, or nothing ok */
+        d->main_rule = "the first profile: no profile has an ok row of its own";
+    }
+    return 0;
+}
+
+/* The most element types among the profiles without a section of their own (the
+ * main one first of equals); none when no profile has two. */
+static void dtypes_pick(struct mmb_report_data *d)
+{
+    d->dtypes = -1;
+    size_t most = 1;
+    if (d->main >= 0 && d->profiles[d->main].ndtypes > most) {
+        d->dtypes = d->main;
+        most = d->profiles[d->main].ndtypes;
+    }
+    for (size_t p = 0; p < d->nprofiles; p++)
+        if (d->profiles[p].role == MMB_REPORT_ROLE_OTHER && d->profiles[p].ndtypes > most) {
+            d->dtypes = (int)p;
+            most = d->profiles[p].ndtypes;
+        }
+    if (d->dtypes >= 0 && d->dtypes != d->main)
+        d->profiles[d->dtypes].role = MMB_REPORT_ROLE_DTYPES;
+}
+
+int mmb_report_profiles_pick(struct mmb_report_data *d, const char *want, char *err, size_t errlen)
+{
+    size_t unnamed;
+    if (profiles_collect(d, &unnamed, err, errlen) != 0)
+        return -1;
+    profiles_count(d);
+    if (main_pick(d, want, err, errlen) != 0)
+        return -1;
+    if (d->main >= 0)
+        d->profiles[d->main].role = MMB_REPORT_ROLE_MAIN;
+    for (size_t i = 0; i < d->nrows; i++) {
+        struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile == SIZE_MAX) /* no profile: the story's */
+            rr->profile = (size_t)d->main;
+        rr->story = (int)rr->profile == d->main || rr->published;
+    }
+    if (unnamed) { /* count them with the main profile, now that they are its rows */
+        for (size_t p = 0; p < d->nprofiles; p++)
+            d->profiles[p].rows = d->profiles[p].ok = d->profiles[p].published = d->profiles[p].ndtypes = 0;
+        profiles_count(d);
+        d->profiles[d->main].role = MMB_REPORT_ROLE_MAIN;
+    }
+    dtypes_pick(d);
+    for (size_t i = 0; i < d->nrows; i++) {
+        enum mmb_report_role role = d->profiles[d->rows[i].profile].role;
+        d->rows[i].apart = role == MMB_REPORT_ROLE_AS_WRITTEN || role == MMB_REPORT_ROLE_OTHER;
+    }
+    return 0;
+}
+
+/* ---- a profile's kernels and best rows ------------------------------------------------------- */
+
+size_t mmb_report_profile_kernels(const struct mmb_report_data *d, size_t p, size_t *out)
+{
+    bool seen[MMB_REPORT_KERNELS_MAX] = {false}, cublas = false;
+    size_t n = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile != p || seen[rr->kernel])
+            continue;
+        seen[rr->kernel] = true;
+        if ((int)rr->kernel == d->cublas)
+            cublas = true;
+        else
+            out[n++] = rr->kernel;
+    }
+    /* the INI's order first (a sweep by size names a kernel first where it first runs) */
+    const unsigned char *rank = d->profiles[p].rank;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && rank[out[j]] < rank[out[j - 1]]; j--) {
+            size_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    if (cublas)
+        out[n++] = (size_t)d->cublas;
+    return n;
+}
+
+void mmb_report_profile_best(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                             const struct mmb_report_shape *s, const struct mmb_report_row **best)
+{
+    for (size_t k = 0; k < MMB_REPORT_KERNELS_MAX; k++)
+        best[k] = NULL;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        const struct mmb_row *r = &rr->r;
+        if (rr->profile != p || rr->gpu != g || !row_timed_ok(r) || r->m != s->m || r->n != s->n || r->k != s->k ||
+            strcmp(r->dtype, dtype) != 0 || (d->cache[0] && r->cache[0] && strcmp(d->cache, r->cache) != 0))
+            continue;
+        if (!best[rr->kernel] || r->time_ms_median < best[rr->kernel]->r.time_ms_median)
+            best[rr->kernel] = rr;
+    }
+}
+
+size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < d->nprofiles; p++)
+        if (d->profiles[p].role == r)
+            out[n++] = p;
+    return n;
+}
+
+/* ---- the sizes a profile's section shows --------------------------------------------------- */
+
+static bool shape_has_ok(const struct mmb_report_data *d, size_t p, size_t g, const struct mmb_report_shape *s)
+{
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile == p && rr->gpu == g && row_timed_ok(&rr->r) && rr->r.m == s->m && rr->r.n == s->n &&
+            rr->r.k == s->k && strcmp(rr->r.dtype, d->dtype) == 0)
+            return true;
+    }
+    return false;
+}
+
+size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_t g, struct mmb_report_shape *out)
+{
+    size_t n = 0;
+    if (d->ref >= 0 && shape_has_ok(d, p, g, &d->shapes[d->ref]))
+        out[n++] = d->shapes[d->ref];
+    struct mmb_report_shape big = {0, 0, 0};
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        const struct mmb_row *r = &rr->r;
+        if (rr->profile == p && rr->gpu == g && row_timed_ok(r) && r->m == r->n && r->n == r->k && r->m > big.m &&
+            strcmp(r->dtype, d->dtype) == 0)
+            big = (struct mmb_report_shape){r->m, r->n, r->k};
+    }
+    if (big.m && !(n && out[0].m == big.m && out[0].n == big.n && out[0].k == big.k))
+        out[n++] = big;
+    return n;
+}
+
+/* ---- each profile's own order of its kernels ------------------------------------------------ */
+
+void mmb_report_profiles_rank(struct mmb_report_data *d, const char *root)
+{
+    struct mmb_profile *ini = calloc(1, sizeof *ini);
+    for (size_t p = 0; ini && p < d->nprofiles; p++) {
+        char path[4400], err[1024];
+        if (!d->profiles[p].name[0] || strchr(d->profiles[p].name, '/') ||
+            (size_t)snprintf(path, sizeof path, "%s/profiles/%s.ini", root, d->profiles[p].name) >= sizeof path ||
+            mmb_profile_load(path, ini, err, sizeof err) != 0)
+            continue; /* no INI of that name (or none that loads): the data's order */
+        unsigned next = 0;
+        for (int i = 0; i < ini->nkernels && next < MMB_REPORT_UNRANKED; i++)
+            for (size_t k = 0; k < d->nkernels; k++)
+                if (!strcmp(d->kernels[k], ini->kernels[i].name) && d->profiles[p].rank[k] == MMB_REPORT_UNRANKED)
+                    d->profiles[p].rank[k] = (unsigned char)next++;
+        mmb_profile_free(ini);
+    }
+    free(ini);
+}

@@ -1,0 +1,33 @@
+/* profiles.h - which profile tells the report's story, what the others are for, and
+ * each profile's kernels, sizes and best rows. */
+#ifndef MMB_REPORT_PROFILES_H
+#define MMB_REPORT_PROFILES_H
+
+#include <stddef.h>
+
+#include "report/input/data.h"
+
+/* Sets each profile's role, the main profile (want, or NULL: `course` when present,
+ * else the one with the most ok rows) and every row's profile and story flag
+ * (profiles.c); -1 with err when want names no profile with an ok row. */
+int mmb_report_profiles_pick(struct mmb_report_data *d, const char *want, char *err, size_t errlen);
+/* The kernels of profile p in its order (its INI's, else first appearance), cuBLAS
+ * last: kernel indices into out (MMB_REPORT_KERNELS_MAX); returns how many. */
+size_t mmb_report_profile_kernels(const struct mmb_report_data *d, size_t p, size_t *out);
+/* The fastest ok row of profile p on GPU g for each kernel at m x n x k in dtype
+ * (cache mode as the selection's), into best[MMB_REPORT_KERNELS_MAX] (NULL none). */
+void mmb_report_profile_best(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                             const struct mmb_report_shape *s, const struct mmb_report_row **best);
+/* The sizes a profile's section shows on GPU g in the selected dtype: the reference
+ * size when it has an ok row there, and its largest square size; into out (2).
+ * Returns how many. */
+size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_t g, struct mmb_report_shape *out);
+/* The profiles of role r in the data's order into out (MMB_REPORT_PROFILES_MAX). */
+size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out);
+
+/* Each profile's kernels ranked by the order of the [kernel NAME] sections of
+ * <root>/profiles/<name>.ini (read by model/profile.c) where that file loads and names
+ * them: the order its sections show them in. */
+void mmb_report_profiles_rank(struct mmb_report_data *d, const char *root);
+
+#endif

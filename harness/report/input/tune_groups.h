@@ -1,0 +1,42 @@
+/* tune_groups.h - the report's view of tuning: the tuned problems found in the
+ * data, each a kernel at one size, dtype and cache mode on one GPU. */
+#ifndef MMB_REPORT_TUNE_GROUPS_H
+#define MMB_REPORT_TUNE_GROUPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/input/state.h"
+
+#define MMB_REPORT_TUNE_GROUPS_MAX 64
+
+/* One tuned problem: a kernel at one size, dtype and cache mode on one GPU. Rows of
+ * a profile named tune*; published rows of a tuned kernel and size join as their
+ * own group (tuned false), for comparison. */
+struct mmb_report_tune_group {
+    size_t gpu, kernel;
+    long long m, n, k;
+    char dtype[8], cache[8];
+    bool tuned;
+    size_t by_status[MMB_STATUS_COUNT];
+    size_t best;   /* row index + 1 of the fastest ok row, 0 none */
+    size_t profile; /* the profile of its rows */
+    size_t cublas;  /* row index + 1 of cuBLAS at the same problem on the GPU, of the same profile when it
+                     * measured one (the same run), else of any; 0 none */
+};
+
+/* Fills gs (MMB_REPORT_TUNE_GROUPS_MAX entries) and returns how many: tuned groups
+ * in the order of the data, then the published ones. */
+size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report_tune_group *gs);
+
+/* Whether the row came from a tuning profile, and belongs to the group. */
+bool mmb_report_tune_group_row(const struct mmb_report_row *r);
+bool mmb_report_tune_group_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r);
+/* Same kernel, size and dtype (the cache mode aside: published rows have none). */
+bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b);
+
+/* True when the data holds rows of a tuning profile: the report then has a
+ * Tuning section. */
+bool mmb_report_tune_groups_any(const struct mmb_report *rep);
+
+#endif
