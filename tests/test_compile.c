@@ -369,6 +369,49 @@ START_TEST(test_cache_follows_includes)
 }
 END_TEST
 
+/* The dtypes that get the toolkit's headers: the key follows the toolkit's include
+ * folder (MMB_CUDA_INCLUDE here, a stand-in with the cuda_fp16.h it is known by) and
+ * the headers pre-included from it, and what those include: an edited pre-included
+ * header, or a file it includes, compiles anew. */
+START_TEST(test_cache_follows_pre_included_headers)
+{
+    tmpdir_setup();
+    char toolkit[100], types[160], nested[160], fp16[160], cache[100], err[2048];
+    snprintf(toolkit, sizeof toolkit, "%s/toolkit", tmpdir);
+    ck_assert_int_eq(mkdir(toolkit, 0700), 0);
+    snprintf(fp16, sizeof fp16, "%s/cuda_fp16.h", toolkit);
+    snprintf(types, sizeof types, "%s/mmb_test_types.h", toolkit);
+    snprintf(nested, sizeof nested, "%s/mmb_test_scale.h", toolkit);
+    snprintf(cache, sizeof cache, "%s/cache", tmpdir);
+    write_text(fp16, "/* found by the toolkit search, never included here */\n");
+    write_text(types, "#include \"mmb_test_scale.h\"\n#define VALUE 1\n");
+    write_text(nested, "#define SCALE 3\n");
+    ck_assert_int_eq(setenv("MMB_CUDA_INCLUDE", toolkit, 1), 0);
+    static const char text[] = "extern \"C\" __global__ void f(elem_t *c) { c[0] = VALUE * SCALE; }\n";
+    const char *defines[] = {"elem_t=float", NULL};
+    const char *headers[] = {"mmb_test_types.h", NULL};
+    struct mmb_compile_request req = {.source_path = "k.cu", .source = text, .function = "f", .defines = defines,
+                                      .arch = 90, .cache_dir = cache, .cuda_headers = true, .headers = headers};
+    struct mmb_cubin a, b, c, d;
+    ck_assert_msg(mmb_compile(&req, &a, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(!a.from_cache);
+    ck_assert_msg(mmb_compile(&req, &b, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(b.from_cache);
+    write_text(types, "#include \"mmb_test_scale.h\"\n#define VALUE 2\n");
+    ck_assert_msg(mmb_compile(&req, &c, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert_msg(!c.from_cache, "an edited pre-included header was not compiled again");
+    ck_assert(c.size != a.size || memcmp(c.data, a.data, a.size) != 0);
+    write_text(nested, "#define SCALE 5 +\n"); /* now a compile error, not the cubin of before */
+    ck_assert_int_eq(mmb_compile(&req, &d, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(!d.from_cache);
+    ck_assert_int_eq(unsetenv("MMB_CUDA_INCLUDE"), 0);
+    mmb_cubin_free(&a);
+    mmb_cubin_free(&b);
+    mmb_cubin_free(&c);
+    tmpdir_teardown();
+}
+END_TEST
+
 /* A -D macro named like a name the compiled code uses breaks the compile where that
  * name stands: the message names the macro first (so that a row's reason, cut at 255
  * characters, still says it), then NVRTC's log. An error that is not on a macro blames
@@ -559,6 +602,7 @@ int main(void)
     TCase *cache = tcase_create("cache");
     tcase_set_timeout(cache, 120);
     tcase_add_test(cache, test_cache_follows_includes);
+    tcase_add_test(cache, test_cache_follows_pre_included_headers);
     tcase_add_test(cache, test_compile_error_names_the_macro);
     tcase_add_test(cache, test_nvrtc_names_collide);
     suite_add_tcase(s, cache);

@@ -239,12 +239,41 @@ struct cache_entry {
     char cubin[4096], log[4096], name[4096];
 };
 
+/* Where NVRTC looks for the request's includes, in the order build_options gives them:
+ * the toolkit's include folder and the dtype's pre-included type headers first (a
+ * request with cuda_headers), then the -I folders and --pre-include headers of the
+ * extra options. The in-memory prelude is no file: its text is hashed apart. Returns
+ * 0, or -1 with err. */
+static int request_include_paths(const struct mmb_compile_request *req, struct mmb_include_paths *inc, char *err,
+                                 size_t errlen)
+{
+    if (mmb_include_paths_parse(req->extra_options, inc, err, errlen) != 0)
+        return -1;
+    if (!req->cuda_headers)
+        return 0;
+    const char *dir = mmb_cuda_include_dir();
+    int npre = 0;
+    while (req->headers && req->headers[npre] && npre < 3) /* as build_options takes them */
+        npre++;
+    if (!dir || inc->ndirs + 1 > MMB_INCLUDE_DIRS_MAX || inc->npre + npre > MMB_PRE_INCLUDES_MAX)
+        return mmb_failf(err, errlen, "no toolkit include folder, or more folders or headers than a digest takes");
+    memmove(&inc->dirs[1], &inc->dirs[0], (size_t)inc->ndirs * sizeof inc->dirs[0]);
+    inc->dirs[0] = dir;
+    inc->ndirs++;
+    memmove(&inc->pre[npre], &inc->pre[0], (size_t)inc->npre * sizeof inc->pre[0]);
+    for (int i = 0; i < npre; i++)
+        inc->pre[i] = req->headers[i];
+    inc->npre += npre;
+    return 0;
+}
+
 /* The disk key hashes the source text (without its zero, as the cubins already cached
- * were named), every file it includes (core/source_digest.h: as NVRTC finds them with
- * the request's -I folders; NVRTC's own headers through its version), the pre-included
- * prelude's text, the function, every option NVRTC gets (the arch too) and NVRTC's
- * version: a change to any of them compiles anew. When the includes cannot be read,
- * nothing is cached: the compile says what is wrong. */
+ * were named), every file it and the pre-included headers include (core/
+ * source_digest.h: as NVRTC finds them with the request's -I folders, the toolkit's
+ * for the dtypes that get its headers; NVRTC's own headers through its version), the
+ * pre-included prelude's text, the function, every option NVRTC gets (the arch too)
+ * and NVRTC's version: a change to any of them compiles anew. When the includes cannot
+ * be read, nothing is cached: the compile says what is wrong. */
 static void cache_locate(const struct mmb_compile_request *req, const struct nvrtc_options *o, int major,
                          int minor, const char *prelude_text, struct cache_entry *c)
 {
@@ -255,7 +284,7 @@ static void cache_locate(const struct mmb_compile_request *req, const struct nvr
     char ignored[512];
     struct mmb_include_paths inc;
     struct mmb_source_digest digest;
-    if (mmb_include_paths_parse(req->extra_options, &inc, ignored, sizeof ignored) != 0 ||
+    if (request_include_paths(req, &inc, ignored, sizeof ignored) != 0 ||
         mmb_source_digest(req->source_path, req->source, &inc, &digest, ignored, sizeof ignored) != 0) {
         c->dir = NULL;
         return;
