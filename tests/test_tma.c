@@ -53,6 +53,20 @@ START_TEST(test_extents)
     ck_assert(rows == 100 && cols == 200); /* K x N */
     mmb_tma_extent(MMB_ARG_C, &s, &rows, &cols);
     ck_assert(rows == 300 && cols == 200); /* M x N */
+    /* B held K-major (e4m3, i8) is N x K; A and C, and B of the other dtypes, as they were. */
+    struct mmb_size held = mmb_tma_size_held(MMB_E4M3, MMB_ARG_B, &s);
+    mmb_tma_extent(MMB_ARG_B, &held, &rows, &cols);
+    ck_assert(rows == 200 && cols == 100);
+    held = mmb_tma_size_held(MMB_I8, MMB_ARG_B, &s);
+    mmb_tma_extent(MMB_ARG_B, &held, &rows, &cols);
+    ck_assert(rows == 200 && cols == 100);
+    held = mmb_tma_size_held(MMB_F16, MMB_ARG_B, &s);
+    mmb_tma_extent(MMB_ARG_B, &held, &rows, &cols);
+    ck_assert(rows == 100 && cols == 200);
+    held = mmb_tma_size_held(MMB_E4M3, MMB_ARG_A, &s);
+    ck_assert(held.m == 300 && held.n == 200 && held.k == 100);
+    held = mmb_tma_size_held(MMB_E4M3, MMB_ARG_C, &s);
+    ck_assert(held.m == 300 && held.n == 200 && held.k == 100);
     ck_assert_str_eq(mmb_tma_matrix_name(MMB_ARG_B), "B");
     ck_assert_str_eq(mmb_tma_matrix_name(MMB_ARG_INT), "?");
 }

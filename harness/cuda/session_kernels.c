@@ -116,9 +116,10 @@ static enum mmb_status bind_tensor_map(struct launch_ctx *c, int i, const struct
     if (mmb_space_tma_box(c->kernel, i, cfg, &p->size, p->esize, &box, err, errlen) != 0)
         return MMB_STATUS_INVALID_CONFIG;
     void *const bases[] = {[MMB_ARG_A] = p->dA, [MMB_ARG_B] = p->dB, [MMB_ARG_C] = p->dC};
+    const struct mmb_size held = mmb_tma_size_held(p->dtype, box.matrix, &p->size);
     char why[384];
     enum mmb_status st = mmb_tensor_map_encode(&c->tmaps[i], &box, mmb_tma_type_of(p->dtype, box.matrix),
-                                               bases[box.matrix], &p->size, why, sizeof why);
+                                               bases[box.matrix], &held, why, sizeof why);
     if (st != MMB_STATUS_OK)
         mmb_errorf(err, errlen, "argument %d: %s", i + 1, why);
     c->args[i] = &c->tmaps[i];
