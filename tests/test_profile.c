@@ -318,6 +318,7 @@ static const struct {
     {"bad-param-underscore.ini", 7, "parameter name '_Tile' is reserved to the compiler"},
     {"bad-param-double-underscore.ini", 7, "parameter name 'tile__x' is reserved to the compiler"},
     {"bad-param-harness.ini", 7, "parameter name 'acc_t' is a name mmbench defines in every compile itself"},
+    {"bad-param-layout.ini", 7, "parameter name 'b_col_major' is a name mmbench defines in every compile itself"},
     {"bad-param-nvrtc.ini", 7, "parameter name 'mode' is a name of NVRTC's built-in header"},
     {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
     {"bad-restrict-sm-count.ini", 8, "'sm_count' at column 1 of 'restrict' is known only at launch; expected it in "
