@@ -15,7 +15,7 @@
 #include "check_run.h"
 #include "core/hash.h"
 #include "cuda/compile.h"
-#include "cuda/verify.h"
+#include "cuda/problem/verify.h"
 #include "model/inputs.h"
 
 START_TEST(test_kernel_compiles)

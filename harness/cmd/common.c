@@ -12,7 +12,7 @@
 
 #ifdef MMB_HAVE_CUDA
 #include "cuda/l2flush.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 #endif
 
 int mmb_cmd_load_profile(const char *command, const char *path, struct mmb_profile *p,

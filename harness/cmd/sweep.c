@@ -13,7 +13,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/csv_name.h"

@@ -59,14 +59,14 @@ struct mmb_pipe_info {
     enum mmb_pipe fallback;
 };
 
-/* How the reference result is computed (cuda/reference.c). */
+/* How the reference result is computed (cuda/problem/reference.c). */
 enum mmb_ref_kind {
     MMB_REF_CUBLAS,  /* cuBLAS in the dtype's own type, pedantic math (f32, f64) */
     MMB_REF_WIDE,    /* cuBLAS DGEMM over the inputs widened to double: exact products, sums to 2^-53 */
     MMB_REF_EXACT,   /* an integer kernel: exact */
 };
 
-/* The library call that computes a dtype, as data: cuda/reference.c maps it onto
+/* The library call that computes a dtype, as data: cuda/problem/blas.c maps it onto
  * cuBLAS and cuBLASLt through tables of its own. */
 enum mmb_blas_api { MMB_BLAS_NONE, MMB_BLAS_SGEMM, MMB_BLAS_DGEMM, MMB_BLAS_GEMM_EX, MMB_BLAS_LT_MATMUL };
 enum mmb_blas_compute { MMB_COMPUTE_32F, MMB_COMPUTE_32F_FAST_TF32, MMB_COMPUTE_32I, MMB_COMPUTE_64F,

@@ -42,7 +42,7 @@ double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_format fmt);
  *     |out - ref| / ref_max <= tolerance + u_out |ref| / ref_max,
  * u_out = mmb_dtype_out_roundoff(dtype) (the second term left out when it is 0),
  * evaluated in double in that order; a NaN or infinite output has an infinite error.
- * The GPU's comparison (cuda/verify.h) follows this to the bit. */
+ * The GPU's comparison (cuda/problem/verify.h) follows this to the bit. */
 void mmb_inputs_compare(const void *out, const void *ref, size_t count, enum mmb_dtype dtype,
                         double tolerance, struct mmb_compare *result);
 

@@ -2,7 +2,7 @@
  * launch on a poisoned output, verify against the reference, time, read counters.
  * Every failure becomes the row's status and reason. Counters read in batches are
  * session_batch.c's. */
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -17,10 +17,10 @@
 #include "core/error.h"
 #include "cuda/cupti.h"
 #include "cuda/l2flush.h"
-#include "cuda/reference.h"
-#include "cuda/session_impl.h"
+#include "cuda/problem/reference.h"
+#include "cuda/problem/verify.h"
+#include "cuda/session/session_impl.h"
 #include "cuda/timer.h"
-#include "cuda/verify.h"
 #include "model/inputs.h"
 #include "model/library.h"
 #include "results/peaks.h"

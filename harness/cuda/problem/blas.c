@@ -1,5 +1,5 @@
 /* blas.c - cuBLAS and cuBLASLt for each dtype's library call (blas.h). */
-#include "cuda/blas.h"
+#include "cuda/problem/blas.h"
 
 /* cublasLt.h declares a function without a prototype (`()`) */
 #pragma GCC diagnostic push

@@ -1,6 +1,6 @@
 /* problem.c - one problem's buffers: seeded inputs on host and device, the reference
  * result and its check against float64 on the host, the output kernels write. */
-#include "cuda/problem.h"
+#include "cuda/problem/problem.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>

@@ -10,8 +10,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "cuda/compile.h"
-#include "cuda/reference.h"
-#include "cuda/session_impl.h"
+#include "cuda/problem/reference.h"
+#include "cuda/session/session_impl.h"
 #include "model/library.h"
 
 void mmb_session_unload_modules(struct mmb_session *s)

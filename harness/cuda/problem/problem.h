@@ -13,7 +13,7 @@
 
 #include "core/dtype.h"
 #include "core/status.h"
-#include "cuda/reference.h"
+#include "cuda/problem/reference.h"
 #include "model/profile.h"
 
 struct mmb_problem {

@@ -1,6 +1,6 @@
 /* reference.c - the reference result of every dtype (cuBLAS pedantic, DGEMM over
  * widened inputs, exact integer kernels) and the library baselines (cuda/blas.h). */
-#include "cuda/reference.h"
+#include "cuda/problem/reference.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -9,10 +9,10 @@
 
 #include "core/errcheck.h"
 #include "core/error.h"
-#include "cuda/blas.h"
 #include "cuda/compile.h"
 #include "cuda/gpu.h"
-#include "cuda/verify.h"
+#include "cuda/problem/blas.h"
+#include "cuda/problem/verify.h"
 
 /* mmb_widen: any storage format to double (mmb_decode, verify.c), a grid-stride pass.
  * The integer kernels: products of the inputs cannot overflow a long long, and their

@@ -1,6 +1,6 @@
 /* verify.c - the output against the reference on the GPU (verify.h): one grid-stride
  * pass, a warp reduction, three atomics per warp into a 24-byte verdict. */
-#include "cuda/verify.h"
+#include "cuda/problem/verify.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
