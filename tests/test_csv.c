@@ -130,8 +130,9 @@ START_TEST(test_columns_table)
         "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
-        "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "peak_gflops", "fp32_pct",
-        "declared_gbps", "declared_bw_pct", "limiter", "registers", "smem_bytes", "timestamp",
+        "tensor_pct", "tensor_inst", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
+        "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "registers",
+        "smem_bytes", "timestamp",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);
@@ -186,7 +187,7 @@ START_TEST(test_columns_roles)
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
                      "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
-                     "gflops intensity fp32_pct declared_gbps declared_bw_pct");
+                     "tensor_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);
@@ -577,7 +578,7 @@ START_TEST(test_bad_fixtures)
         {"negative-time.csv", "3", "column 'time_ms_median': expected a number greater than 0"},
         {"denormal-time.csv", "3", "found '5e-324'"},
         {"zero-size.csv", "3", "column 'n': expected an integer of at least 1, found '0'"},
-        {"unknown-dtype.csv", "3", "column 'dtype': expected one of f32, f64, i32, found 'f16'"},
+        {"unknown-dtype.csv", "3", "column 'dtype': expected one of f32, f64, i32, f16, bf16, tf32, e4m3, i8, found 'fp16'"},
         {"unknown-cache.csv", "3", "column 'cache': expected one of cold, hot, found 'warm'"},
         {"unknown-stop.csv", "3",
          "column 'stopped_by': expected one of repeats, noise, resolution, max_seconds, max_samples, found 'cap'"},

@@ -45,7 +45,8 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
     if (mmb_compile_defines(k, cfg, size, d, &defs, why, sizeof why) == 0) {
         struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
                                           .defines = defs.list, .arch = arch, .arch_specific = specific,
-                                          .extra_options = k->nvrtc_options, .prelude = k->prelude};
+                                          .extra_options = k->nvrtc_options, .prelude = k->prelude,
+                                          .cuda_headers = defs.cuda_headers, .headers = defs.headers};
         st = mmb_compile(&req, &cubin, why, sizeof why);
     }
     if (st != MMB_STATUS_OK) {

@@ -16,7 +16,7 @@
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
 #include "cuda/nvml.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 
 /* A version as CUDA writes it, 12040, as 12.4. */
 static void cuda_text(int v, char *out, size_t len)

@@ -13,7 +13,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
@@ -181,7 +181,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
         .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
-        .cache = p->cache, .tolerance = p->tolerance[dtype],
+        .cache = p->cache, .tolerance = mmb_dtype_tolerance_for(dtype, size->k, p->tolerance[dtype]),
         .time_limit = sw->opts->timeout > 0 ? sw->opts->timeout : p->timeout,
     };
     int rc = 0;

@@ -238,7 +238,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     struct job j = {
         .run = r, .kernel = k, .source = source, .problem = problem, .size = *size, .dtype = dtype,
         .eo = {.warmup = r->settings->warmup >= 0 ? r->settings->warmup : pr->warmup, .timing = r->timing,
-               .cache = pr->cache, .tolerance = pr->tolerance[dtype]},
+               .cache = pr->cache, .tolerance = mmb_dtype_tolerance_for(dtype, size->k, pr->tolerance[dtype])},
         .best_ms = INFINITY,
     };
     struct mmb_tune_history *h = mmb_tune_history_new();

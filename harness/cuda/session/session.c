@@ -2,7 +2,7 @@
  * launch on a poisoned output, verify against the reference, time, read counters.
  * Every failure becomes the row's status and reason. Counters read in batches are
  * session_batch.c's. */
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -17,11 +17,13 @@
 #include "core/error.h"
 #include "cuda/cupti.h"
 #include "cuda/l2flush.h"
-#include "cuda/reference.h"
-#include "cuda/session_impl.h"
+#include "cuda/problem/reference.h"
+#include "cuda/problem/verify.h"
+#include "cuda/session/session_impl.h"
 #include "cuda/timer.h"
-#include "cuda/verify.h"
 #include "model/inputs.h"
+#include "model/library.h"
+#include "results/peaks.h"
 
 static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t errlen)
 {
@@ -157,6 +159,12 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
     if (cfg)
         mmb_space_format_params(k, cfg, row->params, sizeof row->params);
     snprintf(row->dtype, sizeof row->dtype, "%s", mmb_dtype_info(dtype)->text);
+    /* the pipe whose peak the row is measured against: the library's for its dtype,
+     * else the dtype's; its fallback where this GPU lacks it */
+    enum mmb_pipe pipe = k->kind == MMB_KERNEL_SOURCE ? mmb_dtype_info(dtype)->pipe
+                                                      : mmb_library_pipe(mmb_library_of(k->kind), dtype);
+    pipe = mmb_pipe_on(s->dev.cc_major, s->dev.cc_minor, pipe);
+    snprintf(row->pipe, sizeof row->pipe, "%s", mmb_pipe_info(pipe)->text);
     row->m = size->m;
     row->n = size->n;
     row->k = size->k;
@@ -268,7 +276,7 @@ static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c
     enum mmb_status st;
     struct mmb_problem *p = c->p;
     size_t count = (size_t)p->size.m * (size_t)p->size.n;
-    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->esize, s->stream),
+    MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->osize, s->stream),
                    *device_lost = true; return mmb_gpu_status_of(e));
     st = timed ? mmb_timer_launch_first(s->timer, c->launch, c, true, err, errlen) : c->launch(c, err, errlen);
     if (st != MMB_STATUS_OK) {
@@ -282,7 +290,10 @@ static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c
         *device_lost = true; /* the kernel under test ran just before: its fault shows here */
         return st;
     }
-    row->max_rel_err = engine->is_reference ? p->ref_err : cmp.max_rel_err;
+    /* cuBLAS's own output is the reference for f32 and f64: its error is the reference's
+     * against the host; for the other dtypes it is checked as any kernel's */
+    bool is_reference = engine->is_reference && mmb_dtype_info(p->dtype)->ref_kind == MMB_REF_CUBLAS;
+    row->max_rel_err = is_reference ? p->ref_err : cmp.max_rel_err;
     if (!cmp.ok) {
         mmb_errorf(err, errlen, "%zu of %zu elements beyond tolerance %.3g; first at row %lld column %lld",
                    cmp.mismatches, count, eo->tolerance, (long long)(cmp.first_bad / (size_t)p->size.n),

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "cuda/session.h"
-#include "cuda/session_impl.h"
+#include "cuda/session/session.h"
+#include "cuda/session/session_impl.h"
 
 /* A launch whose passes would take longer than this (kernel time) is measured alone:
  * the per-pass cost it would share is small beside its own. */

@@ -21,9 +21,9 @@ struct mmb_verifier;
 enum mmb_status mmb_verifier_open(struct mmb_verifier **out, int arch, const char *cache_dir, char *err,
                                   size_t errlen);
 
-/* Compares count elements of out with ref (device pointers) on stream and waits for
- * the verdict. ref_max is max |ref| over all elements (1 for an all-zero reference),
- * as mmb_inputs_compare computes it. */
+/* Compares count elements of out (dtype's output format) with ref (its reference
+ * format), device pointers, on stream and waits for the verdict. ref_max is max |ref|
+ * over all elements (1 for an all-zero reference), as mmb_inputs_compare computes it. */
 enum mmb_status mmb_verifier_compare(struct mmb_verifier *v, void *stream, const void *out, const void *ref,
                                      size_t count, enum mmb_dtype dtype, double ref_max, double tolerance,
                                      struct mmb_compare *result, char *err, size_t errlen);
@@ -31,7 +31,12 @@ enum mmb_status mmb_verifier_compare(struct mmb_verifier *v, void *stream, const
 /* NULL is fine. */
 void mmb_verifier_close(struct mmb_verifier *v);
 
-/* The kernel's CUDA source (NVRTC), for the tests. */
-extern const char mmb_verifier_source[];
+/* Device functions that decode every storage format to double, exactly:
+ * mmb_decode(pointer, index, enum mmb_format), for the kernels of the verifier and
+ * of the reference (reference.c). */
+extern const char mmb_device_formats_source[];
+/* The verifier kernel's whole CUDA source (NVRTC), malloc'ed; NULL when out of
+ * memory. For the tests too. */
+char *mmb_verifier_source(void);
 
 #endif

@@ -10,8 +10,8 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "cuda/compile.h"
-#include "cuda/reference.h"
-#include "cuda/session_impl.h"
+#include "cuda/problem/reference.h"
+#include "cuda/session/session_impl.h"
 #include "model/library.h"
 
 void mmb_session_unload_modules(struct mmb_session *s)
@@ -84,6 +84,7 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
         .source_path = kernel->source, .source = text, .function = d.function,
         .defines = d.list, .arch = s->arch, .arch_specific = arch_specific, .extra_options = kernel->nvrtc_options,
         .cache_dir = s->opts.cache_dir, .prelude = kernel->prelude,
+        .cuda_headers = d.cuda_headers, .headers = d.headers,
     };
     cm->status = mmb_module_build(&req, &cm->module, &cm->attrs, err, errlen);
     return cm;
@@ -115,9 +116,10 @@ static enum mmb_status bind_tensor_map(struct launch_ctx *c, int i, const struct
     if (mmb_space_tma_box(c->kernel, i, cfg, &p->size, p->esize, &box, err, errlen) != 0)
         return MMB_STATUS_INVALID_CONFIG;
     void *const bases[] = {[MMB_ARG_A] = p->dA, [MMB_ARG_B] = p->dB, [MMB_ARG_C] = p->dC};
+    const struct mmb_size held = mmb_tma_size_held(p->dtype, box.matrix, &p->size);
     char why[384];
     enum mmb_status st = mmb_tensor_map_encode(&c->tmaps[i], &box, mmb_tma_type_of(p->dtype, box.matrix),
-                                               bases[box.matrix], &p->size, why, sizeof why);
+                                               bases[box.matrix], &held, why, sizeof why);
     if (st != MMB_STATUS_OK)
         mmb_errorf(err, errlen, "argument %d: %s", i + 1, why);
     c->args[i] = &c->tmaps[i];
@@ -156,17 +158,17 @@ static enum mmb_status check_limits(const struct mmb_session *s, const struct la
 static enum mmb_status check_residency(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
                                        char *err, size_t errlen);
 
-/* A library kernel runs the dtypes its row of the library table names. */
+/* A library kernel runs the dtypes that have a library call, on GPUs that can make it. */
 static enum mmb_status prepare_library(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
                                        struct mmb_row *row)
 {
     const struct mmb_library *lib = mmb_library_of(c->kernel->kind);
-    if (!lib || !(lib->dtypes & (1u << c->p->dtype))) {
-        mmb_errorf(row->reason, sizeof row->reason, "%s has no %s GEMM", lib ? lib->name : "the library",
-                   mmb_dtype_info(c->p->dtype)->text);
+    if (!mmb_library_computes(lib, c->p->dtype)) {
+        mmb_errorf(row->reason, sizeof row->reason, "%s has no %s GEMM (%s)", lib ? lib->name : "the library",
+                   mmb_dtype_info(c->p->dtype)->text, mmb_dtype_info(c->p->dtype)->blas.text);
         return MMB_STATUS_SKIPPED;
     }
-    return MMB_STATUS_OK;
+    return mmb_reference_library_supports(s->ref, c->p->dtype, row->reason, sizeof row->reason);
 }
 
 /* A source kernel: its target, its geometry, its arguments, the device's limits, then

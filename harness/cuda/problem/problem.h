@@ -1,6 +1,8 @@
 /* problem.h - the buffers of one problem (size x dtype) on one GPU: seeded random A
- * and B on the host and the device, the reference C, checked on sampled elements
- * against a float64 host computation, and the output buffer the kernels write. The
+ * and B (in the dtype's input format, B laid out as the dtype says) on the host and
+ * the device, the reference C (in its reference format), checked on sampled elements
+ * against a float64 host computation, and the output buffer the kernels write (in
+ * the output format). The
  * reference stays on the device, where outputs are compared with it (verify.h). The
  * session opens problems on its GPU (mmb_session_problem_open) and reads these buffers
  * when it evaluates. */
@@ -11,13 +13,14 @@
 
 #include "core/dtype.h"
 #include "core/status.h"
-#include "cuda/reference.h"
+#include "cuda/problem/reference.h"
 #include "model/profile.h"
 
 struct mmb_problem {
     struct mmb_size size;
     enum mmb_dtype dtype;
-    size_t esize;
+    size_t esize;            /* bytes per element of A and B (elem_size) */
+    size_t osize, rsize;     /* of C and of the reference */
     void *dA, *dB, *dC;
     void *dRef;              /* the reference result, which outputs are compared with */
     void *hA, *hB, *hRef;

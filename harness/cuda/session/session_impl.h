@@ -9,8 +9,8 @@
 
 #include "cuda/cupti.h"
 #include "cuda/gpu.h"
-#include "cuda/problem.h"
-#include "cuda/session_types.h"
+#include "cuda/problem/problem.h"
+#include "cuda/session/session_types.h"
 #include "cuda/tensor_map.h"
 #include "model/space.h"
 

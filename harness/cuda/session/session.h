@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #include "cuda/gpu.h"
-#include "cuda/problem.h"
-#include "cuda/session_types.h"
+#include "cuda/problem/problem.h"
+#include "cuda/session/session_types.h"
 #include "model/profile.h"
 #include "results/metrics.h"
 #include "results/row.h"
