@@ -37,9 +37,9 @@ START_TEST(test_table)
         ck_assert_str_eq(cJSON_GetObjectItem(c, "description")->valuestring, col->description);
         ck_assert(cJSON_IsString(cJSON_GetObjectItem(c, "required")));
         ck_assert(cJSON_IsString(cJSON_GetObjectItem(c, "better")));
-        bool named = col->domain == MMB_DOMAIN_DTYPE || col->domain == MMB_DOMAIN_CACHE ||
-                     col->domain == MMB_DOMAIN_LIMITER || col->domain == MMB_DOMAIN_STATUS ||
-                     col->domain == MMB_DOMAIN_STOP;
+        bool named = col->domain == MMB_DOMAIN_DTYPE || col->domain == MMB_DOMAIN_PIPE ||
+                     col->domain == MMB_DOMAIN_CACHE || col->domain == MMB_DOMAIN_LIMITER ||
+                     col->domain == MMB_DOMAIN_STATUS || col->domain == MMB_DOMAIN_STOP;
         ck_assert_msg(named == cJSON_IsArray(cJSON_GetObjectItem(c, "values")), "%s: values", col->name);
     }
     const cJSON *dtype = cJSON_GetArrayItem(cols, (int)(mmb_column_find("dtype") - mmb_columns));
@@ -47,6 +47,13 @@ START_TEST(test_table)
     int n = 0;
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++, n++)
         ck_assert_str_eq(cJSON_GetArrayItem(values, n)->valuestring, d->text);
+    ck_assert_int_eq(cJSON_GetArraySize(values), n);
+    const cJSON *pipe = cJSON_GetArrayItem(cols, (int)(mmb_column_find("pipe") - mmb_columns));
+    ck_assert_str_eq(cJSON_GetObjectItem(pipe, "domain")->valuestring, "pipe");
+    values = cJSON_GetObjectItem(pipe, "values");
+    n = 0;
+    for (const struct mmb_pipe_info *pp = mmb_pipe_table; pp->text; pp++, n++)
+        ck_assert_str_eq(cJSON_GetArrayItem(values, n)->valuestring, pp->text);
     ck_assert_int_eq(cJSON_GetArraySize(values), n);
     const cJSON *status = cJSON_GetArrayItem(cols, (int)(mmb_column_find("status") - mmb_columns));
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(status, "values")), MMB_STATUS_COUNT);
@@ -61,7 +68,8 @@ static void a_row(struct mmb_row *r)
     snprintf(r->gpu, sizeof r->gpu, "NVIDIA \"Quoted\" GPU");
     snprintf(r->kernel, sizeof r->kernel, "tiled");
     snprintf(r->params, sizeof r->params, "block_size_x=16;block_size_y=8");
-    snprintf(r->dtype, sizeof r->dtype, "f32");
+    snprintf(r->dtype, sizeof r->dtype, "e4m3");
+    snprintf(r->pipe, sizeof r->pipe, "tensor_fp8");
     snprintf(r->cache, sizeof r->cache, "cold");
     snprintf(r->reason, sizeof r->reason, "two\nlines, \"quoted\"");
     r->m = 4096;
@@ -74,6 +82,9 @@ static void a_row(struct mmb_row *r)
     r->time_ms_max = 2e20;
     r->ffma = 68719476736.0;
     r->repeats = 30;
+    r->tensor_pct = 61.5;
+    r->tensor_inst = 1048576.0;
+    r->pipe_pct = 12.25;
 }
 
 START_TEST(test_row)
@@ -114,6 +125,11 @@ START_TEST(test_row)
     ck_assert_str_eq(cJSON_GetObjectItem(o, "reason")->valuestring, "two lines, \"quoted\"");
     ck_assert_int_eq((long long)cJSON_GetObjectItem(o, "m")->valuedouble, 4096);
     ck_assert(cJSON_GetObjectItem(o, "ffma")->valuedouble == 68719476736.0);
+    ck_assert_str_eq(cJSON_GetObjectItem(o, "dtype")->valuestring, "e4m3");
+    ck_assert_str_eq(cJSON_GetObjectItem(o, "pipe")->valuestring, "tensor_fp8");
+    ck_assert(cJSON_GetObjectItem(o, "tensor_pct")->valuedouble == 61.5);
+    ck_assert(cJSON_GetObjectItem(o, "tensor_inst")->valuedouble == 1048576.0);
+    ck_assert(cJSON_GetObjectItem(o, "pipe_pct")->valuedouble == 12.25);
     ck_assert(cJSON_IsNull(cJSON_GetObjectItem(o, "noise_pct")));
     ck_assert(cJSON_IsNull(cJSON_GetObjectItem(o, "registers")));
     cJSON_Delete(o);

@@ -86,6 +86,8 @@ const char *mmb_columns_json_domain(enum mmb_col_domain domain)
         return "text";
     case MMB_DOMAIN_DTYPE:
         return "dtype";
+    case MMB_DOMAIN_PIPE:
+        return "pipe";
     case MMB_DOMAIN_CACHE:
         return "cache";
     case MMB_DOMAIN_LIMITER:
@@ -118,6 +120,10 @@ static cJSON *domain_values(enum mmb_col_domain domain)
     case MMB_DOMAIN_DTYPE:
         for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
             ok = ok && cJSON_AddItemToArray(a, cJSON_CreateString(d->text));
+        break;
+    case MMB_DOMAIN_PIPE:
+        for (const struct mmb_pipe_info *pp = mmb_pipe_table; pp->text; pp++)
+            ok = ok && cJSON_AddItemToArray(a, cJSON_CreateString(pp->text));
         break;
     case MMB_DOMAIN_CACHE:
         for (const struct mmb_cache_info *c = mmb_cache_table; c->text; c++)
