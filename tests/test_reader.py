@@ -8,6 +8,9 @@ the Python reader of mmbench's results, against the program itself:
     None for an empty cell), every status one of the status table's;
   - the same rows as JSON lines, written by the C serializer that `run --format jsonl`
     uses, read into the same records, value for value;
+  - a measured CSV of the precisions (docs/precisions/, H100) reads alike from CSV and
+    JSON lines: the tensor-core dtypes f16, bf16, tf32, e4m3 and i8, each row's pipe one of the pipe table's, the
+    tensor counters and pipe_pct as numbers;
   - bad cells are refused with the file, the line and what was expected;
   - with pandas installed, the records make a DataFrame of the columns' types.
 Exits 0, or 1 with each failure on stderr.
@@ -81,6 +84,22 @@ def main():
         check(mr.read_jsonl(_write(tmp, "py.jsonl", out), cols) == rows,
               "mmbench_reader.py's JSON lines read back differently")
 
+        # every precision: the dtypes, their pipes and the tensor counters
+        prec_path = os.path.join(root, "docs", "precisions", "h100", "dev-run2", "precisions.csv")
+        prec = mr.read(prec_path, cols)
+        prec_json = subprocess.run([to_jsonl, prec_path], check=True, capture_output=True, text=True).stdout
+        check(mr.read(_write(tmp, "prec.jsonl", prec_json), cols) == prec,
+              "the precisions' JSON lines and CSV read into different records")
+        dtypes, pipes = cols.by_name["dtype"]["values"], cols.by_name["pipe"]["values"]
+        check(cols.by_name["pipe"]["domain"] == "pipe" and "tensor_fp8" in pipes, f"pipe values {pipes}")
+        seen = {r["dtype"] for r in prec}
+        check(seen <= set(dtypes) and {"f16", "bf16", "tf32", "e4m3", "i8"} <= seen, f"precisions' dtypes {seen}")
+        for r in prec:
+            check(r["pipe"] in pipes, f"pipe {r['pipe']!r}")
+            check(r["status"] != "ok" or isinstance(r["pipe_pct"], float), f"{r['kernel']} {r['dtype']}: pipe_pct")
+        check(any(r["pipe"].startswith("tensor_") and isinstance(r["tensor_pct"], float) and r["tensor_pct"] > 0
+                  and isinstance(r["tensor_inst"], float) for r in prec), "no row with its tensor counters")
+
         # inf, empty cells, bad cells
         header = ",".join(cols.names)
         good = rows[0].copy()
@@ -96,7 +115,8 @@ def main():
                                   ("m", "0", "column 'm': expected an integer of at least 1"),
                                   ("time_ms_median", "nan", "column 'time_ms_median': expected a number"),
                                   ("status", "fine", "column 'status': expected one of ok, "),
-                                  ("dtype", "f99", "column 'dtype': expected one of ")):
+                                  ("dtype", "f99", "column 'dtype': expected one of "),
+                                  ("pipe", "tensor_f99", "column 'pipe': expected one of fp32, ")):
             bad = dict(good, **{col: cell})
             text = f"{header}\n{line}\n" + ",".join(_cell(bad[n]) for n in cols.names) + "\n"
             path = _write(tmp, "bad.csv", text)
@@ -125,8 +145,9 @@ def main():
     for f in failures:
         print(f"test_reader: {f}", file=sys.stderr)
     if not failures:
-        print(f"test_reader: {len(rows)} rows of {os.path.relpath(csv_path, root)} read alike from CSV and JSON "
-              f"lines, {len(cols)} columns, bad cells refused with file:line")
+        print(f"test_reader: {len(rows)} rows of {os.path.relpath(csv_path, root)} and {len(prec)} of "
+              f"{os.path.relpath(prec_path, root)} read alike from CSV and JSON lines, {len(cols)} columns, bad cells "
+              "refused with file:line")
     return 1 if failures else 0
 
 
