@@ -70,7 +70,9 @@ START_TEST(test_version_everywhere)
             ASSERT_OUT(": runtime ");
             ASSERT_OUT(", NVRTC ");
             ASSERT_OUT(", CUPTI API ");
+            ASSERT_OUT(", cuBLAS ");
             ASSERT_OUT("\nfound: runtime ");
+            ASSERT_OUT(", cuBLASLt ");
             ASSERT_OUT(", driver: ");
         } else {
             ASSERT_OUT("built without CUDA");

@@ -16,6 +16,7 @@
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
 #include "cuda/nvml.h"
+#include "cuda/problem/blas.h"
 #include "cuda/session/session.h"
 
 /* A version as CUDA writes it, 12040, as 12.4. */
@@ -24,29 +25,45 @@ static void cuda_text(int v, char *out, size_t len)
     snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+/* A version as cuBLAS writes it, 130100, as 13.1.0; "?" for 0 (not found). */
+static void blas_text(int v, char *out, size_t len)
+{
+    if (v > 0)
+        snprintf(out, len, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+    else
+        snprintf(out, len, "?");
+}
+
 void mmb_cmd_version_print(FILE *f)
 {
     char err[512] = "", rt_built[16], rt[16] = "?", nvrtc[16] = "?", drv[16], release[64];
+    char blas_built[16], blas[16], blas_lt[16];
     int runtime_built = 0, runtime = 0, driver = 0, nvrtc_major = 0, nvrtc_minor = 0;
+    int cublas_built = 0, cublas = 0, cublas_lt = 0;
     unsigned cupti_built = 0, cupti = 0;
     /* each failure is said at the end; the other versions are printed all the same */
     bool versions = mmb_gpu_versions(&runtime_built, &runtime, &driver, err, sizeof err) == 0;
     if (mmb_compile_nvrtc_version(&nvrtc_major, &nvrtc_minor, err, sizeof err) == 0)
         snprintf(nvrtc, sizeof nvrtc, "%d.%d", nvrtc_major, nvrtc_minor);
     bool have_cupti = mmb_cupti_host_version(&cupti_built, &cupti, err, sizeof err) == 0;
+    mmb_blas_versions(&cublas_built, &cublas, &cublas_lt, err, sizeof err);
     mmb_nvml_driver_release(release, sizeof release);
+    blas_text(cublas_built, blas_built, sizeof blas_built);
+    blas_text(cublas, blas, sizeof blas);
+    blas_text(cublas_lt, blas_lt, sizeof blas_lt);
     cuda_text(runtime_built, rt_built, sizeof rt_built);
     if (versions)
         cuda_text(runtime, rt, sizeof rt);
     cuda_text(driver, drv, sizeof drv);
     fprintf(f, "mmbench %s (commit %s)\n", MMB_VERSION, mmb_cmd_commit);
-    fprintf(f, "built with CUDA %s: runtime %s, NVRTC %s, CUPTI API %u\n", rt_built, rt_built, rt_built, cupti_built);
+    fprintf(f, "built with CUDA %s: runtime %s, NVRTC %s, CUPTI API %u, cuBLAS %s\n", rt_built, rt_built, rt_built,
+            cupti_built, blas_built);
     fprintf(f, "found: runtime %s, NVRTC %s, CUPTI API ", rt, nvrtc);
     if (have_cupti)
         fprintf(f, "%u", cupti);
     else
         fputs("?", f);
-    fputs(", driver: ", f);
+    fprintf(f, ", cuBLAS %s, cuBLASLt %s, driver: ", blas, blas_lt);
     if (!versions)
         fputs("?", f);
     else if (driver == 0)

@@ -281,7 +281,7 @@ static int arch_parse(const char *text, int *arch)
     return 0;
 }
 
-/* "f32, f64 or i32": every element type the dtype table has. */
+/* "f32, f64, ... or i8": every element type the dtype table has. */
 static void dtype_names(char *out, size_t len)
 {
     size_t o = 0;
