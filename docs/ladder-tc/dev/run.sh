@@ -1,12 +1,12 @@
 #!/bin/bash
 # run.sh - the tensor-core ladder's development run on the GPU machine, from the folder
-# build.sh staged (driver, manifest.tsv, names.txt, cubin/, table.py). Phases (PHASES,
-# default "bench san ncu"):
+# build.sh staged (driver, manifest.tsv, names.txt, cubin/, table.py). Phases, in the order
+# given (PHASES, default "bench ncu san"):
 #   bench: cuBLAS in both dtypes, then every configuration in its own process (a fault or a
 #          hang costs one configuration), checked at CHECK and BENCH sizes and timed at BENCH
 #          (bf16) and BENCH_F16 (f16), then cuBLAS again; results.csv and bench.log;
-#   san:   compute-sanitizer memcheck, synccheck, racecheck over every configuration (bf16)
-#          at SAN sizes; san.log;
+#   san:   compute-sanitizer memcheck and synccheck at SAN sizes, racecheck at SAN_RACE,
+#          over every configuration (bf16) of the families that did not hang; san.log;
 #   ncu:   Nsight Compute (clocks as found) over NCU_KERNELS and cuBLAS at NCU_SIZE; ncu.txt;
 # and table.txt (table.py) last, also printed.
 set -u
@@ -14,11 +14,12 @@ cd "$(dirname "$0")"
 out=${OUT:-/tmp/tc-out}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-PHASES=${PHASES:-bench san ncu}
+PHASES=${PHASES:-bench ncu san}
 CHECK=${CHECK:-64x8x8,128x128x64,200x136x40,1023x517x259,1664x1664x72,2176x2176x64}
 BENCH=${BENCH:-1024,2048,4096,8192,2048x8192x1024,8192x2048x4096,1024x4096x8192,1000x1016x1032,4104x2056x1024}
 BENCH_F16=${BENCH_F16:-1024,2048,4096,8192}
 SAN=${SAN:-200x136x40,1664x1664x72}
+SAN_RACE=${SAN_RACE:-200x136x40}
 NCU_SIZE=${NCU_SIZE:-4096}
 NCU_KERNELS=${NCU_KERNELS:-}
 csv=$out/results.csv
@@ -33,7 +34,7 @@ if ! ./driver manifest.tsv --only none --check 64 >/dev/null 2>>"$log"; then
         -cudart static >>"$log" 2>&1 || { stamp "driver build failed"; exit 1; }
 fi
 
-if [[ " $PHASES " == *" bench "* ]]; then
+phase_bench() {
     [ -f "$csv" ] || echo "name,dtype,M,N,K,status,rel_err,nonfinite,guard,ms,tflops,reps" >"$csv"
     stamp "cuBLAS (first)"
     ./driver manifest.tsv --only none --cublas --dtype bf16 --bench "$BENCH" --csv "$csv" >>"$log" 2>&1
@@ -62,22 +63,24 @@ if [[ " $PHASES " == *" bench "* ]]; then
     stamp "cuBLAS (last)"
     ./driver manifest.tsv --only none --cublas --dtype bf16 --bench "$BENCH" --csv "$csv" >>"$log" 2>&1
     ./driver manifest.tsv --only none --cublas --dtype f16 --bench "$BENCH_F16" --csv "$csv" >>"$log" 2>&1
-fi
+}
 
-if [[ " $PHASES " == *" san "* ]]; then
+phase_san() {
     : >"$out/san.log"
     hung=$(cat /tmp/tc-hung 2>/dev/null || echo " ")
     fams=$(sed 's/_.*//' names.txt | uniq | while read -r f; do [[ "$hung" == *" $f "* ]] || printf '%s_,' "$f"; done)
     for tool in memcheck synccheck racecheck; do
         stamp "sanitizer $tool over ${fams%,}"
         echo "=== $tool" >>"$out/san.log"
-        timeout -k 5 150 compute-sanitizer --tool "$tool" --kernel-name kns=matmul_ --error-exitcode 99 \
-            ./driver manifest.tsv --prefix "${fams%,}" --dtype bf16 --check "$SAN" >>"$out/san.log" 2>&1
+        size=$SAN
+        [ "$tool" = racecheck ] && size=$SAN_RACE
+        timeout -k 5 120 compute-sanitizer --tool "$tool" --kernel-name kns=matmul_ --error-exitcode 99 \
+            ./driver manifest.tsv --prefix "${fams%,}" --dtype bf16 --check "$size" >>"$out/san.log" 2>&1
         echo "=== $tool exit status $?" >>"$out/san.log"
     done
-fi
+}
 
-if [[ " $PHASES " == *" ncu "* ]]; then
+phase_ncu() {
     : >"$out/ncu.txt"
     metrics=sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
     metrics+=,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
@@ -100,7 +103,11 @@ if [[ " $PHASES " == *" ncu "* ]]; then
             ./driver manifest.tsv --only "$only" --dtype bf16 "${extra[@]}" --bench "$NCU_SIZE" --reps 1 \
             >>"$out/ncu.txt" 2>&1 || echo "=== ncu $name exit status $?" >>"$out/ncu.txt"
     done
-fi
+}
+
+for phase in $PHASES; do
+    "phase_$phase"
+done
 
 stamp "done"
 python3 table.py "$csv" >"$out/table.txt" 2>&1
