@@ -7,7 +7,8 @@
  * dtype (cold L2: a 256 MiB memset before every launch; CUDA events; median).
  *
  * driver MANIFEST [--only NAME | --prefix P,...] [--dtype bf16|f16] [--check SIZES]
- *        [--bench SIZES] [--reps N] [--cublas] [--csv FILE] [--seed S]
+ *        [--bench SIZES] [--reps N] [--cublas] [--naive-ref] [--csv FILE] [--seed S]
+ * --naive-ref computes the reference with a plain kernel instead of cuBLAS.
  * SIZES: comma-separated N or MxNxK. Writes one CSV row per configuration, dtype and
  * size: name,dtype,M,N,K,status,rel_err,nonfinite,guard,ms,tflops,reps. */
 
@@ -161,6 +162,19 @@ template <class T> __global__ void compare(const T *c, const float *ref, size_t 
     }
 }
 
+/* The reference without cuBLAS (for the sanitizer runs, whose racecheck failed inside
+ * cuBLAS's kernels): one thread per output, FP32 sums. */
+template <class T> __global__ void ref_naive(const T *A, const T *B, float *C, long M, long N, long K)
+{
+    long col = blockIdx.x * (long)blockDim.x + threadIdx.x, row = blockIdx.y;
+    if (col >= N)
+        return;
+    float acc = 0.f;
+    for (long k = 0; k < K; ++k)
+        acc += (float)A[row * K + k] * (float)B[k * N + col];
+    C[row * N + col] = acc;
+}
+
 __global__ void count_unpoisoned(const unsigned short *p, size_t n, unsigned *out)
 {
     unsigned bad = 0;
@@ -181,6 +195,7 @@ struct Ctx {
     unsigned *dres = nullptr;
     cudaEvent_t ev[64];
     int reps = 20;
+    bool naive_ref = false;
     FILE *csv = nullptr;
 };
 
@@ -224,7 +239,16 @@ static void setup_size(Ctx &x, Buffers &b, const std::string &dt, Size s, uint64
         fill_uniform<<<1024, 256>>>((__half *)b.B, s.K * s.N, seed * 2 + 2);
     }
     CK(cudaGetLastError());
-    cublas_gemm(x, dt, b, b.ref, CUDA_R_32F);
+    if (x.naive_ref) {
+        dim3 g((unsigned)((s.N + 127) / 128), (unsigned)s.M);
+        if (dt == "bf16")
+            ref_naive<<<g, 128>>>((const __nv_bfloat16 *)b.A, (const __nv_bfloat16 *)b.B, b.ref, s.M, s.N, s.K);
+        else
+            ref_naive<<<g, 128>>>((const __half *)b.A, (const __half *)b.B, b.ref, s.M, s.N, s.K);
+        CK(cudaGetLastError());
+    } else {
+        cublas_gemm(x, dt, b, b.ref, CUDA_R_32F);
+    }
     CK(cudaDeviceSynchronize());
 }
 
@@ -485,7 +509,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: driver MANIFEST [--only NAME | --prefix P,...] [--dtype bf16|f16] [--check SIZES] [--bench SIZES] "
-                        "[--reps N] [--cublas] [--csv FILE] [--seed S]\n");
+                        "[--reps N] [--cublas] [--naive-ref] [--csv FILE] [--seed S]\n");
         return 2;
     }
     std::vector<Variant> all = read_manifest(argv[1]);
@@ -518,6 +542,8 @@ int main(int argc, char **argv)
             x.reps = std::max(1, std::min(32, atoi(next())));
         else if (a == "--cublas")
             do_cublas = true;
+        else if (a == "--naive-ref")
+            x.naive_ref = true;
         else if (a == "--csv") {
             x.csv = fopen(next(), "a");
             if (!x.csv) {

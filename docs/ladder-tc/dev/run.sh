@@ -16,10 +16,10 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 PHASES=${PHASES:-bench ncu san}
 CHECK=${CHECK:-64x8x8,128x128x64,200x136x40,1023x517x259,1664x1664x72,2176x2176x64}
-BENCH=${BENCH:-1024,2048,4096,8192,2048x8192x1024,8192x2048x4096,1024x4096x8192,1000x1016x1032,4104x2056x1024}
-BENCH_F16=${BENCH_F16:-1024,2048,4096,8192}
-SAN=${SAN:-200x136x40,1664x1664x72}
-SAN_RACE=${SAN_RACE:-200x136x40}
+BENCH=${BENCH:-512,1024,2048,4096,8192,2048x8192x1024,8192x2048x4096,1024x4096x8192,1000x1016x1032,4104x2056x1024}
+BENCH_F16=${BENCH_F16:-512,1024,2048,4096,8192}
+SAN=${SAN:-200x136x40,1664x1664x72,2176x2176x200}
+SAN_RACE=${SAN_RACE:-200x136x40,1664x1664x72}
 NCU_SIZE=${NCU_SIZE:-4096}
 NCU_KERNELS=${NCU_KERNELS:-}
 csv=$out/results.csv
@@ -75,7 +75,7 @@ phase_san() {
         size=$SAN
         [ "$tool" = racecheck ] && size=$SAN_RACE
         timeout -k 5 120 compute-sanitizer --tool "$tool" --kernel-name kns=matmul_ --error-exitcode 99 \
-            ./driver manifest.tsv --prefix "${fams%,}" --dtype bf16 --check "$size" >>"$out/san.log" 2>&1
+            ./driver manifest.tsv --prefix "${fams%,}" --dtype bf16 --naive-ref --check "$size" >>"$out/san.log" 2>&1
         echo "=== $tool exit status $?" >>"$out/san.log"
     done
 }

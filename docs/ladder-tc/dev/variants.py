@@ -61,6 +61,14 @@ FAMILIES = {
         geom=persistent_geom, restrict="k8n8",
         args=lambda p: "M, N, K, tma(A, 64, %d, 128), tma(B, 64, %d, 128), tma(C, 64, %d, 128)"
         % (p["block_m"], p["block_k"], p["block_m"] // p["wg_m"])),
+    "s07": dict(
+        file="kernels/ladder-tc/07_stream_k.cu", function="matmul_ladder_tc_stream_k",
+        threads=lambda p: 128 * (p["wg_m"] + 1),
+        smem=lambda p: (p["stages"] * (p["block_m"] + p["block_n"]) * p["block_k"] * 2 + p["block_m"] * p["block_n"] * 2
+                        + 1024 + 16 * p["stages"] + 16),
+        geom=lambda p: dict(grid="persistent", bm=p["block_m"], bn=p["block_n"], cluster=1), restrict="k8n8",
+        args=lambda p: "M, N, K, tma(A, 64, %d, 128), tma(B, 64, %d, 128), tma(C, 64, %d, 128)"
+        % (p["block_m"], p["block_k"], p["block_m"] // p["wg_m"])),
 }
 
 
@@ -94,6 +102,48 @@ SETS = {
         ("s06", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=5, cluster_m=2, group_m=8)),
     ],
 }
+
+def dev2():
+    v = [
+        ("wmma", P(block_m=128, block_n=128, block_k=32, warp_m=32, warp_n=64)),
+        ("s02", P(block_m=128, block_n=128, block_k=32, warp_m=64, warp_n=64)),
+        ("s02", P(block_m=64, block_n=128, block_k=32, warp_m=32, warp_n=64)),
+        ("s03", P(block_m=128, block_n=128, block_k=32, warp_m=64, warp_n=64, stages=4)),
+        ("s03", P(block_m=128, block_n=128, block_k=32, warp_m=64, warp_n=64, stages=5)),
+        ("s03", P(block_m=128, block_n=256, block_k=32, warp_m=64, warp_n=64, stages=3)),
+        ("s04", P(block_m=256, block_n=128, block_k=64, wg_m=2, stages=4)),
+        ("s04", P(block_m=128, block_n=256, block_k=64, wg_m=2, stages=4)),
+        ("s04", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=4)),
+        ("s04", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=6)),
+        ("s05", P(block_m=128, block_n=256, block_k=64, wg_m=2, stages=4, cluster_m=2, group_m=8)),
+        ("s05", P(block_m=128, block_n=256, block_k=64, wg_m=2, stages=4, cluster_m=1, group_m=8)),
+        ("s05", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=6, cluster_m=1, group_m=8)),
+    ]
+    for c in (1, 2):
+        for g in (8, 16):
+            v.append(("s06", P(block_m=128, block_n=256, block_k=64, wg_m=2, stages=3, cluster_m=c, group_m=g)))
+    for st in (4, 5, 6):
+        v.append(("s06", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=st, cluster_m=1, group_m=8)))
+    v += [
+        ("s06", P(block_m=128, block_n=192, block_k=64, wg_m=2, stages=4, cluster_m=1, group_m=8)),
+        ("s06", P(block_m=128, block_n=64, block_k=64, wg_m=2, stages=8, cluster_m=1, group_m=8)),
+        ("s06", P(block_m=64, block_n=128, block_k=64, wg_m=1, stages=8, cluster_m=1, group_m=8)),
+        ("s06", P(block_m=64, block_n=256, block_k=64, wg_m=1, stages=4, cluster_m=1, group_m=8)),
+        ("s06", P(block_m=128, block_n=128, block_k=128, wg_m=2, stages=3, cluster_m=1, group_m=8)),
+    ]
+    for g in (8, 16):
+        v.append(("s07", P(block_m=128, block_n=256, block_k=64, wg_m=2, stages=3, group_m=g)))
+    v += [
+        ("s07", P(block_m=128, block_n=192, block_k=64, wg_m=2, stages=4, group_m=8)),
+        ("s07", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=5, group_m=8)),
+        ("s07", P(block_m=128, block_n=128, block_k=64, wg_m=2, stages=6, group_m=8)),
+        ("s07", P(block_m=128, block_n=64, block_k=64, wg_m=2, stages=8, group_m=8)),
+        ("s07", P(block_m=64, block_n=128, block_k=64, wg_m=1, stages=8, group_m=8)),
+    ]
+    return v
+
+
+SETS["dev2"] = dev2()
 
 SHORT = dict(block_m="m", block_n="n", block_k="k", warp_m="wm", warp_n="wn", wg_m="wg", stages="s",
              cluster_m="c", group_m="g")
