@@ -1,6 +1,8 @@
 #!/bin/bash
 # build.sh SET STAGE - builds the development run here (no GPU needed): the manifest of SET
-# (variants.py), one cubin per configuration and dtype with nvcc for sm_90a and the -D
+# (a set of variants.py, or a profile: PATH.ini gives the profile's own configurations by
+# profile_configs.py, with the development WMMA base beside them), one cubin per
+# configuration and dtype with nvcc for sm_90a and the -D
 # macros the profile gives (ptxas report and a SASS summary per cubin under STAGE/build/),
 # an NVRTC compile of every configuration (as the harness compiles), and the driver; then
 # puts them with run.sh and table.py into STAGE, the folder a GPU call carries.
@@ -12,8 +14,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$stage/cubin" "$stage/build"
-python3 "$here/variants.py" manifest "$set_name" >"$stage/manifest.tsv"
-python3 "$here/variants.py" names "$set_name" >"$stage/names.txt"
+if [[ "$set_name" == *.ini ]]; then
+    { python3 "$here/variants.py" manifest base; python3 "$here/profile_configs.py" "$set_name"; } >"$stage/manifest.tsv"
+else
+    python3 "$here/variants.py" manifest "$set_name" >"$stage/manifest.tsv"
+fi
+cut -f1 "$stage/manifest.tsv" | uniq >"$stage/names.txt"
 # a development probe: step 4 with B's two descriptor offsets exchanged, in case the
 # hardware reads them the other way round than the PTX ISA says
 sed 's/smem_desc(sb + k16 \* 2048, BK \* 128, 1024)/smem_desc(sb + k16 * 2048, 1024, BK * 128)/' \

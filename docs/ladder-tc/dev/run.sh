@@ -7,7 +7,8 @@
 #          (bf16) and BENCH_F16 (f16), then cuBLAS again; results.csv and bench.log;
 #   san:   compute-sanitizer memcheck and synccheck at SAN sizes, racecheck at SAN_RACE,
 #          over every configuration (bf16) of the families that did not hang; san.log;
-#   ncu:   Nsight Compute (clocks as found) over NCU_KERNELS and cuBLAS at NCU_SIZE; ncu.txt;
+#   ncu:   Nsight Compute (clocks as found) over NCU_KERNELS (NAME or NAME@SIZE) and cuBLAS at
+#          NCU_SIZE; ncu.txt;
 # and table.txt (table.py) last, also printed.
 set -u
 cd "$(dirname "$0")"
@@ -87,8 +88,11 @@ phase_ncu() {
     metrics+=,sm__cycles_active.avg,sm__cycles_elapsed.avg,dram__bytes_read.sum,dram__bytes_write.sum
     metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum
     metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed.sum
-    for name in $NCU_KERNELS cublas; do
-        stamp "ncu $name"
+    for entry in $NCU_KERNELS cublas@$NCU_SIZE; do
+        name=${entry%@*}
+        size=$NCU_SIZE
+        [[ "$entry" == *@* ]] && size=${entry#*@}
+        stamp "ncu $name at $size"
         only=$name
         extra=()
         kfilter=(--kernel-name regex:matmul_ --launch-count 1)
@@ -97,10 +101,10 @@ phase_ncu() {
             extra=(--cublas --reps 1)
             kfilter=(--kernel-name "regex:^(?!fill|compare|count)" --launch-skip 1 --launch-count 3)
         fi
-        echo "=== $name" >>"$out/ncu.txt"
+        echo "=== $name $size" >>"$out/ncu.txt"
         timeout -k 5 120 ncu --clock-control none "${kfilter[@]}" \
             --section SpeedOfLight --section WarpStateStats --section Occupancy --metrics "$metrics" \
-            ./driver manifest.tsv --only "$only" --dtype bf16 "${extra[@]}" --bench "$NCU_SIZE" --reps 1 \
+            ./driver manifest.tsv --only "$only" --dtype bf16 "${extra[@]}" --bench "$size" --reps 1 \
             >>"$out/ncu.txt" 2>&1 || echo "=== ncu $name exit status $?" >>"$out/ncu.txt"
     done
 }

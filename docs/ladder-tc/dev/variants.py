@@ -144,6 +144,7 @@ def dev2():
 
 
 SETS["dev2"] = dev2()
+SETS["base"] = [("wmma", P(block_m=128, block_n=128, block_k=32, warp_m=32, warp_n=64))]
 
 SHORT = dict(block_m="m", block_n="n", block_k="k", warp_m="wm", warp_n="wn", wg_m="wg", stages="s",
              cluster_m="c", group_m="g")
