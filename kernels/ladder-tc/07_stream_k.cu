@@ -28,6 +28,13 @@
  * Clusters are gone: run 1 measured no gain from B's multicast at these shapes (the
  * one-block configuration was as fast or faster), and a cut would have to fall at the
  * same k in both blocks of a cluster.
+ * Measured on the H100 (docs/ladder-tc.md): the tail goes (SM active cycles = elapsed at
+ * 4096) but the step is slower than step 6 wherever it cuts tiles: 80% of cuBLAS at 4096
+ * against step 6's 97%, with the tensor pipe active 67% of the cycles instead of 94%, DRAM
+ * reads 2.2x and consumers spinning on their full barriers (instructions +15% at 2048).
+ * Workers walking ranges that start at different k no longer read the same k-slices of A
+ * and B at the same time, as the waves of whole tiles do; where every unit is a whole tile
+ * it runs as step 6.
  *
  * Parameters: block_m x block_n outputs per tile, block_k deep stages (a multiple of 64),
  * wg_m consumer warpgroups along M (each block_m / wg_m rows, a multiple of 64), stages,
