@@ -275,6 +275,35 @@ START_TEST(test_check_compile)
 }
 END_TEST
 
+/* check evaluates a kernel's restrictions at the element size of each dtype it runs,
+ * as run does: a configuration allowed only for 2-byte elements is counted and
+ * compiled for f16, and one allowed only for 4-byte elements is not compiled for it. */
+START_TEST(test_check_each_dtype)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\ndtypes = f32, f16\n[kernel tiled]\nsource = %s/kernels/tiled.cu\n"
+             "function = matmul_tiled\nparam.block_size_x = 16, 32\nparam.block_size_y = 16\n"
+             "block_x = block_size_x\nrestrict = block_size_x * elem_size == 64\n", root);
+    const char *p = write_file("each.ini", text);
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+    ck_assert_msg(strstr(out, "2 configurations, 2 allowed by its restrictions"), "%s", out);
+    ck_assert_int_eq(mmbench("check", "--list", p, NULL), 0);
+    ck_assert_msg(strstr(out, "run tiled block_size_x=16;block_size_y=16 f32 64x64x64\n") &&
+                  strstr(out, "run tiled block_size_x=32;block_size_y=16 f16 64x64x64\n") &&
+                  !strstr(out, "block_size_x=16;block_size_y=16 f16") && !strstr(out, "block_size_x=32;block_size_y=16 f32"),
+                  "%s", out);
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\ndtypes = f16\n[kernel tiled]\nsource = %s/kernels/tiled.cu\n"
+             "function = matmul_tiled\nparam.block_size_x = 32\nparam.block_size_y = 16\nrestrict = elem_size == 2\n",
+             root);
+    p = write_file("half.ini", text);
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+    ck_assert_msg(strstr(out, "1 configurations, 1 allowed by its restrictions"), "%s", out);
+    if (mmbench("check", "--compile", "sm_80", p, NULL) == 2 && strstr(err, "without the CUDA toolkit"))
+        return;
+    ck_assert_msg(strstr(out, "compiled for sm_80: 1 ok, 0 failed"), "%s%s", out, err);
+}
+END_TEST
+
 /* check --list --shard K/N over N = 3: every run of the profile listed by exactly one
  * shard; tune refuses a strategy that cannot split before it looks for a GPU. */
 START_TEST(test_shards_from_the_command_line)
@@ -492,6 +521,7 @@ int main(void)
     tcase_add_test(tc, test_params_text_fits);
     tcase_add_test(tc, test_unknown_metric_set);
     tcase_add_test(tc, test_check_compile);
+    tcase_add_test(tc, test_check_each_dtype);
     tcase_add_test(tc, test_shards_from_the_command_line);
     tcase_add_test(tc, test_options_never_dropped);
     tcase_add_test(tc, test_no_gpu_one_line);
