@@ -16,8 +16,9 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,280 bytes with the columns of
- * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst among them) and
+ * Memory: a row takes sizeof(struct mmb_report_row), 1,368 bytes with the columns of
+ * now (the precision columns and the issue, shared-memory and warp-stall counters among
+ * them) and
  * at most MMB_REPORT_ROW_BYTES (checked when built), in an array that grows by a
  * quarter (tests/test_report.c checks it); while a CSV is read, its whole text is held
  * too, one CSV at a time, each at most 256 MiB. Measured peak resident memory of a
