@@ -30,7 +30,9 @@ PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
       f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio", None)
      for reason in ("long_scoreboard", "short_scoreboard", "mio_throttle", "barrier", "math_pipe_throttle",
                     "not_selected", "wait", "lg_throttle")]
-STALL_FLOOR = 0.05  # warp cycles per issued instruction: below it on both sides a reason holds nothing back
+# warp cycles per issued instruction: ncu prints two decimals, so below half a cycle its
+# rounding alone makes 1%, and such a reason holds little back
+STALL_FLOOR = 0.5
 
 # The roofs of the hierarchical roofline: ncu's roofline section multiplies a level's
 # peak bytes per cycle by its cycles per second.
@@ -55,7 +57,7 @@ UNIT = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msec
 # cycles per second and bytes per cycle, to base units (--print-units base gives those)
 RATE = {"cycle/second": 1.0, "cycle/usecond": 1e6, "cycle/nsecond": 1e9, "hz": 1.0, "Khz": 1e3, "Mhz": 1e6,
         "Ghz": 1e9, "GHz": 1e9, "byte/cycle": 1.0, "Kbyte/cycle": 1e3, "Mbyte/cycle": 1e6,
-        "l1tex_wavefront/cycle": 1.0, "wavefront/cycle": 1.0}
+        "1/cycle": 1.0, "l1tex_wavefront/cycle": 1.0, "wavefront/cycle": 1.0}
 
 
 def roofs(rows):
