@@ -120,7 +120,8 @@ const struct mmb_column mmb_columns[] = {
         "nvbench's GlobalMem BW: compulsory bytes (MK + KN + MN) x element size / median time"),
     COL(declared_bw_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "nvbench's BWUtil: declared_gbps as percent of peak_gbps"),
     COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
-        "the busiest of the pipe (pipe_pct), L1, L2 and DRAM throughput: what limits the kernel"),
+        "what limits the kernel: the busiest of the pipe (pipe_pct), the SM's issue rate, the SM's busiest unit, "
+        "L1, L2 and DRAM throughput, or latency when none is at 60% of its peak (docs/counters.md)"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),

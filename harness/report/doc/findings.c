@@ -69,18 +69,22 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
 
 static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_row *r, bool *missing)
 {
-    char lim_buf[8], a[16], b[16], c2[16], e[16], g[16];
-    const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
+    char a[16], b[16], c2[16], e[16], g[16], h[16];
     double fp = mmb_row_fp32_pct(&r->r), sm = r->r.sm_util_pct, dram = mmb_report_finding_dram_pct(r);
-    if (lim[0]) {
-        const struct mmb_limiter *l = mmb_limiter_parse(lim);
-        double level = l->value == MMB_LIMITER_L1   ? r->r.l1_util_pct
-                       : l->value == MMB_LIMITER_L2 ? r->r.l2_util_pct
-                       : l->value == MMB_LIMITER_DRAM ? dram
-                                                      : fp;
-        mmb_report_finding_add(f, "%s is limited by %s (%s%%; pipe %s%%, L1 %s%%, L2 %s%%, DRAM %s%%)", r->r.kernel,
-                               l->meaning, mmb_report_finding_pct(level, a), mmb_report_finding_pct(fp, b),
-                               mmb_report_finding_pct(r->r.l1_util_pct, c2),
+    struct mmb_row_bound bound;
+    if (mmb_row_bound(&r->r, &bound)) {
+        const struct mmb_limiter *unit = mmb_limiter_info(bound.unit);
+        if (bound.verdict == MMB_LIMITER_LATENCY)
+            mmb_report_finding_add(f, "%s is latency-bound: its busiest unit, %s, is at %s%%, under %.0f%%", r->r.kernel,
+                                   unit->meaning, mmb_report_finding_pct(bound.pct, a), MMB_LIMITER_NEAR_PEAK);
+        else
+            mmb_report_finding_add(f, "%s is limited by %s (%s%%", r->r.kernel, unit->meaning,
+                                   mmb_report_finding_pct(bound.pct, a));
+        mmb_report_finding_add(f, "%spipe %s%%", bound.verdict == MMB_LIMITER_LATENCY ? " (" : "; ",
+                               mmb_report_finding_pct(fp, b));
+        if (isfinite(r->r.issue_pct))
+            mmb_report_finding_add(f, ", issue %s%%", mmb_report_finding_pct(r->r.issue_pct, h));
+        mmb_report_finding_add(f, ", L1 %s%%, L2 %s%%, DRAM %s%%)", mmb_report_finding_pct(r->r.l1_util_pct, c2),
                                mmb_report_finding_pct(r->r.l2_util_pct, e), mmb_report_finding_pct(dram, g));
         return;
     }
@@ -139,8 +143,8 @@ static bool limits(const struct mmb_report_findings_ctx *c, size_t g, struct mmb
     if (missing) {
         /* name the rows that lack the counters: a CSV of the same GPU may have them */
         mmb_report_finding_add(f,
-                               " A limiter (the busiest of pipe, L1, L2 and DRAM, as Nsight Compute's Speed of Light "
-                               "reads them) needs "
+                               " A limiter (the busiest of pipe, issue, L1, L2 and DRAM as Nsight Compute's Speed of "
+                               "Light reads them, or latency when none is at 60%% of its peak) needs "
                                "L1 and L2 throughput (columns l1_util_pct, l2_util_pct), which the rows of");
         size_t nl = 0, files[MMB_REPORT_KERNELS_MAX], nfiles = 0;
         for (size_t k = 0; k < d->nkernels; k++) {
