@@ -196,6 +196,7 @@ START_TEST(test_profiles_ladder)
     char *ladder = section(md, "## Kernel ladder");
     has(ladder, "### Test GPU A, profile `ladder`");
     has(ladder, "#### Test GPU A: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)");
+    has(ladder, "#### Test GPU A: the roofline of the kernel ladder (profile ladder) at 4096 (f32, cold L2)");
     has(ladder, "| Step | Configuration | TFLOP/s 4096 | TFLOP/s 8192 | × prev. | % cuBLAS | Limiter | FP32 % | Issue % | "
                 "L1 % | L2 % | DRAM % | Top stalls | Bank confl. | Occup. % |");
     has(ladder, "| step0 | `bx=32` | 6.2 | 6.2 | – | 12 | L1 | 9 | 42 | 74 | 14 | 6.7 | Long Scoreboard 20.3, Not "
@@ -232,6 +233,25 @@ START_TEST(test_profiles_ladder)
     const char *gp = file_get(path);
     has(gp, "set ytics (\"step0\" 0, \"step1\" 1, \"step2\" 2, \"cublas\" 3)");
     has(gp, "set x2label \"% of the FP32 peak (66.9 TFLOP/s)\"");
+
+    /* the ladder's roofline at 4096: DRAM and shared memory, which have roofs (bench/ncu-stalls.txt),
+     * not L2, which has bytes but no roof; an arrow from each step to the next per level */
+    snprintf(path, sizeof path, "%s/gnuplot/ladder-roofline-test-gpu-a.dat", out);
+    dat = file_get(path);
+    ck_assert_ptr_nonnull(dat);
+    /* 2 x 4096^3 FLOP over 4,000,000,000 + 67,108,864 DRAM bytes; over 880,000,000 x 128 shared bytes */
+    has(dat, "# step0, DRAM\n33.7927894 ");
+    has(dat, "# step2, shared\n1.22016116 ");
+    has(dat, "# arrows from each step to the next, DRAM: x y dx dy\n");
+    has(dat, "# step1 -> step2\n");
+    has(dat, "# arrows from each step to the next, shared: x y dx dy\n");
+    ck_assert_ptr_null(strstr(dat, ", L2\n"));
+    ck_assert_ptr_null(strstr(dat, "# step0, shared")); /* no wavefronts: no shared point */
+    snprintf(path, sizeof path, "%s/gnuplot/ladder-roofline-test-gpu-a.gp", out);
+    gp = file_get(path);
+    has(gp, "B3 = 33402.4");
+    has(gp, "with vectors head filled");
+    ck_assert_ptr_null(strstr(gp, "B1 = "));
 }
 END_TEST
 

@@ -144,7 +144,8 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
         fputs("## Kernel ladder\n\n", md);
         fputs("The kernels of a ladder profile, one optimisation a step, from the naive kernel towards cuBLAS, each at "
               "its best configuration and in the profile's order, against cuBLAS measured in the same run. Per GPU: "
-              "a figure of TFLOP/s at two sizes, and a table of what limits each step and the counters that show it.\n\n",
+              "a figure of TFLOP/s at two sizes, the ladder's roofline at the reference size, and a table of what limits "
+              "each step and the counters that show it.\n\n",
               md);
         fputs("% Kernel ladder\n", tex);
     }
@@ -165,6 +166,10 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
         mmb_report_md_code(md, d->profiles[p].name);
         fputs("\n\n", md);
         mmb_report_md_figure(md, rep, fig);
+        snprintf(name, sizeof name, "%s-roofline-%s", pslug, d->gpus[g].slug);
+        for (size_t i = 0; i < rep->nfigs; i++)
+            if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0)
+                mmb_report_md_figure(md, rep, &rep->figs[i]);
         if (ladder_table(rep, p, g, md, tex) != 0)
             return -1;
     }
