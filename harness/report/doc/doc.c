@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "report/doc/caveats.h"
+#include "report/doc/claims.h"
 #include "report/doc/findings.h"
 #include "report/doc/md.h"
 #include "report/doc/sections.h"
@@ -307,6 +308,8 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&md);
         return -1;
     }
-    return mmb_report_out_commit(&md, path, err, errlen);
+    if (mmb_report_out_commit(&md, path, err, errlen) != 0)
+        return -1;
+    return mmb_report_claims_write(rep, err, errlen);
 }
 

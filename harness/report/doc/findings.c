@@ -39,10 +39,9 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
             continue;
         bool first = n++ == 0;
         mmb_report_finding_add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k],
-                               mmb_report_finding_tflops(mmb_report_row_gflops(r), a), first ? " TFLOP/s" : "");
+                               mmb_report_claim_tflops(&f->claims, r, a), first ? " TFLOP/s" : "");
         if (prev)
-            mmb_report_finding_add(f, " (×%s)",
-                                   mmb_report_finding_ratio(prev->r.time_ms_median / r->r.time_ms_median, b));
+            mmb_report_finding_add(f, " (×%s)", mmb_report_claim_speedup(&f->claims, prev, r, b));
         prev = r;
         if ((int)k != c->cublas && (!fastest || r->r.time_ms_median < fastest->r.time_ms_median))
             fastest = r;
@@ -52,20 +51,31 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
     double peak = d->gpus[g].peak_gflops;
     if (fastest && cub)
         mmb_report_finding_add(f, " The fastest of the profile's kernels, %s, reaches %s%% of cuBLAS",
-                               d->kernels[fastest->kernel],
-                               mmb_report_finding_pct(100 * cub->r.time_ms_median / fastest->r.time_ms_median, a));
+                               d->kernels[fastest->kernel], mmb_report_claim_pct_time(&f->claims, cub, fastest, a));
     char e[16];
     if (fastest && cub && isfinite(peak))
         mmb_report_finding_add(f, " and %s%% of the FP32 peak (%s TFLOP/s); cuBLAS reaches %s%%.",
-                               mmb_report_finding_pct(mmb_row_fp32_pct(&fastest->r), a),
-                               mmb_report_finding_tflops(peak, b),
-                               mmb_report_finding_pct(mmb_row_fp32_pct(&cub->r), e));
+                               mmb_report_claim_pct_peak(&f->claims, fastest, a), mmb_report_finding_tflops(peak, b),
+                               mmb_report_claim_pct_peak(&f->claims, cub, e));
     else if (fastest && cub)
         mmb_report_finding_add(f, ".");
     return n >= 2;
 }
 
 /* ---- what limits each kernel ---------------------------------------------------------------------- */
+
+/* A unit's use as printed, with its claim: the pipe's from the time, the others' cells. */
+static const char *unit_claim(struct mmb_report_finding *f, const struct mmb_report_row *r, enum mmb_limiter_kind unit,
+                              double pct, char *buf)
+{
+    static const char *const columns[MMB_LIMITER_COUNT] = {
+            [MMB_LIMITER_L1] = "l1_util_pct",     [MMB_LIMITER_L2] = "l2_util_pct",
+            [MMB_LIMITER_DRAM] = "dram_util_pct", [MMB_LIMITER_ISSUE] = "issue_pct",
+            [MMB_LIMITER_SM] = "sm_util_pct"};
+    if (unit < MMB_LIMITER_COUNT && columns[unit])
+        return mmb_report_claim_column(&f->claims, r, columns[unit], pct, buf);
+    return mmb_report_claim_pct_peak(&f->claims, r, buf);
+}
 
 static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_row *r, bool *missing)
 {
@@ -76,16 +86,19 @@ static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_r
         const struct mmb_limiter *unit = mmb_limiter_info(bound.unit);
         if (bound.verdict == MMB_LIMITER_LATENCY)
             mmb_report_finding_add(f, "%s is latency-bound: its busiest unit, %s, is at %s%%, under %.0f%%", r->r.kernel,
-                                   unit->meaning, mmb_report_finding_pct(bound.pct, a), MMB_LIMITER_NEAR_PEAK);
+                                   unit->meaning, unit_claim(f, r, bound.unit, bound.pct, a), MMB_LIMITER_NEAR_PEAK);
         else
             mmb_report_finding_add(f, "%s is limited by %s (%s%%", r->r.kernel, unit->meaning,
-                                   mmb_report_finding_pct(bound.pct, a));
+                                   unit_claim(f, r, bound.unit, bound.pct, a));
         mmb_report_finding_add(f, "%spipe %s%%", bound.verdict == MMB_LIMITER_LATENCY ? " (" : "; ",
-                               mmb_report_finding_pct(fp, b));
+                               mmb_report_claim_pct_peak(&f->claims, r, b));
         if (isfinite(r->r.issue_pct))
-            mmb_report_finding_add(f, ", issue %s%%", mmb_report_finding_pct(r->r.issue_pct, h));
-        mmb_report_finding_add(f, ", L1 %s%%, L2 %s%%, DRAM %s%%)", mmb_report_finding_pct(r->r.l1_util_pct, c2),
-                               mmb_report_finding_pct(r->r.l2_util_pct, e), mmb_report_finding_pct(dram, g));
+            mmb_report_finding_add(f, ", issue %s%%",
+                                   mmb_report_claim_column(&f->claims, r, "issue_pct", r->r.issue_pct, h));
+        mmb_report_finding_add(f, ", L1 %s%%, L2 %s%%, DRAM %s%%)",
+                               mmb_report_claim_column(&f->claims, r, "l1_util_pct", r->r.l1_util_pct, c2),
+                               mmb_report_claim_column(&f->claims, r, "l2_util_pct", r->r.l2_util_pct, e),
+                               mmb_report_claim_column(&f->claims, r, "dram_util_pct", dram, g));
         return;
     }
     *missing = true;

@@ -2,13 +2,14 @@
  * (findings.c: the story's kernels, the limits, traffic and the seeds' claims, and
  * the helpers; findings_compare.c: GPUs, tuning, element types, small sizes;
  * findings_profiles.c: the kernel ladder and the seed kernels as written). Private
- * to findings*.c. */
+ * to findings*.c and claims.c, which writes each finding's numbers with their rows. */
 #ifndef MMB_REPORT_FINDINGS_IMPL_H
 #define MMB_REPORT_FINDINGS_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/doc/claims.h"
 #include "report/input/state.h"
 #include "report/input/tune_groups.h"
 
@@ -17,6 +18,7 @@
 struct mmb_report_finding {
     char lead[320];   /* a few words, bold: "The course profile's kernels, H100 80GB HBM3, 4096" */
     char text[2048];  /* plain text with numbers; the writers escape it */
+    struct mmb_report_claims claims; /* its numbers' provenance, where recorded (claims.h) */
 };
 
 /* Fills out (MMB_REPORT_FINDINGS_MAX entries) and returns how many. */
