@@ -19,6 +19,8 @@ import sys
 import tempfile
 
 MIN_CLAIMS = 20  # the story, ladder and limit findings of data/ record far more
+# a number that states a measurement: a percentage, a ratio, TFLOP/s or a time
+MEASURED = re.compile(r"\d+(?:\.\d+)?(?=%|×| TFLOP/s| ms\b| µs\b| GB\b| MB\b)|(?<=×)\d+(?:\.\d+)?")
 KEY = ("kernel", "params", "dtype", "m", "n", "k", "cache")
 
 
@@ -36,6 +38,17 @@ def fmt_ratio(v):
 
 def fmt_tflops(gflops):
     return f"{gflops / 1000:.2f}" if gflops < 1000 else f"{gflops / 1000:.1f}"
+
+
+# input and output element sizes of the dtypes whose input is its output (core/dtype.c)
+ELEMENT = {"f32": 4, "f64": 8, "i32": 4}
+
+
+def compulsory(row):
+    if row["dtype"] not in ELEMENT:
+        raise ValueError(f"dtype {row['dtype']}: its element sizes are not known to this checker")
+    m, n, k = (number(row[c]) for c in ("m", "n", "k"))
+    return (m * k + k * n + m * n) * ELEMENT[row["dtype"]]
 
 
 def gflops(row):
@@ -96,6 +109,12 @@ def recompute(claim, rows):
     if f == "column":
         v = number(a[claim["column"]])
         return [fmt_pct(v)], v
+    if f == "traffic":
+        v = (number(a["dram_read_bytes"]) + number(a["dram_write_bytes"])) / compulsory(a)
+        return [fmt_ratio(v * s) for s in (1 - 1e-9, 1, 1 + 1e-9)], v
+    if f == "declared":
+        v = 100 * compulsory(a) / (number(a["time_ms_median"]) * 1e-3) / 1e9 / number(a["peak_gbps"])
+        return [fmt_pct(v * s) for s in (1 - 1e-9, 1, 1 + 1e-9)], v
     raise ValueError(f"unknown formula '{f}'")
 
 
@@ -115,7 +134,7 @@ def main():
     failures, claims, numbers = [], 0, 0
     for finding in doc["findings"]:
         text = finding["text"]
-        numbers += len(re.findall(r"\d+(?:\.\d+)?", re.sub(r"\b\d+x\d+x\d+\b|\b(?:sm_)?\d+\b(?= TFLOP|k\b)", "", text)))
+        numbers += len(MEASURED.findall(text))
         if finding["lead"] not in readme:
             failures.append(f"finding '{finding['lead']}' is not in README.md")
         for claim in finding["claims"]:
@@ -131,7 +150,8 @@ def main():
             except (ValueError, KeyError, ZeroDivisionError) as e:
                 failures.append(f"'{finding['lead']}', claim {claim['text']} ({claim['formula']}): {e}")
     print(f"{claims} claims in {len(doc['findings'])} findings recomputed from the CSVs "
-          f"({numbers} numbers in their text, so {100 * claims / max(numbers, 1):.0f}% carry their provenance)")
+          f"({numbers} measured numbers, percentages, ratios, TFLOP/s and times, in their text: "
+          f"{100 * claims / max(numbers, 1):.0f}% carry their provenance)")
     if claims < MIN_CLAIMS:
         failures.append(f"only {claims} claims recorded, expected at least {MIN_CLAIMS}")
     for line in failures:

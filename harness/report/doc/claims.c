@@ -14,7 +14,8 @@
 #include "results/columns.h"
 #include "results/row.h"
 
-static const char *const formula_names[] = {"tflops", "speedup", "pct_time", "pct_peak", "column"};
+static const char *const formula_names[] = {"tflops", "speedup", "pct_time", "pct_peak",
+                                            "column", "traffic", "declared"};
 
 static const char *record(struct mmb_report_claims *c, enum mmb_report_claim_formula formula,
                           const struct mmb_report_row *a, const struct mmb_report_row *b, const char *buf)
@@ -72,6 +73,17 @@ const char *mmb_report_claim_column(struct mmb_report_claims *c, const struct mm
     if (c && c->n > n)
         snprintf(c->list[n].column, sizeof c->list[n].column, "%s", column);
     return buf;
+}
+
+const char *mmb_report_claim_traffic(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
+{
+    return record(c, MMB_REPORT_CLAIM_TRAFFIC, a, NULL,
+                  mmb_report_finding_ratio(mmb_report_finding_dram_bytes(a) / mmb_row_compulsory_bytes(&a->r), buf));
+}
+
+const char *mmb_report_claim_declared(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
+{
+    return record(c, MMB_REPORT_CLAIM_DECLARED, a, NULL, mmb_report_finding_pct(mmb_row_declared_pct(&a->r), buf));
 }
 
 /* {"file": ..., "line": N, "kernel": ..., ...}: where a row is and what it must hold. */

@@ -17,13 +17,18 @@
  *   pct_time  100 a.time_ms_median / b.time_ms_median   (b reaches this % of a: cuBLAS first)
  *   pct_peak  100 (2 m n k / (a.time_ms_median 1e-3) / 1e9) / peak, peak the
  *             GFLOP/s the claim names (the row's pipe peak, a.peak_gflops for f32)
- *   column    a.<column> as it is (a counter percentage) */
+ *   column    a.<column> as it is (a counter percentage)
+ *   traffic   (a.dram_read_bytes + a.dram_write_bytes) / compulsory bytes, those
+ *             (m k + k n) x input size + m n x output size (docs/profiles.md)
+ *   declared  100 (compulsory bytes / (a.time_ms_median 1e-3) / 1e9) / a.peak_gbps */
 enum mmb_report_claim_formula {
     MMB_REPORT_CLAIM_TFLOPS,
     MMB_REPORT_CLAIM_SPEEDUP,
     MMB_REPORT_CLAIM_PCT_TIME,
     MMB_REPORT_CLAIM_PCT_PEAK,
     MMB_REPORT_CLAIM_COLUMN,
+    MMB_REPORT_CLAIM_TRAFFIC,
+    MMB_REPORT_CLAIM_DECLARED,
 };
 
 struct mmb_report_claim {
@@ -52,6 +57,10 @@ const char *mmb_report_claim_pct_peak(struct mmb_report_claims *c, const struct 
  * printed for it when it is no cell (a fallback computed otherwise: not recorded). */
 const char *mmb_report_claim_column(struct mmb_report_claims *c, const struct mmb_report_row *a, const char *column,
                                     double value, char *buf);
+
+/* a's DRAM bytes over its compulsory bytes (ratio format); nvbench's BWUtil (% format). */
+const char *mmb_report_claim_traffic(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf);
+const char *mmb_report_claim_declared(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf);
 
 /* claims.json in the report's folder: every finding's lead and claims, each with its
  * formula, rows (file relative to the source root, line, and the key cells kernel,

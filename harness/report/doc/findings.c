@@ -202,13 +202,14 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                     c->ref, need / 1e6);
         else
             mmb_report_finding_add(f, ", ");
-        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_finding_ratio(bytes / need, a));
+        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_claim_traffic(&f->claims, r, a));
         compulsory = need;
     }
     if (!n)
         return false;
     mmb_report_finding_add(f, ".");
     double l2 = c->rep->devices[g].l2_mib, edge = mmb_report_device_l2_edge(l2, 4), most = 0;
+    const struct mmb_report_row *most_row = NULL;
     long long top = 0;
     for (size_t s = 0; s < d->nshapes && isfinite(edge); s++) {
         const struct mmb_report_shape *sh = &d->shapes[s];
@@ -218,7 +219,8 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
             const struct mmb_report_row *r = mmb_report_finding_best(c, g, k, s);
             double bytes = r ? mmb_report_finding_dram_bytes(r) : NAN;
             if (isfinite(bytes)) {
-                most = fmax(most, bytes / mmb_row_compulsory_bytes(&r->r));
+                if (!most_row || bytes / mmb_row_compulsory_bytes(&r->r) > most)
+                    most = bytes / mmb_row_compulsory_bytes(&r->r), most_row = r;
                 top = sh->m;
             }
         }
@@ -228,7 +230,7 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                 f,
                 " Up to %lld, where A, B and C fit in the %.0f MiB L2, no kernel moves more than %s×: DRAM sees each "
                 "byte about once whatever the kernel, and the kernels differ in how they use L1 and L2.",
-                top, l2, mmb_report_finding_ratio(most, a));
+                top, l2, mmb_report_claim_traffic(&f->claims, most_row, a));
     (void)compulsory;
     return true;
 }
@@ -272,11 +274,17 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
         if (!mmb_report_finding_measured(d, g) || !isfinite(gain))
             continue;
         mmb_report_finding_gpu(c, g, name, sizeof name);
-        mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name, mmb_report_finding_ratio(gain, a), c->ref);
+        mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name,
+                               mmb_report_claim_speedup(&f->claims,
+                                                        mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref),
+                                                        mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref), a),
+                               c->ref);
         for (size_t s = (size_t)d->ref + 1; s < d->nshapes; s++)
             if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled)))
                 mmb_report_finding_add(f, ", %s× at %lld",
-                                       mmb_report_finding_ratio(tiling_gain(c, g, s, naive, tiled), a), d->shapes[s].m);
+                                       mmb_report_claim_speedup(&f->claims, mmb_report_finding_best(c, g, (size_t)naive, s),
+                                                                mmb_report_finding_best(c, g, (size_t)tiled, s), a),
+                                       d->shapes[s].m);
         mmb_report_finding_add(f, ".");
         const struct mmb_report_row *r = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref);
         if (!hit && isfinite(r->r.l1_hit_pct))
@@ -289,7 +297,7 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
                 f,
                 " The naive kernel's L1 hit rate is %s%% on the %s: its caches already give naive most of the reuse "
                 "that the tiles make explicit.",
-                mmb_report_finding_pct(hit->r.l1_hit_pct, a), name);
+                mmb_report_claim_column(&f->claims, hit, "l1_hit_pct", hit->r.l1_hit_pct, a), name);
     }
     return any;
 }
@@ -312,9 +320,9 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
             "The nvbench tutorial reads low bandwidth utilisation as compute-bound. On the %s at %s naive uses %s%% of "
             "DRAM bandwidth by nvbench's definition (declared bytes: A, B and C once over the time) and %s%% by the "
             "bytes DRAM actually moved, yet only %s%% of the FP32 pipe: it is bound by neither.",
-            gpu, c->ref, mmb_report_finding_pct(mmb_row_declared_pct(&r->r), a),
-            mmb_report_finding_pct(mmb_report_finding_dram_pct(r), b),
-            mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), e));
+            gpu, c->ref, mmb_report_claim_declared(&f->claims, r, a),
+            mmb_report_claim_column(&f->claims, r, "dram_util_pct", mmb_report_finding_dram_pct(r), b),
+            mmb_report_claim_pct_peak(&f->claims, r, e));
     char lim_buf[8];
     const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
     if (lim[0])
@@ -331,7 +339,7 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
         double fp = q ? mmb_row_fp32_pct(&q->r) : NAN;
         if (fp >= 40)
             mmb_report_finding_add(f, "%s%s (%s%%)", n++ ? ", " : " Only ", d->kernels[k],
-                                   mmb_report_finding_pct(fp, a));
+                                   mmb_report_claim_pct_peak(&f->claims, q, a));
     }
     if (n)
         mmb_report_finding_add(f, " come%s near the FP32 roof.", n == 1 ? "s" : "");
