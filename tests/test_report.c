@@ -783,7 +783,12 @@ START_TEST(test_report_findings)
     ck_assert_ptr_nonnull(strstr(gp, "title \"L1 intensity\""));
     snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
     ck_assert_ptr_nonnull(strstr(file_get(path2), "# naive, L1"));
+    /* the traffic figure has a shared-memory panel where a kernel has wavefronts (tiled) */
+    snprintf(path2, sizeof path2, "%s/gnuplot/traffic-synthetic-gpu-with-sol-counters.gp", out);
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "set title \"shared-memory bytes\""));
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "set title \"L1/TEX bytes (global)\""));
     /* only 1k, 4k and 8k are labelled: the 4096 rows of sol.csv */
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
     ck_assert_ptr_nonnull(strstr(file_get(path2), " \"4k\"  # "));
 
     /* ncu-stalls.txt's roofs come first (its L1, the shared-memory level), ncu-compare.txt
