@@ -131,7 +131,8 @@ START_TEST(test_columns_table)
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
         "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "peak_gflops", "fp32_pct",
-        "declared_gbps", "declared_bw_pct", "limiter", "registers", "smem_bytes", "timestamp",
+        "declared_gbps", "declared_bw_pct", "limiter", "registers", "smem_bytes", "theoretical_occupancy_pct",
+        "timestamp",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);

@@ -19,6 +19,7 @@
 #include "core/array.h"
 #include "core/cache.h"
 #include "core/converge.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "report/input/formats.h"
 #include "search/strategy.h"
@@ -38,6 +39,7 @@ enum opt_type {
     OPT_CACHE,   /* cold or hot (core/cache.h), kept as text */
     OPT_SHAPE,   /* N or MxNxK (report/input/shape.h) */
     OPT_FORMATS, /* figure formats, comma-separated, into the report's options */
+    OPT_COUNTERS,/* a counter mode (core/counters.h) */
 };
 
 struct opt_def {
@@ -69,7 +71,10 @@ static const struct opt_def opts[] = {
     {"cache-dir", 0, OPT_TEXT, S(cache_dir), 0, 0, 0, BOTH, "DIR",
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
-    {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: no CUPTI counter passes"},
+    {"counters", 0, OPT_COUNTERS, S(counters), S(counters_set), 0, 0, BOTH, "MODE",
+     "which rows get CUPTI counters: best (each kernel's fastest configuration per size and dtype, and cuBLAS), "
+     "all or none (default: the profile's counters, else best for run and all for tune)"},
+    {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: the same as --counters none"},
     {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
      "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},
     {"noise", 0, OPT_NOISE, S(timing.noise), 0, 0, 0, BOTH, "X",
@@ -389,6 +394,12 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         break;
     case OPT_FORMATS:
         return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
+    case OPT_COUNTERS:
+        if (!mmb_counters_parse(arg, (enum mmb_counters *)(base + o->offset))) {
+            mmb_counters_names(expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
     }
     if (o->set_offset)
         *(bool *)(base + o->set_offset) = true;
@@ -414,8 +425,18 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
 {
     if (s->no_cache)
         s->cache_dir = NULL;
+    if (s->no_counters && s->counters_set && s->counters != MMB_COUNTERS_NONE) {
+        fprintf(stderr, "mmbench %s: --no-counters and --counters %s contradict each other; expected one of them\n",
+                s->command, mmb_counters_text(s->counters));
+        return -1;
+    }
+    if (s->no_counters) {
+        s->counters = MMB_COUNTERS_NONE;
+        s->counters_set = true;
+    }
     struct mmb_tune_options *t = &s->tune;
-    t->counters = !s->no_counters;
+    t->counters = s->counters;
+    t->counters_set = s->counters_set;
     t->record_restricted = s->record_restricted;
     t->shard = s->shard;
     if (s->all_devices && s->output && (kind & BOTH)) {

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "report/input/shape.h"
 #include "report/report.h"
 #include "results/shard.h"
@@ -34,6 +35,8 @@ struct mmb_cmd_settings {
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
     bool no_cache, no_counters, verbose, record_restricted;
+    enum mmb_counters counters; /* --counters (--no-counters: none); read when counters_set */
+    bool counters_set;
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */

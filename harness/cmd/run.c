@@ -67,7 +67,7 @@ int mmb_cmd_run(int argc, char **argv)
     struct mmb_metric_set set;
     int ndev;
     struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
-                                                 .cache_dir = s.cache_dir, .counters = !s.no_counters,
+                                                 .cache_dir = s.cache_dir,
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
@@ -76,6 +76,8 @@ int mmb_cmd_run(int argc, char **argv)
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }
+    job.opts.counters = mmb_profile_counters(p, s.counters_set, s.counters, MMB_COUNTERS_BEST,
+                                             mmb_metric_set_size(&set) == 0);
     rc = MMB_EXIT_BAD_INPUT;
     struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {

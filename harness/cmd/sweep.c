@@ -15,6 +15,7 @@
 #include "core/file.h"
 #include "cuda/session.h"
 #include "model/space.h"
+#include "results/best.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
 
@@ -24,6 +25,7 @@ struct sweep {
     struct mmb_session *session;
     struct mmb_csv_writer *csv;
     struct mmb_run_summary *sum;
+    struct mmb_best *best;           /* counters = best: the groups held; NULL otherwise */
     size_t total, done;
     bool progress;
     double t0;
@@ -81,6 +83,18 @@ static int sink_row(void *opaque, struct mmb_row *row)
 {
     struct sink_ctx *c = opaque;
     return write_row(c->sw, row, c->err, c->errlen);
+}
+
+/* counters = best: the session's sink for a group's counted row, which completes its
+ * group; every group complete at the front of the queue is then written. */
+static int sink_counted(void *opaque, struct mmb_row *row)
+{
+    struct sink_ctx *c = opaque;
+    if (mmb_best_counted(c->sw->best, row) != 0) {
+        mmb_errorf(c->err, c->errlen, "%s %s: counted, but no group waits for it", row->kernel, row->params);
+        return -1;
+    }
+    return mmb_best_drain(c->sw->best, sink_row, c);
 }
 
 static void show_progress(struct sweep *sw, const struct mmb_row *row)
@@ -162,6 +176,133 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
     return left;
 }
 
+/* counters = best: the end of kernel k's group at this problem (also when Ctrl-C cut
+ * it short): its fastest row is counted, then the group is written once complete. */
+static int group_end(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
+                     const struct mmb_eval_options *eo, struct sink_ctx *sink)
+{
+    struct mmb_config cfg;
+    bool stale;
+    const struct mmb_row *pick = mmb_best_close(sw->best, &cfg, &stale);
+    if (stale)
+        fprintf(stderr, "mmbench run: warning: %s at %lldx%lldx%lld: its fastest row in %s has no counters (an "
+                "earlier run did not read them) and stays so (remove the kernel's rows at this size to count it)\n",
+                k->name, prob->size.m, prob->size.n, prob->size.k, sw->sum->csv_path);
+    if (pick) {
+        struct mmb_row row = *pick;
+        announce(sw, &row);
+        int rc = mmb_session_submit_counted(sw->session, prob, k, &cfg, eo, &row, sink_counted, sink);
+        end_watch(sw);
+        if (rc != 0)
+            return -1;
+    }
+    return mmb_best_drain(sw->best, sink_row, sink) != 0 ? -1 : 0;
+}
+
+/* A row that is not measured (restricted, invalid): written now, or held with its
+ * group. */
+static int settle(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
+{
+    if (!sw->best)
+        return emit(sw, row, err, errlen);
+    if (mmb_best_hold(sw->best, row, NULL) != 0) {
+        mmb_errorf(err, errlen, "out of host memory holding the rows of %s", row->kernel);
+        return -1;
+    }
+    return 0;
+}
+
+/* Measures cfg: its row reaches the CSV through the session's batches (counters =
+ * all or none), or is held with its group (best). Returns 0, -1 with err, or 1 when
+ * the device was lost (after its row is written and the groups held are dropped). */
+static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
+                   const struct mmb_config *cfg, const struct mmb_eval_options *eo, struct mmb_row *row,
+                   struct sink_ctx *sink)
+{
+    bool lost = false;
+    show_progress(sw, row);
+    announce(sw, row);
+    if (!sw->best) {
+        int rc = mmb_session_submit(sw->session, prob, k, cfg, eo, row, sink_row, sink, &lost);
+        end_watch(sw);
+        return rc != 0 ? -1 : lost ? 1 : 0;
+    }
+    struct mmb_eval_options timed = *eo;
+    timed.time_only = true;
+    mmb_session_evaluate(sw->session, prob, k, cfg, &timed, row, &lost);
+    if (lost) {
+        /* this row is recorded, so that a resumed sweep does not run it again; the
+         * groups not yet written are measured again */
+        size_t dropped = mmb_best_drop(sw->best);
+        if (mmb_session_discard(sw->session, sink_row, sink) != 0 || write_row(sw, row, sink->err, sink->errlen) != 0)
+            return -1;
+        end_watch(sw);
+        if (dropped)
+            fprintf(stderr, "mmbench run: %zu measured rows not yet written are measured again when the sweep goes "
+                    "on\n", dropped);
+        return 1;
+    }
+    end_watch(sw);
+    if (mmb_best_hold(sw->best, row, cfg) != 0) {
+        mmb_errorf(sink->err, sink->errlen, "out of host memory holding the rows of %s", k->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every configuration of kernel k at this problem. Returns as run_problem does. */
+static int run_kernel(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
+                      const struct mmb_eval_options *eo, struct sink_ctx *sink)
+{
+    const struct mmb_size *size = &prob->size;
+    enum mmb_dtype dtype = prob->dtype;
+    char *err = sink->err;
+    size_t errlen = sink->errlen;
+    int rc = 0;
+    if (sw->best) {
+        struct mmb_row id;
+        row_identity(sw, k, NULL, size, dtype, &id);
+        if (mmb_best_open(sw->best, &id) != 0) {
+            mmb_errorf(err, errlen, "%s: a group of counters = best is still open", k->name);
+            return -1;
+        }
+    }
+    size_t n = mmb_space_size(k);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct mmb_config cfg;
+        struct mmb_row row;
+        if (mmb_watch_interrupted()) {
+            rc = 2;
+            break;
+        }
+        mmb_space_config_at(k, i, &cfg);
+        row_identity(sw, k, &cfg, size, dtype, &row);
+        if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row))
+            continue; /* another shard's, or counted by remaining() */
+        int failed = -1;
+        int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
+                                        row.reason, sizeof row.reason);
+        if (allowed == 0) {
+            sw->sum->restricted++;
+            if (!sw->opts->record_restricted)
+                continue;
+            row.status = MMB_STATUS_RESTRICTED;
+            snprintf(row.reason, sizeof row.reason, "%s", mmb_expr_text(k->restrictions[failed].expr));
+        } else if (allowed < 0) {
+            row.status = MMB_STATUS_INVALID_CONFIG;
+        } else {
+            rc = measure(sw, prob, k, &cfg, eo, &row, sink);
+            continue;
+        }
+        if (settle(sw, &row, err, errlen) != 0)
+            rc = -1;
+    }
+    /* a group cut short by Ctrl-C is counted and written as far as it got */
+    if (sw->best && (rc == 0 || rc == 2) && group_end(sw, prob, k, eo, sink) != 0)
+        rc = -1;
+    return rc;
+}
+
 /* One problem (size x dtype). Returns 0, -1 with err, 1 when the device was lost (the
  * CUDA context is unusable, and the sweep must go on in a fresh process, which skips
  * the finished rows through the CSV's keys), or 2 when Ctrl-C asked to stop. */
@@ -182,50 +323,16 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     };
     int rc = 0;
     struct sink_ctx sink = {sw, err, errlen};
-    for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
-        const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!mmb_kernel_runs_dtype(p, k, dtype))
-            continue;
-        size_t n = mmb_space_size(k);
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            struct mmb_config cfg;
-            struct mmb_row row;
-            if (mmb_watch_interrupted()) {
-                rc = 2;
-                break;
-            }
-            mmb_space_config_at(k, i, &cfg);
-            row_identity(sw, k, &cfg, size, dtype, &row);
-            if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row))
-                continue; /* another shard's, or counted by remaining() */
-            int failed = -1;
-            int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
-                                            row.reason, sizeof row.reason);
-            if (allowed == 0) {
-                sw->sum->restricted++;
-                if (!sw->opts->record_restricted)
-                    continue;
-                row.status = MMB_STATUS_RESTRICTED;
-                snprintf(row.reason, sizeof row.reason, "%s", mmb_expr_text(k->restrictions[failed].expr));
-            } else if (allowed < 0) {
-                row.status = MMB_STATUS_INVALID_CONFIG;
-            } else {
-                show_progress(sw, &row);
-                announce(sw, &row);
-                bool lost = false;
-                if (mmb_session_submit(sw->session, prob, k, &cfg, &eo, &row, sink_row, &sink, &lost) != 0)
-                    rc = -1;
-                else if (lost)
-                    rc = 1;
-                end_watch(sw);
-                continue;
-            }
-            if (emit(sw, &row, err, errlen) != 0)
-                rc = -1;
-        }
-    }
-    if (rc != 1 && mmb_session_flush(sw->session, sink_row, &sink) != 0)
+    for (int ki = 0; ki < p->nkernels && rc == 0; ki++)
+        if (mmb_kernel_runs_dtype(p, &p->kernels[ki], dtype))
+            rc = run_kernel(sw, prob, &p->kernels[ki], &eo, &sink);
+    if (rc != 1 && mmb_session_flush(sw->session, sw->best ? sink_counted : sink_row, &sink) != 0)
         rc = -1;
+    if (rc != 1 && rc != -1 && sw->best && mmb_best_held(sw->best) != 0) {
+        mmb_errorf(err, errlen, "%lldx%lldx%lld: %zu groups of counters = best left unwritten", size->m, size->n,
+                   size->k, mmb_best_held(sw->best));
+        rc = -1;
+    }
     mmb_problem_close(prob);
     return rc;
 }
@@ -263,7 +370,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     if (mmb_profile_timing(profile, &opts->timing, &sw.timing, err, errlen) != 0)
         return -1;
     struct mmb_session_options so = {
-        .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
+        .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters != MMB_COUNTERS_NONE,
         .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose,
     };
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
@@ -293,8 +400,17 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         summary->busy = sw.csv != NULL;
         goto fail;
     }
+    if (opts->counters == MMB_COUNTERS_BEST) {
+        /* what an earlier run left of each group decides what this one counts */
+        if (!(sw.best = mmb_best_new(opts->gpu_keyed))) {
+            mmb_errorf(err, errlen, "out of host memory");
+            goto fail;
+        }
+        if (mmb_best_history_load(sw.best, summary->csv_path, NULL, NULL, err, errlen) != 0)
+            goto fail;
+    }
     const char *note = mmb_session_counter_note(sw.session);
-    if (note[0] && opts->counters)
+    if (note[0] && opts->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
     sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
@@ -332,6 +448,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     summary->counter_passes = mmb_session_phase_times(sw.session)->counter_passes;
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
+    mmb_best_free(sw.best);
     mmb_session_close(sw.session);
     return 0;
 fail:
@@ -339,6 +456,7 @@ fail:
         fputs("\r\033[K", stderr);
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
+    mmb_best_free(sw.best);
     mmb_session_close(sw.session);
     return -1;
 }

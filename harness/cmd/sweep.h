@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "core/status.h"
 #include "model/profile.h"
 #include "results/metrics.h"
@@ -17,8 +18,8 @@ struct mmb_run_options {
                                * writes beside it (results/shard.h: mmb_shard_path) */
     const char *data_dir;     /* default "data" */
     const char *cache_dir;    /* cubin cache; NULL: none */
-    bool counters;
-    const struct mmb_metric_set *metrics; /* the profile's, parsed; read when counters */
+    enum mmb_counters counters; /* which rows get counters (mmb_profile_counters) */
+    const struct mmb_metric_set *metrics; /* the profile's, parsed; read unless counters is none */
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */
     struct mmb_timing_request timing; /* the command line's over the profile's (mmb_profile_timing) */

@@ -46,8 +46,9 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_cmd_settings *o = r->settings;
-    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = !o->no_counters,
-                                     .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose};
+    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir,
+                                     .counters = r->counters != MMB_COUNTERS_NONE, .metrics = r->metrics,
+                                     .l2_flush = r->l2_flush, .verbose = o->verbose};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -134,7 +135,7 @@ static int tune_worker(void *ctx)
         goto out;
     }
     const char *note = mmb_session_counter_note(r->session);
-    if (note[0] && !r->settings->no_counters)
+    if (note[0] && r->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
     r->progress = isatty(STDERR_FILENO) && !r->settings->verbose;
     fprintf(stderr,
@@ -191,6 +192,7 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
                 "brute_force or random, or one GPU (--device N)\n", plan->strategy->name);
         return -1;
     }
+    r->counters = mmb_metric_set_size(set) == 0 ? MMB_COUNTERS_NONE : plan->counters;
     r->problems = mmb_tune_plan_problems(profile, plan);
     if (s->t4 && r->problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "

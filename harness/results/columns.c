@@ -89,6 +89,9 @@ const struct mmb_column mmb_columns[] = {
         "the busiest of the pipe (fp32_pct), L1, L2 and DRAM throughput: what limits the kernel"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
+    COL(theoretical_occupancy_pct, REAL, STATIC, NO, NONE, NONNEG, "%",
+        "theoretical occupancy: the warps that may be resident on an SM at once (the occupancy API, from the "
+        "block size, registers and shared memory), percent of the SM's maximum; no counters needed"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
     {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, MMB_DOMAIN_TEXT, NULL, NULL},
 };

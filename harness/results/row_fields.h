@@ -46,6 +46,7 @@ struct mmb_row {
     char limiter[8];    /* mmb_limiter_table's text: fp32, l1, l2, dram, ... */
     /* static */
     long long registers, smem_bytes;
+    double theoretical_occupancy_pct; /* the occupancy API's resident warps, % of the SM's maximum */
     char timestamp[32]; /* ISO 8601 UTC */
 };
 
