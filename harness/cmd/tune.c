@@ -130,6 +130,9 @@ static int tune_worker(void *ctx)
     const struct mmb_tune_plan *plan = r->plan;
     char err[2048];
     int rc = MMB_EXIT_FAILED;
+    int n = r->check_device ? mmb_cmd_gpu_count_here("tune", r->device) : 1;
+    if (n < 0)
+        return n == -1 ? MMB_EXIT_NO_GPU : MMB_EXIT_BAD_INPUT;
     if (take_part(r, err, sizeof err) != 0 || open_run(r, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s\n", err);
         goto out;
@@ -221,14 +224,11 @@ int mmb_cmd_tune(int argc, char **argv)
     rc = MMB_EXIT_BAD_INPUT;
     if (plan_tune(&r, profile, plan, &set) != 0)
         goto out;
-    int ndev = mmb_cmd_gpu_count("tune");
-    if (ndev < 0) {
+    /* All GPUs: counted in a child first; one GPU: its worker looks for it (run.c) */
+    int ndev = 1;
+    r.check_device = !s.all_devices;
+    if (s.all_devices && (ndev = mmb_cmd_gpu_count("tune")) < 0) {
         rc = MMB_EXIT_NO_GPU;
-        goto out;
-    }
-    if (s.device >= ndev) {
-        fprintf(stderr, "mmbench tune: --device %d, but there %s %d GPU%s (0 to %d)\n", s.device,
-                ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
         goto out;
     }
     int nworkers = s.all_devices ? (ndev < MMB_SHARD_PARTS_MAX ? ndev : MMB_SHARD_PARTS_MAX) : 1;

@@ -32,6 +32,7 @@ struct tune_run {
     bool device_lost;
     int problems;
     int device;                           /* this worker's GPU */
+    bool check_device;                    /* the worker looks for it (one GPU: no count before) */
     int nworkers;                         /* GPUs tuning at once (--devices all) */
     struct mmb_shard shard;               /* this worker's part of the space: --shard, split
                                            * between the GPUs of its model */
