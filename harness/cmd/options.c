@@ -103,8 +103,8 @@ static const struct opt_def opts[] = {
      "wall time per kernel and problem (default: none)"},
     {"seed", 0, OPT_U64, S(tune.seed), S(tune.seed_set), 0, 0, MMB_CMD_TUNE, "S",
      "seed of random strategies, unsigned 64-bit (default: [tune] seed, else 0)"},
-    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, MMB_CMD_TUNE, "N",
-     "NVRTC threads compiling ahead, 0 none (default: one per CPU)"},
+    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, BOTH, "N",
+     "NVRTC threads compiling ahead of the GPU into the cubin cache, 0 none (default: one per CPU)"},
     {"t4", 0, OPT_TEXT, S(t4), 0, 0, 0, MMB_CMD_TUNE, "FILE",
      "Kernel Tuner T4 file, for a tune of one kernel x size x dtype (default: one beside the CSV each)"},
     {"no-t4", 0, OPT_FLAG, S(no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
@@ -444,15 +444,15 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
                 s->command);
         return -1;
     }
-    if (kind != MMB_CMD_TUNE)
+    if (!(kind & BOTH))
         return 0;
     if (s->t4 && s->no_t4) {
         fprintf(stderr, "mmbench tune: --t4 and --no-t4 contradict each other; expected one of them\n");
         return -1;
     }
     if (!s->cache_dir && s->jobs > 0) {
-        fprintf(stderr, "mmbench tune: --no-cache: compiles cannot run ahead without the cubin cache; "
-                "compiling on the measuring thread\n");
+        fprintf(stderr, "mmbench %s: --no-cache: compiles cannot run ahead without the cubin cache; "
+                "compiling on the measuring thread\n", s->command);
         s->jobs = 0;
     }
     return 0;

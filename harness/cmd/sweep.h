@@ -18,6 +18,7 @@ struct mmb_run_options {
                                * writes beside it (results/shard.h: mmb_shard_path) */
     const char *data_dir;     /* default "data" */
     const char *cache_dir;    /* cubin cache; NULL: none */
+    int jobs;                 /* NVRTC threads compiling ahead into the cache (needs it); 0: none */
     enum mmb_counters counters; /* which rows get counters (mmb_profile_counters) */
     const struct mmb_metric_set *metrics; /* the profile's, parsed; read unless counters is none */
     bool verbose;

@@ -12,10 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/commands.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
 #include "cmd/tune_impl.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "results/csv_name.h"
@@ -123,6 +125,21 @@ static int take_part(struct tune_run *r, char *err, size_t errlen)
     return 0;
 }
 
+/* The time in the session and around it, on one line: from the command line to the
+ * worker (start), opening the session, compile pool and CSV (session), the session's
+ * phases (the compile pool's waits are in prepare), other, close. */
+static void phases_print(const struct mmb_phase_times *t, double t_worker, double open_s, double close_s)
+{
+    char line[512];
+    double now = mmb_seconds_now(), began = mmb_cmd_started() > 0 ? mmb_cmd_started() : t_worker;
+    double known = (t_worker - began) + open_s + close_s;
+    for (int i = 0; i < MMB_PHASE_COUNT; i++)
+        known += t->seconds[i];
+    mmb_phase_times_format(t, line, sizeof line);
+    printf("time: %.2f s: start %.2f s, session %.2f s, %s, other %.2f s, close %.2f s\n", now - began,
+           t_worker - began, open_s, line, now - began - known > 0 ? now - began - known : 0.0, close_s);
+}
+
 /* The worker: one GPU, every problem of the plan. */
 static int tune_worker(void *ctx)
 {
@@ -133,10 +150,12 @@ static int tune_worker(void *ctx)
     int n = r->check_device ? mmb_cmd_gpu_count_here("tune", r->device) : 1;
     if (n < 0)
         return n == -1 ? MMB_EXIT_NO_GPU : MMB_EXIT_BAD_INPUT;
+    double t_worker = mmb_seconds_now(), open_s = 0;
     if (take_part(r, err, sizeof err) != 0 || open_run(r, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s\n", err);
         goto out;
     }
+    open_s = mmb_seconds_now() - t_worker;
     const char *note = mmb_session_counter_note(r->session);
     if (note[0] && r->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
@@ -151,11 +170,7 @@ static int tune_worker(void *ctx)
         for (int d = 0; d < MMB_DTYPE_COUNT && rc == 0 && !stopping(r); d++)
             if (r->profile->dtypes & (1u << d))
                 rc = tune_problem(r, &plan->sizes[si], (enum mmb_dtype)d, err, sizeof err);
-    if (rc == 0) {
-        char line[512];
-        mmb_phase_times_format(mmb_session_phase_times(r->session), line, sizeof line);
-        printf("time in the session: %s\n", line);
-    }
+    struct mmb_phase_times phases = *mmb_session_phase_times(r->session);
     if (rc)
         fprintf(stderr, "mmbench tune: %s\n", err);
     else if (r->device_lost) {
@@ -167,8 +182,12 @@ static int tune_worker(void *ctx)
         rc = MMB_EXIT_INTERRUPTED;
     }
 out:
-    if (r->session)
+    if (r->session) {
+        double t_close = mmb_seconds_now();
         close_run(r);
+        if (rc == 0) /* where the time went, from the command line to the close (run's line) */
+            phases_print(&phases, t_worker, open_s, mmb_seconds_now() - t_close);
+    }
     return rc;
 }
 

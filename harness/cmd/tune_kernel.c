@@ -166,9 +166,10 @@ static int best_finish(struct job *j, char *err, size_t errlen)
                 "earlier run did not read them) and stays so\n", j->kernel->name, j->size.m, j->size.n, j->size.k,
                 r->csv_path);
     if (pick) {
-        struct mmb_row row = *pick;
+        struct mmb_row row = *pick, id;
+        mmb_session_row_identity(r->session, r->profile, j->kernel, &cfg, &j->size, j->dtype, &id);
         double limit = r->settings->timeout > 0 ? r->settings->timeout : r->profile->timeout;
-        mmb_watch_begin(&row, r->csv_path, limit);
+        mmb_watch_begin(&id, r->csv_path, limit); /* a counting that never ends is this configuration's timeout */
         int rc = mmb_session_submit_counted(r->session, j->problem, j->kernel, &cfg, &j->eo, &row, best_counted, &sink);
         if (rc == 0)
             rc = mmb_session_flush(r->session, best_counted, &sink);
