@@ -12,7 +12,6 @@
 #include "cmd/devices.h"
 #include "cmd/merge.h"
 #include "cmd/report.h"
-#include "core/clock.h"
 
 #ifdef MMB_HAVE_CUDA
 #include "cmd/run.h"
@@ -68,16 +67,8 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-static double started; /* mmb_seconds_now() when the command line came in */
-
-double mmb_cmd_started(void)
-{
-    return started;
-}
-
 int mmb_cmd_main(int argc, char **argv)
 {
-    started = mmb_seconds_now();
     if (argc < 2) {
         usage(stderr);
         fprintf(stderr, "mmbench: expected a command\n");

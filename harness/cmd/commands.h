@@ -5,8 +5,5 @@
 /* argv[0] is the program, argv[1] the command (run, tune, check, merge, devices,
  * report, help) or --help / --version. Returns the exit code (common.h). */
 int mmb_cmd_main(int argc, char **argv);
-/* When mmb_cmd_main began (mmb_seconds_now(), core/clock.h), for the phases of a run;
- * 0 when it did not run (a test calling a command's code directly). */
-double mmb_cmd_started(void);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "cmd/common.h"
 #include "core/array.h"
+#include "core/clock.h"
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/counters.h"
@@ -410,6 +411,7 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     memset(s, 0, sizeof *s);
+    s->started = mmb_seconds_now();
     s->command = cmd_of(kind)->name;
     s->data_dir = "data";
     snprintf(s->default_cache, sizeof s->default_cache, "%s", cache);

@@ -27,6 +27,7 @@ enum mmb_cmd_kind {
 /* Everything a command takes from the command line. */
 struct mmb_cmd_settings {
     const char *command;      /* "run", "tune", ...: for messages */
+    double started;           /* mmb_seconds_now() when the command began: the phases' start */
     char **args;              /* the positional arguments (profiles; report: CSVs and folders) */
     size_t nargs;
     const char *profile;      /* run, tune, merge: the one positional argument */

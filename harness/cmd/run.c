@@ -71,7 +71,7 @@ int mmb_cmd_run(int argc, char **argv)
     struct mmb_metric_set set;
     int ndev;
     struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
-                                                 .cache_dir = s.cache_dir, .jobs = s.jobs,
+                                                 .cache_dir = s.cache_dir, .jobs = s.jobs, .started = s.started,
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/commands.h"
 #include "cmd/common.h"
 #include "cmd/supervise.h"
 #include "core/clock.h"
@@ -409,7 +408,7 @@ static size_t count_work(const struct mmb_profile *p, const struct mmb_shard *sh
 static void print_phases(const struct sweep *sw, const struct mmb_phase_times *t, double waits, double close_s)
 {
     char line[640];
-    double now = mmb_seconds_now(), began = mmb_cmd_started() > 0 ? mmb_cmd_started() : sw->t0;
+    double now = mmb_seconds_now(), began = sw->opts->started > 0 ? sw->opts->started : sw->t0;
     double known = (sw->t0 - began) + sw->open_s + waits + sw->write_s + close_s;
     for (int i = 0; i < MMB_PHASE_COUNT; i++)
         known += t->seconds[i];

@@ -28,6 +28,7 @@ struct mmb_run_options {
     double timeout;           /* > 0 overrides the profile's seconds per configuration */
     const char *l2_flush;     /* L2 flush method (MMB_L2_SWEEP); NULL: the default */
     struct mmb_shard shard;   /* the runs to do, in the shard's own CSV; n == 0: all */
+    double started;           /* mmb_seconds_now() when the command began; 0: when the sweep did */
     bool gpu_keyed;           /* other GPUs of this model sweep into the same CSV at once:
                                * only this GPU's rows count as done */
 };

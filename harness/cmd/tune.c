@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/commands.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
@@ -128,10 +127,11 @@ static int take_part(struct tune_run *r, char *err, size_t errlen)
 /* The time in the session and around it, on one line: from the command line to the
  * worker (start), opening the session, compile pool and CSV (session), the session's
  * phases (the compile pool's waits are in prepare), other, close. */
-static void phases_print(const struct mmb_phase_times *t, double t_worker, double open_s, double close_s)
+static void phases_print(const struct mmb_phase_times *t, double started, double t_worker, double open_s,
+                         double close_s)
 {
     char line[512];
-    double now = mmb_seconds_now(), began = mmb_cmd_started() > 0 ? mmb_cmd_started() : t_worker;
+    double now = mmb_seconds_now(), began = started > 0 ? started : t_worker;
     double known = (t_worker - began) + open_s + close_s;
     for (int i = 0; i < MMB_PHASE_COUNT; i++)
         known += t->seconds[i];
@@ -186,7 +186,7 @@ out:
         double t_close = mmb_seconds_now();
         close_run(r);
         if (rc == 0) /* where the time went, from the command line to the close (run's line) */
-            phases_print(&phases, t_worker, open_s, mmb_seconds_now() - t_close);
+            phases_print(&phases, r->settings->started, t_worker, open_s, mmb_seconds_now() - t_close);
     }
     return rc;
 }

@@ -186,7 +186,7 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
 static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx, size_t n, struct mmb_report_finding *f)
 {
     char a[16], b[16];
-    enum mmb_report_occupancy kind = mmb_report_occupancy_of(d, idx, n);
+    enum mmb_report_occupancy kind = mmb_report_row_occupancy_kind(d, idx, n);
     if (n < 6 || !isfinite(mmb_report_row_occupancy(&d->rows[idx[0]], kind)))
         return;
     double slow = 0;

@@ -54,7 +54,7 @@ void mmb_report_tune_top_table(FILE *md, FILE *tex, const struct mmb_report *rep
     snprintf(t.title, sizeof t.title, "%s: the %zu fastest of %zu configurations of %s at %s", gpu, shown, n,
              d->kernels[g->kernel], shape);
     snprintf(t.label, sizeof t.label, "tab:%s-%s-top", d->gpus[g->gpu].slug, kslug);
-    enum mmb_report_occupancy occ = mmb_report_occupancy_of(d, idx, shown);
+    enum mmb_report_occupancy occ = mmb_report_row_occupancy_kind(d, idx, shown);
     for (size_t c = 0; c < MMB_COUNT(top_heads); c++) {
         bool theoretical = c == OCCUPANCY_COLUMN && occ == MMB_REPORT_OCCUPANCY_THEORETICAL;
         mmb_report_tabular_head(&t, c, theoretical ? "theoretical occupancy %" : top_heads[c].head, top_heads[c].num,

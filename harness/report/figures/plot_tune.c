@@ -271,7 +271,7 @@ static enum mmb_report_occupancy occupancy_kind(const struct mmb_report_data *d,
         if (!g->tuned)
             continue;
         size_t n = group_rows(d, g, idx);
-        enum mmb_report_occupancy here = mmb_report_occupancy_of(d, idx, n);
+        enum mmb_report_occupancy here = mmb_report_row_occupancy_kind(d, idx, n);
         if (n && here != MMB_REPORT_OCCUPANCY_THEORETICAL)
             kind = here == MMB_REPORT_OCCUPANCY_ACHIEVED || kind == MMB_REPORT_OCCUPANCY_ACHIEVED
                        ? MMB_REPORT_OCCUPANCY_ACHIEVED
@@ -290,7 +290,7 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
     char name[200];
     snprintf(name, sizeof name, "tune-occupancy-%s", sp->suffix);
     enum mmb_report_occupancy kind = occupancy_kind(d, gs, sp, idx);
-    const char *what = mmb_report_occupancy_text(kind);
+    const char *what = mmb_report_row_occupancy_text(kind);
     bool theoretical = kind == MMB_REPORT_OCCUPANCY_THEORETICAL;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)

@@ -52,7 +52,7 @@ bool mmb_report_row_has_roofline(const struct mmb_report_row *r)
 
 /* ---- occupancy ---------------------------------------------------------------------- */
 
-enum mmb_report_occupancy mmb_report_occupancy_of(const struct mmb_report_data *d, const size_t *rows, size_t n)
+enum mmb_report_occupancy mmb_report_row_occupancy_kind(const struct mmb_report_data *d, const size_t *rows, size_t n)
 {
     bool all_theoretical = n > 0, any_achieved = false;
     for (size_t i = 0; i < n; i++) {
@@ -72,7 +72,7 @@ double mmb_report_row_occupancy(const struct mmb_report_row *r, enum mmb_report_
                                                     : NAN;
 }
 
-const char *mmb_report_occupancy_text(enum mmb_report_occupancy kind)
+const char *mmb_report_row_occupancy_text(enum mmb_report_occupancy kind)
 {
     return kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical"
            : kind == MMB_REPORT_OCCUPANCY_ACHIEVED  ? "achieved"
