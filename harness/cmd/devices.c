@@ -121,18 +121,7 @@ int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, c
 
 int mmb_cmd_gpu_count_here(const char *command, int device)
 {
-    char err[512];
-    int n = mmb_gpu_count(err, sizeof err);
-    if (n <= 0) {
-        no_gpu(command, err);
-        return -1;
-    }
-    if (device >= n) {
-        fprintf(stderr, "mmbench %s: --device %d, but there %s %d GPU%s (0 to %d)\n", command, device,
-                n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n - 1);
-        return -2;
-    }
-    return n;
+    return mmb_cmd_gpu_count(command);
 }
 
 int mmb_cmd_gpu_count(const char *command)
