@@ -104,8 +104,9 @@ static const struct opt_def opts[] = {
      "wall time per kernel and problem (default: none)"},
     {"seed", 0, OPT_U64, S(tune.seed), S(tune.seed_set), 0, 0, MMB_CMD_TUNE, "S",
      "seed of random strategies, unsigned 64-bit (default: [tune] seed, else 0)"},
-    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, BOTH, "N",
-     "NVRTC threads compiling ahead of the GPU into the cubin cache, 0 none (default: one per CPU)"},
+    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, BOTH | MMB_CMD_CHECK, "N",
+     "NVRTC threads: compiling ahead of the GPU into the cubin cache (run, tune; 0 none), compiling (check "
+     "--compile; 0 is 1) (default: one per CPU)"},
     {"t4", 0, OPT_TEXT, S(t4), 0, 0, 0, MMB_CMD_TUNE, "FILE",
      "Kernel Tuner T4 file, for a tune of one kernel x size x dtype (default: one beside the CSV each)"},
     {"no-t4", 0, OPT_FLAG, S(no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
