@@ -1,7 +1,8 @@
 /* session_batch.c - evaluating configurations whose counters are read together
  * (mmb_profiler_measure_batch): each configuration is prepared, verified and timed at
- * once; its row then waits in the session, in order, until the batch's profiling
- * passes are done, and goes to the caller's sink. The launches of a batch share the
+ * once (or, counters = best, prepared again later to be counted:
+ * mmb_session_submit_counted); its row then waits in the session, in order, until the
+ * batch's profiling passes are done, and goes to the caller's sink. The launches of a batch share the
  * passes (each after its own L2 flush, so each is measured as if alone), which every
  * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
  * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
@@ -201,6 +202,7 @@ int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, con
         pr->row.counter_status = st;
         fprintf(stderr, "mmbench: warning: %s %s: preparing it again for its counters failed: %s\n", kernel->name,
                 pr->row.params, pr->row.reason);
+        pr->row.status = measured->status;
         snprintf(pr->row.reason, sizeof pr->row.reason, "%s", measured->reason);
     }
     return batch_close(s, eo, launch_ranges, sink, sink_ctx);
