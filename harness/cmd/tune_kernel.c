@@ -170,7 +170,8 @@ static int best_finish(struct job *j, char *err, size_t errlen)
         mmb_session_row_identity(r->session, r->profile, j->kernel, &cfg, &j->size, j->dtype, &id);
         double limit = r->settings->timeout > 0 ? r->settings->timeout : r->profile->timeout;
         mmb_watch_begin(&id, r->csv_path, limit); /* a counting that never ends is this configuration's timeout */
-        int rc = mmb_session_submit_counted(r->session, j->problem, j->kernel, &cfg, &j->eo, &row, best_counted, &sink);
+        int rc = mmb_session_submit_counted(r->session, j->problem, j->kernel, &cfg, &j->eo, &row, best_counted,
+                                            &sink);
         if (rc == 0)
             rc = mmb_session_flush(r->session, best_counted, &sink);
         mmb_watch_end(r->measured, 0);
