@@ -676,9 +676,20 @@ START_TEST(test_report_findings)
 }
 END_TEST
 
-int main(void)
+/* `test_report tuning`: the tuning report of the repository's data alone (its own
+ * meson test, report-tuning, which runs beside the others); without an argument,
+ * everything else. */
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("report");
+    if (argc > 1 && !strcmp(argv[1], "tuning")) {
+        TCase *tuning = tcase_create("tuning");
+        tcase_add_checked_fixture(tuning, tmpdir_setup, tmpdir_teardown);
+        tcase_set_timeout(tuning, 120);
+        tcase_add_test(tuning, test_report_tuning);
+        suite_add_tcase(s, tuning);
+        return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
     /* the fixtures' report drawn once (in this process), read by each test */
     TCase *dr = tcase_create("drawn");
     tcase_add_unchecked_fixture(dr, drawn_setup, drawn_teardown);
@@ -695,7 +706,6 @@ int main(void)
     tcase_add_test(tc, test_report_malformed);
     tcase_add_test(tc, test_report_bad_options);
     tcase_add_test(tc, test_report_published);
-    tcase_add_test(tc, test_report_tuning);
     tcase_add_test(tc, test_report_ncu_caveat);
     tcase_add_test(tc, test_report_bad_inputs);
     tcase_add_test(tc, test_report_gnuplot_named);
