@@ -73,7 +73,9 @@ const struct mmb_column mmb_columns[] = {
         "L2 throughput: busiest L2 unit, percent of peak over the duration (ncu Speed of Light)"),
     COL(l1_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L1/TEX cache (global and local memory)"),
     COL(l2_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L2 cache"),
-    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
+    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "",
+        "ok, profiling_denied, skipped when no counters were asked, or not_best (counters = best counted a faster "
+        "configuration of this kernel, size and dtype)"),
     COL(gflops, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/s", "2MNK / median time"),
     COL(flop_counted, REAL, DERIVED, NO, NONE, NONNEG, "FLOP", "2 ffma + fadd + fmul"),
     COL(intensity, REAL, DERIVED, NO, HIGHER, POSITIVE, "FLOP/B", "2MNK per DRAM byte"),

@@ -39,7 +39,7 @@ struct mmb_row {
     double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
     double l1_util_pct, l2_util_pct, l1_bytes, l2_bytes;
-    enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
+    enum mmb_status counter_status;   /* ok, profiling_denied, skipped (none asked) or not_best */
     /* derived */
     double gflops, flop_counted, intensity, peak_gbps, peak_gflops;
     double fp32_pct, declared_gbps, declared_bw_pct;
