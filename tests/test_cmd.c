@@ -16,8 +16,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
-#include "cmd/commands.h"
-
+#include "mmbench_run.h"
 #include "tmpdir.h"
 
 /* run and tune past their options: profiles, timing, the plan (CUDA builds only). */
@@ -26,65 +25,6 @@ static const bool have_cuda = true;
 #else
 static const bool have_cuda = false;
 #endif
-
-static char out[1 << 16], err[1 << 16];
-
-
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-/* Whether mmbench() starts the program itself (exec) rather than its command line in
- * a fork of this process (mmb_cmd_main, what main() calls): the same code, without
- * loading the program and its CUDA libraries (~0.2 s) each time. */
-static bool exec_program;
-
-/* Runs mmbench with argv (NULL-terminated, without the program), stdout and stderr
- * caught in out and err, for at most 60 s; returns the exit code. */
-static int mmbench(const char *arg0, ...)
-{
-    const char *prog = getenv("MMBENCH");
-    ck_assert_msg(prog != NULL, "MMBENCH must name the mmbench program");
-    char *argv[32] = {(char *)prog};
-    int n = 1;
-    va_list ap;
-    va_start(ap, arg0);
-    for (const char *a = arg0; a && n < 31; a = va_arg(ap, const char *))
-        argv[n++] = (char *)a;
-    va_end(ap);
-    argv[n] = NULL;
-    char po[128], pe[128];
-    snprintf(po, sizeof po, "%s/out", tmpdir);
-    snprintf(pe, sizeof pe, "%s/err", tmpdir);
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-            _exit(127);
-        alarm(60);
-        if (exec_program) {
-            execv(prog, argv);
-            _exit(127);
-        }
-        int rc = mmb_cmd_main(n, argv);
-        fflush(NULL);
-        _exit(rc);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    slurp(po, out, sizeof out);
-    slurp(pe, err, sizeof err);
-    ck_assert_msg(WIFEXITED(status), "killed by signal %d; stderr: %s", WTERMSIG(status), err);
-    return WEXITSTATUS(status);
-}
 
 static const char *write_file(const char *name, const char *text)
 {
@@ -110,7 +50,7 @@ static const char *profile_with(const char *profile_keys, const char *kernel_key
 
 START_TEST(test_no_command)
 {
-    exec_program = true; /* the program itself */
+    mmbench_exec_program = true; /* the program itself */
     ck_assert_int_eq(mmbench(NULL), 2);
     ASSERT_ERR("usage: mmbench COMMAND");
     ASSERT_ERR("expected a command");
@@ -121,7 +61,7 @@ END_TEST
 
 START_TEST(test_help_everywhere)
 {
-    exec_program = true;
+    mmbench_exec_program = true;
     static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_msg(mmbench(commands[i], "--help", NULL) == 0, "%s --help: %s", commands[i], err);
@@ -268,15 +208,15 @@ END_TEST
 
 START_TEST(test_space_bounded)
 {
-    const char *p = profile_with("", "param.a = 1:64:+1\nparam.b = 1:64:+1\nparam.c = 1:64:+1\n"
-                                     "param.d = 1:64:+1\nparam.e = 1:64:+1\nparam.f = 1:64:+1");
+    const char *p = profile_with("", "param.p1 = 1:64:+1\nparam.p2 = 1:64:+1\nparam.p3 = 1:64:+1\n"
+                                     "param.p4 = 1:64:+1\nparam.p5 = 1:64:+1\nparam.p6 = 1:64:+1");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("p.ini:4: kernel 'naive' has 68719476736 configurations; expected at most 1000000 (raise "
                "max_configurations");
-    p = profile_with("max_configurations = 100", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    p = profile_with("max_configurations = 100", "param.p1 = 1:10:+1\nparam.p2 = 1:11:+1");
     ck_assert_int_eq(mmbench("check", p, NULL), 2);
     ASSERT_ERR("has 110 configurations; expected at most 100");
-    p = profile_with("max_configurations = 110", "param.a = 1:10:+1\nparam.b = 1:11:+1");
+    p = profile_with("max_configurations = 110", "param.p1 = 1:10:+1\nparam.p2 = 1:11:+1");
     ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
 }
 END_TEST
@@ -374,6 +314,35 @@ START_TEST(test_check_compile)
 }
 END_TEST
 
+/* check evaluates a kernel's restrictions at the element size of each dtype it runs,
+ * as run does: a configuration allowed only for 2-byte elements is counted and
+ * compiled for f16, and one allowed only for 4-byte elements is not compiled for it. */
+START_TEST(test_check_each_dtype)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\ndtypes = f32, f16\n[kernel tiled]\nsource = %s/kernels/tiled.cu\n"
+             "function = matmul_tiled\nparam.block_size_x = 16, 32\nparam.block_size_y = 16\n"
+             "block_x = block_size_x\nrestrict = block_size_x * elem_size == 64\n", root);
+    const char *p = write_file("each.ini", text);
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+    ck_assert_msg(strstr(out, "2 configurations, 2 allowed by its restrictions"), "%s", out);
+    ck_assert_int_eq(mmbench("check", "--list", p, NULL), 0);
+    ck_assert_msg(strstr(out, "run tiled block_size_x=16;block_size_y=16 f32 64x64x64\n") &&
+                  strstr(out, "run tiled block_size_x=32;block_size_y=16 f16 64x64x64\n") &&
+                  !strstr(out, "block_size_x=16;block_size_y=16 f16") && !strstr(out, "block_size_x=32;block_size_y=16 f32"),
+                  "%s", out);
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\ndtypes = f16\n[kernel tiled]\nsource = %s/kernels/tiled.cu\n"
+             "function = matmul_tiled\nparam.block_size_x = 32\nparam.block_size_y = 16\nrestrict = elem_size == 2\n",
+             root);
+    p = write_file("half.ini", text);
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+    ck_assert_msg(strstr(out, "1 configurations, 1 allowed by its restrictions"), "%s", out);
+    if (mmbench("check", "--compile", "sm_80", p, NULL) == 2 && strstr(err, "without the CUDA toolkit"))
+        return;
+    ck_assert_msg(strstr(out, "compiled for sm_80: 1 ok, 0 failed"), "%s%s", out, err);
+}
+END_TEST
+
 /* check --list --shard K/N over N = 3: every run of the profile listed by exactly one
  * shard; tune refuses a strategy that cannot split before it looks for a GPU. */
 START_TEST(test_shards_from_the_command_line)
@@ -415,7 +384,55 @@ START_TEST(test_shards_from_the_command_line)
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "--strategy", "genetic", p, NULL), 2);
     ASSERT_ERR("--devices all splits the space between the GPUs of one model");
     ck_assert_int_eq(mmbench("tune", "--devices", "all", "-o", "x.csv", p, NULL), 2);
-    ASSERT_ERR("--devices all writes one CSV per GPU model, DATA/<gpu>/ (--data-dir); expected no -o");
+    ASSERT_ERR("--output and --devices contradict each other: --devices all writes one CSV per GPU model, "
+               "DATA/<gpu>/ (--data-dir)");
+}
+END_TEST
+
+/* Options that contradict each other, or one given twice, are bad input naming both:
+ * never one silently dropped. Found before a GPU is looked for (2, not 69). */
+START_TEST(test_options_never_dropped)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    struct {
+        const char *command, *a[4], *expect;
+    } cases[] = {
+        {"run", {"--devices", "all", "--device", "1"}, "--device and --devices contradict each other"},
+        {"tune", {"--device", "1", "--devices", "all"}, "--device and --devices contradict each other"},
+        {"run", {"--device", "0", "--device", "1"}, "--device is given twice ('0', then '1'); expected it once"},
+        {"tune", {"--kernel", "naive", "--kernel", "naive"}, "--kernel is given twice"},
+        {"run", {"--no-cache", "--cache-dir", "x", NULL}, "--cache-dir and --no-cache contradict each other"},
+        {"run", {"-o", "x.csv", "--data-dir", "d"}, "--output and --data-dir contradict each other"},
+        {"tune", {"--jobs", "4", "--no-cache", NULL}, "--jobs and --no-cache contradict each other"},
+        {"tune", {"--t4", "x.json", "--no-t4", NULL}, "--t4 and --no-t4 contradict each other"},
+        {"run", {"--shard", "1/2", "--shard", "2/2"}, "--shard is given twice ('1/2', then '2/2')"},
+        {"run", {"--devices", "all", "-o", "x.csv"}, "--output and --devices contradict each other"},
+        {"check", {"--shard", "1/2", "--shard", "2/2"}, "--shard is given twice"},
+        {"check", {"--compile", "sm_90", "--compile", "sm_80"}, "--compile is given twice"},
+        {"merge", {"--data-dir", "a", "--data-dir", "b"}, "--data-dir is given twice ('a', then 'b')"},
+        {"report", {"-o", "a", "--output", "b"}, "--output is given twice ('a', then 'b')"},
+        {"report", {"--dtype", "f32", "-t", "f64"}, "--dtype is given twice"},
+        {"report", {"--no-plots", "--formats", "png", NULL}, "--formats and --no-plots contradict each other"},
+        {"report", {"-g", "gp", "-n", NULL}, "mmbench report: --gnuplot and --no-plots contradict each other"},
+        /* a name with a row per command: each command's own row is counted */
+        {"report", {"-s", "64", "--size", "128"}, "mmbench report: --size is given twice ('64', then '128')"},
+        {"tune", {"--size", "64", "--size", "128"}, "mmbench tune: --size is given twice ('64', then '128')"},
+        {"check", {"--command", "--shard", "1/2", "--list"}, "mmbench check: --list and --command contradict each other"},
+        {"check", {"--shard", "1/2", "--command", NULL}, "mmbench check: --shard and --command contradict each other"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char **a = cases[i].a;
+        int rc = a[3] ? mmbench(cases[i].command, a[0], a[1], a[2], a[3], p, NULL)
+                      : mmbench(cases[i].command, a[0], a[1], a[2], p, NULL);
+        ck_assert_msg(rc == 2, "case %zu (%s %s %s): exit %d: %s", i, cases[i].command, a[0], a[2], rc, err);
+        ASSERT_ERR(cases[i].expect);
+    }
+    /* a flag given twice drops nothing */
+    ck_assert_int_ne(mmbench("run", "--no-counters", "--no-counters", "-o", "/dev/null", p, NULL), 2);
+    ck_assert_int_eq(mmbench("check", "--list", "--list", p, NULL), 0);
+    /* report's -o is its own option, not run's: no contradiction with run's --data-dir */
+    ck_assert_int_ne(mmbench("report", "-o", "/nonexistent/out", "-n", "-q", "/nonexistent/in.csv", NULL), 0);
+    ck_assert_ptr_null(strstr(err, "contradict"));
 }
 END_TEST
 
@@ -544,7 +561,9 @@ int main(void)
     tcase_add_test(tc, test_unknown_metric_set);
     tcase_add_test(tc, test_counters_mode);
     tcase_add_test(tc, test_check_compile);
+    tcase_add_test(tc, test_check_each_dtype);
     tcase_add_test(tc, test_shards_from_the_command_line);
+    tcase_add_test(tc, test_options_never_dropped);
     tcase_add_test(tc, test_no_gpu_one_line);
     tcase_add_test(tc, test_messages_name_their_command);
     tcase_add_test(tc, test_check_command);

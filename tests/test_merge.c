@@ -15,6 +15,7 @@
 #include "check_run.h"
 #include "core/cache.h"
 #include "csv_rows.h"
+#include "model/library.h"
 #include "profile_fixture.h"
 #include "results/csv.h"
 #include "results/shard.h"
@@ -85,6 +86,11 @@ static void row_of(const struct mmb_profile *p, const struct mmb_shard_run *run,
     row->n = run->size->n;
     row->k = run->size->k;
     row->time_ms_median = row->time_ms_min = row->time_ms_max = 1.0;
+    const struct mmb_library *lib = mmb_library_find(run->kernel->kind == MMB_KERNEL_CUBLAS ? "cublas" : "");
+    snprintf(row->pipe, sizeof row->pipe, "%s", mmb_pipe_info(mmb_library_pipe(lib, run->dtype))->text);
+    row->peak_gflops = 1000.0;
+    row->gflops = 100.0;
+    row->pipe_pct = row->fp32_pct = 10.0;
 }
 
 /* The sweep's rule: allowed runs of the shard not in the CSV yet, from any GPU. */
@@ -110,7 +116,7 @@ static size_t sweep_shard(const struct mmb_profile *p, unsigned k, unsigned n, s
 {
     char unsharded[256], path[320], e[512];
     struct mmb_shard s = {k, n};
-    snprintf(unsharded, sizeof unsharded, "%s/course.csv", gpu_dir);
+    snprintf(unsharded, sizeof unsharded, "%s/%s.csv", gpu_dir, p->name);
     ck_assert_int_eq(mmb_shard_path(unsharded, &s, path, sizeof path), 0);
     struct writing wr = {.p = p, .limit = limit, .stamp = "2026-11-23T10:00:00Z"};
     ck_assert_msg((wr.w = mmb_csv_writer_open(path, e, sizeof e)) != NULL, "%s", e);
@@ -235,6 +241,40 @@ START_TEST(test_duplicates_keep_ok_then_latest)
 }
 END_TEST
 
+/* The precisions' profile: rows of every dtype but i32, each with its pipe (cuBLAS's
+ * f64 on the FP64 tensor cores), merge as course.ini's do, the pipe cells kept. */
+START_TEST(test_precisions_merge)
+{
+    snprintf(profile, sizeof profile, "%s/profiles/precisions.ini", root);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    char e[1024], path[320];
+    ck_assert_msg(mmb_profile_load(profile, p, e, sizeof e) == 0, "%s", e);
+    size_t total = runs_of(p, 0, 0);
+    ck_assert_uint_eq(sweep_shard(p, 1, 2, 0, NULL), runs_of(p, 1, 2));
+    ck_assert_uint_eq(sweep_shard(p, 2, 2, 0, NULL), runs_of(p, 2, 2));
+    ck_assert_msg(merge("") == 0, "%s %s", out, err);
+    char want[128];
+    snprintf(want, sizeof want, "0 of the profile's %zu runs missing", total);
+    ck_assert_msg(strstr(out, want), "%s\n%s", out, err);
+    snprintf(path, sizeof path, "%s/precisions.csv", gpu_dir);
+    struct collected c = read_csv(path);
+    ck_assert_uint_eq(c.n, total);
+    unsigned dtypes = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        enum mmb_dtype d;
+        ck_assert(mmb_dtype_parse(c.rows[i].dtype, &d));
+        dtypes |= 1u << d;
+        bool dmma = !strcmp(c.rows[i].kernel, "cublas") && d == MMB_F64;
+        const char *want_pipe = dmma ? "tensor_f64" : mmb_pipe_info(mmb_dtype_info(d)->pipe)->text;
+        ck_assert_msg(!strcmp(c.rows[i].pipe, want_pipe), "%s %s: pipe %s", c.rows[i].kernel, c.rows[i].dtype,
+                      c.rows[i].pipe);
+    }
+    ck_assert_uint_eq(dtypes, p->dtypes);
+    free(c.rows);
+    unload(p);
+}
+END_TEST
+
 START_TEST(test_mixed_n_refused)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
@@ -291,6 +331,106 @@ START_TEST(test_report_reads_shards)
 }
 END_TEST
 
+/* Two files that name one shard (a leading zero is the same number) are refused,
+ * both named, whatever the folder's order; nothing is written. The report refuses
+ * them too (it would read the shard's rows twice). */
+START_TEST(test_one_shard_two_files_refused)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    char e[1024], cmd[2048], path[320];
+    ck_assert_msg(mmb_profile_load(profile, p, e, sizeof e) == 0, "%s", e);
+    sweep_shard(p, 1, 2, 0, NULL);
+    sweep_shard(p, 2, 2, 0, NULL);
+    static const char *const aliases[] = {"course.shard-01-of-2.csv", "course.shard-2-of-02.csv",
+                                          "course.shard-0001-of-0002.csv"};
+    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && cp course.shard-%d-of-2.csv %s", gpu_dir, i == 1 ? 2 : 1, aliases[i]);
+        ck_assert_int_eq(system(cmd), 0);
+        ck_assert_int_eq(merge(""), 2);
+        ck_assert_msg(strstr(err, aliases[i]) && strstr(err, i == 1 ? "course.shard-2-of-2.csv" : "course.shard-1-of-2.csv"),
+                      "%s", err);
+        ck_assert_msg(strstr(err, "name one shard, "), "%s", err);
+        snprintf(path, sizeof path, "%s/course.csv", gpu_dir);
+        ck_assert_int_ne(access(path, F_OK), 0);
+        const char *prog = getenv("MMBENCH");
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' report -n -q -o r data 2>err.report; test $? = 2 && grep -q '%s' err.report",
+                 tmpdir, prog, aliases[i]);
+        ck_assert_msg(system(cmd) == 0, "report did not refuse %s", aliases[i]);
+        snprintf(cmd, sizeof cmd, "rm '%s/%s'", gpu_dir, aliases[i]);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+    ck_assert_int_eq(merge(""), 0);
+    unload(p);
+}
+END_TEST
+
+/* Appends one row to the shard file k/n, made by edit from the first row of that file. */
+static void append_edited(unsigned k, unsigned n, void (*edit)(struct mmb_row *row))
+{
+    char path[320], e[512];
+    snprintf(path, sizeof path, "%s/course.shard-%u-of-%u.csv", gpu_dir, k, n);
+    struct collected c = read_csv(path);
+    ck_assert_uint_ge(c.n, 1);
+    struct mmb_row row = c.rows[0];
+    free(c.rows);
+    edit(&row);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, e, sizeof e);
+    ck_assert_msg(w != NULL, "%s", e);
+    ck_assert_msg(mmb_csv_append_row(w, &row, e, sizeof e) == 0, "%s", e);
+    mmb_csv_writer_close(w);
+}
+
+static void other_profile(struct mmb_row *r) { snprintf(r->profile, sizeof r->profile, "quick"); }
+static void other_size(struct mmb_row *r) { r->m = r->n = r->k = 777; }
+static void other_kernel(struct mmb_row *r) { snprintf(r->kernel, sizeof r->kernel, "not_in_course"); }
+static void other_params(struct mmb_row *r) { snprintf(r->params, sizeof r->params, "block_size_x=3;block_size_y=3"); }
+static void other_dtype(struct mmb_row *r) { snprintf(r->dtype, sizeof r->dtype, "f64"); }
+static void other_cache(struct mmb_row *r) { snprintf(r->cache, sizeof r->cache, "hot"); }
+
+/* A row that is not one of the profile's runs (another profile's, a size, kernel,
+ * configuration, dtype or cache mode the profile lacks) is bad input: exit 2 naming
+ * the file and line, nothing written. tune's files are checked by what a tune can
+ * write: the profile, its kernels, their parameter values and dtypes. */
+START_TEST(test_rows_not_of_the_profile_refused)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    char e[1024], path[320], cmd[1024];
+    ck_assert_msg(mmb_profile_load(profile, p, e, sizeof e) == 0, "%s", e);
+    static void (*const edits[])(struct mmb_row *) = {other_profile, other_size, other_kernel, other_params,
+                                                     other_dtype, other_cache};
+    static const char *const said[] = {"profile 'quick'", "777x777x777", "not_in_course", "block_size_x=3",
+                                       "f64", "hot"};
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        sweep_shard(p, 1, 2, 0, NULL);
+        sweep_shard(p, 2, 2, 0, NULL);
+        size_t rows = runs_of(p, 2, 2);
+        append_edited(2, 2, edits[i]);
+        ck_assert_int_eq(merge(""), 2);
+        snprintf(path, sizeof path, "course.shard-2-of-2.csv:%zu:", rows + 2); /* after the header */
+        ck_assert_msg(strstr(err, path) && strstr(err, said[i]) && strstr(err, "not a run of profile 'course'"),
+                      "edit %zu: %s", i, err);
+        snprintf(path, sizeof path, "%s/course.csv", gpu_dir);
+        ck_assert_int_ne(access(path, F_OK), 0);
+        snprintf(cmd, sizeof cmd, "rm -f '%s'/*.csv", gpu_dir);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+    /* tune's shard files: another profile's row, another kernel's, a value not in the space */
+    static void (*const tune_edits[])(struct mmb_row *) = {other_profile, other_kernel, other_params, other_dtype};
+    for (size_t i = 0; i < sizeof tune_edits / sizeof *tune_edits; i++) {
+        snprintf(cmd, sizeof cmd, "rm -f '%s'/*.csv", gpu_dir);
+        ck_assert_int_eq(system(cmd), 0);
+        sweep_shard(p, 1, 2, 0, NULL);
+        append_edited(1, 2, tune_edits[i]);
+        snprintf(cmd, sizeof cmd, "cd '%s' && mv course.shard-1-of-2.csv tune-course.shard-1-of-2.csv", gpu_dir);
+        ck_assert_int_eq(system(cmd), 0);
+        ck_assert_int_eq(merge("--tune"), 2);
+        ck_assert_msg(strstr(err, "tune-course.shard-1-of-2.csv:") && strstr(err, "not a row that a tune writes of profile 'course'"),
+                      "tune edit %zu: %s", i, err);
+    }
+    unload(p);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("merge");
@@ -299,8 +439,11 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_killed_shard_resumes_and_merges);
     tcase_add_test(tc, test_duplicates_keep_ok_then_latest);
+    tcase_add_test(tc, test_precisions_merge);
     tcase_add_test(tc, test_mixed_n_refused);
     tcase_add_test(tc, test_report_reads_shards);
+    tcase_add_test(tc, test_one_shard_two_files_refused);
+    tcase_add_test(tc, test_rows_not_of_the_profile_refused);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

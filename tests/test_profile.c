@@ -3,6 +3,7 @@
  * the message must say), size and value lists, and every shipped profile. Profiles
  * load as the commands load them: mmb_profile_load, then mmb_tune_spec_check. */
 #include <check.h>
+#include <math.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,9 @@ START_TEST(test_good_profile)
     ck_assert(p->seed == 18446744073709551615ULL);
     ck_assert_double_eq(p->tolerance[MMB_F32], 2e-4);
     ck_assert_double_eq(p->tolerance[MMB_I32], 0.0);
-    ck_assert_double_eq(p->tolerance[MMB_F64], mmb_dtype_info(MMB_F64)->default_tolerance);
+    ck_assert(isnan(p->tolerance[MMB_F64])); /* the dtype's rule */
+    ck_assert_double_eq(mmb_dtype_tolerance_for(MMB_F64, 4096, p->tolerance[MMB_F64]), 1e-11);
+    ck_assert_double_eq(mmb_dtype_tolerance_for(MMB_F32, 4096, p->tolerance[MMB_F32]), 2e-4);
     ck_assert_int_eq(p->nkernels, 3);
 
     const struct mmb_kernel_spec *k = &p->kernels[0];
@@ -164,7 +167,7 @@ START_TEST(test_defaults)
     ck_assert_int_eq(p->tune.nkernels + p->tune.nsizes, 0);
     ck_assert(!p->tune.record_restricted);
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
-        ck_assert_double_eq(p->tolerance[d->value], d->default_tolerance);
+        ck_assert(isnan(p->tolerance[d->value])); /* unset: the dtype's rule at each K */
     const struct mmb_kernel_spec *k = kernel_named(p, "plain");
     ck_assert_str_eq(mmb_expr_text(k->block_x), "1");
     ck_assert_str_eq(mmb_expr_text(k->block_y), "1");
@@ -218,7 +221,7 @@ START_TEST(test_crlf_bom_indent_long_comments)
     ck_assert_str_eq(k->name, "k");
     ck_assert_int_eq(k->line, 5);
     ck_assert_str_eq(k->function, "f");
-    assert_values(&k->params[0], "a", (const long long[]){1, 2}, 2);
+    assert_values(&k->params[0], "tile", (const long long[]){1, 2}, 2);
     ck_assert_int_eq(k->params[0].line, 8);
     ck_assert_int_eq(k->restrictions[0].line, 9);
     unload(p);
@@ -259,7 +262,7 @@ static const struct {
     {"bad-no-profile.ini", 1, "no [profile] section"},
     {"bad-library-params.ini", 6, "kernel 'cublas' is a library kernel (library at line 5); expected no 'param.NAME'"},
     {"bad-library-name.ini", 5, "bad value 'cutlass' for 'library'; expected 'cublas'"},
-    {"bad-dtype.ini", 3, "unknown dtype 'f16'; expected f32, f64, i32"},
+    {"bad-dtype.ini", 3, "unknown dtype 'fp16'; expected f32, f64, i32, f16, bf16, tf32, e4m3, i8"},
     {"bad-kernel-dtype-dup.ini", 8, "dtype f32 is listed twice"},
     {"bad-cache.ini", 3, "bad value 'warm' for 'cache'; expected 'cold' or 'hot'"},
     {"bad-key-outside.ini", 1, "key 'sizes' outside any section"},
@@ -275,7 +278,7 @@ static const struct {
     {"bad-param-range.ini", 8, "parameter 'tile': range '32:1:x2' ends before it starts"},
     {"bad-param-dup-value.ini", 8, "parameter 'tile': value 2 is listed twice"},
     {"bad-param-empty-item.ini", 8, "empty item in the list '1,,2'"},
-    {"bad-tolerance-dtype.ini", 3, "unknown dtype 'f16' in 'tolerance.f16'"},
+    {"bad-tolerance-dtype.ini", 3, "unknown dtype 'fp16' in 'tolerance.fp16'"},
     {"bad-tolerance-negative.ini", 3, "bad value '-1' for 'tolerance.f32'; expected a number >= 0"},
     {"bad-tolerance-dup.ini", 4, "'tolerance.f32' is already set at line 3"},
     {"bad-seed-negative.ini", 3, "bad value '-1' for 'seed'"},
@@ -296,8 +299,27 @@ static const struct {
     {"bad-tune-max-fevals.ini", 5, "bad value '0' for 'max_fevals'; expected an integer >= 1"},
     {"bad-args-unknown-name.ini", 7, "unknown name 'Q' at column 1 of 'args'; expected one of M, N, K, elem_size"},
     {"bad-args-syntax.ini", 7, "argument 4: expected a number, a name or '(', found the end at column 4"},
+    {"bad-args-no-c.ini", 7, "'args' names no C; expected each of the matrices A, B and C at least once, as a "
+     "pointer (C) or a tensor map (tma(C, ...))"},
+    {"bad-args-no-a.ini", 7, "'args' names no A; expected each of the matrices A, B and C at least once"},
+    {"bad-args-matrix-twice.ini", 7, "argument 3 is A again (argument 2); expected at most one pointer to each matrix"},
+    {"bad-args-tma-twice.ini", 7, "argument 4 is tma(A) again (argument 1); expected at most one tensor map of each "
+     "matrix"},
+    {"bad-args-tma-no-c.ini", 7, "'args' names no C; expected each of the matrices A, B and C at least once, as a "
+     "pointer (C) or a tensor map (tma(C, ...))"},
+    {"bad-args-pointer-twice-tma.ini", 7, "argument 5 is A again (argument 1); expected at most one pointer to each "
+     "matrix"},
     {"bad-define-param.ini", 8, "'block_size_x' is a parameter (line 7), which is already a -D define"},
-    {"bad-define-name.ini", 7, "define name 'elem_t' is not a C identifier other than elem_t"},
+    {"bad-define-name.ini", 7, "define name 'elem_t' is a name mmbench defines in every compile itself"},
+    {"bad-define-nvrtc.ini", 7, "define name 'mode' is a name of NVRTC's built-in header, which every compile "
+     "includes: the compiler gets it as the macro -Dmode=VALUE"},
+    {"bad-param-keyword.ini", 7, "parameter name 'int' is a C or C++ keyword: the compiler gets each parameter as "
+     "the macro -Dint=VALUE, which would break every configuration; expected another name"},
+    {"bad-param-underscore.ini", 7, "parameter name '_Tile' is reserved to the compiler"},
+    {"bad-param-double-underscore.ini", 7, "parameter name 'tile__x' is reserved to the compiler"},
+    {"bad-param-harness.ini", 7, "parameter name 'acc_t' is a name mmbench defines in every compile itself"},
+    {"bad-param-layout.ini", 7, "parameter name 'b_col_major' is a name mmbench defines in every compile itself"},
+    {"bad-param-nvrtc.ini", 7, "parameter name 'mode' is a name of NVRTC's built-in header"},
     {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
     {"bad-restrict-sm-count.ini", 8, "'sm_count' at column 1 of 'restrict' is known only at launch; expected it in "
      "grid_x, grid_y or grid_z"},
@@ -453,6 +475,38 @@ START_TEST(test_hopper_keys)
     ck_assert_str_eq(mmb_expr_text(k->args[4].expr), "min(M, N)");
     ck_assert_str_eq(mmb_expr_text(k->grid_x),
                      "min(max_active_clusters, ceil_div(M, 128) * ceil_div(N, 128) / cx) * cx");
+    unload(p);
+}
+END_TEST
+
+/* Each matrix reaches the kernel as a pointer, a tensor map or both: a kernel that
+ * loads A and B through maps and stores C through its pointer, one that stores C
+ * through a map with no pointer to it, and one that takes both of each. */
+START_TEST(test_args_pointer_and_map)
+{
+    struct mmb_profile *p = load_ok("good-args-tma.ini");
+    static const struct {
+        const char *kernel;
+        int nargs;
+        enum mmb_arg_kind kinds[6]; /* the first six; MMB_ARG_TMA of the matrix in maps */
+        enum mmb_arg_kind maps[6];
+    } want[] = {
+        {"loads", 6, {MMB_ARG_TMA, MMB_ARG_TMA, MMB_ARG_C, MMB_ARG_INT, MMB_ARG_INT, MMB_ARG_INT},
+         {MMB_ARG_A, MMB_ARG_B}},
+        {"stores", 6, {MMB_ARG_TMA, MMB_ARG_TMA, MMB_ARG_TMA, MMB_ARG_INT, MMB_ARG_INT, MMB_ARG_INT},
+         {MMB_ARG_A, MMB_ARG_B, MMB_ARG_C}},
+        {"both", 9, {MMB_ARG_A, MMB_ARG_TMA, MMB_ARG_B, MMB_ARG_TMA, MMB_ARG_C, MMB_ARG_TMA},
+         {0, MMB_ARG_A, 0, MMB_ARG_B, 0, MMB_ARG_C}},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        const struct mmb_kernel_spec *k = kernel_named(p, want[w].kernel);
+        ck_assert_int_eq(k->nargs, want[w].nargs);
+        for (int i = 0; i < 6; i++) {
+            ck_assert_msg(k->args[i].kind == want[w].kinds[i], "%s: argument %d", want[w].kernel, i + 1);
+            if (k->args[i].kind == MMB_ARG_TMA)
+                ck_assert_msg(k->args[i].matrix == want[w].maps[i], "%s: argument %d", want[w].kernel, i + 1);
+        }
+    }
     unload(p);
 }
 END_TEST
@@ -655,7 +709,11 @@ START_TEST(test_library_table)
     const struct mmb_library *cublas = mmb_library_find("cublas");
     ck_assert_ptr_nonnull(cublas);
     ck_assert_int_eq(cublas->kind, MMB_KERNEL_CUBLAS);
-    ck_assert_uint_eq(cublas->dtypes, (1u << MMB_F32) | (1u << MMB_F64));
+    for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
+        ck_assert_int_eq(mmb_library_computes(cublas, d->value), d->value != MMB_I32);
+    ck_assert_int_eq(mmb_library_pipe(cublas, MMB_F64), MMB_PIPE_TENSOR_F64);
+    ck_assert_int_eq(mmb_library_pipe(cublas, MMB_F16), MMB_PIPE_TENSOR_F16);
+    ck_assert_int_eq(mmb_library_pipe(cublas, MMB_F32), MMB_PIPE_FP32);
     ck_assert_ptr_eq(mmb_library_reference(), cublas);
     ck_assert_ptr_null(mmb_library_find("cutlass"));
     ck_assert_ptr_null(mmb_library_of(MMB_KERNEL_SOURCE));
@@ -707,6 +765,7 @@ int main(void)
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_every_fixture_is_in_the_table);
     tcase_add_test(tc, test_hopper_keys);
+    tcase_add_test(tc, test_args_pointer_and_map);
     tcase_add_test(tc, test_sizes_good);
     tcase_add_test(tc, test_sizes_bad);
     tcase_add_test(tc, test_values);

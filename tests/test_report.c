@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "check_run.h"
 #include "report/figures/gp.h"
+#include "report/input/data.h"
 #include "report_run.h"
 
 static bool gnuplot_on_path(void)
@@ -253,7 +255,7 @@ START_TEST(test_report_bad_options)
         {"--size", "999", "no ok f32 row at that size; sizes in the data: 256, 1024, 2048x1024x4096, 4096"},
         {"--formats", "png,jpg", "--formats expects png, svg or pdf, comma-separated, not 'jpg'"},
         {"--formats", ",", "--formats expects png, svg or pdf, comma-separated, not ''"},
-        {"--dtype", "x16", "--dtype expects f32, "},
+        {"--dtype", "x16", "--dtype expects f32, f64, i32, f16, bf16, tf32, e4m3 or i8, not 'x16'"},
         {"--dtype", "f64", "no ok row of that element type"},
         {"--cache", "warm", "--cache expects cold or hot, not 'warm'"},
         {"--frobnicate", "1", "no such option as '--frobnicate'; see mmbench report --help"},
@@ -525,6 +527,122 @@ START_TEST(test_report_bad_inputs)
 }
 END_TEST
 
+/* A dangling link in a data folder stops the report only where it names a CSV the
+ * report would read; any other (a note, notes.txt, a folder, a loop) is left alone, a
+ * CSV's note with a line on stderr. The repository's data folders hold no link at all
+ * (a relative one breaks when the folder is copied). */
+START_TEST(test_report_dangling_links)
+{
+    char out[512], dir[700], cmd[4096], good[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(dir, sizeof dir, "%s/data/h100", tmpdir);
+    snprintf(good, sizeof good, "%s/tests/fixtures/csv/good/h100.csv", root);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s' '%s/course.csv' && cd '%s' && ln -s ../../gone/README.md course.md && "
+             "ln -s /no/such/notes notes.txt && ln -s /no/such/folder sub && ln -s loop loop && ln -s loop loop.txt",
+             dir, good, dir, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    char data[800];
+    snprintf(data, sizeof data, "%s/data", tmpdir);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, data, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    ck_assert_msg(strstr(report_err, "course.md: a link to '../../gone/README.md', which does not exist") &&
+                  strstr(report_err, "read without its note"), "%s", report_err);
+    ck_assert(exists("%s/README.md", out));
+
+    static const char *const links[] = {"/no/such/more.csv", "more.csv"}; /* dangling, a loop */
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && rm -f more.csv && ln -s %s more.csv", dir, links[i]);
+        ck_assert_int_eq(system(cmd), 0);
+        ck_assert_int_eq(report_run(6, argv), 2);
+        ck_assert_msg(strstr(report_err, "more.csv: a link to '") &&
+                      strstr(report_err, i ? "which is a loop of links" : "which does not exist") &&
+                      strstr(report_err, "expected a CSV file"), "%s", report_err);
+    }
+
+    /* a FIFO named as a CSV is said, not passed over (nor read: it would wait) */
+    snprintf(cmd, sizeof cmd, "cd '%s' && rm -f more.csv && mkfifo more.csv", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(report_run(6, argv), 2);
+    ck_assert_msg(strstr(report_err, "more.csv: a FIFO (named pipe): expected a CSV file"), "%s", report_err);
+
+    /* the repository's own data: files, no links */
+    snprintf(cmd, sizeof cmd, "test -z \"$(find '%s/data' -type l)\"", root);
+    ck_assert_msg(system(cmd) == 0, "a link in data/: find %s/data -type l", root);
+}
+END_TEST
+
+/* The rows of the Markdown table in text whose first cell is a kernel in backticks. */
+static char *kernel_rows(const char *text)
+{
+    size_t len = strlen(text), n = 0;
+    char *rows = calloc(len + 1, 1);
+    ck_assert_ptr_nonnull(rows);
+    for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        size_t w = strcspn(l, "\n");
+        if (!strncmp(l, "| `", 3)) {
+            memcpy(rows + n, l, w);
+            n += w;
+            rows[n++] = '\n';
+        }
+    }
+    return rows;
+}
+
+/* Each GPU's note of the seed kernels (data/<gpu>/seeds-as-written.md, a file that
+ * travels with the CSV) has the bug table of kernels/seeds/README.md, row for row. */
+START_TEST(test_report_seed_notes_agree)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/kernels/seeds/README.md", root);
+    const char *readme = file_get(path);
+    ck_assert_ptr_nonnull(readme);
+    const char *bugs = strstr(readme, "## What is wrong with each, as written");
+    ck_assert_ptr_nonnull(bugs);
+    char *want = kernel_rows(bugs);
+    ck_assert_uint_ge(strlen(want), 100);
+    static const char *const gpus[] = {"h100-80gb-hbm3", "h200"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/data/%s/seeds-as-written.md", root, gpus[i]);
+        const char *text = file_get(path);
+        ck_assert_msg(text, "%s", path);
+        char *have = kernel_rows(text);
+        ck_assert_msg(!strcmp(have, want), "%s differs from kernels/seeds/README.md:\n%s", path, have);
+        free(have);
+    }
+    free(want);
+}
+END_TEST
+
+/* The memory data.h states per row: after reading, the rows array holds each row in
+ * sizeof(struct mmb_report_row) <= MMB_REPORT_ROW_BYTES, grown by at most a quarter,
+ * and nothing of the CSV's text is left. */
+START_TEST(test_report_memory_per_row)
+{
+    enum { ROWS = 20000 };
+    char path[700], err[1024];
+    snprintf(path, sizeof path, "%s/rows.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("gpu,kernel,params,dtype,m,n,k,status,reason,time_ms_median\n", f);
+    for (int i = 0; i < ROWS; i++)
+        fprintf(f, "GPU,k%d,block_size_x=%d;block_size_y=16,f32,%d,64,64,ok,a reason long enough to count,1\n",
+                i % 8, i, 64 + i % 16);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_uint_le(sizeof(struct mmb_report_row), MMB_REPORT_ROW_BYTES);
+    struct mmb_report_data d = {0};
+    struct mallinfo2 before = mallinfo2();
+    ck_assert_msg(mmb_report_data_add_csv(&d, path, "rows.csv", err, sizeof err) == 0, "%s", err);
+    struct mallinfo2 after = mallinfo2();
+    ck_assert_uint_eq(d.nrows, ROWS);
+    double used = (double)(after.uordblks + after.hblkhd) - (double)(before.uordblks + before.hblkhd);
+    double per_row = used / ROWS;
+    ck_assert_msg(per_row >= sizeof(struct mmb_report_row) && per_row <= 1.25 * sizeof(struct mmb_report_row) + 16,
+                  "%.0f bytes a row; data.h says %zu, grown by at most a quarter", per_row,
+                  sizeof(struct mmb_report_row));
+    mmb_report_data_free(&d);
+}
+END_TEST
+
 /* A gnuplot named with -g that cannot draw is bad input: exit 2 with its path,
  * nothing written. Without -g and no gnuplot installed, test_report_without_gnuplot. */
 START_TEST(test_report_gnuplot_named)
@@ -708,6 +826,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_report_published);
     tcase_add_test(tc, test_report_ncu_caveat);
     tcase_add_test(tc, test_report_bad_inputs);
+    tcase_add_test(tc, test_report_dangling_links);
+    tcase_add_test(tc, test_report_seed_notes_agree);
+    tcase_add_test(tc, test_report_memory_per_row);
     tcase_add_test(tc, test_report_gnuplot_named);
     tcase_add_test(tc, test_report_many);
     tcase_add_test(tc, test_report_findings);

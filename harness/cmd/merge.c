@@ -3,7 +3,7 @@
  * and the merged CSV already there become the unsharded CSV: each configuration once
  * per GPU that measured it, in the order of an unsharded sweep. It says how many rows
  * each shard gave and which of the profile's runs no shard has, and refuses shards
- * of different N. */
+ * of different N, two files of one shard, and rows that are not the profile's runs. */
 #include "cmd/merge.h"
 
 #include <dirent.h>
@@ -35,6 +35,8 @@ struct entry {
 struct expected {
     char *key;     /* mmb_row_key without the device */
     size_t order;
+    bool counted;  /* an allowed run, missing when no file has it (restricted and
+                      invalid ones have rows only sometimes) */
     bool seen;
 };
 
@@ -66,8 +68,6 @@ static void key_of_run(const struct mmb_profile *p, const struct mmb_shard_run *
 static int add_expected(void *ctx, const struct mmb_shard_run *run)
 {
     struct merge *m = ctx;
-    if (run->allowed != 1)
-        return 0;
     if (m->nexp == m->capexp) {
         size_t cap = m->capexp ? 2 * m->capexp : 256;
         struct expected *e = realloc(m->exp, cap * sizeof *e);
@@ -81,6 +81,7 @@ static int add_expected(void *ctx, const struct mmb_shard_run *run)
     if (!(m->exp[m->nexp].key = strdup(key)))
         return -1;
     m->exp[m->nexp].order = m->nexp;
+    m->exp[m->nexp].counted = run->allowed == 1;
     m->exp[m->nexp].seen = false;
     m->nexp++;
     return 0;
@@ -93,9 +94,57 @@ static int expected_cmp(const void *a, const void *b)
 
 /* ---- rows ---- */
 
+static struct expected *expected_find(const struct merge *m, const char *key)
+{
+    struct expected probe = {.key = (char *)key};
+    return m->nexp ? bsearch(&probe, m->exp, m->nexp, sizeof *m->exp, expected_cmp) : NULL;
+}
+
+/* Whether a tune of the profile can have written row: its profile, one of its kernels
+ * (or the reference library kernel that tune measures at every problem) at one of the
+ * kernel's configurations and dtypes, in the profile's cache mode. A tune's sizes may
+ * come from its command line, so they are not checked. */
+static bool tune_wrote(const struct mmb_profile *p, const struct mmb_row *row)
+{
+    enum mmb_dtype dtype;
+    if (!mmb_dtype_parse(row->dtype, &dtype) || !(p->dtypes & (1u << dtype)) ||
+        strcmp(row->cache, mmb_cache_text(p->cache)) != 0)
+        return false;
+    if (!strcmp(row->kernel, mmb_row_reference_kernel()))
+        return !row->params[0];
+    for (int i = 0; i < p->nkernels; i++) {
+        const struct mmb_kernel_spec *k = &p->kernels[i];
+        struct mmb_config cfg;
+        size_t index;
+        if (!strcmp(k->name, row->kernel))
+            return mmb_kernel_runs_dtype(p, k, dtype) && mmb_space_parse_params(k, row->params, &cfg, &index) == 0;
+    }
+    return false;
+}
+
+/* A row that is not the profile's is bad input: the files of another profile, or of
+ * the profile before an edit, would otherwise be written into its merged CSV. */
+static int row_belongs(const struct merge *m, const struct mmb_row *row, const char *path, long line, char *err,
+                       size_t errlen)
+{
+    const struct mmb_profile *p = m->p;
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, false, key, sizeof key);
+    bool ours = !row->profile[0] || !strcmp(row->profile, p->name);
+    if (ours && (m->tune ? tune_wrote(p, row) : expected_find(m, key) != NULL))
+        return 0;
+    return mmb_failf(err, errlen, "%s:%ld: a row of profile '%s', kernel %s (%s) at %lldx%lldx%lld, %s, cache %s: "
+                     "not %s profile '%s' (%s); expected only its rows: merge another profile's files with that "
+                     "profile, or remove the row", path, line, row->profile[0] ? row->profile : "(none)", row->kernel,
+                     row->params[0] ? row->params : "no parameters", row->m, row->n, row->k, row->dtype, row->cache,
+                     m->tune ? "a row that a tune writes of" : "a run of", p->name, p->path);
+}
+
 static int add_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
 {
     struct merge *m = ctx;
+    if (row_belongs(m, row, path, line, err, errlen) != 0)
+        return -1;
     if (m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 1024;
         struct entry *e = realloc(m->rows, cap * sizeof *e);
@@ -174,8 +223,7 @@ static void rows_settle(struct merge *m, size_t *copies, size_t *dropped)
     for (size_t i = 0; i < m->n; i++) {
         char key[MMB_ROW_KEY_LEN];
         mmb_row_key(&m->rows[i].row, false, key, sizeof key);
-        struct expected probe = {.key = key};
-        struct expected *e = m->nexp ? bsearch(&probe, m->exp, m->nexp, sizeof *m->exp, expected_cmp) : NULL;
+        struct expected *e = expected_find(m, key);
         if (e) {
             e->seen = true;
             m->rows[i].order = e->order;
@@ -200,8 +248,6 @@ static int rows_read(struct merge *m, const char *path, char *err, size_t errlen
 
 struct shard_files {
     unsigned n;                 /* the shards' N; 0: none found */
-    bool mixed;                 /* files of another N too */
-    unsigned other_n;
     char **path;                /* [k - 1]: shard k's file, NULL when absent */
 };
 
@@ -213,13 +259,24 @@ static void shard_files_free(struct shard_files *f)
     memset(f, 0, sizeof *f);
 }
 
-/* The shard files of stem (a folder and the file name without .csv) in dir. */
+static int path_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The shard files of stem (a folder and the file name without .csv) in dir, in name
+ * order. Returns 0, MMB_EXIT_BAD_INPUT with err (two files of one shard, shards of
+ * two N) or MMB_EXIT_FAILED with err. */
 static int shard_files_find(const char *dir, const char *stem, struct shard_files *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
     DIR *dp = opendir(dir);
-    if (!dp)
-        return mmb_failf(err, errlen, "%s: cannot open folder: %s", dir, strerror(errno));
+    if (!dp) {
+        mmb_errorf(err, errlen, "%s: cannot open folder: %s", dir, strerror(errno));
+        return MMB_EXIT_FAILED;
+    }
+    char **found = NULL;
+    size_t nfound = 0, cap = 0;
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(dp))) {
@@ -229,18 +286,46 @@ static int shard_files_find(const char *dir, const char *stem, struct shard_file
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (!mmb_shard_path_parse(path, &stem_len, &s) || strlen(stem) != stem_len || strncmp(path, stem, stem_len))
             continue;
-        if (f->n && s.n != f->n) {
-            f->mixed = true;
-            f->other_n = s.n;
-            continue;
+        if (nfound == cap) {
+            cap = cap ? 2 * cap : 8;
+            char **v = realloc(found, cap * sizeof *v);
+            if (!v) {
+                rc = MMB_EXIT_FAILED;
+                break;
+            }
+            found = v;
         }
-        if (!f->n && !(f->path = calloc(s.n, sizeof *f->path)))
-            rc = mmb_failf(err, errlen, "out of memory");
-        else if (!(f->path[s.k - 1] = strdup(path)))
-            rc = mmb_failf(err, errlen, "out of memory");
-        f->n = s.n;
+        if (!(found[nfound] = strdup(path)))
+            rc = MMB_EXIT_FAILED;
+        else
+            nfound++;
     }
     closedir(dp);
+    if (rc)
+        mmb_errorf(err, errlen, "out of memory");
+    else if (nfound > 1)
+        qsort(found, nfound, sizeof *found, path_cmp);
+    if (rc == 0 && mmb_shard_paths_check(found, nfound, err, errlen) != 0)
+        rc = MMB_EXIT_BAD_INPUT;
+    for (size_t i = 0; i < nfound; i++) {
+        size_t stem_len;
+        struct mmb_shard s;
+        if (rc == 0 && !f->path && mmb_shard_path_parse(found[i], &stem_len, &s)) {
+            f->n = s.n;
+            if (!(f->path = calloc(s.n, sizeof *f->path))) {
+                mmb_errorf(err, errlen, "out of memory");
+                rc = MMB_EXIT_FAILED;
+            }
+        }
+        if (rc == 0 && mmb_shard_path_parse(found[i], &stem_len, &s)) {
+            f->path[s.k - 1] = found[i]; /* one file per shard: checked above */
+            continue;
+        }
+        free(found[i]);
+    }
+    free(found);
+    if (rc)
+        shard_files_free(f);
     return rc;
 }
 
@@ -267,13 +352,15 @@ static int rows_write(const struct merge *m, const char *path, char *err, size_t
 
 static void missing_report(const struct merge *m, unsigned n, const char *out)
 {
-    size_t missing = 0;
-    for (size_t i = 0; i < m->nexp; i++)
-        missing += !m->exp[i].seen;
-    printf("  %zu of the profile's %zu runs missing\n", missing, m->nexp);
+    size_t missing = 0, counted = 0;
+    for (size_t i = 0; i < m->nexp; i++) {
+        missing += m->exp[i].counted && !m->exp[i].seen;
+        counted += m->exp[i].counted;
+    }
+    printf("  %zu of the profile's %zu runs missing\n", missing, counted);
     size_t shown = 0;
     for (size_t i = 0; i < m->nexp && shown < MISSING_SHOWN; i++) {
-        if (m->exp[i].seen)
+        if (!m->exp[i].counted || m->exp[i].seen)
             continue;
         char text[MMB_ROW_KEY_LEN], *f[7] = {NULL};
         snprintf(text, sizeof text, "%s", m->exp[i].key);
@@ -303,20 +390,14 @@ static int merge_folder(struct merge *m, const char *dir, const char *name)
     snprintf(stem, sizeof stem, "%s/%s", dir, name);
     snprintf(out, sizeof out, "%s.csv", stem);
     struct shard_files f;
-    if (shard_files_find(dir, stem, &f, err, sizeof err) != 0) {
+    int rc = shard_files_find(dir, stem, &f, err, sizeof err);
+    if (rc != 0) {
         fprintf(stderr, "mmbench merge: %s\n", err);
-        return MMB_EXIT_FAILED;
+        return rc;
     }
     if (!f.n)
         return -1;
-    int rc = 0;
     printf("%s: %s.csv from shards of %u\n", dir, name, f.n);
-    if (f.mixed) {
-        fprintf(stderr, "mmbench merge: %s: shards of %u and of %u: expected one N (a shard's runs depend on N); "
-                "remove the files of the N you do not want, then merge again\n", stem, f.n, f.other_n);
-        shard_files_free(&f);
-        return MMB_EXIT_BAD_INPUT;
-    }
     struct stat st;
     if (stat(out, &st) == 0) {
         if (rows_read(m, out, err, sizeof err) != 0)
@@ -352,7 +433,7 @@ static int merge_folder(struct merge *m, const char *dir, const char *name)
             missing_report(m, f.n, out);
         size_t missing = 0;
         for (size_t i = 0; i < m->nexp && !m->tune; i++)
-            missing += !m->exp[i].seen;
+            missing += m->exp[i].counted && !m->exp[i].seen;
         if (rc == 0 && (missing || absent))
             rc = MMB_EXIT_FAILED;
     }
@@ -362,11 +443,6 @@ static int merge_folder(struct merge *m, const char *dir, const char *name)
 }
 
 /* ---- the command ---- */
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Every GPU folder of data_dir (its sub-folders, hidden ones left out), sorted.
  * Returns 0, MMB_EXIT_BAD_INPUT when data_dir is no folder, or MMB_EXIT_FAILED. */
@@ -413,7 +489,7 @@ static int folders_list(const char *data_dir, char ***out, size_t *n)
         return MMB_EXIT_FAILED;
     }
     if (*n > 1)
-        qsort(*out, *n, sizeof **out, name_cmp);
+        qsort(*out, *n, sizeof **out, path_cmp);
     return 0;
 }
 

@@ -14,11 +14,12 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "cuda/compile_pool.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 #include "model/space.h"
 #include "results/best.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
+#include "results/csv_status.h"
 
 struct sweep {
     const struct mmb_profile *profile;
@@ -34,6 +35,7 @@ struct sweep {
     double t0;
     double open_s, write_s;          /* the session's opening, the rows' writing */
     struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
+    struct mmb_csv_statuses resumed; /* judge_resumed: the CSV's statuses when the sweep began */
 };
 
 static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
@@ -62,8 +64,7 @@ static int write_row(struct sweep *sw, struct mmb_row *row, char *err, size_t er
     sw->sum->rows_written++;
     if ((unsigned)row->status < MMB_STATUS_COUNT)
         sw->sum->by_status[row->status]++;
-    if (sw->opts->verbose || !mmb_status_info(row->status)->quiet)
-        mmb_cmd_print_row(row, sw->progress);
+    mmb_watch_row("run", row, sw->opts->verbose, sw->progress);
     return 0;
 }
 
@@ -109,7 +110,7 @@ static void show_progress(struct sweep *sw, const struct mmb_row *row)
     sw->done++;
     if (!sw->progress)
         return;
-    fprintf(stderr, "\r\033[K[%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
+    fprintf(stderr, "\r\033[Kmmbench run: [%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
             mmb_seconds_now() - sw->t0, row->kernel, row->params, row->m, row->n, row->k);
     fflush(stderr);
 }
@@ -174,6 +175,9 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
             if (done_before(sw, &row)) {
                 sw->sum->rows_resumed++;
                 sw->done++;
+                if (sw->opts->judge_resumed &&
+                    mmb_csv_statuses_find(&sw->resumed, &row, &row.status, &row.counter_status))
+                    mmb_watch_resumed(&row);
             } else if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 0 ||
                        sw->opts->record_restricted) {
                 left++;
@@ -368,7 +372,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = {
         .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
-        .cache = p->cache, .tolerance = p->tolerance[dtype],
+        .cache = p->cache, .tolerance = mmb_dtype_tolerance_for(dtype, size->k, p->tolerance[dtype]),
         .time_limit = sw->opts->timeout > 0 ? sw->opts->timeout : p->timeout,
     };
     int rc = 0;
@@ -461,6 +465,7 @@ static double sweep_close(struct sweep *sw, double *waits)
         free(sw->sources[ki]);
     if (sw->csv)
         mmb_csv_writer_close(sw->csv);
+    mmb_csv_statuses_free(&sw->resumed);
     mmb_best_free(sw->best);
     double t = mmb_seconds_now();
     mmb_session_close(sw->session);
@@ -477,7 +482,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         return -1;
     struct mmb_session_options so = {
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters != MMB_COUNTERS_NONE,
-        .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose,
+        .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose, .command = "run",
     };
     double t_open = mmb_seconds_now();
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
@@ -508,7 +513,9 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         summary->busy = sw.csv != NULL;
         goto fail;
     }
-    if (sweep_extras_open(&sw, err, errlen) != 0)
+    if (sweep_extras_open(&sw, err, errlen) != 0 ||
+        (opts->judge_resumed &&
+         mmb_csv_statuses_load(&sw.resumed, summary->csv_path, opts->gpu_keyed, err, errlen) != 0))
         goto fail;
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters != MMB_COUNTERS_NONE)

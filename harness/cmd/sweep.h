@@ -31,6 +31,7 @@ struct mmb_run_options {
     double started;           /* mmb_seconds_now() when the command began; 0: when the sweep did */
     bool gpu_keyed;           /* other GPUs of this model sweep into the same CSV at once:
                                * only this GPU's rows count as done */
+    bool judge_resumed;       /* tell the supervisor the statuses of the rows resumed (--fail-on) */
 };
 
 struct mmb_run_summary {

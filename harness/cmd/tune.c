@@ -49,7 +49,7 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
     const struct mmb_cmd_settings *o = r->settings;
     struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir,
                                      .counters = r->counters != MMB_COUNTERS_NONE, .metrics = r->metrics,
-                                     .l2_flush = r->l2_flush, .verbose = o->verbose};
+                                     .l2_flush = r->l2_flush, .verbose = o->verbose, .command = "tune"};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -128,7 +128,7 @@ static int take_part(struct tune_run *r, char *err, size_t errlen)
  * worker (start), opening the session, compile pool and CSV (session), the session's
  * phases (the compile pool's waits are in prepare), other, close. */
 static void phases_print(const struct mmb_phase_times *t, double started, double t_worker, double open_s,
-                         double close_s)
+                         double close_s, bool jsonl)
 {
     char line[512];
     double now = mmb_seconds_now(), began = started > 0 ? started : t_worker;
@@ -136,8 +136,11 @@ static void phases_print(const struct mmb_phase_times *t, double started, double
     for (int i = 0; i < MMB_PHASE_COUNT; i++)
         known += t->seconds[i];
     mmb_phase_times_format(t, line, sizeof line);
-    printf("time: %.2f s: start %.2f s, session %.2f s, %s, other %.2f s, close %.2f s\n", now - began,
-           t_worker - began, open_s, line, now - began - known > 0 ? now - began - known : 0.0, close_s);
+    struct mmb_cmd_summary out;
+    fprintf(mmb_cmd_summary_open(&out, "tune", jsonl),
+            "time: %.2f s: start %.2f s, session %.2f s, %s, other %.2f s, close %.2f s\n", now - began,
+            t_worker - began, open_s, line, now - began - known > 0 ? now - began - known : 0.0, close_s);
+    mmb_cmd_summary_close(&out);
 }
 
 /* The worker: one GPU, every problem of the plan. */
@@ -186,7 +189,8 @@ out:
         double t_close = mmb_seconds_now();
         close_run(r);
         if (rc == 0) /* where the time went, from the command line to the close (run's line) */
-            phases_print(&phases, r->settings->started, t_worker, open_s, mmb_seconds_now() - t_close);
+            phases_print(&phases, r->settings->started, t_worker, open_s, mmb_seconds_now() - t_close,
+                         r->settings->format == MMB_FORMAT_JSONL);
     }
     return rc;
 }
@@ -264,7 +268,8 @@ int mmb_cmd_tune(int argc, char **argv)
             workers[i] = (struct mmb_worker){.work = tune_worker, .ctx = &runs[i]};
             snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", runs[i].device);
         }
-        rc = mmb_supervise("tune", workers, nworkers);
+        struct mmb_supervise_rows rows = {.jsonl = s.format == MMB_FORMAT_JSONL, .fail_on = s.fail_on};
+        rc = mmb_supervise_verdict("tune", &rows, mmb_supervise("tune", workers, nworkers, &rows));
     }
     free(runs);
     free(workers);

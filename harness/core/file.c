@@ -94,12 +94,38 @@ static void size_text(double bytes, char *out, size_t len)
     snprintf(out, len, u == 0 || bytes == (double)(long long)bytes ? "%.0f %s" : "%.1f %s", bytes, units[u]);
 }
 
+bool mmb_file_dangling(const char *path, char *why, size_t len)
+{
+    struct stat st;
+    int e = stat(path, &st) == 0 ? 0 : errno;
+    if ((e != ENOENT && e != ELOOP) || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return false;
+    char target[1024];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n < 0)
+        snprintf(target, sizeof target, "?");
+    else
+        target[n] = '\0';
+    snprintf(why, len, "a link to '%s', which %s", target, e == ELOOP ? "is a loop of links" : "does not exist");
+    return true;
+}
+
+/* The message of an open(2) of path that failed with errno e. */
+static void open_failed(const char *path, const char *what, int e, char *err, size_t errlen)
+{
+    char why[1200];
+    if ((e == ENOENT || e == ELOOP) && mmb_file_dangling(path, why, sizeof why))
+        mmb_errorf(err, errlen, "%s: %s: expected a %s", path, why, what);
+    else
+        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+}
+
 FILE *mmb_file_open_regular(const char *path, size_t limit, const char *what, char *err, size_t errlen)
 {
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
-        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        open_failed(path, what, errno, err, errlen);
         return NULL;
     }
     struct stat st;
@@ -129,7 +155,7 @@ char *mmb_file_read_regular(const char *path, size_t limit, const char *what, si
     /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
-        mmb_errorf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        open_failed(path, what, errno, err, errlen);
         return NULL;
     }
     struct stat st;

@@ -24,6 +24,12 @@ char *mmb_file_read_regular(const char *path, size_t limit, const char *what, si
 /* "a folder", "a character device", ...: what st_mode is, for messages. */
 const char *mmb_file_kind(unsigned mode);
 
+/* Whether path is a symbolic link whose target cannot be reached: then why says so
+ * ("a link to 'T', which does not exist", or "..., which is a loop of links"). For the
+ * message of a file that cannot be opened, and for folder walks that pass over links
+ * they do not need. */
+bool mmb_file_dangling(const char *path, char *why, size_t len);
+
 /* mmb_stream_read, stopping after limit bytes: *over is set when more was there. */
 char *mmb_stream_read_max(FILE *f, size_t limit, size_t *len, bool *over);
 /* The same, opened as a stream (for a reader that takes one): NULL with err unless

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/hash.h"
+#include "core/source_digest.h"
 #include "cuda/gpu.h"
 
 #define MMB_MAX_OPTIONS 64
@@ -61,11 +62,56 @@ int mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_c
             out->list[n] = out->storage[n];
         }
     }
-    snprintf(out->storage[n], MMB_DEFINE_LEN, "elem_t=%s", mmb_dtype_info(dtype)->ctype);
-    out->list[n] = out->storage[n];
-    out->list[n + 1] = NULL;
-    function_for(kernel->function, mmb_dtype_info(dtype)->ctype, out->function, sizeof out->function);
+    const struct mmb_dtype_info *d = mmb_dtype_info(dtype);
+    const char *in_header = mmb_format_info(d->in)->header, *out_header = mmb_format_info(d->out)->header;
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "elem_t=%s", d->ctype);
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "acc_t=%s", d->acc_ctype);
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "out_t=%s", mmb_format_info(d->out)->ctype);
+    if (d->b_col_major)
+        snprintf(out->storage[n++], MMB_DEFINE_LEN, "b_col_major=1");
+    for (int i = 0; i < n; i++)
+        out->list[i] = out->storage[i];
+    out->list[n] = NULL;
+    function_for(kernel->function, d->ctype, out->function, sizeof out->function);
+    /* the tensor-core dtypes get the toolkit's headers: their types', and mma.h to include */
+    int h = 0;
+    out->cuda_headers = mmb_pipe_info(d->pipe)->tensor || in_header || out_header;
+    if (in_header)
+        out->headers[h++] = in_header;
+    if (out_header && (!in_header || strcmp(in_header, out_header) != 0))
+        out->headers[h++] = out_header;
+    out->headers[h] = NULL;
     return 0;
+}
+
+/* Whether dir holds the toolkit's cuda_fp16.h. */
+static bool toolkit_headers_in(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    return dir && dir[0] && snprintf(path, sizeof path, "%s/cuda_fp16.h", dir) < (int)sizeof path &&
+           stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+#ifndef MMB_TOOLKIT_INCLUDE
+#define MMB_TOOLKIT_INCLUDE "/usr/local/cuda/include"
+#endif
+
+const char *mmb_cuda_include_dir(void)
+{
+    static _Thread_local char found[4096];
+    const char *env = getenv("MMB_CUDA_INCLUDE");
+    if (env)
+        return toolkit_headers_in(env) ? env : NULL;
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH")};
+    for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++) {
+        if (homes[i] && snprintf(found, sizeof found, "%s/include", homes[i]) < (int)sizeof found &&
+            toolkit_headers_in(found))
+            return found;
+    }
+    if (toolkit_headers_in(MMB_TOOLKIT_INCLUDE))
+        return MMB_TOOLKIT_INCLUDE;
+    return toolkit_headers_in("/usr/local/cuda/include") ? "/usr/local/cuda/include" : NULL;
 }
 
 uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
@@ -89,10 +135,14 @@ void mmb_cubin_free(struct mmb_cubin *cubin)
     cubin->size = 0;
 }
 
-/* What NVRTC gets, in this order: the arch, the C++ standard, one -D per define, then
- * the extra options split on spaces (at most MMB_MAX_OPTIONS in all). */
+/* What NVRTC gets, in this order: the arch, the C++ standard, the prelude, the CUDA
+ * include folder and the headers pre-included (when the request asks for them), one
+ * -D per define, then the extra options split on spaces (at most MMB_MAX_OPTIONS in
+ * all). */
 struct nvrtc_options {
     char arch[32];
+    char include[4200];
+    char pre[3][96];
     char *extra;      /* a copy of the extra options, cut at the spaces */
     char **defs;      /* "-Dname=value" */
     int ndefs;
@@ -131,6 +181,23 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     o->argv[o->count++] = "--std=c++17";
     if (req->prelude == MMB_PRELUDE_STDINT)
         o->argv[o->count++] = "--pre-include=mmb_prelude_stdint.h";
+    if (req->cuda_headers) {
+        const char *dir = mmb_cuda_include_dir();
+        if (!dir) {
+            mmb_errorf(err, errlen, "%s: NVRTC needs the CUDA toolkit's headers (cuda_fp16.h and others) for this "
+                       "dtype, found in none of MMB_CUDA_INCLUDE, $CUDA_HOME/include, $CUDA_PATH/include, %s, "
+                       "/usr/local/cuda/include: set MMB_CUDA_INCLUDE to the toolkit's include folder",
+                       req->source_path, MMB_TOOLKIT_INCLUDE);
+            options_free(o);
+            return MMB_STATUS_COMPILE_ERROR;
+        }
+        snprintf(o->include, sizeof o->include, "-I%s", dir);
+        o->argv[o->count++] = o->include;
+        for (int i = 0; req->headers && req->headers[i] && i < 3; i++) {
+            snprintf(o->pre[i], sizeof o->pre[i], "--pre-include=%s", req->headers[i]);
+            o->argv[o->count++] = o->pre[i];
+        }
+    }
     int ndefs = 0;
     for (const char *const *d = req->defines; d && *d; d++)
         ndefs++;
@@ -156,6 +223,15 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     return MMB_STATUS_OK;
 }
 
+/* The header --pre-include names for prelude = stdint, given to NVRTC in memory. */
+static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
+static const char *const prelude_texts[] = {
+    "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
+    "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
+    "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
+    "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+    "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
+
 /* Where one compile's result lies in the disk cache: the cubin, or the message of a
  * compile the compiler rejected. */
 struct cache_entry {
@@ -163,17 +239,61 @@ struct cache_entry {
     char cubin[4096], log[4096], name[4096];
 };
 
+/* Where NVRTC looks for the request's includes, in the order build_options gives them:
+ * the toolkit's include folder and the dtype's pre-included type headers first (a
+ * request with cuda_headers), then the -I folders and --pre-include headers of the
+ * extra options. The in-memory prelude is no file: its text is hashed apart. Returns
+ * 0, or -1 with err. */
+static int request_include_paths(const struct mmb_compile_request *req, struct mmb_include_paths *inc, char *err,
+                                 size_t errlen)
+{
+    if (mmb_include_paths_parse(req->extra_options, inc, err, errlen) != 0)
+        return -1;
+    if (!req->cuda_headers)
+        return 0;
+    const char *dir = mmb_cuda_include_dir();
+    int npre = 0;
+    while (req->headers && req->headers[npre] && npre < 3) /* as build_options takes them */
+        npre++;
+    if (!dir || inc->ndirs + 1 > MMB_INCLUDE_DIRS_MAX || inc->npre + npre > MMB_PRE_INCLUDES_MAX)
+        return mmb_failf(err, errlen, "no toolkit include folder, or more folders or headers than a digest takes");
+    memmove(&inc->dirs[1], &inc->dirs[0], (size_t)inc->ndirs * sizeof inc->dirs[0]);
+    inc->dirs[0] = dir;
+    inc->ndirs++;
+    memmove(&inc->pre[npre], &inc->pre[0], (size_t)inc->npre * sizeof inc->pre[0]);
+    for (int i = 0; i < npre; i++)
+        inc->pre[i] = req->headers[i];
+    inc->npre += npre;
+    return 0;
+}
+
 /* The disk key hashes the source text (without its zero, as the cubins already cached
- * were named), the function, every option NVRTC gets (the arch too) and NVRTC's
- * version: a change to any of them compiles anew. */
+ * were named), every file it and the pre-included headers include (core/
+ * source_digest.h: as NVRTC finds them with the request's -I folders, the toolkit's
+ * for the dtypes that get its headers; NVRTC's own headers through its version), the
+ * pre-included prelude's text, the function, every option NVRTC gets (the arch too)
+ * and NVRTC's version: a change to any of them compiles anew. When the includes cannot
+ * be read, nothing is cached: the compile says what is wrong. */
 static void cache_locate(const struct mmb_compile_request *req, const struct nvrtc_options *o, int major,
-                         int minor, struct cache_entry *c)
+                         int minor, const char *prelude_text, struct cache_entry *c)
 {
     c->dir = req->cache_dir;
     c->cubin[0] = c->log[0] = '\0';
     if (!c->dir)
         return;
+    char ignored[512];
+    struct mmb_include_paths inc;
+    struct mmb_source_digest digest;
+    if (request_include_paths(req, &inc, ignored, sizeof ignored) != 0 ||
+        mmb_source_digest(req->source_path, req->source, &inc, &digest, ignored, sizeof ignored) != 0) {
+        c->dir = NULL;
+        return;
+    }
     uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, req->source, strlen(req->source));
+    if (digest.files > 1 || digest.builtin > 0) /* a source without includes keeps its key */
+        h = mmb_hash_bytes(h, &digest.value, sizeof digest.value);
+    if (prelude_text)
+        h = mmb_hash_bytes(h, prelude_text, strlen(prelude_text));
     h = mmb_hash_bytes(h, req->function, strlen(req->function) + 1);
     for (int i = 0; i < o->count; i++)
         h = mmb_hash_bytes(h, o->argv[i], strlen(o->argv[i]) + 1);
@@ -240,23 +360,78 @@ static void cache_store(const struct cache_entry *c, const struct mmb_cubin *cub
         (void)mmb_file_write_atomic(c->log, message, strlen(message), ignored, sizeof ignored);
 }
 
-static void copy_log(nvrtcProgram prog, char *err, size_t errlen)
+/* NVRTC's log, or NULL when it has none. */
+static char *program_log(nvrtcProgram prog)
 {
     size_t size = 0;
     if (nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size <= 1)
-        return;
+        return NULL;
     char *log = malloc(size);
-    if (!log || nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
+    if (log && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
         free(log);
-        return;
+        return NULL;
     }
+    return log;
+}
+
+static bool word_at(const char *line, size_t at, const char *name, size_t n)
+{
+    return !strncmp(line + at, name, n) && !(isalnum((unsigned char)line[at + n]) || line[at + n] == '_') &&
+           (at == 0 || !(isalnum((unsigned char)line[at - 1]) || line[at - 1] == '_'));
+}
+
+/* When NVRTC's first error stands on one of the -D macros, a sentence that names it:
+ * a parameter or define named like something the compiled code names itself (an
+ * identifier of NVRTC's built-in header, of a header the kernel includes, of the
+ * kernel) breaks the compile where that name is used. The error's echo of the source
+ * line has the macro's name under the caret, or, in NVRTC's built-in header (which no
+ * profile author wrote), anywhere on the line. */
+static bool macro_blame(const char *log, const char *const *defines, char *out, size_t len)
+{
+    const char *at = strstr(log, "): error: "), *cat = strstr(log, "): catastrophic error: ");
+    if (!at || (cat && cat < at))
+        at = cat;
+    if (!at || !defines)
+        return false;
+    const char *loc = at; /* the start of "FILE(LINE" */
+    while (loc > log && loc[-1] != '\n')
+        loc--;
+    const char *msg = strchr(at, ':') + 1, *eol = strchr(at, '\n');
+    if (!eol)
+        return false;
+    char line[1024], caret[1024];
+    size_t ln = strcspn(eol + 1, "\n"), cn = eol[1 + ln] ? strcspn(eol + 2 + ln, "\n") : 0;
+    snprintf(line, sizeof line, "%.*s", (int)ln, eol + 1);
+    snprintf(caret, sizeof caret, "%.*s", (int)cn, eol[1 + ln] ? eol + 2 + ln : "");
+    const char *hat = strchr(caret, '^');
+    long column = hat && strspn(caret, " ") == (size_t)(hat - caret) ? (long)(hat - caret) : -1;
+    bool builtin = !strncmp(loc, "__nv_nvrtc_builtin", 18);
+    for (const char *const *d = defines; *d; d++) {
+        size_t n = strcspn(*d, "=");
+        /* the type macros are mmbench's own (no parameter is named so): not a clash */
+        if ((n == 6 && !strncmp(*d, "elem_t", 6)) || (n == 5 && (!strncmp(*d, "acc_t", 5) || !strncmp(*d, "out_t", 5))))
+            continue;
+        for (size_t i = 0; line[i]; i++) {
+            if (!word_at(line, i, *d, n) || !(builtin || (column >= (long)i && column < (long)(i + n))))
+                continue;
+            snprintf(out, len, "the macro -D%s (a parameter or define of the profile) collides with the name '%.*s' "
+                     "at %.*s):%.*s; rename it", *d, (int)n, *d, (int)(at - loc), loc, (int)(eol - msg), msg);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* err, then ": " and the log on one line: its first lines explain the rest. */
+static void append_log(const char *log, char *err, size_t errlen)
+{
     size_t used = strlen(err);
-    /* Keep the first lines: the first error is the one that explains the rest. */
-    for (char *p = log; *p; p++)
+    if (!log || used + 1 >= errlen)
+        return;
+    snprintf(err + used, errlen - used, ": %s", log);
+    for (char *p = err + used; *p; p++)
         if (*p == '\n')
             *p = ' ';
-    snprintf(err + used, errlen > used ? errlen - used : 0, ": %s", log);
-    free(log);
 }
 
 /* Compiles with NVRTC into out->data and out->size. *rejected: the compiler refused
@@ -267,13 +442,6 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
     enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
     nvrtcProgram prog = NULL;
     *rejected = false;
-    static const char *const prelude_names[] = {"mmb_prelude_stdint.h"};
-    static const char *const prelude_texts[] = {
-        "/* what nvcc's implicit includes make visible and NVRTC does not: <cstdint>'s types */\n"
-        "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
-        "typedef unsigned short uint16_t; typedef int int32_t; typedef unsigned int uint32_t;\n"
-        "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
-        "typedef long long intptr_t; typedef unsigned long long uintptr_t;\n"};
     bool prelude = req->prelude == MMB_PRELUDE_STDINT;
     MMB_CHECK_NVRTC(nvrtcCreateProgram(&prog, req->source, req->source_path, prelude ? 1 : 0,
                                        prelude ? prelude_texts : NULL, prelude ? prelude_names : NULL),
@@ -283,12 +451,16 @@ static enum mmb_status nvrtc_run(const struct mmb_compile_request *req, const st
         MMB_CHECK_NVRTC(nvrtcAddNameExpression(prog, req->function), goto out);
     nvrtcResult r = nvrtcCompileProgram(prog, o->count, o->argv);
     if (r != NVRTC_SUCCESS) {
+        char *log = program_log(prog), blame[600];
         if (named && !mmb_names_identifier(req->source, req->function))
             mmb_errorf(err, errlen, "%s: function '%s' (the profile's `function`) is not in the source", req->source_path,
                        req->function);
+        else if (log && macro_blame(log, req->defines, blame, sizeof blame))
+            mmb_errorf(err, errlen, "%s: %s; NVRTC: %s", req->source_path, blame, nvrtcGetErrorString(r));
         else
             mmb_errorf(err, errlen, "%s: NVRTC: %s", req->source_path, nvrtcGetErrorString(r));
-        copy_log(prog, err, errlen);
+        append_log(log, err, errlen);
+        free(log);
         *rejected = r == NVRTC_ERROR_COMPILATION;
         goto out;
     }
@@ -320,6 +492,13 @@ out:
     return st;
 }
 
+int mmb_compile_nvrtc_version(int *major, int *minor, char *err, size_t errlen)
+{
+    *major = *minor = 0;
+    MMB_CHECK_NVRTC(nvrtcVersion(major, minor), return -1);
+    return 0;
+}
+
 enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cubin *out,
                             char *err, size_t errlen)
 {
@@ -333,7 +512,7 @@ enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cu
     int major = 0, minor = 0;
     MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
     struct cache_entry cache;
-    cache_locate(req, &o, major, minor, &cache);
+    cache_locate(req, &o, major, minor, req->prelude == MMB_PRELUDE_STDINT ? prelude_texts[0] : NULL, &cache);
     bool hit = cache_lookup(&cache, t0, out, &st, err, errlen);
     if (!hit) {
         bool rejected = false;

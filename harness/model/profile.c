@@ -9,12 +9,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/array.h"
 #include "core/file.h"
+#include "model/macro_names.h"
 #include "model/profile_parse.h"
 
 /* ---- [profile] ---- */
@@ -87,7 +89,7 @@ static int key_tolerance(struct loader *ld, const char *key, const char *value, 
     const char *name = key + strlen("tolerance.");
     enum mmb_dtype d;
     if (!mmb_dtype_parse(name, &d)) {
-        char names[64];
+        char names[96];
         mmb_profile_dtype_names(names, sizeof names);
         return mmb_profile_msgf(msg, msglen,
                                 "unknown dtype '%s' in '%s'; expected tolerance.DTYPE with DTYPE one of %s",
@@ -199,6 +201,11 @@ static int key_param(struct loader *ld, const char *key, const char *value, char
         if (!strcmp(name, reserved[i]))
             return mmb_profile_msgf(msg, msglen, "parameter name '%s' is reserved (M, N, K, elem_size, elem_t, sm_count, "
                                     "max_active_clusters and the words of expressions are)", name);
+    const char *clash = mmb_macro_name_clash(name);
+    if (clash)
+        return mmb_profile_msgf(msg, msglen, "parameter name '%s' is %s: the compiler gets each parameter as the "
+                                "macro -D%s=VALUE, which would break every configuration; expected another name", name,
+                                clash, name);
     for (int i = 0; i < k->nparams; i++)
         if (!strcmp(k->params[i].name, name))
             return mmb_profile_msgf(msg, msglen, "parameter '%s' is already defined at line %d", name,
@@ -552,7 +559,7 @@ static void set_defaults(struct mmb_profile *p)
     strcpy(p->tune.objective, "time");
     p->tune.seed = 1;
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
-        p->tolerance[d->value] = d->default_tolerance;
+        p->tolerance[d->value] = NAN; /* the dtype's rule, at each problem's K */
 }
 
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen)

@@ -160,7 +160,7 @@ struct mmb_profile {
     int metrics_line;         /* where it is set; 0: the default */
     enum mmb_counters counters; /* which rows get counters (`counters =`) */
     int counters_line;        /* where it is set; 0: not set, the command's default (mmb_profile_counters) */
-    double tolerance[MMB_DTYPE_COUNT]; /* default from the dtype table */
+    double tolerance[MMB_DTYPE_COUNT]; /* tolerance.DTYPE; NaN: the dtype's rule (mmb_dtype_tolerance_for) */
     unsigned long long seed;  /* input generator seed, default 1 */
     double timeout;           /* seconds one configuration may take, default 120 */
     long long max_configs;    /* configurations one kernel may have, default MMB_DEFAULT_MAX_CONFIGS */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/macro_names.h"
 #include "model/profile_parse.h"
 
 /* name, ns::name, name<T, 16>: identifiers joined by '::', then at most one balanced
@@ -54,12 +55,24 @@ static int arg_item(void *ctx, const char *item, size_t len, char *msg, size_t m
     struct mmb_kernel_spec *k = ctx;
     if (k->nargs == MMB_MAX_ARGS)
         return mmb_profile_msgf(msg, msglen, "more than %d arguments", MMB_MAX_ARGS);
-    if (mmb_profile_is_tma_item(item, len))
-        return mmb_profile_parse_tma(k, item, len, msg, msglen);
+    if (mmb_profile_is_tma_item(item, len)) {
+        if (mmb_profile_parse_tma(k, item, len, msg, msglen))
+            return -1;
+        const struct mmb_kernel_arg *t = &k->args[k->nargs - 1];
+        for (int i = 0; i < k->nargs - 1; i++)
+            if (k->args[i].kind == MMB_ARG_TMA && k->args[i].matrix == t->matrix)
+                return mmb_profile_msgf(msg, msglen, "argument %d is tma(%c) again (argument %d); expected at most one "
+                                        "tensor map of each matrix", k->nargs, "ABC"[t->matrix], i + 1);
+        return 0;
+    }
     struct mmb_kernel_arg *a = &k->args[k->nargs];
     static const char roles[] = "ABC";
     if (len == 1 && strchr(roles, item[0])) {
         a->kind = (enum mmb_arg_kind)(strchr(roles, item[0]) - roles);
+        for (int i = 0; i < k->nargs; i++)
+            if (k->args[i].kind == a->kind)
+                return mmb_profile_msgf(msg, msglen, "argument %d is %c again (argument %d); expected at most one "
+                                        "pointer to each matrix", k->nargs + 1, item[0], i + 1);
         k->nargs++;
         return 0;
     }
@@ -76,19 +89,42 @@ static int arg_item(void *ctx, const char *item, size_t len, char *msg, size_t m
     return 0;
 }
 
+/* A kernel computes C from A and B: a list without one of them, as a pointer or a
+ * tensor map, could only fail on the GPU, every configuration, and so could one that
+ * passes a matrix's pointer twice, or two tensor maps of it. A pointer and a tensor map
+ * of one matrix together are a kernel's choice (TMA loads, pointer stores). */
 int mmb_profile_key_args(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    ld->kernel->args_line = ld->line;
-    return mmb_profile_each_item(value, arg_item, ld->kernel, msg, msglen);
+    struct mmb_kernel_spec *k = ld->kernel;
+    k->args_line = ld->line;
+    if (mmb_profile_each_item(value, arg_item, k, msg, msglen))
+        return -1;
+    static const char roles[] = "ABC";
+    bool named[3] = {false};
+    for (int i = 0; i < k->nargs; i++) {
+        if (k->args[i].kind == MMB_ARG_A || k->args[i].kind == MMB_ARG_B || k->args[i].kind == MMB_ARG_C)
+            named[k->args[i].kind] = true;
+        else if (k->args[i].kind == MMB_ARG_TMA)
+            named[k->args[i].matrix] = true;
+    }
+    for (int r = 0; r < 3; r++)
+        if (!named[r])
+            return mmb_profile_msgf(msg, msglen, "'args' names no %c; expected each of the matrices A, B and C at "
+                                    "least once, as a pointer (%c) or a tensor map (tma(%c, ...))", roles[r], roles[r],
+                                    roles[r]);
+    return 0;
 }
 
 int mmb_profile_key_define(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
     struct mmb_kernel_spec *k = ld->kernel;
     const char *name = key + strlen("define.");
-    if (!mmb_profile_is_identifier(name) || !strcmp(name, "elem_t"))
-        return mmb_profile_msgf(msg, msglen, "define name '%s' is not a C identifier other than elem_t; expected "
-                                "define.NAME", name);
+    if (!mmb_profile_is_identifier(name))
+        return mmb_profile_msgf(msg, msglen, "define name '%s' is not a C identifier; expected define.NAME", name);
+    const char *clash = mmb_macro_name_clash(name);
+    if (clash)
+        return mmb_profile_msgf(msg, msglen, "define name '%s' is %s: the compiler gets it as the macro -D%s=VALUE, "
+                                "which would break every configuration; expected another name", name, clash, name);
     for (int i = 0; i < k->ndefines; i++)
         if (!strcmp(k->defines[i].name, name))
             return mmb_profile_msgf(msg, msglen, "define '%s' is already set at line %d", name, k->defines[i].line);

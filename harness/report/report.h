@@ -31,7 +31,8 @@ struct mmb_report_result {
     bool bad_input;        /* the failure was the input's: a malformed CSV ("file:line: what"), a missing
                             * input, a profile, size, dtype or cache mode without rows, a named gnuplot
                             * that cannot draw; else the report could not be written or drawn */
-    char warning[4608];    /* what the report did without (no gnuplot: the scripts, not the figures); "" */
+    char warning[4608];    /* what the report did without (a CSV's note behind a link to nothing; no gnuplot:
+                            * the scripts, not the figures), joined by "; "; "" */
     bool written;          /* README.md and tables.tex are written (figures may be missing) */
     size_t rows, gpus, files, figures, drawn;
     double seconds;

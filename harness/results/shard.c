@@ -3,6 +3,7 @@
 #include "results/shard.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -131,6 +132,56 @@ bool mmb_shard_path_parse(const char *path, size_t *stem_len, struct mmb_shard *
     *stem_len = (size_t)(mark - path);
     *out = (struct mmb_shard){(unsigned)kv, (unsigned)nv};
     return true;
+}
+
+struct shard_file {
+    const char *path;
+    size_t stem; /* length of path up to ".shard-" */
+    struct mmb_shard s;
+};
+
+/* By CSV (the stem), then N, then K, then the name: equal shards side by side. */
+static int shard_file_cmp(const void *a, const void *b)
+{
+    const struct shard_file *x = a, *y = b;
+    size_t common = x->stem < y->stem ? x->stem : y->stem;
+    int c = memcmp(x->path, y->path, common);
+    if (c || x->stem != y->stem)
+        return c ? c : (x->stem < y->stem ? -1 : 1);
+    if (x->s.n != y->s.n)
+        return x->s.n < y->s.n ? -1 : 1;
+    if (x->s.k != y->s.k)
+        return x->s.k < y->s.k ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+int mmb_shard_paths_check(char *const *paths, size_t n, char *err, size_t errlen)
+{
+    struct shard_file *f = malloc((n ? n : 1) * sizeof *f);
+    if (!f)
+        return mmb_failf(err, errlen, "out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (mmb_shard_path_parse(paths[i], &f[m].stem, &f[m].s))
+            f[m++].path = paths[i];
+    if (m > 1)
+        qsort(f, m, sizeof *f, shard_file_cmp);
+    int rc = 0;
+    for (size_t i = 1; i < m && rc == 0; i++) {
+        const struct shard_file *a = &f[i - 1], *b = &f[i];
+        if (a->stem != b->stem || memcmp(a->path, b->path, a->stem) != 0)
+            continue;
+        if (a->s.n == b->s.n && a->s.k == b->s.k)
+            rc = mmb_failf(err, errlen, "%s and %s name one shard, %u/%u of %.*s.csv: expected one file per shard (a "
+                           "leading zero spells the same number); remove one of them", a->path, b->path, a->s.k,
+                           a->s.n, (int)a->stem, a->path);
+        else if (a->s.n != b->s.n)
+            rc = mmb_failf(err, errlen, "%s and %s: shards of %u and of %u of %.*s.csv: expected one N (a shard's "
+                           "runs depend on N); remove the files of the N you do not want", a->path, b->path, a->s.n,
+                           b->s.n, (int)a->stem, a->path);
+    }
+    free(f);
+    return rc;
 }
 
 bool mmb_shard_takes(const struct mmb_shard *s, const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,

@@ -63,6 +63,13 @@ int mmb_shard_path(const char *csv_path, const struct mmb_shard *s, char *out, s
  * unsharded file is that prefix + ".csv". */
 bool mmb_shard_path_parse(const char *path, size_t *stem_len, struct mmb_shard *out);
 
+/* Checks the shard files among paths[0..n) (other paths are left alone): -1 with err
+ * naming both files when two of them name one shard of one CSV (a leading zero spells
+ * the same number: x.shard-1-of-2.csv and x.shard-01-of-2.csv), or when one CSV has
+ * shards of two N (their runs overlap); 0 otherwise, or -1 without memory. Which pair
+ * is named does not depend on the order of paths. */
+int mmb_shard_paths_check(char *const *paths, size_t n, char *err, size_t errlen);
+
 /* One run of a profile: a configuration of a kernel at a size and dtype, with the
  * params text its row carries. */
 struct mmb_shard_run {

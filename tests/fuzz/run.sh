@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh [SECONDS] [TARGET...] - builds the libFuzzer targets with clang, ASan and UBSan
 # in build-fuzz/ and runs each for SECONDS (default 60) from a seed corpus made of the
-# shipped profiles and data, with its dictionary. A crash, a leak, undefined behaviour,
+# shipped profiles and data (and the written inputs of tests/fuzz/seeds/TARGET/), with
+# its dictionary. A crash, a leak, undefined behaviour,
 # a timeout (10 s per input) or memory over 2 GB stops that fuzzer; its input is left in
 # build-fuzz/artifacts/ and the script exits 1. Turn such an input into a regression:
 # copy it to tests/fuzz/regressions/TARGET/ (meson test replays every file there).
@@ -10,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-profile expr csv tune_history}
+targets=${*:-profile expr csv tune_history merge options}
 build=build-fuzz
 if [ ! -d $build ]; then
     CC=clang meson setup $build -Dfuzz=enabled -Dcuda=disabled -Db_sanitize=address,undefined \
@@ -40,6 +41,7 @@ if [ -d $build/corpus/expr ]; then
 fi
 for t in $targets; do
     cp tests/fuzz/regressions/$t/* $build/corpus/$t/ 2>/dev/null || true
+    cp tests/fuzz/seeds/$t/* $build/corpus/$t/ 2>/dev/null || true # written inputs (merge, options)
 done
 
 status=0
@@ -49,6 +51,8 @@ for t in $targets; do
     set -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
         -artifact_prefix="$build/artifacts/$t-"
     [ -f "$dict" ] && set -- "$@" -dict="$dict"
+    # the commands under merge and options print for every input: their output is not the log's
+    case $t in merge | options) set -- "$@" -close_fd_mask=3 ;; esac
     if "$build/tests/fuzz/fuzz_$t" "$@" "$build/corpus/$t" >"$log" 2>&1; then
         result=ok
     else

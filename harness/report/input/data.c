@@ -18,6 +18,9 @@
 
 /* ---- loading ------------------------------------------------------------------- */
 
+_Static_assert(sizeof(struct mmb_report_row) <= MMB_REPORT_ROW_BYTES,
+               "a report row outgrew MMB_REPORT_ROW_BYTES: measure the memory again and say so in data.h");
+
 struct load_ctx {
     struct mmb_report_data *d;
     size_t file;
@@ -46,7 +49,9 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
         return mmb_failf(err, errlen, "%s:%ld: more than %d rows in the inputs: the report reads at most that many (name fewer CSV files)",
                          path, line, MMB_REPORT_ROWS_MAX);
     if (d->nrows == d->caprows) {
-        size_t cap = d->caprows ? 2 * d->caprows : 1024;
+        /* by a quarter: at most a quarter of the array unused (data.h's memory) */
+        size_t cap = d->caprows ? d->caprows + d->caprows / 4 : 1024;
+        cap = cap < MMB_REPORT_ROWS_MAX ? cap : MMB_REPORT_ROWS_MAX;
         struct mmb_report_row *rows = realloc(d->rows, cap * sizeof *rows);
         if (!rows) {
             mmb_errorf(err, errlen, "%s:%ld: out of memory", path, line);
@@ -70,8 +75,9 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
     return 0;
 }
 
-/* A CSV may carry a note for the report next to it: x.csv and x.md. */
-static int note_read(const char *csv, char **note, char *err, size_t errlen)
+/* A CSV may carry a note for the report next to it: x.csv and x.md. A note behind a
+ * link to nothing is left out, and d's warnings say so. */
+static int note_read(struct mmb_report_data *d, const char *csv, char **note, char *err, size_t errlen)
 {
     *note = NULL;
     size_t n = strlen(csv);
@@ -84,10 +90,18 @@ static int note_read(const char *csv, char **note, char *err, size_t errlen)
     }
     snprintf(path, sizeof path, "%.*s.md", (int)(n - 4), csv);
     struct stat st;
+    char why[1200];
     if (stat(path, &st) != 0) {
-        if (errno == ENOENT)
+        int e = errno;
+        if (mmb_file_dangling(path, why, sizeof why)) {
+            char warning[sizeof path + sizeof why + sizeof path + 64];
+            snprintf(warning, sizeof warning, "%s: %s; %s is read without its note", path, why, csv);
+            mmb_join_append(d->warnings, sizeof d->warnings, "; ", warning);
             return 0;
-        mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(errno));
+        }
+        if (e == ENOENT)
+            return 0;
+        mmb_errorf(err, errlen, "%s: stat: %s", path, strerror(e));
         return -1;
     }
     *note = mmb_file_read_regular(path, (size_t)1 << 20, "note (Markdown text)", NULL, err, errlen);
@@ -157,7 +171,7 @@ int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const c
         return -1;
     }
     d->nfiles++;
-    if (note_read(path, &f->note, err, errlen) != 0)
+    if (note_read(d, path, &f->note, err, errlen) != 0)
         return -1;
     struct load_ctx lc = {d, d->nfiles - 1};
     return mmb_csv_read(path, load_row, &lc, err, errlen);
