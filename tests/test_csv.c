@@ -139,7 +139,7 @@ START_TEST(test_columns_table)
         "stall_short_scoreboard", "stall_mio_throttle", "stall_barrier", "stall_math_pipe_throttle",
         "stall_not_selected", "stall_wait", "stall_lg_throttle", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
         "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "registers",
-        "smem_bytes", "timestamp",
+        "smem_bytes", "theoretical_occupancy_pct", "timestamp",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);

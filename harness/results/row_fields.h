@@ -44,7 +44,7 @@ struct mmb_row {
     /* warp-stall reasons: warp cycles per issued instruction, in total and per reason */
     double warp_cycles_per_issue, stall_long_scoreboard, stall_short_scoreboard, stall_mio_throttle;
     double stall_barrier, stall_math_pipe_throttle, stall_not_selected, stall_wait, stall_lg_throttle;
-    enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
+    enum mmb_status counter_status;   /* ok, profiling_denied, skipped (none asked) or not_best */
     /* derived */
     double gflops, flop_counted, intensity, peak_gbps;
     char pipe[16];      /* core/dtype.h's pipe table: the pipe whose peak peak_gflops is */
@@ -53,6 +53,7 @@ struct mmb_row {
     char limiter[8];    /* mmb_limiter_table's text: fp32, tensor, l1, l2, dram, ... */
     /* static */
     long long registers, smem_bytes;
+    double theoretical_occupancy_pct; /* the occupancy API's resident warps, % of the SM's maximum */
     char timestamp[32]; /* ISO 8601 UTC */
 };
 

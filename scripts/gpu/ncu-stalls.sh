@@ -39,10 +39,14 @@ for line in open(src):
         section = m.group(1) if m.group(1) == "profile" else m.group(2)
     if section != "profile" and section not in keep:
         continue
+    if section == "profile" and line.startswith("counters"):
+        continue
     line = re.sub(r"^sizes = .*", "sizes = 4096", line)
     line = re.sub(r"^name = .*", "name = ncu-ladder", line)
     line = re.sub(r"^source = \.\./", f"source = {root}/", line)
     out.append(line)
+    if line.startswith("[profile]"):  # ncu_compare.py compares every row: count them all
+        out.append("counters = all\n")
 open(dst, "w").write("".join(out))
 PY
 "$mmbench" check --list "$prof" >"$work/runs.txt" 2>&1 || { cat "$work/runs.txt"; exit 2; }

@@ -8,7 +8,6 @@
 
 #include "core/error.h"
 #include "report/doc/caveats.h"
-#include "report/doc/claims.h"
 #include "report/doc/findings.h"
 #include "report/doc/md.h"
 #include "report/doc/sections.h"
@@ -310,6 +309,6 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     }
     if (mmb_report_out_commit(&md, path, err, errlen) != 0)
         return -1;
-    return mmb_report_claims_write(rep, err, errlen);
+    return mmb_report_findings_json(rep, err, errlen);
 }
 

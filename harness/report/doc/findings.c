@@ -6,6 +6,7 @@
  * data that carries it; the primary GPU is the first measured one (oldest first).
  * The helpers every finding is written with (findings_impl.h) close the file. */
 #include "report/doc/findings_impl.h"
+#include "report/doc/findings_claims.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -39,9 +40,9 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
             continue;
         bool first = n++ == 0;
         mmb_report_finding_add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k],
-                               mmb_report_claim_tflops(&f->claims, r, a), first ? " TFLOP/s" : "");
+                               mmb_report_findings_claim_tflops(&f->claims, r, a), first ? " TFLOP/s" : "");
         if (prev)
-            mmb_report_finding_add(f, " (×%s)", mmb_report_claim_speedup(&f->claims, prev, r, b));
+            mmb_report_finding_add(f, " (×%s)", mmb_report_findings_claim_speedup(&f->claims, prev, r, b));
         prev = r;
         if ((int)k != c->cublas && (!fastest || r->r.time_ms_median < fastest->r.time_ms_median))
             fastest = r;
@@ -51,12 +52,14 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
     double peak = d->gpus[g].peak_gflops;
     if (fastest && cub)
         mmb_report_finding_add(f, " The fastest of the profile's kernels, %s, reaches %s%% of cuBLAS",
-                               d->kernels[fastest->kernel], mmb_report_claim_pct_time(&f->claims, cub, fastest, a));
+                               d->kernels[fastest->kernel],
+                               mmb_report_findings_claim_pct_time(&f->claims, cub, fastest, a));
     char e[16];
     if (fastest && cub && isfinite(peak))
         mmb_report_finding_add(f, " and %s%% of the FP32 peak (%s TFLOP/s); cuBLAS reaches %s%%.",
-                               mmb_report_claim_pct_peak(&f->claims, fastest, a), mmb_report_finding_tflops(peak, b),
-                               mmb_report_claim_pct_peak(&f->claims, cub, e));
+                               mmb_report_findings_claim_pct_peak(&f->claims, fastest, a),
+                               mmb_report_finding_tflops(peak, b),
+                               mmb_report_findings_claim_pct_peak(&f->claims, cub, e));
     else if (fastest && cub)
         mmb_report_finding_add(f, ".");
     return n >= 2;
@@ -73,8 +76,8 @@ static const char *unit_claim(struct mmb_report_finding *f, const struct mmb_rep
             [MMB_LIMITER_DRAM] = "dram_util_pct", [MMB_LIMITER_ISSUE] = "issue_pct",
             [MMB_LIMITER_SM] = "sm_util_pct"};
     if (unit < MMB_LIMITER_COUNT && columns[unit])
-        return mmb_report_claim_column(&f->claims, r, columns[unit], pct, buf);
-    return mmb_report_claim_pct_peak(&f->claims, r, buf);
+        return mmb_report_findings_claim_column(&f->claims, r, columns[unit], pct, buf);
+    return mmb_report_findings_claim_pct_peak(&f->claims, r, buf);
 }
 
 static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_row *r, bool *missing)
@@ -91,14 +94,14 @@ static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_r
             mmb_report_finding_add(f, "%s is limited by %s (%s%%", r->r.kernel, unit->meaning,
                                    unit_claim(f, r, bound.unit, bound.pct, a));
         mmb_report_finding_add(f, "%spipe %s%%", bound.verdict == MMB_LIMITER_LATENCY ? " (" : "; ",
-                               mmb_report_claim_pct_peak(&f->claims, r, b));
+                               mmb_report_findings_claim_pct_peak(&f->claims, r, b));
         if (isfinite(r->r.issue_pct))
             mmb_report_finding_add(f, ", issue %s%%",
-                                   mmb_report_claim_column(&f->claims, r, "issue_pct", r->r.issue_pct, h));
+                                   mmb_report_findings_claim_column(&f->claims, r, "issue_pct", r->r.issue_pct, h));
         mmb_report_finding_add(f, ", L1 %s%%, L2 %s%%, DRAM %s%%)",
-                               mmb_report_claim_column(&f->claims, r, "l1_util_pct", r->r.l1_util_pct, c2),
-                               mmb_report_claim_column(&f->claims, r, "l2_util_pct", r->r.l2_util_pct, e),
-                               mmb_report_claim_column(&f->claims, r, "dram_util_pct", dram, g));
+                               mmb_report_findings_claim_column(&f->claims, r, "l1_util_pct", r->r.l1_util_pct, c2),
+                               mmb_report_findings_claim_column(&f->claims, r, "l2_util_pct", r->r.l2_util_pct, e),
+                               mmb_report_findings_claim_column(&f->claims, r, "dram_util_pct", dram, g));
         return;
     }
     *missing = true;
@@ -202,7 +205,7 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                     c->ref, need / 1e6);
         else
             mmb_report_finding_add(f, ", ");
-        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_claim_traffic(&f->claims, r, a));
+        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_findings_claim_traffic(&f->claims, r, a));
         compulsory = need;
     }
     if (!n)
@@ -230,7 +233,7 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                 f,
                 " Up to %lld, where A, B and C fit in the %.0f MiB L2, no kernel moves more than %s×: DRAM sees each "
                 "byte about once whatever the kernel, and the kernels differ in how they use L1 and L2.",
-                top, l2, mmb_report_claim_traffic(&f->claims, most_row, a));
+                top, l2, mmb_report_findings_claim_traffic(&f->claims, most_row, a));
     (void)compulsory;
     return true;
 }
@@ -275,16 +278,17 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
             continue;
         mmb_report_finding_gpu(c, g, name, sizeof name);
         mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name,
-                               mmb_report_claim_speedup(&f->claims,
+                               mmb_report_findings_claim_speedup(&f->claims,
                                                         mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref),
                                                         mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref), a),
                                c->ref);
         for (size_t s = (size_t)d->ref + 1; s < d->nshapes; s++)
-            if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled)))
-                mmb_report_finding_add(f, ", %s× at %lld",
-                                       mmb_report_claim_speedup(&f->claims, mmb_report_finding_best(c, g, (size_t)naive, s),
-                                                                mmb_report_finding_best(c, g, (size_t)tiled, s), a),
+            if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled))) {
+                const struct mmb_report_row *slow = mmb_report_finding_best(c, g, (size_t)naive, s),
+                                            *fast = mmb_report_finding_best(c, g, (size_t)tiled, s);
+                mmb_report_finding_add(f, ", %s× at %lld", mmb_report_findings_claim_speedup(&f->claims, slow, fast, a),
                                        d->shapes[s].m);
+            }
         mmb_report_finding_add(f, ".");
         const struct mmb_report_row *r = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref);
         if (!hit && isfinite(r->r.l1_hit_pct))
@@ -297,7 +301,7 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
                 f,
                 " The naive kernel's L1 hit rate is %s%% on the %s: its caches already give naive most of the reuse "
                 "that the tiles make explicit.",
-                mmb_report_claim_column(&f->claims, hit, "l1_hit_pct", hit->r.l1_hit_pct, a), name);
+                mmb_report_findings_claim_column(&f->claims, hit, "l1_hit_pct", hit->r.l1_hit_pct, a), name);
     }
     return any;
 }
@@ -320,9 +324,9 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
             "The nvbench tutorial reads low bandwidth utilisation as compute-bound. On the %s at %s naive uses %s%% of "
             "DRAM bandwidth by nvbench's definition (declared bytes: A, B and C once over the time) and %s%% by the "
             "bytes DRAM actually moved, yet only %s%% of the FP32 pipe: it is bound by neither.",
-            gpu, c->ref, mmb_report_claim_declared(&f->claims, r, a),
-            mmb_report_claim_column(&f->claims, r, "dram_util_pct", mmb_report_finding_dram_pct(r), b),
-            mmb_report_claim_pct_peak(&f->claims, r, e));
+            gpu, c->ref, mmb_report_findings_claim_declared(&f->claims, r, a),
+            mmb_report_findings_claim_column(&f->claims, r, "dram_util_pct", mmb_report_finding_dram_pct(r), b),
+            mmb_report_findings_claim_pct_peak(&f->claims, r, e));
     char lim_buf[8];
     const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
     if (lim[0])
@@ -339,7 +343,7 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
         double fp = q ? mmb_row_fp32_pct(&q->r) : NAN;
         if (fp >= 40)
             mmb_report_finding_add(f, "%s%s (%s%%)", n++ ? ", " : " Only ", d->kernels[k],
-                                   mmb_report_claim_pct_peak(&f->claims, q, a));
+                                   mmb_report_findings_claim_pct_peak(&f->claims, q, a));
     }
     if (n)
         mmb_report_finding_add(f, " come%s near the FP32 roof.", n == 1 ? "s" : "");
@@ -444,6 +448,11 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
     }
     fputc('\n', f);
     free(fs);
+}
+
+int mmb_report_findings_json(const struct mmb_report *rep, char *err, size_t errlen)
+{
+    return mmb_report_findings_claims_write(rep, err, errlen);
 }
 
 void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)

@@ -6,6 +6,7 @@
 #ifndef MMB_REPORT_FINDINGS_H
 #define MMB_REPORT_FINDINGS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "report/input/state.h"
@@ -13,5 +14,10 @@
 /* "## Key findings" and its list, in Markdown; \section*{Key findings} in LaTeX. */
 void mmb_report_findings_md(FILE *f, const struct mmb_report *rep);
 void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep);
+/* claims.json in the report's folder: every finding's lead and text, and its numbers'
+ * claims, each with its formula, rows (file relative to the source root, line, and the
+ * key cells kernel, params, dtype, m, n, k, cache) and text as printed
+ * (findings_claims.c). -1 with err when it cannot be written. */
+int mmb_report_findings_json(const struct mmb_report *rep, char *err, size_t errlen);
 
 #endif

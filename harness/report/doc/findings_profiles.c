@@ -5,6 +5,7 @@
  * as printed, which do not compile and why, which compute wrong results and how
  * often, the fastest correct one). */
 #include "report/doc/findings_impl.h"
+#include "report/doc/findings_claims.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,16 +47,16 @@ static void ladder_span(const struct mmb_report_findings_ctx *c, const size_t *k
     char a[16], b[16], e[16], g[16];
     if (first_size)
         mmb_report_finding_add(f, "At %s its %zu steps go from %s's %s TFLOP/s to %s's %s (×%s)", at->label, steps,
-                               from->r.kernel, mmb_report_claim_tflops(&f->claims, from, a), fast->r.kernel,
-                               mmb_report_claim_tflops(&f->claims, fast, b),
-                               mmb_report_claim_speedup(&f->claims, from, fast, e));
+                               from->r.kernel, mmb_report_findings_claim_tflops(&f->claims, from, a), fast->r.kernel,
+                               mmb_report_findings_claim_tflops(&f->claims, fast, b),
+                               mmb_report_findings_claim_speedup(&f->claims, from, fast, e));
     else
         mmb_report_finding_add(f, "; at %s the fastest is %s at %s", at->label, fast->r.kernel,
-                               mmb_report_claim_tflops(&f->claims, fast, b));
+                               mmb_report_findings_claim_tflops(&f->claims, fast, b));
     if (cub)
-        mmb_report_finding_add(f, ", %s%% of cuBLAS", mmb_report_claim_pct_time(&f->claims, cub, fast, g));
+        mmb_report_finding_add(f, ", %s%% of cuBLAS", mmb_report_findings_claim_pct_time(&f->claims, cub, fast, g));
     if (first_size && isfinite(mmb_row_fp32_pct(&fast->r)))
-        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_claim_pct_peak(&f->claims, fast, a));
+        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_findings_claim_pct_peak(&f->claims, fast, a));
 }
 
 /* Gains over the step above: the three largest, and every step that lost speed. */
@@ -91,16 +92,16 @@ static void ladder_steps(const struct mmb_report_findings_ctx *c, const size_t *
         if (top == n)
             break;
         used[top] = true;
-        mmb_report_finding_add(f, "%s%s ×%s (after %s)",
-                               t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
-                               mmb_report_claim_speedup(&f->claims, slow[top], fast[top], a), d->kernels[above[top]]);
+        mmb_report_finding_add(
+            f, "%s%s ×%s (after %s)", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
+            mmb_report_findings_claim_speedup(&f->claims, slow[top], fast[top], a), d->kernels[above[top]]);
     }
     size_t lost = 0;
     for (size_t i = 0; i < n; i++)
         if (gain[i] < 0.95)
-            mmb_report_finding_add(f, "%s%s ×%s (after %s)",
-                                   lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
-                                   mmb_report_claim_speedup(&f->claims, slow[i], fast[i], a), d->kernels[above[i]]);
+            mmb_report_finding_add(
+                f, "%s%s ×%s (after %s)", lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
+                mmb_report_findings_claim_speedup(&f->claims, slow[i], fast[i], a), d->kernels[above[i]]);
     mmb_report_finding_add(f, ".");
 }
 
@@ -165,7 +166,7 @@ static void ladder_conflicts(const struct mmb_report_findings_ctx *c, const size
     mmb_report_tabular_count(from->r.smem_bank_conflicts, a, sizeof a);
     mmb_report_tabular_count(to->r.smem_bank_conflicts, b, sizeof b);
     mmb_report_finding_add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (×%s in speed).", to->r.kernel,
-                           a, b, at->label, mmb_report_claim_speedup(&f->claims, from, to, e));
+                           a, b, at->label, mmb_report_findings_claim_speedup(&f->claims, from, to, e));
 }
 
 bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,

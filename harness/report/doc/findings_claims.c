@@ -1,5 +1,5 @@
-/* claims.c - the numbers of the Key findings with their provenance, and claims.json. */
-#include "report/doc/claims.h"
+/* findings_claims.c - the numbers of the Key findings with their provenance, and claims.json. */
+#include "report/doc/findings_claims.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "report/doc/findings_impl.h"
 #include "report/input/out.h"
 #include "report/input/row.h"
 #include "results/columns.h"
@@ -32,26 +31,26 @@ static const char *record(struct mmb_report_claims *c, enum mmb_report_claim_for
     return buf;
 }
 
-const char *mmb_report_claim_tflops(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
+const char *mmb_report_findings_claim_tflops(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
 {
     return record(c, MMB_REPORT_CLAIM_TFLOPS, a, NULL, mmb_report_finding_tflops(mmb_report_row_gflops(a), buf));
 }
 
-const char *mmb_report_claim_speedup(struct mmb_report_claims *c, const struct mmb_report_row *a,
+const char *mmb_report_findings_claim_speedup(struct mmb_report_claims *c, const struct mmb_report_row *a,
                                      const struct mmb_report_row *b, char *buf)
 {
     return record(c, MMB_REPORT_CLAIM_SPEEDUP, a, b,
                   mmb_report_finding_ratio(a->r.time_ms_median / b->r.time_ms_median, buf));
 }
 
-const char *mmb_report_claim_pct_time(struct mmb_report_claims *c, const struct mmb_report_row *a,
+const char *mmb_report_findings_claim_pct_time(struct mmb_report_claims *c, const struct mmb_report_row *a,
                                       const struct mmb_report_row *b, char *buf)
 {
     return record(c, MMB_REPORT_CLAIM_PCT_TIME, a, b,
                   mmb_report_finding_pct(100 * a->r.time_ms_median / b->r.time_ms_median, buf));
 }
 
-const char *mmb_report_claim_pct_peak(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
+const char *mmb_report_findings_claim_pct_peak(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
 {
     size_t n = c ? c->n : 0;
     record(c, MMB_REPORT_CLAIM_PCT_PEAK, a, NULL, mmb_report_finding_pct(mmb_row_fp32_pct(&a->r), buf));
@@ -60,8 +59,8 @@ const char *mmb_report_claim_pct_peak(struct mmb_report_claims *c, const struct 
     return buf;
 }
 
-const char *mmb_report_claim_column(struct mmb_report_claims *c, const struct mmb_report_row *a, const char *column,
-                                    double value, char *buf)
+const char *mmb_report_findings_claim_column(struct mmb_report_claims *c, const struct mmb_report_row *a,
+                                             const char *column, double value, char *buf)
 {
     mmb_report_finding_pct(value, buf);
     const struct mmb_column *col = mmb_column_find(column);
@@ -75,13 +74,13 @@ const char *mmb_report_claim_column(struct mmb_report_claims *c, const struct mm
     return buf;
 }
 
-const char *mmb_report_claim_traffic(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
+const char *mmb_report_findings_claim_traffic(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
 {
     return record(c, MMB_REPORT_CLAIM_TRAFFIC, a, NULL,
                   mmb_report_finding_ratio(mmb_report_finding_dram_bytes(a) / mmb_row_compulsory_bytes(&a->r), buf));
 }
 
-const char *mmb_report_claim_declared(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
+const char *mmb_report_findings_claim_declared(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
 {
     return record(c, MMB_REPORT_CLAIM_DECLARED, a, NULL, mmb_report_finding_pct(mmb_row_declared_pct(&a->r), buf));
 }
@@ -125,7 +124,7 @@ static cJSON *claim_json(const struct mmb_report *rep, const struct mmb_report_c
     return o;
 }
 
-int mmb_report_claims_write(const struct mmb_report *rep, char *err, size_t errlen)
+int mmb_report_findings_claims_write(const struct mmb_report *rep, char *err, size_t errlen)
 {
     struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
     cJSON *root = cJSON_CreateObject(), *findings = cJSON_CreateArray();
