@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""test_claims.py MMBENCH SOURCE_ROOT - the numbers of the report's Key findings check themselves.
+"""test_claims.py MMBENCH SOURCE_ROOT [FOLDER...] - the numbers of the report's Key findings check themselves.
 
-Runs `mmbench report --no-plots` on the committed data/ into a scratch folder, reads the
+Runs `mmbench report --no-plots` on the committed data/ (and on each FOLDER of CSVs, a
+report of its own: fixtures with counters data/ lacks) into a scratch folder, reads the
 claims.json it writes beside README.md (harness/report/doc/claims.h) and recomputes every
 claim from the CSVs alone, with Python's csv module and the formula the claim names:
 each row must be at its file and line and hold the key the claim gives, and the number
@@ -118,20 +119,19 @@ def recompute(claim, rows):
     raise ValueError(f"unknown formula '{f}'")
 
 
-def main():
-    mmbench, root = os.path.abspath(sys.argv[1]), sys.argv[2]
+def check(mmbench, root, inputs, rows, failures):
+    """One report's claims; returns (claims, findings, measured numbers)."""
     with tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, MMB_SOURCE_ROOT=root)
-        r = subprocess.run([mmbench, "report", "-q", "--no-plots", "-o", out], cwd=root, env=env,
+        r = subprocess.run([mmbench, "report", "-q", "--no-plots", "-o", out] + inputs, cwd=root, env=env,
                            capture_output=True, text=True, timeout=600)
         if r.returncode != 0:
-            sys.exit(f"mmbench report failed ({r.returncode}): {r.stderr}")
+            sys.exit(f"mmbench report {' '.join(inputs)} failed ({r.returncode}): {r.stderr}")
         with open(os.path.join(out, "claims.json")) as f:
             doc = json.load(f)
         with open(os.path.join(out, "README.md")) as f:
             readme = f.read().replace("\\", "")
-    rows = Rows(root)
-    failures, claims, numbers = [], 0, 0
+    claims = numbers = 0
     for finding in doc["findings"]:
         text = finding["text"]
         numbers += len(MEASURED.findall(text))
@@ -149,11 +149,19 @@ def main():
                     failures.append(f"'{finding['lead']}': claim {claim['text']} is not in its text")
             except (ValueError, KeyError, ZeroDivisionError) as e:
                 failures.append(f"'{finding['lead']}', claim {claim['text']} ({claim['formula']}): {e}")
-    print(f"{claims} claims in {len(doc['findings'])} findings recomputed from the CSVs "
-          f"({numbers} measured numbers, percentages, ratios, TFLOP/s and times, in their text: "
-          f"{100 * claims / max(numbers, 1):.0f}% carry their provenance)")
-    if claims < MIN_CLAIMS:
-        failures.append(f"only {claims} claims recorded, expected at least {MIN_CLAIMS}")
+    return claims, len(doc["findings"]), numbers
+
+
+def main():
+    mmbench, root = os.path.abspath(sys.argv[1]), sys.argv[2]
+    rows, failures = Rows(root), []
+    for inputs in [[]] + [[os.path.abspath(a)] for a in sys.argv[3:]]:
+        claims, findings, numbers = check(mmbench, root, inputs, rows, failures)
+        print(f"{' '.join(inputs) or 'data/'}: {claims} claims in {findings} findings recomputed from the CSVs "
+              f"({numbers} measured numbers, percentages, ratios, TFLOP/s and times, in their text: "
+              f"{100 * claims / max(numbers, 1):.0f}% carry their provenance)")
+        if not inputs and claims < MIN_CLAIMS:
+            failures.append(f"only {claims} claims recorded on data/, expected at least {MIN_CLAIMS}")
     for line in failures:
         print("FAIL", line)
     sys.exit(1 if failures else 0)

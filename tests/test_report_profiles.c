@@ -221,6 +221,8 @@ START_TEST(test_profiles_ladder)
     has(findings, "The largest gains over the step above: step1 ×2.75 (after step0), step2 ×2.00 (after step1).");
     has(findings, "What limits each step at 4096: L1/TEX throughput from step0 to step1; latency (no unit at 60% of its "
                   "peak) for step2; the SM's instruction issue for cublas.");
+    has(findings, "What the latency-bound steps wait for, in warp cycles per issued instruction: step2 Not Selected "
+                  "2.2, Long Scoreboard 1.4.");
     has(findings, "step2 cuts shared-memory bank conflicts from 268.4 M to 18.0 k at 4096 (×2.00 in speed).");
     free(findings);
     free(md);

@@ -17,6 +17,7 @@
 #include "report/input/row.h"
 #include "results/limiter.h"
 #include "results/row.h"
+#include "results/stall.h"
 
 /* ---- the kernel ladder ----------------------------------------------------------------------------- */
 
@@ -169,6 +170,32 @@ static void ladder_conflicts(const struct mmb_report_findings_ctx *c, const size
                            a, b, at->label, mmb_report_findings_claim_speedup(&f->claims, from, to, e));
 }
 
+/* What the latency-bound steps wait for: each one's two largest stall reasons. */
+static void ladder_stalls(const struct mmb_report_findings_ctx *c, const size_t *ks, size_t nk,
+                          const struct ladder_at *at, struct mmb_report_finding *f)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < nk; j++) {
+        const struct mmb_report_row *r = at->best[ks[j]];
+        struct mmb_row_bound bound;
+        struct mmb_stall_value top[2];
+        size_t nt = r ? mmb_row_stalls_top(&r->r, top, 2) : 0;
+        if (!nt || !mmb_row_bound(&r->r, &bound) || bound.verdict != MMB_LIMITER_LATENCY)
+            continue;
+        mmb_report_finding_add(f, "%s%s ", n++ ? "; " : " What the latency-bound steps wait for, in warp cycles per "
+                                                        "issued instruction: ",
+                               c->d->kernels[ks[j]]);
+        for (size_t i = 0; i < nt; i++) {
+            char a[16];
+            mmb_report_finding_add(f, "%s%s %s", i ? ", " : "", top[i].stall->name,
+                                   mmb_report_findings_claim_column(&f->claims, r, top[i].stall->column,
+                                                                    top[i].cycles, a));
+        }
+    }
+    if (n)
+        mmb_report_finding_add(f, ".");
+}
+
 bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
                                          struct mmb_report_finding *f)
 {
@@ -195,6 +222,7 @@ bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c
         mmb_report_finding_add(f, ".");
         ladder_steps(c, ks, nk, &at[0], f);
         ladder_limits(c, ks, nk, &at[0], f);
+        ladder_stalls(c, ks, nk, &at[0], f);
         ladder_conflicts(c, ks, nk, &at[0], f);
     }
     free(at);
