@@ -247,6 +247,9 @@ START_TEST(test_profiles_ladder)
     has(dat, "# arrows from each step to the next, DRAM: x y dx dy\n");
     has(dat, "# step1 -> step2\n");
     has(dat, "# arrows from each step to the next, shared: x y dx dy\n");
+    /* the DRAM points named: the name's leading digits, or the name (these have none) */
+    has(dat, "# labels of the DRAM points: x y text\n33.7927894 ");
+    has(dat, " \"step2\"\n");
     ck_assert_ptr_null(strstr(dat, ", L2\n"));
     ck_assert_ptr_null(strstr(dat, "# step0, shared")); /* no wavefronts: no shared point */
     snprintf(path, sizeof path, "%s/gnuplot/ladder-roofline-test-gpu-a.gp", out);

@@ -319,6 +319,7 @@ struct ladder_roof {
     const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX]; /* [kernel] */
     int block[MMB_REPORT_KERNELS_MAX][LEVELS];                 /* [step][level]: -1 none */
     int arrows[LEVELS];                                        /* block of each level's arrows, -1 none */
+    int labels;                                                /* block of the DRAM points' labels, -1 none */
     bool levels[LEVELS];
     struct mmb_report_shape size;
     struct mmb_gp_range x, y;
@@ -375,6 +376,22 @@ static int ladder_roof_data(struct mmb_report *rep, struct ladder_roof *lr, char
             }
             from = to;
         }
+    }
+    /* the DRAM points named by their step number (the name's leading digits), or by the
+     * name when it has none: the kernels' colours repeat on a long ladder */
+    lr->labels = -1;
+    for (size_t j = 0; j < lr->n; j++) {
+        const struct mmb_report_row *r = lr->best[lr->steps[j]];
+        if (lr->block[j][LEVEL_DRAM] < 0)
+            continue;
+        if (lr->labels < 0) {
+            fputs("\n\n# labels of the DRAM points: x y text\n", o.f);
+            lr->labels = nb++;
+        }
+        const char *name = d->kernels[lr->steps[j]];
+        size_t digits = strspn(name, "0123456789");
+        fprintf(o.f, "%.9g %.9g \"%.*s\"\n", ladder_intensity(r, LEVEL_DRAM), mmb_report_row_gflops(r),
+                digits ? (int)digits : 12, name);
     }
     const struct mmb_report_gpu *gp = &d->gpus[lr->g];
     for (int l = 0; l < LEVELS; l++) {
@@ -454,6 +471,12 @@ static int ladder_roof_script(struct mmb_report *rep, struct ladder_roof *lr, ch
                 fputs("notitle", o.f);
             }
         }
+    if (lr->labels >= 0) {
+        mmb_gp_term(o.f, &n);
+        fprintf(o.f, "\"%s.dat\" index %d using 1:2:3 with labels left offset 0.9,-0.3 font F%d tc rgb \"#303030\" "
+                     "notitle",
+                lr->name, lr->labels, MMB_GP_FONT_PT - 6);
+    }
     for (int l = 0; l < LEVELS; l++)
         if (lr->levels[l]) {
             mmb_gp_term(o.f, &n);
