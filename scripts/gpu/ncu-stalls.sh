@@ -64,4 +64,6 @@ rc=$?
 cp "$work/compare/mmbench.csv" "$work/compare/ncu.csv" "$out/" 2>/dev/null
 tar -czf "$out/logs.tar.gz" -C "$work" .
 sed -n '/^largest/,$p' "$out/ncu-stalls.txt"
+folder=$("$mmbench" devices 2>/dev/null | awk '$NF ~ /^data\// {print $NF; exit}')
+echo "copy ncu-stalls.txt to ${folder:-data/<gpu>}/bench/ncu-stalls.txt"
 [ "$rc" -eq 0 ]
