@@ -90,6 +90,14 @@ const struct mmb_column mmb_columns[] = {
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
+    COL(source_digest, STR, IDENTITY, NO, NONE, TEXT, "",
+        "the kernel source and every file it includes (FNV-1a 64, 16 hex digits); a library kernel's name and "
+        "version"),
+    COL(compile_options, STR, IDENTITY, NO, NONE, TEXT, "",
+        "what NVRTC compiled with besides the parameters' -D macros (architecture, standard, defines, the "
+        "profile's nvrtc_options) and NVRTC's version; empty for a library kernel"),
+    COL(protocol, STR, IDENTITY, NO, NONE, TEXT, "",
+        "how the row was timed and counted: key=value items joined by ';' (docs/profiles.md, Protocol)"),
     {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, MMB_DOMAIN_TEXT, NULL, NULL},
 };
 

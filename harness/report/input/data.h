@@ -25,7 +25,7 @@
  * tune rows. At the limit, 1,000,000 rows: 1.24 GB of rows and the text of the CSV being
  * read (up to 256 MiB), about 1.5 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
-#define MMB_REPORT_ROW_BYTES 1536
+#define MMB_REPORT_ROW_BYTES 2048
 #define MMB_REPORT_GPUS_MAX 32
 #define MMB_REPORT_KERNELS_MAX 64
 #define MMB_REPORT_SHAPES_MAX 1024
