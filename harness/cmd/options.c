@@ -86,6 +86,9 @@ static const struct opt_def opts[] = {
      "limit per configuration, then a `timeout` row (default: the profile's, else 120)"},
     {"record-restricted", 0, OPT_FLAG, S(record_restricted), 0, 0, 0, BOTH, NULL,
      "write rows with status restricted too"},
+    {"keep-stale", 0, OPT_FLAG, S(keep_stale), 0, 0, 0, BOTH, NULL,
+     "take the rows already in the CSV as done even where they were measured otherwise (another kernel source "
+     "or included file, compile options, protocol, or none recorded); default: measure those again"},
     {"kernel", 0, OPT_TEXT, S(tune.kernels), 0, 0, 0, MMB_CMD_TUNE, "NAME[,NAME...]",
      "kernels to tune (default: [tune] kernels, else every source kernel)"},
     {"size", 0, OPT_TEXT, S(tune.sizes), 0, 0, 0, MMB_CMD_TUNE, "SIZES",

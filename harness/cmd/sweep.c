@@ -17,37 +17,59 @@
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
+#include "results/csv_samples.h"
+#include "results/protocol.h"
 
 struct sweep {
     const struct mmb_profile *profile;
     const struct mmb_run_options *opts;
     struct mmb_session *session;
     struct mmb_csv_writer *csv;
+    struct mmb_samples_writer *samples;
     struct mmb_run_summary *sum;
     size_t total, done;
     bool progress;
     double t0;
     struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
+    struct mmb_eval_options eo;      /* how each configuration is measured, but its tolerance */
+    char protocol[MMB_PROTOCOL_LEN]; /* of every row of this sweep */
 };
 
+/* The row of kernel k at cfg, size and dtype as this sweep writes it: its identity and
+ * origin. */
 static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
                          const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
 {
     mmb_session_row_identity(sw->session, sw->profile, k, cfg, size, dtype, row);
+    mmb_session_row_origin(sw->session, k, cfg, size, dtype, sw->protocol, row);
 }
 
-/* Whether the run of row is in the CSV already: from this GPU, or, when it sweeps
- * alone, from any GPU of its folder (a re-run on another GPU of the model resumes). */
+/* What the CSV's row of this run says to do (results/resume.h): from this GPU, or,
+ * when it sweeps alone, from any GPU of its folder (a re-run on another GPU of the
+ * model resumes). */
+static enum mmb_resume resume_of(const struct sweep *sw, const struct mmb_row *row)
+{
+    return mmb_resume_decide(mmb_csv_writer_find(sw->csv, row, !sw->opts->gpu_keyed), row);
+}
+
+/* Whether the run of row is done: in the CSV as this sweep would measure it, or
+ * measured otherwise and kept on purpose (--keep-stale). */
 static bool done_before(const struct sweep *sw, const struct mmb_row *row)
 {
-    return sw->opts->gpu_keyed ? mmb_csv_writer_has(sw->csv, row) : mmb_csv_writer_has_any_gpu(sw->csv, row);
+    enum mmb_resume r = resume_of(sw, row);
+    return r == MMB_RESUME_DONE || (mmb_resume_stale(r) && sw->opts->keep_stale);
 }
 
-/* Writes row; the supervisor's watch ends separately (end_watch), since a row whose
- * counters waited for a batch is written after later configurations began. */
-static int write_row(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
+/* Writes row, after its launch times when it has them; the supervisor's watch ends
+ * separately (end_watch), since a row whose counters waited for a batch is written
+ * after later configurations began. */
+static int write_row(struct sweep *sw, struct mmb_row *row, const double *samples, size_t nsamples, char *err,
+                     size_t errlen)
 {
     mmb_timestamp_utc(row->timestamp, sizeof row->timestamp);
+    if (samples && nsamples && row->status == MMB_STATUS_OK &&
+        mmb_samples_append(sw->samples, row, samples, nsamples, err, errlen) != 0)
+        return -1;
     if (mmb_csv_append_row(sw->csv, row, err, errlen) != 0)
         return -1;
     sw->sum->rows_written++;
@@ -65,7 +87,7 @@ static void end_watch(const struct sweep *sw)
 
 static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
 {
-    int rc = write_row(sw, row, err, errlen);
+    int rc = write_row(sw, row, NULL, 0, err, errlen);
     end_watch(sw);
     return rc;
 }
@@ -77,10 +99,10 @@ struct sink_ctx {
     size_t errlen;
 };
 
-static int sink_row(void *opaque, struct mmb_row *row)
+static int sink_row(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
     struct sink_ctx *c = opaque;
-    return write_row(c->sw, row, c->err, c->errlen);
+    return write_row(c->sw, row, samples, nsamples, c->err, c->errlen);
 }
 
 static void show_progress(struct sweep *sw, const struct mmb_row *row)
@@ -175,11 +197,8 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     enum mmb_status st = mmb_session_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
-    struct mmb_eval_options eo = {
-        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
-        .cache = p->cache, .tolerance = p->tolerance[dtype],
-        .time_limit = sw->opts->timeout > 0 ? sw->opts->timeout : p->timeout,
-    };
+    struct mmb_eval_options eo = sw->eo;
+    eo.tolerance = p->tolerance[dtype];
     int rc = 0;
     struct sink_ctx sink = {sw, err, errlen};
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
@@ -244,6 +263,73 @@ static size_t count_work(const struct mmb_profile *p, const struct mmb_shard *sh
     return total;
 }
 
+/* ---- rows measured before otherwise ---- */
+
+struct stale_scan {
+    struct sweep *sw;
+    char kernels[MMB_RESUME_COUNT][256]; /* the kernels of each reason, listed once */
+    char protocol_why[192];              /* how a stale row's protocol differs, the first one */
+};
+
+static int scan_run(void *ctx, const struct mmb_shard_run *run)
+{
+    struct stale_scan *sc = ctx;
+    struct sweep *sw = sc->sw;
+    if (run->allowed == 0 && !sw->opts->record_restricted)
+        return 0; /* never written */
+    struct mmb_row row;
+    row_identity(sw, run->kernel, &run->cfg, run->size, run->dtype, &row);
+    const struct mmb_row_version *v = mmb_csv_writer_find(sw->csv, &row, !sw->opts->gpu_keyed);
+    enum mmb_resume r = mmb_resume_decide(v, &row);
+    if (!mmb_resume_stale(r))
+        return 0;
+    sw->sum->stale[r]++;
+    sw->sum->stale_total++;
+    char *list = sc->kernels[r];
+    char word[80];
+    snprintf(word, sizeof word, "%s, ", run->kernel->name);
+    if (!strstr(list, word) && strlen(list) + strlen(word) < sizeof sc->kernels[r])
+        strcat(list, word);
+    const char *before = r == MMB_RESUME_PROTOCOL ? mmb_csv_writer_protocol(sw->csv, v->protocol) : NULL;
+    if (before && !sc->protocol_why[0])
+        mmb_protocol_difference(before, row.protocol, sc->protocol_why, sizeof sc->protocol_why);
+    return 0;
+}
+
+/* Counts the rows already in the CSV that this sweep would measure otherwise (another
+ * source, other compile options, another protocol, or no origin recorded) and says
+ * how many and why, and whether they are measured again or kept (--keep-stale). */
+static void stale_report(struct sweep *sw)
+{
+    struct stale_scan *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return; /* only the message is lost: each row is still decided when it comes */
+    sc->sw = sw;
+    mmb_shard_each_run(sw->profile, &sw->opts->shard, scan_run, sc);
+    const struct mmb_run_summary *sum = sw->sum;
+    if (sum->stale_total) {
+        fprintf(stderr, "mmbench run: %zu row%s of %s %s measured otherwise than this run measures:",
+                sum->stale_total, sum->stale_total == 1 ? "" : "s", sum->csv_path,
+                sum->stale_total == 1 ? "was" : "were");
+        const char *sep = " ";
+        for (int r = 0; r < MMB_RESUME_COUNT; r++) {
+            if (!sum->stale[r])
+                continue;
+            size_t n = strlen(sc->kernels[r]);
+            if (n >= 2)
+                sc->kernels[r][n - 2] = '\0';
+            fprintf(stderr, "%s%zu %s (%s%s%s)", sep, sum->stale[r], mmb_resume_text((enum mmb_resume)r),
+                    sc->kernels[r], r == MMB_RESUME_PROTOCOL && sc->protocol_why[0] ? "; " : "",
+                    r == MMB_RESUME_PROTOCOL ? sc->protocol_why : "");
+            sep = "; ";
+        }
+        fprintf(stderr, sw->opts->keep_stale ? "; kept as they are (--keep-stale)\n"
+                                             : "; measuring them again, the new rows superseding the old "
+                                               "(--keep-stale keeps them)\n");
+    }
+    free(sc);
+}
+
 /* Where the sweep's time went (session.h's phases), on one line. */
 static void print_phases(const struct sweep *sw)
 {
@@ -268,6 +354,14 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     };
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
+    sw.eo = (struct mmb_eval_options){
+        .warmup = opts->warmup >= 0 ? opts->warmup : profile->warmup, .timing = sw.timing, .cache = profile->cache,
+        .time_limit = opts->timeout > 0 ? opts->timeout : profile->timeout,
+    };
+    if (mmb_session_protocol(sw.session, &sw.eo, sw.protocol, sizeof sw.protocol) != 0) {
+        mmb_errorf(err, errlen, "the protocol of this run does not fit its column (%d bytes)", MMB_PROTOCOL_LEN);
+        goto fail;
+    }
     const struct mmb_device_info *dev = mmb_session_device(sw.session);
     char unsharded[MMB_PATH_MAX];
     if (opts->output) {
@@ -293,6 +387,9 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         summary->busy = sw.csv != NULL;
         goto fail;
     }
+    if (!(sw.samples = mmb_samples_writer_open(summary->csv_path, err, errlen)))
+        goto fail;
+    stale_report(&sw);
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
@@ -330,6 +427,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         fputs("\r\033[K", stderr);
     print_phases(&sw);
     summary->counter_passes = mmb_session_phase_times(sw.session)->counter_passes;
+    mmb_samples_writer_close(sw.samples);
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
     mmb_session_close(sw.session);
@@ -337,6 +435,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
 fail:
     if (sw.progress)
         fputs("\r\033[K", stderr);
+    mmb_samples_writer_close(sw.samples);
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
     mmb_session_close(sw.session);

@@ -15,6 +15,8 @@
 #include "core/error.h"
 #include "core/imap.h"
 #include "model/space.h"
+#include "results/protocol.h"
+#include "results/resume.h"
 #include "results/t4.h"
 #include "search/strategy.h"
 #include "search/tuner.h"
@@ -36,7 +38,40 @@ struct job {
     double measure_s;
     size_t measured;
     double best_ms;
+    char protocol[MMB_PROTOCOL_LEN]; /* of every row of the tune */
+    /* the launch times of the row evaluated last, until it is recorded */
+    double *samples;
+    size_t nsamples;
+    char samples_params[MMB_PARAMS_LEN];
+    size_t stale[MMB_RESUME_COUNT];  /* rows of the file left out as measured otherwise */
 };
+
+/* row with its origin as this tune writes it (results/resume.h): the configuration's
+ * source digest, compile options and the tune's protocol. */
+static void job_origin(const struct job *j, struct mmb_row *row)
+{
+    struct mmb_config cfg;
+    size_t index;
+    bool parsed = mmb_space_parse_params(j->kernel, row->params, &cfg, &index) == 0;
+    mmb_session_row_origin(j->run->session, j->kernel, parsed ? &cfg : NULL, &j->size, j->dtype, j->protocol, row);
+}
+
+/* The history's filter: a row of the file counts unless it was measured otherwise
+ * than this tune would measure it (another source, compile options or protocol, or
+ * none recorded), which --keep-stale keeps. */
+static bool job_keep(void *ctx, size_t index, const struct mmb_row *row)
+{
+    struct job *j = ctx;
+    struct mmb_row want = *row;
+    struct mmb_row_version v;
+    job_origin(j, &want);
+    mmb_row_version_of(row, &v);
+    enum mmb_resume r = mmb_resume_decide(&v, &want);
+    if (!mmb_resume_stale(r))
+        return true;
+    j->stale[r]++;
+    return j->run->settings->keep_stale;
+}
 
 /* Ctrl-C, or a sticky GPU error: the row that hit it is recorded, then the search
  * stops so that a fresh process can go on (main.c restarts it). */
@@ -53,6 +88,7 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
 {
     struct job *j = ctx;
     struct tune_run *r = j->run;
+    job_origin(j, row); /* before the supervisor's watch: a timeout row carries it too */
     if (r->pool && j->source) {
         double ms;
         bool from_cache;
@@ -71,7 +107,17 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     mmb_watch_begin(row, r->csv_path, limit);
     bool lost = false;
     double t0 = mmb_seconds_now();
-    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &j->eo, row, &lost);
+    const double *samples = NULL;
+    size_t nsamples = 0;
+    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &j->eo, row, &samples, &nsamples, &lost);
+    free(j->samples);
+    j->samples = NULL;
+    j->nsamples = 0;
+    if (samples && nsamples && (j->samples = malloc(nsamples * sizeof *samples))) {
+        memcpy(j->samples, samples, nsamples * sizeof *samples);
+        j->nsamples = nsamples;
+        snprintf(j->samples_params, sizeof j->samples_params, "%s", row->params);
+    }
     j->measure_s += mmb_seconds_now() - t0;
     j->measured++;
     r->measured++;
@@ -81,10 +127,20 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     return 0;
 }
 
-static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t errlen)
+/* Writes the row with its origin, after its launch times when it was the one
+ * evaluated last. */
+static int job_record(void *ctx, const struct mmb_row *measured, char *err, size_t errlen)
 {
     struct job *j = ctx;
     struct tune_run *r = j->run;
+    struct mmb_row out = *measured, *row = &out;
+    job_origin(j, row);
+    if (j->samples && row->status == MMB_STATUS_OK && !strcmp(j->samples_params, row->params) &&
+        mmb_samples_append(r->samples, row, j->samples, j->nsamples, err, errlen) != 0)
+        return -1;
+    free(j->samples);
+    j->samples = NULL;
+    j->nsamples = 0;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
     if (r->settings->verbose || !mmb_status_info(row->status)->quiet)
@@ -235,11 +291,16 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
                .cache = pr->cache, .tolerance = pr->tolerance[dtype]},
         .best_ms = INFINITY,
     };
+    if (mmb_session_protocol(r->session, &j.eo, j.protocol, sizeof j.protocol) != 0) {
+        mmb_errorf(err, errlen, "the protocol of this tune does not fit its column (%d bytes)", MMB_PROTOCOL_LEN);
+        return MMB_EXIT_FAILED;
+    }
     struct mmb_tune_history *h = mmb_tune_history_new();
     if (!h) {
         mmb_errorf(err, errlen, "out of host memory");
         return MMB_EXIT_FAILED;
     }
+    mmb_tune_history_filter(h, job_keep, &j);
     size_t loaded = 0, stale = 0;
     if (mmb_tune_history_load(h, r->csv_path, k, &id, &loaded, &stale, err, errlen) != 0) {
         mmb_tune_history_free(h);
@@ -248,6 +309,14 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     if (stale)
         fprintf(stderr, "mmbench tune: %s: %zu rows of %s are not in its current space (the profile changed); "
                 "they stay in the file and are not used\n", r->csv_path, stale, k->name);
+    for (int s = 0; s < MMB_RESUME_COUNT; s++)
+        if (j.stale[s])
+            fprintf(stderr, "mmbench tune: %s: %zu rows of %s at %lldx%lldx%lld %s: %s; %s\n", r->csv_path,
+                    j.stale[s], k->name, size->m, size->n, size->k, mmb_dtype_info(dtype)->text,
+                    mmb_resume_text((enum mmb_resume)s),
+                    r->settings->keep_stale ? "kept as they are (--keep-stale)"
+                                            : "measuring them again, the new rows superseding the old (--keep-stale "
+                                              "keeps them)");
     struct mmb_tuner_options o = {
         .kernel = k, .identity = &id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
         .strategy = is_reference ? mmb_strategy_find("brute_force") : p->strategy, .seed = p->seed,
@@ -286,6 +355,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
         fflush(stdout);
     }
     free(res);
+    free(j.samples);
     mmb_imap_free(&j.compile_us);
     mmb_tune_history_free(h);
     return rc;

@@ -182,6 +182,37 @@ static int records_parse(const char *path, const char *buf, size_t len, record_f
     return rc;
 }
 
+struct records_ctx {
+    mmb_csv_record_fn fn;
+    void *ctx;
+    const char **fields;
+    size_t cap;
+};
+
+static int records_forward(void *ctx, const struct record *rec, long line, char *err, size_t errlen)
+{
+    struct records_ctx *c = ctx;
+    if (rec->nfields > c->cap) {
+        const char **f = realloc(c->fields, rec->nfields * sizeof *f);
+        if (!f)
+            return mmb_failf(err, errlen, "out of memory");
+        c->fields = f;
+        c->cap = rec->nfields;
+    }
+    for (size_t i = 0; i < rec->nfields; i++)
+        c->fields[i] = record_field(rec, i);
+    return c->fn(c->ctx, c->fields, rec->nfields, line, err, errlen);
+}
+
+int mmb_csv_records(const char *path, const char *buf, size_t len, mmb_csv_record_fn fn, void *ctx, char *err,
+                    size_t errlen)
+{
+    struct records_ctx c = {fn, ctx, NULL, 0};
+    int rc = records_parse(path, buf, len, records_forward, &c, err, errlen);
+    free(c.fields);
+    return rc;
+}
+
 /* ---- reader ------------------------------------------------------------------ */
 
 struct reader {

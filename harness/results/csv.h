@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results/row.h"
 
@@ -32,6 +33,9 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
 struct mmb_row_version;
 const struct mmb_row_version *mmb_csv_writer_find(const struct mmb_csv_writer *w, const struct mmb_row *row,
                                                   bool any_gpu);
+/* The protocol text whose hash a version of this file carries (struct
+ * mmb_row_version's protocol); NULL when not kept (a file of many protocols). */
+const char *mmb_csv_writer_protocol(const struct mmb_csv_writer *w, uint64_t hash);
 /* True when a row with the same key is already in the file: this configuration
  * measured on row's GPU. */
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row);

@@ -10,6 +10,14 @@
  * either end (which a reader could trim). */
 bool mmb_csv_cell_needs_quotes(const char *s);
 
+/* Parses buf (path names it in messages) as CSV, calling fn with each record's fields
+ * and the line it starts on; fn's non-zero stops it with fn's message in err.
+ * Returns 0, or -1 with err "path:line: ..." (malformed CSV, a NUL byte). */
+typedef int (*mmb_csv_record_fn)(void *ctx, const char *const *fields, size_t n, long line, char *err,
+                                 size_t errlen);
+int mmb_csv_records(const char *path, const char *buf, size_t len, mmb_csv_record_fn fn, void *ctx, char *err,
+                    size_t errlen);
+
 /* The text of a results file (buf, len: whole lines) under this mmbench's header: its
  * columns in the table's order, the cells of the columns it lacks empty, every other
  * cell as it was (not parsed and printed again: no digit is lost). *out is NULL when

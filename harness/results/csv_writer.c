@@ -41,6 +41,13 @@ struct mmb_csv_writer {
     struct key_set keys; /* configuration and GPU: mmb_csv_writer_has */
     struct key_set runs; /* configuration alone: mmb_csv_writer_has_any_gpu */
     char *owner;         /* whose run lock it holds (mmb_csv_writer_lock), NULL: none */
+    /* the protocol texts of its rows, by the hash their versions carry (a file holds a
+     * few), to say how a stale row was measured; past the table's size, not kept */
+    struct {
+        uint64_t hash;
+        char *text;
+    } protocols[32];
+    size_t nprotocols;
 };
 
 static int run_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen);
@@ -173,12 +180,18 @@ static size_t row_format(const struct mmb_row *row, char *out, size_t len)
     return o;
 }
 
-/* Remembers a row's keys, with and without its GPU. */
+/* Remembers a row's keys, with and without its GPU, and its protocol's text. */
 static int keys_add(struct mmb_csv_writer *w, const struct mmb_row *row)
 {
     char key[MMB_ROW_KEY_LEN];
     struct mmb_row_version v;
     mmb_row_version_of(row, &v);
+    if (v.protocol && !mmb_csv_writer_protocol(w, v.protocol) &&
+        w->nprotocols < sizeof w->protocols / sizeof w->protocols[0]) {
+        if (!(w->protocols[w->nprotocols].text = strdup(row->protocol)))
+            return -1;
+        w->protocols[w->nprotocols++].hash = v.protocol;
+    }
     mmb_row_key(row, true, key, sizeof key);
     if (key_set_add(&w->keys, key, &v) != 0)
         return -1;
@@ -357,6 +370,14 @@ const struct mmb_row_version *mmb_csv_writer_find(const struct mmb_csv_writer *w
     return s ? &s->version : NULL;
 }
 
+const char *mmb_csv_writer_protocol(const struct mmb_csv_writer *w, uint64_t hash)
+{
+    for (size_t i = 0; i < w->nprotocols; i++)
+        if (w->protocols[i].hash == hash)
+            return w->protocols[i].text;
+    return NULL;
+}
+
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row)
 {
     return mmb_csv_writer_find(w, row, false) != NULL;
@@ -447,6 +468,8 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w)
         close(w->fd); /* write(2) already put every row in the file: nothing to lose here */
     key_set_free(&w->keys);
     key_set_free(&w->runs);
+    for (size_t i = 0; i < w->nprotocols; i++)
+        free(w->protocols[i].text);
     free(w->owner);
     free(w->path);
     free(w);

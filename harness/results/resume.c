@@ -35,11 +35,10 @@ static bool same_origin(const struct mmb_row_version *a, const struct mmb_row_ve
 
 bool mmb_row_version_replaces(const struct mmb_row_version *a, const struct mmb_row_version *b)
 {
-    if (strcmp(b->timestamp, a->timestamp) < 0)
-        return false;
-    if (a->ok && !b->ok && same_origin(a, b))
-        return false;
-    return true;
+    bool b_later = strcmp(b->timestamp, a->timestamp) >= 0;
+    const struct mmb_row_version *late = b_later ? b : a, *early = b_later ? a : b;
+    const struct mmb_row_version *kept = early->ok && !late->ok && same_origin(early, late) ? early : late;
+    return kept == b;
 }
 
 enum mmb_resume mmb_resume_decide(const struct mmb_row_version *present, const struct mmb_row *planned)

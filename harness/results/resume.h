@@ -27,10 +27,12 @@ struct mmb_row_version {
 void mmb_row_version_of(const struct mmb_row *row, struct mmb_row_version *out);
 
 /* Whether b, a row of the same key read after a (later in one file, or in a file read
- * later), replaces a as the row that counts: b unless it was measured before a (an
- * older time stamp: rows from another file), or it failed where a is ok with the same
- * origin (a failure of the same measurement, such as a timeout of a later try, does
- * not erase a valid result). In one file that is the last row of the key. */
+ * later), replaces a as the row that counts. Of the two, the one measured later counts
+ * (time stamp; the same time stamp: the one read later), unless it failed where the
+ * other is ok with the same origin: a failure of the same measurement (a timeout of a
+ * later try) does not erase a valid result, while a row of another origin (the
+ * kernel edited, another protocol) supersedes whatever came before. In one file
+ * written by mmbench that is the last row of the key. */
 bool mmb_row_version_replaces(const struct mmb_row_version *a, const struct mmb_row_version *b);
 
 /* What a run does with one of its rows (planned: its identity and origin) given the

@@ -15,6 +15,7 @@
 #include "core/file.h"
 #include "report/input/story.h"
 #include "results/csv.h"
+#include "results/csv_samples.h"
 
 /* ---- loading ------------------------------------------------------------------- */
 
@@ -154,6 +155,9 @@ bool mmb_report_data_note_kernel(const char *note, const char *kernel, char *out
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen)
 {
+    if (mmb_samples_path_is(path))
+        return mmb_failf(err, errlen, "%s: the side file of launch times of a results CSV, not one itself; expected "
+                         "a results CSV (its samples are read with it)", path);
     struct mmb_report_file *files = realloc(d->files, (d->nfiles + 1) * sizeof *files);
     if (!files) {
         mmb_errorf(err, errlen, "%s: out of memory", path);
