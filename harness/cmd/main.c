@@ -5,6 +5,7 @@
 
 #include "cmd/check.h"
 #include "cmd/common.h"
+#include "cmd/compare.h"
 #include "cmd/devices.h"
 #include "cmd/merge.h"
 #include "cmd/report.h"
@@ -43,6 +44,7 @@ static const struct command commands[] = {
     {"tune", mmb_cmd_tune, "search kernels' parameter spaces on a GPU (strategies, resume, T4 export)"},
     {"check", mmb_cmd_check, "validate profiles (and compile their kernels with --compile) without a GPU"},
     {"merge", mmb_cmd_merge, "merge a profile's shard CSVs into one CSV per GPU, naming the runs missing"},
+    {"compare", mmb_cmd_compare, "compare two runs or two GPUs configuration by configuration: FASTER, SLOWER, SAME, UNSURE"},
     {"devices", mmb_cmd_devices, "list the GPUs with their peaks and data folders"},
     {"report", mmb_cmd_report, "draw the plots and write reports/ from CSVs (no GPU needed)"},
     {"help", cmd_help, "this list"},

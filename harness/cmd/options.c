@@ -21,6 +21,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
+#include "core/verdict.h"
 #include "report/input/formats.h"
 #include "search/strategy.h"
 
@@ -39,6 +40,7 @@ enum opt_type {
     OPT_CACHE,   /* cold or hot (core/cache.h), kept as text */
     OPT_SHAPE,   /* N or MxNxK (report/input/shape.h) */
     OPT_FORMATS, /* figure formats, comma-separated, into the report's options */
+    OPT_VERDICTS,/* verdicts, comma-separated (core/verdict.h), as bits into an unsigned */
 };
 
 struct opt_def {
@@ -55,7 +57,7 @@ struct opt_def {
 
 #define S(field) offsetof(struct mmb_cmd_settings, field)
 #define BOTH (MMB_CMD_RUN | MMB_CMD_TUNE)
-#define ALL (MMB_CMD_RUN | MMB_CMD_TUNE | MMB_CMD_CHECK | MMB_CMD_MERGE | MMB_CMD_REPORT | MMB_CMD_DEVICES)
+#define ALL (MMB_CMD_RUN | MMB_CMD_TUNE | MMB_CMD_CHECK | MMB_CMD_MERGE | MMB_CMD_REPORT | MMB_CMD_DEVICES | MMB_CMD_COMPARE)
 
 static const struct opt_def opts[] = {
     {"device", 0, OPT_INT, S(device), 0, 0, 1023, BOTH, "N", "GPU number, as `mmbench devices` lists them (default 0)"},
@@ -65,7 +67,7 @@ static const struct opt_def opts[] = {
      "only shard K of N of the runs (docs/profiles.md), into <CSV stem>.shard-K-of-N.csv (default: all)"},
     {"output", 'o', OPT_TEXT, S(output), 0, 0, 0, BOTH, "CSV",
      "results file (default DATA/<gpu>/<profile>.csv; tune: DATA/<gpu>/tune-<profile>.csv)"},
-    {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH | MMB_CMD_MERGE, "DATA",
+    {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH | MMB_CMD_MERGE | MMB_CMD_COMPARE, "DATA",
      "folder of the per-GPU results (default data)"},
     {"cache-dir", 0, OPT_TEXT, S(cache_dir), 0, 0, 0, BOTH, "DIR",
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
@@ -124,6 +126,20 @@ static const struct opt_def opts[] = {
     {"tune", 0, OPT_FLAG, S(tune_files), 0, 0, 0, MMB_CMD_MERGE, NULL,
      "merge tune's files (tune-<name>.shard-K-of-N.csv); a tune's runs depend on its strategy, so none is "
      "reported missing"},
+    /* compare */
+    {"gpus", 0, OPT_TEXT, S(gpus), 0, 0, 0, MMB_CMD_COMPARE, "A B",
+     "compare the GPU folders DATA/A (old) and DATA/B (new) instead of two CSVs or folders (also --gpus A,B)"},
+    {"threshold", 0, OPT_NOISE, S(threshold), 0, 0, 0, MMB_CMD_COMPARE, "X",
+     "SAME only where the ratio's 95% interval lies within 1 +- X, such as 2% or 0.02 (default 2%)"},
+    {"format", 0, OPT_TEXT, S(format), 0, 0, 0, MMB_CMD_COMPARE, "F", "text or md (Markdown) (default text)"},
+    {"fail-on", 0, OPT_VERDICTS, S(fail_on), 0, 0, 0, MMB_CMD_COMPARE, "VERDICTS",
+     "exit 1 when any configuration gets one of these verdicts, comma-separated: slower, faster, same, unsure "
+     "(default: never)"},
+    {"any-protocol", 0, OPT_FLAG, S(any_protocol), 0, 0, 0, MMB_CMD_COMPARE, NULL,
+     "also compare rows timed under different protocols (said in each row's notes); default: leave them out"},
+    {"profile", 'p', OPT_TEXT, S(only), 0, 0, 0, MMB_CMD_COMPARE, "NAME",
+     "with folders, only the results of profile NAME (NAME.csv of each; tune: tune-NAME.csv) (default: every CSV "
+     "both folders have)"},
     /* report */
     {"output", 'o', OPT_TEXT, S(report.out), 0, 0, 0, MMB_CMD_REPORT, "DIR", "output folder (default <root>/reports)"},
     {"profile", 'p', OPT_TEXT, S(report.profile), 0, 0, 0, MMB_CMD_REPORT, "NAME",
@@ -201,6 +217,14 @@ static const struct cmd_def {
      "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
      "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.",
      "0 written, 1 a file could not be written or a figure not drawn, 2 bad input"},
+    {MMB_CMD_COMPARE, "compare", "OLD NEW", "inputs", 0, 2,
+     "Compares two runs: two results CSVs, two folders of them (the CSVs of one name in both),\n"
+     "or two GPU folders of DATA (--gpus A B). For each configuration both have (kernel,\n"
+     "parameters, dtype, size, cache; by default also timed under the same protocol), the two\n"
+     "medians, their ratio new/old, its 95% interval (distribution-free, from every launch's time\n"
+     "where the side file has them, else from each row's min and max; docs/compare.md) and a\n"
+     "verdict: FASTER, SLOWER, SAME (the interval within the threshold) or UNSURE. No GPU needed.",
+     "0 compared, 1 a verdict that --fail-on names, 2 bad input (a file, a folder, no configuration in common)"},
     {MMB_CMD_DEVICES, "devices", "", "arguments", 0, 0,
      "Lists the GPUs: name, compute capability, SMs, clocks, memory, L2, the peaks mmbench derives\n"
      "and each GPU's data folder.",
@@ -414,6 +438,18 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         break;
     case OPT_FORMATS:
         return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
+    case OPT_VERDICTS:
+        for (const char *p = arg; *p;) {
+            size_t n = strcspn(p, ",");
+            char word[16];
+            enum mmb_verdict verdict;
+            snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), p);
+            if (n == 0 || n >= sizeof word || !mmb_verdict_parse(word, &verdict))
+                return bad_value(s, o, arg, "verdicts, comma-separated: slower, faster, same, unsure");
+            *(unsigned *)(base + o->offset) |= 1u << verdict;
+            p += n + (p[n] == ',');
+        }
+        break;
     }
     if (o->set_offset)
         *(bool *)(base + o->set_offset) = true;
@@ -431,6 +467,8 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
     s->warmup = -1;
     s->tune.max_fevals = -1;
     s->tune.time_limit = -1;
+    s->threshold = MMB_VERDICT_THRESHOLD;
+    s->format = "text";
     s->jobs = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
 }
 

@@ -21,6 +21,7 @@ enum mmb_cmd_kind {
     MMB_CMD_MERGE = 8,
     MMB_CMD_REPORT = 16,
     MMB_CMD_DEVICES = 32,
+    MMB_CMD_COMPARE = 64,
 };
 
 /* Rows of the option table at most. */
@@ -52,6 +53,13 @@ struct mmb_cmd_settings {
     bool print_command;       /* --command: only the command that measures each profile */
     /* merge */
     bool tune_files;          /* --tune: tune's shard files */
+    /* compare */
+    const char *gpus;         /* --gpus A (B is the argument), or A,B */
+    double threshold;         /* --threshold: SAME within it (default MMB_VERDICT_THRESHOLD) */
+    const char *format;       /* --format text|md */
+    unsigned fail_on;         /* --fail-on: bits 1u << enum mmb_verdict */
+    bool any_protocol;        /* --any-protocol */
+    const char *only;         /* --profile NAME: only NAME.csv of each folder */
     /* report: its options, output folder, root and command line filled in */
     struct mmb_report_options report;
     struct mmb_report_shape report_size; /* --size, when report.size points here */

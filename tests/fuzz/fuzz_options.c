@@ -3,11 +3,11 @@
  * table (numbers, shards, contradicting or repeated options), the profile it names,
  * the metric set, the timing request against the profile, and tune's plan (kernels,
  * sizes, strategy, objective, T4 file). check runs whole: it reads profiles and writes
- * nothing. merge, report and devices parse their options only (they write files or
- * need a GPU).
+ * nothing. merge, report, devices and compare parse their options only (they write
+ * files, need a GPU or read files).
  *
  * Input: arguments separated by newlines, the first the command (run, tune, check,
- * merge, report or devices; anything else is run's). An argument that starts with
+ * merge, report, devices or compare; anything else is run's). An argument that starts with
  * "profiles/" names a file of a private folder holding profiles/p.ini (a source kernel
  * and cuBLAS) and profiles/t.ini (with [tune]). */
 #include <stdbool.h>
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name;
         enum mmb_cmd_kind kind;
     } commands[] = {{"tune", MMB_CMD_TUNE}, {"check", MMB_CMD_CHECK}, {"merge", MMB_CMD_MERGE},
-                    {"report", MMB_CMD_REPORT}, {"devices", MMB_CMD_DEVICES}};
+                    {"report", MMB_CMD_REPORT}, {"devices", MMB_CMD_DEVICES}, {"compare", MMB_CMD_COMPARE}};
     enum mmb_cmd_kind kind = MMB_CMD_RUN;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[0], commands[i].name))
