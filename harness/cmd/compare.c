@@ -24,7 +24,7 @@
 /* ---- one side: a file's rows that count ------------------------------------------------ */
 
 struct keyed {
-    char key[MMB_ROW_KEY_LEN]; /* mmb_row_key, with or without the device */
+    char *key; /* mmb_row_key, with or without the device */
     size_t row;
 };
 
@@ -35,7 +35,8 @@ struct side {
     struct mmb_samples_set *samples;
     struct keyed *counted;   /* the rows that count, one per configuration, sorted by key */
     size_t ncounted;
-    size_t gpus_merged;      /* configurations measured on several GPUs of the file: the latest taken */
+    size_t gpus_merged;      /* configurations measured on several GPUs (or for several profiles) of
+                              * the file: the latest taken */
 };
 
 static int side_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
@@ -80,6 +81,9 @@ static size_t fold(const struct side *s, struct keyed *k, size_t n, size_t *grou
         if (groups_over_one)
             *groups_over_one += end - i > 1;
         struct keyed keep = k[win];
+        for (size_t j = i; j < end; j++)
+            if (j != win)
+                free(k[j].key);
         k[out++] = keep;
         i = end;
     }
@@ -91,18 +95,29 @@ static int side_load(struct side *s, const char *path, char *err, size_t errlen)
     s->path = path;
     if (mmb_csv_read(path, side_row, s, err, errlen) != 0 || mmb_samples_load(path, &s->samples, err, errlen) != 0)
         return -1;
-    s->counted = malloc((s->n ? s->n : 1) * sizeof *s->counted);
+    s->counted = calloc(s->n ? s->n : 1, sizeof *s->counted);
     if (!s->counted)
         return mmb_failf(err, errlen, "%s: out of memory", path);
     /* the row that counts of each configuration on each GPU, then of each configuration */
+    char key[MMB_ROW_KEY_LEN + 80];
     for (size_t i = 0; i < s->n; i++) {
-        mmb_row_key(&s->rows[i], true, s->counted[i].key, sizeof s->counted[i].key);
-        s->counted[i].row = i;
+        /* a file may hold the rows of several profiles (-o): each keeps its own first */
+        size_t len = (size_t)snprintf(key, sizeof key, "%s\x1f", s->rows[i].profile);
+        mmb_row_key(&s->rows[i], true, key + len, sizeof key - len);
+        s->counted[i] = (struct keyed){strdup(key), i};
+        s->ncounted = i + 1;
+        if (!s->counted[i].key)
+            return mmb_failf(err, errlen, "%s: out of memory", path);
     }
     qsort(s->counted, s->n, sizeof *s->counted, keyed_cmp);
     size_t m = fold(s, s->counted, s->n, NULL);
-    for (size_t i = 0; i < m; i++)
-        mmb_row_key(&s->rows[s->counted[i].row], false, s->counted[i].key, sizeof s->counted[i].key);
+    s->ncounted = m;
+    for (size_t i = 0; i < m; i++) {
+        mmb_row_key(&s->rows[s->counted[i].row], false, key, sizeof key);
+        free(s->counted[i].key);
+        if (!(s->counted[i].key = strdup(key)))
+            return mmb_failf(err, errlen, "%s: out of memory", path);
+    }
     qsort(s->counted, m, sizeof *s->counted, keyed_cmp);
     s->ncounted = fold(s, s->counted, m, &s->gpus_merged);
     return 0;
@@ -110,6 +125,8 @@ static int side_load(struct side *s, const char *path, char *err, size_t errlen)
 
 static void side_free(struct side *s)
 {
+    for (size_t i = 0; s->counted && i < s->ncounted; i++)
+        free(s->counted[i].key);
     free(s->rows);
     free(s->counted);
     mmb_samples_free(s->samples);
@@ -118,9 +135,6 @@ static void side_free(struct side *s)
 
 static const struct mmb_row *side_find(const struct side *s, const char *key)
 {
-    struct keyed probe;
-    snprintf(probe.key, sizeof probe.key, "%s", key);
-    probe.row = 0;
     size_t lo = 0, hi = s->ncounted;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -391,7 +405,8 @@ static void summary_print(const struct mmb_cmd_settings *set, const struct tally
     if (y->only_old || y->only_new)
         fprintf(f, " %zu configurations only in old, %zu only in new.", y->only_old, y->only_new);
     if (y->gpus_merged)
-        fprintf(f, " %zu measured on several GPUs of one file: the latest row taken.", y->gpus_merged);
+        fprintf(f, " %zu measured on several GPUs or for several profiles of one file: the latest row taken.",
+                y->gpus_merged);
     if (y->largest > 0)
         fprintf(f, " Largest FASTER or SLOWER: %s.", y->largest_text);
     fprintf(f, "\n");

@@ -9,6 +9,7 @@
 
 #include "report/input/shape.h"
 #include "report/input/story.h"
+#include "results/csv_samples.h"
 #include "results/row.h"
 
 #define MMB_REPORT_NAME_MAX 64
@@ -48,6 +49,8 @@ struct mmb_report_file {
     char *note;   /* the text of a sidecar <name>.md next to the CSV, or NULL */
     size_t rows, published;
     size_t by_status[MMB_STATUS_COUNT];
+    size_t superseded; /* rows left out: a later row of their configuration counts (results/resume.h) */
+    struct mmb_samples_set *samples; /* its side file's launch times (empty without one) */
 };
 
 struct mmb_report_gpu {
@@ -106,8 +109,11 @@ struct mmb_report_data {
     char warnings[2048];                  /* what was read without: a note behind a link to nothing; "" */
 };
 
-/* Reads one CSV and appends its rows. shown is the path the report prints. Every
- * ok row must carry its median time (min <= median <= max when all are there). */
+/* Reads one CSV and appends the rows that count (of a configuration measured more than
+ * once on one GPU for one profile, the row results/resume.h says counts; the others are counted as
+ * superseded), and its side file of launch times. shown is the path the report
+ * prints. Every ok row must carry its median time (min <= median <= max when all are
+ * there). */
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen);
 
