@@ -467,7 +467,7 @@ static int merge_folder(struct merge *m, const char *dir, const char *name)
             rc = MMB_EXIT_FAILED;
         } else {
             printf("  %zu rows -> %s; of the %zu read, %zu were copies merged before and %zu a second row of a "
-                   "configuration on one GPU (the ok one kept, else the latest)\n", m->n, out, read, copies,
+                   "configuration on one GPU (the row that counts kept: docs/profiles.md)\n", m->n, out, read, copies,
                    dropped);
         }
         if (!m->tune)

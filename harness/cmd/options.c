@@ -207,7 +207,8 @@ static const struct cmd_def {
     {MMB_CMD_MERGE, "merge", "PROFILE.ini", "profile", 1, 1,
      "In every GPU folder of DATA, merges the profile's shard CSVs (<name>.shard-K-of-N.csv, from\n"
      "`run --shard K/N`) and the merged CSV already there into DATA/<gpu>/<name>.csv: each\n"
-     "configuration once per GPU (a second row of one GPU: the ok one kept, else the latest), in\n"
+     "configuration once per GPU (of two rows of one GPU the later, unless it failed where the earlier\n"
+     "of the same origin is ok; docs/profiles.md), with the side files of launch times, in\n"
      "the order of an unsharded run. Prints each shard's rows and the profile's runs no shard has.",
      "0 merged, 1 runs or shard files missing (the merged CSV holds the rest) or a file not\n"
      "written, 2 bad input (shards of different N, two files of one shard, a bad CSV, a row\n"
