@@ -271,6 +271,8 @@ START_TEST(test_bad_input)
         {"--threshold 150% old.csv old.csv", "--threshold expects"},
         {"--gpus a b", "no such GPU folder"},
         {"--gpus a", "--gpus takes two GPU folders"},
+        {"--gpus ,", "expected the names of two GPU folders"},
+        {"--gpus a ../b", "expected the names of two GPU folders"},
         {"-p course old.csv old.csv", "--profile chooses the CSVs of folders"},
         {"folder folder", "no results CSV of one name"},
         {"old.csv bad.csv", "bad.csv:2:"},

@@ -828,6 +828,29 @@ START_TEST(test_writer_row_that_counts)
 }
 END_TEST
 
+/* A CSV reached through a link is rewritten where it lies: the link stays a link, the
+ * file keeps its mode. */
+START_TEST(test_migrate_through_link)
+{
+    char from[1200], real[512], link[512], err[1024];
+    snprintf(from, sizeof from, "%s/tests/fixtures/csv/old-headers/h200-course.csv", root);
+    tmp_path(real, sizeof real, "real.csv");
+    tmp_path(link, sizeof link, "link.csv");
+    file_copy(from, real);
+    ck_assert_int_eq(chmod(real, 0600), 0);
+    ck_assert_int_eq(symlink("real.csv", link), 0);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(link, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    mmb_csv_writer_close(w);
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    ck_assert_int_eq(stat(real, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    ck_assert(strstr(file_get(real), ",timestamp,source_digest,compile_options,protocol\n") != NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("csv");
@@ -854,6 +877,7 @@ int main(void)
     tcase_add_test(tc, test_migrate_old_headers);
     tcase_add_test(tc, test_migrate_committed_data);
     tcase_add_test(tc, test_append_follows_rewrite);
+    tcase_add_test(tc, test_migrate_through_link);
     tcase_add_test(tc, test_writer_row_that_counts);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

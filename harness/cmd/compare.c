@@ -528,8 +528,15 @@ static int inputs_of(const struct mmb_cmd_settings *s, char *old_in, char *new_i
                 "other argument\n", s->data_dir);
         return -1;
     }
-    snprintf(old_in, len, "%s/%.*s", s->data_dir, (int)(comma ? (size_t)(comma - s->gpus) : strlen(s->gpus)), s->gpus);
-    snprintf(new_in, len, "%s/%s", s->data_dir, comma ? comma + 1 : s->args[0]);
+    size_t la = comma ? (size_t)(comma - s->gpus) : strlen(s->gpus);
+    const char *b = comma ? comma + 1 : s->args[0];
+    if (la == 0 || !*b || memchr(s->gpus, '/', la) || strchr(b, '/')) {
+        fprintf(stderr, "mmbench compare: --gpus %s%s%s: expected the names of two GPU folders of %s, such as "
+                "--gpus h100-80gb-hbm3 h200\n", s->gpus, comma ? "" : " ", comma ? "" : b, s->data_dir);
+        return -1;
+    }
+    snprintf(old_in, len, "%s/%.*s", s->data_dir, (int)la, s->gpus);
+    snprintf(new_in, len, "%s/%s", s->data_dir, b);
     for (const char *p = old_in; p; p = p == old_in ? new_in : NULL)
         if (!is_folder(p)) {
             fprintf(stderr, "mmbench compare: %s: no such GPU folder; expected one of the folders of %s "

@@ -267,11 +267,19 @@ static int writer_lock_current(struct mmb_csv_writer *w, char *err, size_t errle
 static int writer_migrate(struct mmb_csv_writer *w, const char *text, size_t len, size_t added, char *err,
                           size_t errlen)
 {
-    if (mmb_file_write_atomic(w->path, text, len, err, errlen) != 0)
+    /* through a link, the file it names is rewritten (the link stays), with its mode */
+    char *target = realpath(w->path, NULL);
+    struct stat st;
+    bool had_mode = fstat(w->fd, &st) == 0;
+    int rc = mmb_file_write_atomic(target ? target : w->path, text, len, err, errlen);
+    if (rc == 0 && had_mode)
+        (void)chmod(target ? target : w->path, st.st_mode & 07777);
+    free(target);
+    if (rc != 0)
         return -1;
     int old = w->fd;
     w->fd = -1;
-    int rc = writer_reopen(w, err, errlen);
+    rc = writer_reopen(w, err, errlen);
     flock(old, LOCK_UN);
     close(old);
     if (rc == 0)

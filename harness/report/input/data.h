@@ -17,14 +17,15 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,240 bytes with the columns of
- * now and at most MMB_REPORT_ROW_BYTES (checked when built), in an array that grows by
- * a quarter (tests/test_report.c checks it); while a CSV is read, its whole text is held
- * too, one CSV at a time, each at most 256 MiB. Measured peak resident memory of a
- * report built without CUDA (with it, add the ~250 MB its libraries take): 1.7 kB a row
- * for 100,000 and 300,000 course rows in one CSV (a row's text is 0.5 kB), 1.6 kB for
- * tune rows. At the limit, 1,000,000 rows: 1.24 GB of rows and the text of the CSV being
- * read (up to 256 MiB), about 1.5 GB. */
+ * Memory: a row takes sizeof(struct mmb_report_row), 1,784 bytes with the columns of
+ * now (the origin's three text cells take 544 of them) and at most
+ * MMB_REPORT_ROW_BYTES (checked when built), in an array that grows by a quarter
+ * (tests/test_report.c checks it); while a CSV is read, its whole text is held too, one
+ * CSV at a time, each at most 256 MiB. Measured peak resident memory of a report built
+ * with CUDA, above the 250 MB it starts with: 1.6 kB a row for 100,000 course rows in
+ * one CSV, 2.0 kB for 300,000 (with the CSV's text, 0.5 kB a row). At the limit,
+ * 1,000,000 rows: 1.78 GB of rows and the text of the CSV being read (up to 256 MiB),
+ * about 2.0 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
 #define MMB_REPORT_ROW_BYTES 2048
 #define MMB_REPORT_GPUS_MAX 32
