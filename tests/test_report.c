@@ -497,6 +497,19 @@ START_TEST(test_report_bad_inputs)
     ck_assert_msg(strstr(report_err, "order.csv:2: expected time_ms_min <= time_ms_median <= time_ms_max"), "%s",
                   report_err);
     ck_assert(!exists("%s/README.md", out));
+    /* a side file of launch times named as a results CSV; and a broken one beside its CSV */
+    snprintf(path, sizeof path, "%s/run.samples.csv", tmpdir);
+    file_put(path, "gpu_uuid,kernel,params,dtype,m,n,k,cache,timestamp,samples_ms\nG,k,,f32,8,8,8,cold,T,1 x\n");
+    char *side[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, side), 2);
+    ck_assert_msg(strstr(report_err, "run.samples.csv: the side file of launch times of a results CSV"), "%s",
+                  report_err);
+    snprintf(path, sizeof path, "%s/run.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median\nk,,f32,8,8,8,ok,1\n");
+    char *beside[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, beside), 2);
+    ck_assert_msg(strstr(report_err, "run.samples.csv:2: column 'samples_ms'"), "%s", report_err);
+    ck_assert(!exists("%s/README.md", out));
 
     /* a header and no row: a report that says so, no undefined behaviour */
     snprintf(path, sizeof path, "%s/header-only.csv", tmpdir);

@@ -304,9 +304,9 @@ static int compare_pair(const struct mmb_cmd_settings *set, const struct side *a
     snprintf(c[9], sizeof c[9], "%s", mmb_verdict_text(cmp.ratio.verdict));
     char basis[160];
     mmb_compare_basis_note(&cmp, ro, rn, basis, sizeof basis);
-    snprintf(c[10], sizeof c[10], "%s%s%s%s%s", basis, isnan(cmp.ratio.lo) ? ": no 95% interval" : "",
+    snprintf(c[10], sizeof c[10], "%s%s%s%s", basis, isnan(cmp.ratio.lo) ? ": no 95% interval" : "",
              !cmp.timed_alike ? "; protocol differs: " : !cmp.protocol_recorded ? "; protocol not recorded" : "",
-             !cmp.timed_alike ? cmp.protocol_why : "", "");
+             !cmp.timed_alike ? cmp.protocol_why : "");
     double d = fabs(log(cmp.ratio.ratio));
     if ((cmp.ratio.verdict == MMB_VERDICT_FASTER || cmp.ratio.verdict == MMB_VERDICT_SLOWER) && d > y->largest) {
         y->largest = d;
