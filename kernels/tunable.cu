@@ -4,9 +4,11 @@
  * block). A phase loads block_size_x values of k, so the block must load
  * block_size_y * tile_size_y == block_size_x rows of B: the seed's restriction.
  * grid_div_x = block_size_x * tile_size_x, grid_div_y = block_size_y * tile_size_y.
- * Unlike the seed, loads and stores are bounds-checked, so any M, N, K works. */
+ * Unlike the seed, loads and stores are bounds-checked, so any M, N, K works.
+ * Tiles hold elem_t; products and sums are acc_t, the result is rounded once to out_t
+ * (f16 and bf16: FP32 sums on the CUDA cores; f32, f64, i32: one type throughout). */
 
-extern "C" __global__ void matmul_tunable(elem_t *C, const elem_t *A, const elem_t *B,
+extern "C" __global__ void matmul_tunable(out_t *C, const elem_t *A, const elem_t *B,
                                           int M, int N, int K)
 {
     __shared__ elem_t sA[block_size_y * tile_size_y][block_size_x];
@@ -15,7 +17,7 @@ extern "C" __global__ void matmul_tunable(elem_t *C, const elem_t *A, const elem
     int tx = threadIdx.x, ty = threadIdx.y;
     int x = blockIdx.x * block_size_x * tile_size_x + tx;
     int y = blockIdx.y * block_size_y * tile_size_y + ty;
-    elem_t sum[tile_size_y][tile_size_x];
+    acc_t sum[tile_size_y][tile_size_x];
 #pragma unroll
     for (int i = 0; i < tile_size_y; i++)
 #pragma unroll
@@ -43,7 +45,7 @@ extern "C" __global__ void matmul_tunable(elem_t *C, const elem_t *A, const elem
             for (int i = 0; i < tile_size_y; i++)
 #pragma unroll
                 for (int j = 0; j < tile_size_x; j++)
-                    sum[i][j] += sA[ty + block_size_y * i][kb] * sB[kb][tx + j * block_size_x];
+                    sum[i][j] += (acc_t)sA[ty + block_size_y * i][kb] * (acc_t)sB[kb][tx + j * block_size_x];
     }
 #pragma unroll
     for (int i = 0; i < tile_size_y; i++)
@@ -51,6 +53,6 @@ extern "C" __global__ void matmul_tunable(elem_t *C, const elem_t *A, const elem
         for (int j = 0; j < tile_size_x; j++) {
             int r = y + block_size_y * i, c = x + j * block_size_x;
             if (r < M && c < N)
-                C[r * N + c] = sum[i][j];
+                C[r * N + c] = (out_t)sum[i][j];
         }
 }

@@ -1,6 +1,8 @@
 #!/bin/bash
-# ncu-compare.sh MMBENCH OUTDIR - mmbench's CUPTI counters beside Nsight Compute's for
-# the same launches of profiles/ncu-check.ini (the seed kernels at 1024 and 4096):
+# ncu-compare.sh MMBENCH OUTDIR [PROFILE] - mmbench's CUPTI counters beside Nsight
+# Compute's for the same launches of PROFILE (default profiles/ncu-check.ini, the seed
+# kernels at 1024 and 4096; profiles/ncu-tensor.ini for the tensor pipe's counters;
+# a profile of source kernels named matmul_*, no library kernel):
 #   compare.txt                cold: mmbench (L2 flushed in each pass) against
 #                              `ncu --clock-control none --cache-control all`;
 #   compare-hot.txt            hot: mmbench's hot passes against `ncu --cache-control
@@ -15,6 +17,7 @@
 set -euo pipefail
 mmbench=$1
 out=$2
+profile=${3:-profiles/ncu-check.ini}
 mkdir -p "$out"
 here=$(dirname "$0")
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__bytes.sum.per_second
@@ -28,15 +31,17 @@ metrics+=,l1tex__t_bytes.sum,lts__t_bytes.sum
 metrics+=,l1tex__t_bytes.sum.peak_sustained,l1tex__cycles_elapsed.avg.per_second
 metrics+=,lts__t_bytes.sum.peak_sustained,lts__cycles_elapsed.avg.per_second
 metrics+=,dram__bytes.sum.peak_sustained,dram__cycles_elapsed.avg.per_second
+# the tensor pipes: utilisation (every tensor pipe's active cycles) and warp instructions
+metrics+=,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_tensor.sum
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 
 # The profile with hot L2, its kernel sources found from anywhere.
-sed -e 's/^cache = cold/cache = hot/' -e "s|\.\./kernels/|$PWD/kernels/|" profiles/ncu-check.ini \
+sed -e 's/^cache = cold/cache = hot/' -e "s|\.\./kernels/|$PWD/kernels/|" "$profile" \
     >"$out/ncu-check-hot.ini"
 rm -f "$out"/mmbench*.csv "$out"/ncu-run*.csv
-"$mmbench" run -o "$out/mmbench.csv" profiles/ncu-check.ini >"$out/mmbench.log" 2>&1
+"$mmbench" run -o "$out/mmbench.csv" "$profile" >"$out/mmbench.log" 2>&1
 "$mmbench" run -o "$out/mmbench-hot.csv" "$out/ncu-check-hot.ini" >"$out/mmbench-hot.log" 2>&1
-MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" profiles/ncu-check.ini \
+MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" "$profile" \
     >"$out/mmbench-kernel-replay.log" 2>&1
 
 # Under ncu, mmbench's own counters are off, and with warm-up 0 and one repeat each
@@ -44,7 +49,7 @@ MMB_CUPTI_REPLAY=kernel "$mmbench" run -o "$out/mmbench-kernel-replay.csv" profi
 # twice when hot (verify, time): ncu_compare.py takes the last.
 "$ncu" --clock-control none --cache-control all --kernel-name regex:'^matmul_' \
     --metrics "$metrics" --csv --page raw --print-units base \
-    "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" profiles/ncu-check.ini \
+    "$mmbench" run --no-counters --repeats 1 --warmup 0 -o "$out/ncu-run.csv" "$profile" \
     >"$out/ncu.csv" 2>"$out/ncu.log"
 # Application replay runs the program once per pass: each run needs a fresh CSV, or
 # the second would resume the first and launch nothing.

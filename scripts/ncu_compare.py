@@ -21,6 +21,8 @@ PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
     ("L2 %", "l2_util_pct", "lts__throughput.avg.pct_of_peak_sustained_elapsed", None),
     ("L1 MB", "l1_bytes", "l1tex__t_bytes.sum", None),
     ("L2 MB", "l2_bytes", "lts__t_bytes.sum", None),
+    ("tensor %", "tensor_pct", "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", None),
+    ("tensor inst", "tensor_inst", "sm__inst_executed_pipe_tensor.sum", None),
 ]
 
 # The roofs of the hierarchical roofline: ncu's roofline section multiplies a level's
@@ -34,7 +36,8 @@ ROOFS = [  # level, bytes per cycle at peak, cycles per second
 # Below these, on both sides, a relative difference says nothing (0.001 MB against
 # 0.002 MB is 50%): such rows are shown but left out of the largest differences and
 # counted apart, with the largest value either side had.
-FLOOR = {"DRAM read MB": 1.0, "DRAM write MB": 1.0, "DRAM %": 0.1, "L1 MB": 1.0, "L2 MB": 1.0}
+FLOOR = {"DRAM read MB": 1.0, "DRAM write MB": 1.0, "DRAM %": 0.1, "L1 MB": 1.0, "L2 MB": 1.0, "tensor %": 0.1,
+         "tensor inst": 1.0}
 
 # ncu's units, scaled to what the label says.
 UNIT = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3,
@@ -89,7 +92,7 @@ def ncu_value(row, metric, label):
 
 
 def ours(row, column, label):
-    v = float(row[column]) if row[column] else float("nan")
+    v = float(row[column]) if row.get(column) else float("nan")
     if label == "duration us":
         return v * 1e3
     if label.endswith(" MB"):
@@ -106,7 +109,7 @@ def main():
         sys.exit(f"ncu profiled {len(theirs)} launches, expected 1 or 2 x {len(mine)}")
     timed = theirs[per - 1::per]
     worst, small = {}, {}
-    print(f"{'kernel':<11} {'size':>5} {'metric':<14} {'mmbench':>14} {'ncu':>14} {'diff %':>7}")
+    print(f"{'kernel':<11} {'dtype':<5} {'size':>5} {'metric':<14} {'mmbench':>14} {'ncu':>14} {'diff %':>7}")
     for m, n in zip(mine, timed):
         for label, column, metric, _ in PAIRS:
             if metric not in n:  # a run with fewer metrics
@@ -118,7 +121,7 @@ def main():
                 small[label] = (count + 1, max(top, abs(a), abs(b)))
             elif diff == diff:
                 worst[label] = max(worst.get(label, 0.0), abs(diff))
-            print(f"{m['kernel']:<11} {m['m']:>5} {label:<14} {a:>14.3f} {b:>14.3f} {diff:>7.2f}")
+            print(f"{m['kernel']:<11} {m['dtype']:<5} {m['m']:>5} {label:<14} {a:>14.3f} {b:>14.3f} {diff:>7.2f}")
     print("\nlargest |difference| per metric:")
     for label, _, _, _ in PAIRS:
         if label in worst:

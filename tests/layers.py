@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """layers.py HARNESS_DIR - fails when harness/ breaks its layering (harness/README.md).
 
-Checks, for every .c and .h under the layer folders (report/ has one folder per role):
+Checks, for every .c and .h under the layer folders (report/ and cuda/ have one folder
+per role):
   - project headers are included rooted ("model/profile.h"), never by bare name;
   - an include goes only to the file's own folder or to a folder its rules allow
-    (below it: report/figures/ and report/doc/ use report/input/, not each other);
+    (below it: report/figures/ and report/doc/ use report/input/, not each other;
+    cuda/session/ uses cuda/problem/, which uses cuda/);
   - no .c or .h lies directly in harness/, and every folder holding sources has rules;
   - a private header (X_impl.h, and the few named in PRIVATE) is included only by its
     own module's files (X*.c and X*.h of its folder) and by that module's unit test
@@ -24,11 +26,14 @@ ALLOWED = {
     "results": {"core", "model"},
     "search": {"core", "model", "results"},
     "cuda": {"core", "model", "results"},
+    "cuda/problem": {"core", "model", "results", "cuda"},
+    "cuda/session": {"core", "model", "results", "cuda", "cuda/problem"},
     "report/input": BELOW_REPORT,
     "report/figures": BELOW_REPORT | {"report/input"},
     "report/doc": BELOW_REPORT | {"report/input"},
     "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc"},
-    "cmd": {"core", "model", "results", "search", "cuda", "report", "report/input", "report/figures", "report/doc"},
+    "cmd": {"core", "model", "results", "search", "cuda", "cuda/problem", "cuda/session", "report", "report/input",
+            "report/figures", "report/doc"},
 }
 # Private headers not named X_impl.h: header -> the file-name start of their module.
 PRIVATE = {"model/profile_parse.h": "profile"}

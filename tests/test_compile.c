@@ -1,8 +1,9 @@
 /* test_compile.c - every configuration of every shipped profile compiles with NVRTC
  * for sm_80 and sm_90 (sm_90a for a kernel whose target is), in every dtype its
- * kernel runs; arch-specific code compiles for sm_90a only, and the caches tell the
- * variants apart. NVRTC needs no GPU, so this runs in CI; a kernel or profile change
- * that breaks a configuration fails here. */
+ * kernel runs, on a thread per core (the compile pool of `tune`); arch-specific code
+ * compiles for sm_90a only, and the caches tell the variants apart. NVRTC needs no
+ * GPU, so this runs in CI; a kernel or profile change that breaks a configuration
+ * fails here. */
 #include <check.h>
 #include <glob.h>
 #include <stdbool.h>
@@ -11,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "core/file.h"
 #include "cuda/compile.h"
+#include "cuda/compile_pool.h"
 #include "model/macro_names.h"
 #include "model/profile.h"
 #include "model/space.h"
@@ -24,10 +27,27 @@ static const int archs[] = {80, 90};
 
 /* Configurations already compiled, by compile key: the ladder's profiles share most of
  * theirs (ladder.ini's are in tune-ladder.ini's spaces, which ladder-awkward.ini
- * repeats), and compiling each once keeps the test inside its time limit. */
+ * repeats), and so do precisions.ini and the GPU fixtures; compiling each once keeps
+ * the test inside its time limit. */
 #define SEEN_MAX 16384
 static uint64_t seen[SEEN_MAX];
 static size_t nseen;
+
+/* The compile key of cfg (targets included) with the kernel's source named by its
+ * real path: profiles in different folders (profiles/, tests/fixtures/gpu/) reach one
+ * kernel file by different relative paths. */
+static uint64_t key_of(const struct mmb_kernel_spec *k, const char *const *defines)
+{
+    struct mmb_kernel_spec *real = malloc(sizeof *real);
+    ck_assert_ptr_nonnull(real);
+    *real = *k;
+    char path[4096];
+    if (realpath(k->source, path) && strlen(path) < sizeof real->source)
+        memcpy(real->source, path, strlen(path) + 1);
+    uint64_t key = mmb_compile_key(real, defines);
+    free(real);
+    return key;
+}
 
 static bool seen_before(uint64_t key)
 {
@@ -39,7 +59,59 @@ static bool seen_before(uint64_t key)
     return false;
 }
 
-static void compile_profile(const char *path, size_t *compiled)
+/* One configuration to compile: its parameters, dtype and first allowed size. */
+struct job {
+    struct mmb_config cfg;
+    enum mmb_dtype dtype;
+    int size;
+};
+
+/* The configurations of kernel k not compiled before (at their first allowed size, in
+ * every dtype the kernel runs), into a new array *out. */
+static size_t new_jobs(const struct mmb_profile *p, const struct mmb_kernel_spec *k, struct job **out)
+{
+    char err[2048];
+    size_t n = 0, cap = 64;
+    struct job *jobs = malloc(cap * sizeof *jobs);
+    ck_assert_ptr_nonnull(jobs);
+    for (size_t i = 0; i < mmb_space_size(k); i++) {
+        struct mmb_config cfg;
+        mmb_space_config_at(k, i, &cfg);
+        for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+            if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+                continue;
+            int allowed_at = -1;
+            for (int si = 0; si < p->nsizes && allowed_at < 0; si++) {
+                int which;
+                if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
+                                      err, sizeof err) == 1)
+                    allowed_at = si;
+            }
+            if (allowed_at < 0)
+                continue;
+            struct mmb_defines defs;
+            ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[allowed_at], (enum mmb_dtype)d, &defs, err,
+                                              sizeof err) == 0, "%s", err);
+            if (seen_before(key_of(k, defs.list)))
+                continue;
+            if (n == cap) {
+                cap *= 2;
+                jobs = realloc(jobs, cap * sizeof *jobs);
+                ck_assert_ptr_nonnull(jobs);
+            }
+            jobs[n++] = (struct job){cfg, (enum mmb_dtype)d, allowed_at};
+        }
+    }
+    *out = jobs;
+    return n;
+}
+
+/* Every new configuration of the profile for each arch: handed to the pools (one per
+ * arch, a thread per core), which compile them into the cache at cache_dir, then
+ * each compiled here through that cache (a hit, or the compile itself when its pool
+ * had not reached it) and checked. */
+static void compile_profile(const char *path, struct mmb_compile_pool *const pools[], const char *cache_dir,
+                            size_t *compiled)
 {
     char err[2048];
     struct mmb_profile *p = calloc(1, sizeof *p);
@@ -51,52 +123,46 @@ static void compile_profile(const char *path, size_t *compiled)
             continue;
         char *text = mmb_file_read(k->source, NULL, err, sizeof err);
         ck_assert_msg(text != NULL, "%s", err);
-        for (size_t i = 0; i < mmb_space_size(k); i++) {
-            struct mmb_config cfg;
-            mmb_space_config_at(k, i, &cfg);
-            for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-                if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+        struct job *jobs;
+        size_t n = new_jobs(p, k, &jobs);
+        for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+            for (size_t j = n; j-- > 0;) /* the pool takes the latest first: this order compiles the first first */
+                mmb_compile_pool_submit(pools[a], k, text, &jobs[j].cfg, 1, &p->sizes[jobs[j].size], jobs[j].dtype);
+        for (size_t j = 0; j < n; j++) {
+            struct mmb_defines defs;
+            ck_assert_msg(mmb_compile_defines(k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &defs, err,
+                                              sizeof err) == 0, "%s", err);
+            for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+                bool specific;
+                if (!mmb_kernel_target(k, archs[a], &specific, err, sizeof err))
+                    continue; /* a device of this arch does not run it (nor did the pool compile it) */
+                double ms;
+                bool from_cache;
+                mmb_compile_pool_wait(pools[a], k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &ms,
+                                      &from_cache);
+                struct mmb_compile_request req = {.source_path = k->source, .source = text,
+                                                  .function = defs.function, .defines = defs.list,
+                                                  .arch = archs[a], .arch_specific = specific,
+                                                  .extra_options = k->nvrtc_options,
+                                                  .prelude = k->prelude, .cuda_headers = defs.cuda_headers,
+                                                  .headers = defs.headers, .cache_dir = cache_dir};
+                struct mmb_cubin cubin;
+                char params[256];
+                mmb_space_format_params(k, &jobs[j].cfg, params, sizeof params);
+                enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
+                /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
+                 * static shared memory are compile_error rows there, on purpose. */
+                if (st != MMB_STATUS_OK && p->tune.line && strstr(err, "uses too much shared data"))
                     continue;
-                int allowed_at = -1;
-                for (int si = 0; si < p->nsizes && allowed_at < 0; si++) {
-                    int which;
-                    if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
-                                          err, sizeof err) == 1)
-                        allowed_at = si;
-                }
-                if (allowed_at < 0)
-                    continue;
-                struct mmb_defines defs;
-                ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[allowed_at], (enum mmb_dtype)d, &defs, err,
-                                                  sizeof err) == 0, "%s", err);
-                if (seen_before(mmb_compile_key(k, defs.list)))
-                    continue;
-                for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
-                    bool specific;
-                    if (!mmb_kernel_target(k, archs[a], &specific, err, sizeof err))
-                        continue; /* a device of this arch does not run it */
-                    struct mmb_compile_request req = {.source_path = k->source, .source = text,
-                                                      .function = defs.function, .defines = defs.list,
-                                                      .arch = archs[a], .arch_specific = specific,
-                                                      .extra_options = k->nvrtc_options, .prelude = k->prelude};
-                    struct mmb_cubin cubin;
-                    char params[256];
-                    mmb_space_format_params(k, &cfg, params, sizeof params);
-                    enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
-                    /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
-                     * static shared memory are compile_error rows there, on purpose. */
-                    if (st != MMB_STATUS_OK && p->tune.line && strstr(err, "uses too much shared data"))
-                        continue;
-                    ck_assert_msg(st == MMB_STATUS_OK,
-                                  "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
-                                  mmb_dtype_info((enum mmb_dtype)d)->text, archs[a], err);
-                    ck_assert_uint_gt(cubin.size, 0);
-                    mmb_cubin_free(&cubin);
-                    (*compiled)++;
-                }
+                ck_assert_msg(st == MMB_STATUS_OK, "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
+                              mmb_dtype_info(jobs[j].dtype)->text, archs[a], err);
+                ck_assert_uint_gt(cubin.size, 0);
+                mmb_cubin_free(&cubin);
+                (*compiled)++;
             }
         }
-        free(text);
+        free(jobs);
+        free(text); /* every job of this kernel is done: no worker holds it */
     }
     mmb_profile_free(p);
     free(p);
@@ -104,24 +170,34 @@ static void compile_profile(const char *path, size_t *compiled)
 
 START_TEST(test_every_shipped_configuration_compiles)
 {
+    tmpdir_setup(); /* the pools' cache */
     const char *source_root = getenv("MMB_SOURCE_ROOT");
     ck_assert_ptr_nonnull(source_root);
-    char pattern[1024];
+    char pattern[1024], err[512];
     snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", source_root);
     glob_t g;
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 3);
     size_t compiled = 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    struct mmb_compile_pool *pools[sizeof archs / sizeof archs[0]];
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+        ck_assert_msg(mmb_compile_pool_open(&pools[a], threads, archs[a], tmpdir, err, sizeof err) == 0, "%s", err);
     for (size_t i = 0; i < g.gl_pathc; i++)
         if (!strstr(g.gl_pathv[i], "/seeds-as-written.ini")) /* fails on purpose: its own test */
-            compile_profile(g.gl_pathv[i], &compiled);
-    static const char *const fixtures[] = {"awkward.ini", "hopper.ini"};
+            compile_profile(g.gl_pathv[i], pools, tmpdir, &compiled);
+    /* precision.ini's kernels that round badly compile too: they must fail by their results */
+    static const char *const fixtures[] = {"awkward.ini", "hopper.ini", "precision.ini"};
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
         char fixture[1024];
         snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/%s", source_root, fixtures[i]);
-        compile_profile(fixture, &compiled);
+        compile_profile(fixture, pools, tmpdir, &compiled);
     }
     globfree(&g);
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+        mmb_compile_pool_close(pools[a]);
+    tmpdir_teardown();
     printf("compiled %zu configurations\n", compiled);
     ck_assert_uint_gt(compiled, 40);
 }
@@ -177,7 +253,8 @@ START_TEST(test_seeds_as_written_bind)
             ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[si], (enum mmb_dtype)d, &defs, err, sizeof err) == 0,
                           "%s", err);
             struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
-                                              .defines = defs.list, .arch = 90, .prelude = k->prelude};
+                                              .defines = defs.list, .arch = 90, .prelude = k->prelude,
+                                              .cuda_headers = defs.cuda_headers, .headers = defs.headers};
             struct mmb_cubin cubin;
             enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
             if (expect[e].fails_with) {
@@ -285,6 +362,49 @@ START_TEST(test_cache_follows_includes)
     write_text(inc_header, "#define SCALE 5 +\n"); /* now a compile error, not the cubin of before */
     ck_assert_int_eq(mmb_compile(&req, &d, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
     ck_assert(!d.from_cache);
+    mmb_cubin_free(&a);
+    mmb_cubin_free(&b);
+    mmb_cubin_free(&c);
+    tmpdir_teardown();
+}
+END_TEST
+
+/* The dtypes that get the toolkit's headers: the key follows the toolkit's include
+ * folder (MMB_CUDA_INCLUDE here, a stand-in with the cuda_fp16.h it is known by) and
+ * the headers pre-included from it, and what those include: an edited pre-included
+ * header, or a file it includes, compiles anew. */
+START_TEST(test_cache_follows_pre_included_headers)
+{
+    tmpdir_setup();
+    char toolkit[100], types[160], nested[160], fp16[160], cache[100], err[2048];
+    snprintf(toolkit, sizeof toolkit, "%s/toolkit", tmpdir);
+    ck_assert_int_eq(mkdir(toolkit, 0700), 0);
+    snprintf(fp16, sizeof fp16, "%s/cuda_fp16.h", toolkit);
+    snprintf(types, sizeof types, "%s/mmb_test_types.h", toolkit);
+    snprintf(nested, sizeof nested, "%s/mmb_test_scale.h", toolkit);
+    snprintf(cache, sizeof cache, "%s/cache", tmpdir);
+    write_text(fp16, "/* found by the toolkit search, never included here */\n");
+    write_text(types, "#include \"mmb_test_scale.h\"\n#define VALUE 1\n");
+    write_text(nested, "#define SCALE 3\n");
+    ck_assert_int_eq(setenv("MMB_CUDA_INCLUDE", toolkit, 1), 0);
+    static const char text[] = "extern \"C\" __global__ void f(elem_t *c) { c[0] = VALUE * SCALE; }\n";
+    const char *defines[] = {"elem_t=float", NULL};
+    const char *headers[] = {"mmb_test_types.h", NULL};
+    struct mmb_compile_request req = {.source_path = "k.cu", .source = text, .function = "f", .defines = defines,
+                                      .arch = 90, .cache_dir = cache, .cuda_headers = true, .headers = headers};
+    struct mmb_cubin a, b, c, d;
+    ck_assert_msg(mmb_compile(&req, &a, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(!a.from_cache);
+    ck_assert_msg(mmb_compile(&req, &b, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert(b.from_cache);
+    write_text(types, "#include \"mmb_test_scale.h\"\n#define VALUE 2\n");
+    ck_assert_msg(mmb_compile(&req, &c, err, sizeof err) == MMB_STATUS_OK, "%s", err);
+    ck_assert_msg(!c.from_cache, "an edited pre-included header was not compiled again");
+    ck_assert(c.size != a.size || memcmp(c.data, a.data, a.size) != 0);
+    write_text(nested, "#define SCALE 5 +\n"); /* now a compile error, not the cubin of before */
+    ck_assert_int_eq(mmb_compile(&req, &d, err, sizeof err), MMB_STATUS_COMPILE_ERROR);
+    ck_assert(!d.from_cache);
+    ck_assert_int_eq(unsetenv("MMB_CUDA_INCLUDE"), 0);
     mmb_cubin_free(&a);
     mmb_cubin_free(&b);
     mmb_cubin_free(&c);
@@ -482,6 +602,7 @@ int main(void)
     TCase *cache = tcase_create("cache");
     tcase_set_timeout(cache, 120);
     tcase_add_test(cache, test_cache_follows_includes);
+    tcase_add_test(cache, test_cache_follows_pre_included_headers);
     tcase_add_test(cache, test_compile_error_names_the_macro);
     tcase_add_test(cache, test_nvrtc_names_collide);
     suite_add_tcase(s, cache);

@@ -131,8 +131,9 @@ START_TEST(test_columns_table)
         "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
-        "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "peak_gflops", "fp32_pct",
-        "declared_gbps", "declared_bw_pct", "limiter", "registers", "smem_bytes", "timestamp",
+        "tensor_pct", "tensor_inst", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
+        "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "registers",
+        "smem_bytes", "timestamp",
         "source_digest", "compile_options", "protocol",
     };
     size_t n = sizeof design / sizeof design[0];
@@ -188,7 +189,7 @@ START_TEST(test_columns_roles)
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
                      "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
-                     "gflops intensity fp32_pct declared_gbps declared_bw_pct");
+                     "tensor_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);
@@ -523,6 +524,44 @@ START_TEST(test_run_lock)
 }
 END_TEST
 
+static int count_rows(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* Workers of several GPUs that open one new file at once (run --devices all): the
+ * header is written once, and every worker's row is there, whole. */
+START_TEST(test_writers_open_a_new_file_at_once)
+{
+    enum { WORKERS = 8, ROUNDS = 20 };
+    for (int round = 0; round < ROUNDS; round++) {
+        char path[512], err[1024];
+        snprintf(path, sizeof path, "%s/shared-%d.csv", tmpdir, round);
+        pid_t pids[WORKERS];
+        for (int i = 0; i < WORKERS; i++) {
+            pids[i] = fork();
+            ck_assert_int_ge(pids[i], 0);
+            if (pids[i] == 0) {
+                struct mmb_row r;
+                row_sample(&r, i);
+                snprintf(r.gpu_uuid, sizeof r.gpu_uuid, "GPU-%d", i);
+                struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+                _exit(!w || mmb_csv_append_row(w, &r, err, sizeof err) != 0);
+            }
+        }
+        for (int i = 0; i < WORKERS; i++) {
+            int status;
+            ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+            ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "round %d: a worker failed", round);
+        }
+        int rows = 0;
+        ck_assert_msg(mmb_csv_read(path, count_rows, &rows, err, sizeof err) == 0, "round %d: %s", round, err);
+        ck_assert_int_eq(rows, WORKERS);
+    }
+}
+END_TEST
+
 START_TEST(test_writer_refuses_devices)
 {
     char err[1024];
@@ -544,7 +583,7 @@ START_TEST(test_bad_fixtures)
         {"negative-time.csv", "3", "column 'time_ms_median': expected a number greater than 0"},
         {"denormal-time.csv", "3", "found '5e-324'"},
         {"zero-size.csv", "3", "column 'n': expected an integer of at least 1, found '0'"},
-        {"unknown-dtype.csv", "3", "column 'dtype': expected one of f32, f64, i32, found 'f16'"},
+        {"unknown-dtype.csv", "3", "column 'dtype': expected one of f32, f64, i32, f16, bf16, tf32, e4m3, i8, found 'fp16'"},
         {"unknown-cache.csv", "3", "column 'cache': expected one of cold, hot, found 'warm'"},
         {"unknown-stop.csv", "3",
          "column 'stopped_by': expected one of repeats, noise, resolution, max_seconds, max_samples, found 'cap'"},
@@ -869,6 +908,7 @@ int main(void)
     tcase_add_test(tc, test_old_column_set);
     tcase_add_test(tc, test_write_failure_leaves_no_half_row);
     tcase_add_test(tc, test_run_lock);
+    tcase_add_test(tc, test_writers_open_a_new_file_at_once);
     tcase_add_test(tc, test_writer_refuses_devices);
     tcase_add_test(tc, test_bad_fixtures);
     tcase_add_test(tc, test_line_ends);

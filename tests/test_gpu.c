@@ -2,9 +2,10 @@
  * awkward sizes in every dtype, each failure mode gets its status, an interrupted
  * sweep resumes, counters are exact where exactness is known, two shards merged are
  * one run, a resumed run measures an edited kernel again (rows with their origin and
- * launch times), and Hopper's launch features (clusters seen from inside, TMA tensor
- * maps element by element, the sm_90a target) through the whole harness. Exits 77
- * (skipped) without a GPU. */
+ * launch times), the rounding dtypes pass and fail as their tolerance rule says, and
+ * Hopper's launch features (clusters seen from inside, TMA tensor maps element by
+ * element, the sm_90a target) through the whole harness. Exits 77 (skipped) without
+ * a GPU. */
 #include <check.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -238,6 +239,53 @@ START_TEST(test_batched_counters_equal_alone)
 out:
     free(rows[0].rows);
     free(rows[1].rows);
+    free(p);
+}
+END_TEST
+
+/* The rounding dtypes against the tolerance rule, on the GPU (precision.ini): correct
+ * kernels pass at K = 8192 and at awkward sizes, i8 exactly; the kernel that
+ * accumulates in f16 or bf16 fails at K = 8192, the one that truncates its output at
+ * K = 256. Every row says which pipe it is measured against. */
+START_TEST(test_precisions_round_as_the_rule_says)
+{
+    char csv[1100];
+    snprintf(csv, sizeof csv, "%s/precision.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    struct mmb_run_summary sum = run("precision.ini", csv, false, p, &rows);
+    ck_assert_uint_eq(sum.rows_written, expected_rows(p));
+    ck_assert_uint_eq(rows.n, 42);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        bool accumulates = strcmp(r->kernel, "accumulates_in_elem") == 0;
+        bool truncates = strcmp(r->kernel, "truncates_output") == 0;
+        bool cublas = strcmp(r->kernel, "cublas") == 0;
+        printf("%-20s %-5s %5lldx%lldx%-5lld %-14s max_rel_err %-10.3g pipe %-12s %s\n", r->kernel, r->dtype, r->m,
+               r->n, r->k, mmb_status_text(r->status), r->max_rel_err, r->pipe, r->reason);
+        if ((accumulates && r->k == 8192) || (truncates && r->k == 256)) {
+            ck_assert_msg(r->status == MMB_STATUS_WRONG_RESULT && strstr(r->reason, "beyond tolerance"),
+                          "%s %s %lld: %s (%s)", r->kernel, r->dtype, r->k, mmb_status_text(r->status), r->reason);
+            continue;
+        }
+        if (accumulates || truncates) /* elsewhere either verdict may be right */
+            continue;
+        if (r->status == MMB_STATUS_SKIPPED && cublas && strstr(r->reason, "needs compute capability"))
+            continue; /* a GPU without this library call */
+        if (cublas && (strcmp(r->dtype, "e4m3") == 0 || strcmp(r->dtype, "i8") == 0) &&
+            r->status == MMB_STATUS_INVALID_CONFIG) { /* 8-bit kernels need aligned K-major rows */
+            ck_assert_msg((r->m % 16 || r->n % 16 || r->k % 16) && strstr(r->reason, "cublas"),
+                          "%s %lldx%lldx%lld: %s", r->dtype, r->m, r->n, r->k, r->reason);
+            continue;
+        }
+        ck_assert_msg(r->status == MMB_STATUS_OK, "%s %s %lldx%lldx%lld: %s: %s", r->kernel, r->dtype, r->m, r->n,
+                      r->k, mmb_status_text(r->status), r->reason);
+        if (strcmp(r->dtype, "i8") == 0)
+            ck_assert(r->max_rel_err == 0.0);
+        ck_assert_msg(strncmp(r->pipe, "tensor_", 7) == 0, "%s %s: pipe %s", r->kernel, r->dtype, r->pipe);
+    }
+    free(rows.rows);
+    mmb_profile_free(p);
     free(p);
 }
 END_TEST
@@ -575,6 +623,10 @@ int main(void)
     tcase_add_test(tc, test_shards_merge_to_one_run);
     tcase_add_test(tc, test_resume_measures_an_edited_kernel_again);
     suite_add_tcase(s, tc);
+    TCase *precision = tcase_create("precision"); /* CK_RUN_CASE=precision runs it alone */
+    tcase_set_timeout(precision, 600);
+    tcase_add_test(precision, test_precisions_round_as_the_rule_says);
+    suite_add_tcase(s, precision);
     /* Apart, so that CK_RUN_CASE=hopper runs them alone. */
     TCase *hopper = tcase_create("hopper");
     tcase_set_timeout(hopper, 600);

@@ -38,25 +38,61 @@ START_TEST(test_fill_is_reproducible_and_in_range)
 END_TEST
 
 /* A matrix large enough to be filled in threads holds the one sequence of draws a
- * single loop gives, element for element, in every dtype. */
+ * single loop gives, element for element, in every format: for f32, f64 and i32 the
+ * values they always had; for the others the draw rounded to the format. */
 START_TEST(test_threaded_fill_is_the_sequence)
 {
     const size_t n = (5u << 20) + 3;
-    for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-        enum mmb_dtype dtype = (enum mmb_dtype)d;
+    for (int f = 0; f < MMB_FMT_COUNT; f++) {
+        const struct mmb_format_info *fi = mmb_format_info((enum mmb_format)f);
         double *got = malloc(n * sizeof *got);
         ck_assert_ptr_nonnull(got);
-        mmb_inputs_fill(got, n, dtype, 12345 + (uint64_t)d);
-        uint64_t state = 12345 + (uint64_t)d;
+        mmb_inputs_fill_format(got, n, fi->value, 12345 + (uint64_t)f);
+        uint64_t state = 12345 + (uint64_t)f;
         for (size_t i = 0; i < n; i++) {
             uint64_t r = mmb_splitmix64(&state);
-            double u = (double)(r >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-            double want = dtype == MMB_F32 ? (double)(float)u : dtype == MMB_F64 ? u : (double)((int32_t)(r % 17) - 8);
-            double have = mmb_inputs_element(got, i, dtype);
+            double u = (double)(r >> 11) * 0x1.0p-53 * 2.0 - 1.0, want;
+            if (fi->value == MMB_FMT_F32)
+                want = (double)(float)u;
+            else if (fi->value == MMB_FMT_F64)
+                want = u;
+            else if (fi->value == MMB_FMT_I32)
+                want = (double)((int32_t)(r % 17) - 8);
+            else if (fi->value == MMB_FMT_I8)
+                want = (double)((int32_t)(r % 256) - 128);
+            else {
+                unsigned char one[8];
+                fi->encode(one, 0, u);
+                want = fi->decode(one, 0);
+            }
+            double have = mmb_inputs_element(got, i, fi->value);
             if (have != want)
-                ck_abort_msg("dtype %d element %zu: %.9g, the sequence has %.9g", d, i, have, want);
+                ck_abort_msg("format %s element %zu: %.9g, the sequence has %.9g", fi->text, i, have, want);
         }
         free(got);
+    }
+}
+END_TEST
+
+/* Inputs of every rounding format are exactly representable: encoding a decoded
+ * element gives its bits back, and they lie in [-1, 1]. */
+START_TEST(test_fill_is_representable)
+{
+    for (int f = 0; f < MMB_FMT_COUNT; f++) {
+        const struct mmb_format_info *fi = mmb_format_info((enum mmb_format)f);
+        unsigned char data[4096 * 8], again[8];
+        mmb_inputs_fill_format(data, 4096, fi->value, 99);
+        int distinct = 0;
+        double last = NAN;
+        for (size_t i = 0; i < 4096; i++) {
+            double v = fi->decode(data, i);
+            ck_assert_msg(v >= fi->draw_min && v <= fi->draw_max, "%s: %g", fi->text, v);
+            fi->encode(again, 0, v);
+            ck_assert_msg(memcmp(again, data + i * fi->size, fi->size) == 0, "%s element %zu", fi->text, i);
+            distinct += v != last;
+            last = v;
+        }
+        ck_assert_int_gt(distinct, 1000); /* not a constant */
     }
 }
 END_TEST
@@ -108,11 +144,11 @@ START_TEST(test_element_reads_each_dtype)
     const float f[] = {0.5f, -0.25f};
     const double d[] = {1e-300, -3.0};
     const int32_t n[] = {-8, 2147483647};
-    ck_assert_double_eq(mmb_inputs_element(f, 1, MMB_F32), -0.25);
-    ck_assert_double_eq(mmb_inputs_element(d, 0, MMB_F64), 1e-300);
-    ck_assert_double_eq(mmb_inputs_element(n, 0, MMB_I32), -8.0);
-    ck_assert_double_eq(mmb_inputs_element(n, 1, MMB_I32), 2147483647.0);
-    ck_assert(isnan(mmb_inputs_element(n, 0, MMB_DTYPE_COUNT)));
+    ck_assert_double_eq(mmb_inputs_element(f, 1, MMB_FMT_F32), -0.25);
+    ck_assert_double_eq(mmb_inputs_element(d, 0, MMB_FMT_F64), 1e-300);
+    ck_assert_double_eq(mmb_inputs_element(n, 0, MMB_FMT_I32), -8.0);
+    ck_assert_double_eq(mmb_inputs_element(n, 1, MMB_FMT_I32), 2147483647.0);
+    ck_assert(isnan(mmb_inputs_element(n, 0, MMB_FMT_COUNT)));
 }
 END_TEST
 
@@ -139,6 +175,7 @@ int main(void)
     TCase *tc = tcase_create("inputs");
     tcase_add_test(tc, test_fill_is_reproducible_and_in_range);
     tcase_add_test(tc, test_threaded_fill_is_the_sequence);
+    tcase_add_test(tc, test_fill_is_representable);
     tcase_add_test(tc, test_poison_fails_the_comparison);
     tcase_add_test(tc, test_tolerance_is_relative_to_largest_reference);
     tcase_add_test(tc, test_element_reads_each_dtype);

@@ -15,6 +15,7 @@
 #include "check_run.h"
 #include "core/cache.h"
 #include "csv_rows.h"
+#include "model/library.h"
 #include "profile_fixture.h"
 #include "results/csv.h"
 #include "results/csv_samples.h"
@@ -87,6 +88,11 @@ static void row_of(const struct mmb_profile *p, const struct mmb_shard_run *run,
     row->n = run->size->n;
     row->k = run->size->k;
     row->time_ms_median = row->time_ms_min = row->time_ms_max = 1.0;
+    const struct mmb_library *lib = mmb_library_find(run->kernel->kind == MMB_KERNEL_CUBLAS ? "cublas" : "");
+    snprintf(row->pipe, sizeof row->pipe, "%s", mmb_pipe_info(mmb_library_pipe(lib, run->dtype))->text);
+    row->peak_gflops = 1000.0;
+    row->gflops = 100.0;
+    row->pipe_pct = row->fp32_pct = 10.0;
     row->repeats = 3;
 }
 
@@ -125,7 +131,7 @@ static size_t sweep_shard(const struct mmb_profile *p, unsigned k, unsigned n, s
 {
     char unsharded[256], path[320], e[512];
     struct mmb_shard s = {k, n};
-    snprintf(unsharded, sizeof unsharded, "%s/course.csv", gpu_dir);
+    snprintf(unsharded, sizeof unsharded, "%s/%s.csv", gpu_dir, p->name);
     ck_assert_int_eq(mmb_shard_path(unsharded, &s, path, sizeof path), 0);
     struct writing wr = {.p = p, .limit = limit, .stamp = "2026-11-23T10:00:00Z"};
     ck_assert_msg((wr.w = mmb_csv_writer_open(path, e, sizeof e)) != NULL, "%s", e);
@@ -250,7 +256,6 @@ START_TEST(test_duplicates_keep_ok_then_latest)
 }
 END_TEST
 
-
 /* Shards with side files of launch times: merge writes the merged CSV's side file, a
  * line for each kept row; a row measured again in a shard (another source, later)
  * supersedes the earlier one, with its own times. */
@@ -307,6 +312,40 @@ START_TEST(test_merge_carries_samples)
     ck_assert_msg(mmb_samples_load(path, &set, e, sizeof e) == 0, "%s", e);
     ck_assert_uint_eq(mmb_samples_count(set), 153);
     mmb_samples_free(set);
+    unload(p);
+}
+END_TEST
+
+/* The precisions' profile: rows of every dtype but i32, each with its pipe (cuBLAS's
+ * f64 on the FP64 tensor cores), merge as course.ini's do, the pipe cells kept. */
+START_TEST(test_precisions_merge)
+{
+    snprintf(profile, sizeof profile, "%s/profiles/precisions.ini", root);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    char e[1024], path[320];
+    ck_assert_msg(mmb_profile_load(profile, p, e, sizeof e) == 0, "%s", e);
+    size_t total = runs_of(p, 0, 0);
+    ck_assert_uint_eq(sweep_shard(p, 1, 2, 0, NULL), runs_of(p, 1, 2));
+    ck_assert_uint_eq(sweep_shard(p, 2, 2, 0, NULL), runs_of(p, 2, 2));
+    ck_assert_msg(merge("") == 0, "%s %s", out, err);
+    char want[128];
+    snprintf(want, sizeof want, "0 of the profile's %zu runs missing", total);
+    ck_assert_msg(strstr(out, want), "%s\n%s", out, err);
+    snprintf(path, sizeof path, "%s/precisions.csv", gpu_dir);
+    struct collected c = read_csv(path);
+    ck_assert_uint_eq(c.n, total);
+    unsigned dtypes = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        enum mmb_dtype d;
+        ck_assert(mmb_dtype_parse(c.rows[i].dtype, &d));
+        dtypes |= 1u << d;
+        bool dmma = !strcmp(c.rows[i].kernel, "cublas") && d == MMB_F64;
+        const char *want_pipe = dmma ? "tensor_f64" : mmb_pipe_info(mmb_dtype_info(d)->pipe)->text;
+        ck_assert_msg(!strcmp(c.rows[i].pipe, want_pipe), "%s %s: pipe %s", c.rows[i].kernel, c.rows[i].dtype,
+                      c.rows[i].pipe);
+    }
+    ck_assert_uint_eq(dtypes, p->dtypes);
+    free(c.rows);
     unload(p);
 }
 END_TEST
@@ -476,6 +515,7 @@ int main(void)
     tcase_add_test(tc, test_killed_shard_resumes_and_merges);
     tcase_add_test(tc, test_duplicates_keep_ok_then_latest);
     tcase_add_test(tc, test_merge_carries_samples);
+    tcase_add_test(tc, test_precisions_merge);
     tcase_add_test(tc, test_mixed_n_refused);
     tcase_add_test(tc, test_report_reads_shards);
     tcase_add_test(tc, test_one_shard_two_files_refused);

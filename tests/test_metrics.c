@@ -10,6 +10,7 @@
 #include "check_run.h"
 #include "results/columns.h"
 #include "results/metrics.h"
+#include "results/peaks.h"
 #include "results/row.h"
 
 static bool real_close(double a, double b)
@@ -38,7 +39,7 @@ START_TEST(test_table_consistent)
     ck_assert_ptr_null(mmb_metrics[MMB_METRIC_DURATION].column);
 
     size_t first = offsetof(struct mmb_row, dram_read_bytes);
-    size_t last = offsetof(struct mmb_row, l2_bytes);
+    size_t last = offsetof(struct mmb_row, tensor_inst);
     for (size_t i = 0; i < n; i++) {
         const struct mmb_metric *a = &mmb_metrics[i];
         ck_assert_msg(strchr(a->cupti, '.') != NULL, "%s lacks its roll-up suffix", a->cupti);
@@ -121,11 +122,15 @@ START_TEST(test_named_sets)
         ck_assert_msg(set_has_name(&set, memory[i]), "memory lacks %s", memory[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("compute", &set, err, sizeof err), 0);
-    ck_assert_uint_eq(mmb_metric_set_size(&set), 6);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 8);
     const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct",
-                             "smem_bank_conflicts"};
-    for (size_t i = 0; i < 6; i++)
+                             "smem_bank_conflicts", "tensor_pct", "tensor_inst"};
+    for (size_t i = 0; i < 8; i++)
         ck_assert_msg(set_has_name(&set, compute[i]), "compute lacks %s", compute[i]);
+
+    ck_assert_int_eq(mmb_metric_set_parse("tensor", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 2);
+    ck_assert(set_has_name(&set, "tensor_pct") && set_has_name(&set, "tensor_inst"));
 
     struct mmb_metric_set all;
     ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
@@ -174,7 +179,7 @@ START_TEST(test_unknown_names)
     ck_assert_msg(strstr(err, "l2_hit_pct"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("qwertyuiop", &set, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "expected default, memory, compute, none"), "%s", err);
+    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, none"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("ffma,,fadd", &set, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "empty name"), "%s", err);
@@ -301,7 +306,7 @@ START_TEST(test_derive_pipe_and_limiter)
     ck_assert(real_close(f64.declared_gbps, 2 * declared));
     /* an older f64 row: FP32 peak, no fp32_pct; the report scales it once */
     struct mmb_row old = f64;
-    old.peak_gflops = 66908.16, old.fp32_pct = NAN, old.limiter[0] = '\0';
+    old.peak_gflops = 66908.16, old.fp32_pct = old.pipe_pct = NAN, old.limiter[0] = '\0';
     ck_assert(real_close(mmb_row_pipe_peak(&old), 33454.08));
     ck_assert(real_close(mmb_row_fp32_pct(&old), f64.fp32_pct));
     char buf[8];
@@ -325,6 +330,100 @@ START_TEST(test_derive_pipe_and_limiter)
 }
 END_TEST
 
+/* The rates of the whitepapers: each checked against a datasheet peak as rate x SMs x
+ * clock (results/peaks.c says which), and the GeForce halving and DMMA's fallback. */
+START_TEST(test_pipe_rates)
+{
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_FP32, false), 256);
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_F16, false), 4096);
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_BF16, false), 4096);
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_TF32, false), 2048);
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_FP8, false), 8192);
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_I8, false), 8192);
+    ck_assert_int_eq(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_F64, false), 256);
+    ck_assert_int_eq(mmb_pipe_rate(8, 0, MMB_PIPE_TENSOR_F64, false), 128);
+    ck_assert_int_eq(mmb_pipe_rate(8, 0, MMB_PIPE_TENSOR_FP8, false), 0); /* no FP8 before Ada */
+    ck_assert_int_eq(mmb_pipe_rate(8, 9, MMB_PIPE_TENSOR_FP8, false), 2048);
+    ck_assert_int_eq(mmb_pipe_rate(8, 9, MMB_PIPE_TENSOR_FP8, true), 1024);  /* GeForce: half */
+    ck_assert_int_eq(mmb_pipe_rate(8, 9, MMB_PIPE_TENSOR_I8, true), 2048);   /* INT8: full */
+    ck_assert_int_eq(mmb_pipe_rate(8, 6, MMB_PIPE_TENSOR_TF32, true), 256);
+    ck_assert_int_eq(mmb_pipe_rate(7, 0, MMB_PIPE_TENSOR_F16, false), 1024);
+    ck_assert_int_eq(mmb_pipe_rate(7, 0, MMB_PIPE_TENSOR_BF16, false), 0);
+    ck_assert_int_eq(mmb_pipe_rate(10, 0, MMB_PIPE_TENSOR_F16, false), 0);  /* not in the cited papers */
+    /* datasheet peaks as rate x SMs x clock, in TFLOP/s */
+    ck_assert(fabs(mmb_pipe_rate(9, 0, MMB_PIPE_TENSOR_F16, false) * 132 * 1.830e9 / 1e12 - 989.4) < 0.1);
+    ck_assert(fabs(mmb_pipe_rate(8, 0, MMB_PIPE_TENSOR_F16, false) * 108 * 1.410e9 / 1e12 - 311.9) < 0.1);
+    ck_assert(fabs(mmb_pipe_rate(8, 0, MMB_PIPE_TENSOR_F64, false) * 108 * 1.410e9 / 1e12 - 19.5) < 0.1);
+    ck_assert(fabs(mmb_pipe_rate(8, 9, MMB_PIPE_TENSOR_F16, true) * 128 * 2.520e9 / 1e12 - 165.2) < 0.1);
+    ck_assert(fabs(mmb_pipe_rate(7, 0, MMB_PIPE_TENSOR_F16, false) * 80 * 1.530e9 / 1e12 - 125.3) < 0.1);
+    /* DGEMM: the FP64 tensor cores where they exist, else the FP64 pipe */
+    ck_assert_int_eq(mmb_pipe_on(9, 0, MMB_PIPE_TENSOR_F64), MMB_PIPE_TENSOR_F64);
+    ck_assert_int_eq(mmb_pipe_on(8, 9, MMB_PIPE_TENSOR_F64), MMB_PIPE_FP64);
+    ck_assert_int_eq(mmb_pipe_on(8, 9, MMB_PIPE_TENSOR_FP8), MMB_PIPE_TENSOR_FP8);
+    ck_assert_int_eq(mmb_pipe_on(8, 0, MMB_PIPE_TENSOR_FP8), MMB_PIPE_TENSOR_FP8); /* no fallback: no peak */
+    ck_assert(mmb_gpu_is_geforce("NVIDIA GeForce RTX 4090") && !mmb_gpu_is_geforce("NVIDIA H100 80GB HBM3"));
+    /* peaks from the FP32 peak of an H100 SXM (1980 MHz): FP16 tensor 16x, FP64 tensor 1x */
+    ck_assert(real_close(mmb_pipe_peak(66908.16, "9.0", MMB_PIPE_TENSOR_F16, "NVIDIA H100 80GB HBM3"), 16 * 66908.16));
+    ck_assert(real_close(mmb_pipe_peak(66908.16, "9.0", MMB_PIPE_TENSOR_F64, "NVIDIA H100 80GB HBM3"), 66908.16));
+    ck_assert(isnan(mmb_pipe_peak(66908.16, "8.0", MMB_PIPE_TENSOR_FP8, "NVIDIA A100-SXM4-80GB")));
+    ck_assert(isnan(mmb_pipe_peak(10000, "7.5", MMB_PIPE_TENSOR_F16, "NVIDIA GeForce GTX 1660"))); /* no tensor cores */
+    ck_assert(real_close(mmb_pipe_peak(10000, "7.5", MMB_PIPE_TENSOR_F16, "NVIDIA GeForce RTX 2080 Ti"), 40000));
+    ck_assert(real_close(mmb_pipe_peak(10000, "7.5", MMB_PIPE_TENSOR_F16, "Quadro RTX 6000"), 80000));
+}
+END_TEST
+
+/* A row of a tensor pipe: its peak, pipe_pct (and fp32_pct, the same), the limiter
+ * naming the tensor cores; the device's FP32 peak recovered from it; cuBLAS DGEMM's
+ * row against the FP64 tensor cores. */
+START_TEST(test_derive_tensor_rows)
+{
+    struct mmb_row row;
+    row_empty(&row);
+    snprintf(row.gpu, sizeof row.gpu, "NVIDIA H100 80GB HBM3");
+    snprintf(row.cc, sizeof row.cc, "9.0");
+    snprintf(row.dtype, sizeof row.dtype, "f16");
+    snprintf(row.pipe, sizeof row.pipe, "tensor_f16");
+    row.m = row.n = row.k = 4096;
+    row.time_ms_median = 0.2;
+    row.peak_gflops = 66908.16;
+    row.l1_util_pct = 40.0, row.l2_util_pct = 30.0, row.dram_util_pct = 20.0;
+    mmb_row_derive(&row);
+    double gflops = 2.0 * 4096 * 4096 * 4096 / 0.2e-3 / 1e9; /* 687 TFLOP/s */
+    ck_assert(real_close(row.peak_gflops, 16 * 66908.16));
+    ck_assert(real_close(row.pipe_pct, 100.0 * gflops / (16 * 66908.16))); /* 64% */
+    ck_assert(real_close(row.fp32_pct, row.pipe_pct));
+    ck_assert_str_eq(row.limiter, "tensor");
+    ck_assert(real_close(mmb_row_fp32_peak(&row), 66908.16));
+    ck_assert(real_close(mmb_row_pipe_pct(&row), row.pipe_pct));
+    /* compulsory bytes: f16 in and out */
+    ck_assert(real_close(row.declared_gbps, 3.0 * 4096 * 4096 * 2 / 0.2e-3 / 1e9));
+
+    struct mmb_row i8 = row;
+    snprintf(i8.dtype, sizeof i8.dtype, "i8");
+    snprintf(i8.pipe, sizeof i8.pipe, "tensor_i8");
+    i8.peak_gflops = 66908.16;
+    mmb_row_derive(&i8);
+    ck_assert(real_close(i8.peak_gflops, 32 * 66908.16));
+    /* int8 in, int32 out */
+    ck_assert(real_close(i8.declared_gbps, (2.0 * 4096 * 4096 * 1 + 4096.0 * 4096 * 4) / 0.2e-3 / 1e9));
+
+    struct mmb_row dgemm = row;
+    snprintf(dgemm.dtype, sizeof dgemm.dtype, "f64");
+    snprintf(dgemm.pipe, sizeof dgemm.pipe, "tensor_f64");
+    dgemm.peak_gflops = 66908.16, dgemm.time_ms_median = 2.5;
+    mmb_row_derive(&dgemm);
+    ck_assert(real_close(dgemm.peak_gflops, 66908.16)); /* not 33454: the 143% of the FP64 pipe */
+    ck_assert(dgemm.pipe_pct < 100.0);
+    ck_assert(real_close(mmb_row_fp32_peak(&dgemm), 66908.16));
+
+    struct mmb_row bad = row;
+    snprintf(bad.pipe, sizeof bad.pipe, "tensor");
+    bad.peak_gflops = 66908.16;
+    mmb_row_derive(&bad);
+    ck_assert(isnan(bad.peak_gflops) && isnan(bad.pipe_pct));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("metrics");
@@ -338,6 +437,8 @@ int main(void)
     tcase_add_test(tc, test_derive_empty_inputs);
     tcase_add_test(tc, test_fallbacks);
     tcase_add_test(tc, test_derive_pipe_and_limiter);
+    tcase_add_test(tc, test_pipe_rates);
+    tcase_add_test(tc, test_derive_tensor_rows);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

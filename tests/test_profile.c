@@ -3,6 +3,7 @@
  * the message must say), size and value lists, and every shipped profile. Profiles
  * load as the commands load them: mmb_profile_load, then mmb_tune_spec_check. */
 #include <check.h>
+#include <math.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,9 @@ START_TEST(test_good_profile)
     ck_assert(p->seed == 18446744073709551615ULL);
     ck_assert_double_eq(p->tolerance[MMB_F32], 2e-4);
     ck_assert_double_eq(p->tolerance[MMB_I32], 0.0);
-    ck_assert_double_eq(p->tolerance[MMB_F64], mmb_dtype_info(MMB_F64)->default_tolerance);
+    ck_assert(isnan(p->tolerance[MMB_F64])); /* the dtype's rule */
+    ck_assert_double_eq(mmb_dtype_tolerance_for(MMB_F64, 4096, p->tolerance[MMB_F64]), 1e-11);
+    ck_assert_double_eq(mmb_dtype_tolerance_for(MMB_F32, 4096, p->tolerance[MMB_F32]), 2e-4);
     ck_assert_int_eq(p->nkernels, 3);
 
     const struct mmb_kernel_spec *k = &p->kernels[0];
@@ -164,7 +167,7 @@ START_TEST(test_defaults)
     ck_assert_int_eq(p->tune.nkernels + p->tune.nsizes, 0);
     ck_assert(!p->tune.record_restricted);
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
-        ck_assert_double_eq(p->tolerance[d->value], d->default_tolerance);
+        ck_assert(isnan(p->tolerance[d->value])); /* unset: the dtype's rule at each K */
     const struct mmb_kernel_spec *k = kernel_named(p, "plain");
     ck_assert_str_eq(mmb_expr_text(k->block_x), "1");
     ck_assert_str_eq(mmb_expr_text(k->block_y), "1");
@@ -259,7 +262,7 @@ static const struct {
     {"bad-no-profile.ini", 1, "no [profile] section"},
     {"bad-library-params.ini", 6, "kernel 'cublas' is a library kernel (library at line 5); expected no 'param.NAME'"},
     {"bad-library-name.ini", 5, "bad value 'cutlass' for 'library'; expected 'cublas'"},
-    {"bad-dtype.ini", 3, "unknown dtype 'f16'; expected f32, f64, i32"},
+    {"bad-dtype.ini", 3, "unknown dtype 'fp16'; expected f32, f64, i32, f16, bf16, tf32, e4m3, i8"},
     {"bad-kernel-dtype-dup.ini", 8, "dtype f32 is listed twice"},
     {"bad-cache.ini", 3, "bad value 'warm' for 'cache'; expected 'cold' or 'hot'"},
     {"bad-key-outside.ini", 1, "key 'sizes' outside any section"},
@@ -275,7 +278,7 @@ static const struct {
     {"bad-param-range.ini", 8, "parameter 'tile': range '32:1:x2' ends before it starts"},
     {"bad-param-dup-value.ini", 8, "parameter 'tile': value 2 is listed twice"},
     {"bad-param-empty-item.ini", 8, "empty item in the list '1,,2'"},
-    {"bad-tolerance-dtype.ini", 3, "unknown dtype 'f16' in 'tolerance.f16'"},
+    {"bad-tolerance-dtype.ini", 3, "unknown dtype 'fp16' in 'tolerance.fp16'"},
     {"bad-tolerance-negative.ini", 3, "bad value '-1' for 'tolerance.f32'; expected a number >= 0"},
     {"bad-tolerance-dup.ini", 4, "'tolerance.f32' is already set at line 3"},
     {"bad-seed-negative.ini", 3, "bad value '-1' for 'seed'"},
@@ -315,6 +318,7 @@ static const struct {
     {"bad-param-underscore.ini", 7, "parameter name '_Tile' is reserved to the compiler"},
     {"bad-param-double-underscore.ini", 7, "parameter name 'tile__x' is reserved to the compiler"},
     {"bad-param-harness.ini", 7, "parameter name 'acc_t' is a name mmbench defines in every compile itself"},
+    {"bad-param-layout.ini", 7, "parameter name 'b_col_major' is a name mmbench defines in every compile itself"},
     {"bad-param-nvrtc.ini", 7, "parameter name 'mode' is a name of NVRTC's built-in header"},
     {"bad-define-unknown-name.ini", 7, "unknown name 'width' at column 1 of 'define'"},
     {"bad-restrict-sm-count.ini", 8, "'sm_count' at column 1 of 'restrict' is known only at launch; expected it in "
@@ -705,7 +709,11 @@ START_TEST(test_library_table)
     const struct mmb_library *cublas = mmb_library_find("cublas");
     ck_assert_ptr_nonnull(cublas);
     ck_assert_int_eq(cublas->kind, MMB_KERNEL_CUBLAS);
-    ck_assert_uint_eq(cublas->dtypes, (1u << MMB_F32) | (1u << MMB_F64));
+    for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
+        ck_assert_int_eq(mmb_library_computes(cublas, d->value), d->value != MMB_I32);
+    ck_assert_int_eq(mmb_library_pipe(cublas, MMB_F64), MMB_PIPE_TENSOR_F64);
+    ck_assert_int_eq(mmb_library_pipe(cublas, MMB_F16), MMB_PIPE_TENSOR_F16);
+    ck_assert_int_eq(mmb_library_pipe(cublas, MMB_F32), MMB_PIPE_FP32);
     ck_assert_ptr_eq(mmb_library_reference(), cublas);
     ck_assert_ptr_null(mmb_library_find("cutlass"));
     ck_assert_ptr_null(mmb_library_of(MMB_KERNEL_SOURCE));

@@ -248,7 +248,7 @@ START_TEST(test_report_bad_options)
         {"--size", "999", "no ok f32 row at that size; sizes in the data: 256, 1024, 2048x1024x4096, 4096"},
         {"--formats", "png,jpg", "--formats expects png, svg or pdf, comma-separated, not 'jpg'"},
         {"--formats", ",", "--formats expects png, svg or pdf, comma-separated, not ''"},
-        {"--dtype", "x16", "--dtype expects f32, "},
+        {"--dtype", "x16", "--dtype expects f32, f64, i32, f16, bf16, tf32, e4m3 or i8, not 'x16'"},
         {"--dtype", "f64", "no ok row of that element type"},
         {"--cache", "warm", "--cache expects cold or hot, not 'warm'"},
         {"--frobnicate", "1", "no such option as '--frobnicate'; see mmbench report --help"},

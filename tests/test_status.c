@@ -64,7 +64,7 @@ START_TEST(test_dtype_round_trip)
     }
     ck_assert_int_eq(n, MMB_DTYPE_COUNT);
     enum mmb_dtype d;
-    ck_assert(!mmb_dtype_parse("f16", &d));
+    ck_assert(!mmb_dtype_parse("fp16", &d));
 }
 END_TEST
 

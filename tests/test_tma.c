@@ -15,11 +15,25 @@ START_TEST(test_types_from_the_dtype_table)
     ck_assert_int_eq(mmb_tma_type_of(MMB_F64, MMB_ARG_B), MMB_TMA_F64);
     ck_assert_int_eq(mmb_tma_type_of(MMB_I32, MMB_ARG_C), MMB_TMA_I32);
     ck_assert_int_eq(mmb_tma_type_of(MMB_DTYPE_COUNT, MMB_ARG_A), MMB_TMA_NONE);
-    /* Every dtype's cells name a type whose size is the dtype's element size (the
-     * output type is the input type for every dtype that has no other). */
+    /* The precisions: the storage of each format (TMA copies bits); e4m3 writes bf16,
+     * i8 accumulates and writes int32. */
+    ck_assert_int_eq(mmb_tma_type_of(MMB_F16, MMB_ARG_A), MMB_TMA_F16);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_F16, MMB_ARG_C), MMB_TMA_F16);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_BF16, MMB_ARG_B), MMB_TMA_BF16);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_BF16, MMB_ARG_C), MMB_TMA_BF16);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_TF32, MMB_ARG_A), MMB_TMA_F32);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_TF32, MMB_ARG_C), MMB_TMA_F32);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_E4M3, MMB_ARG_B), MMB_TMA_U8);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_E4M3, MMB_ARG_C), MMB_TMA_BF16);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_I8, MMB_ARG_A), MMB_TMA_U8);
+    ck_assert_int_eq(mmb_tma_type_of(MMB_I8, MMB_ARG_C), MMB_TMA_I32);
+    /* Every dtype's cells name a type whose size is its format's: the input cell the
+     * dtype's element size (elem_size), the output cell its output format's (the
+     * pitch of C's map). */
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++) {
         ck_assert_msg(mmb_tma_type_bytes(d->tma.in) == d->size, "%s", d->text);
-        ck_assert_msg(mmb_tma_type_bytes(d->tma.out) > 0, "%s", d->text);
+        ck_assert_msg(mmb_tma_type_bytes(d->tma.in) == mmb_format_info(d->in)->size, "%s", d->text);
+        ck_assert_msg(mmb_tma_type_bytes(d->tma.out) == mmb_format_info(d->out)->size, "%s", d->text);
     }
     ck_assert_uint_eq(mmb_tma_type_bytes(MMB_TMA_U8), 1);
     ck_assert_uint_eq(mmb_tma_type_bytes(MMB_TMA_BF16), 2);
@@ -39,6 +53,20 @@ START_TEST(test_extents)
     ck_assert(rows == 100 && cols == 200); /* K x N */
     mmb_tma_extent(MMB_ARG_C, &s, &rows, &cols);
     ck_assert(rows == 300 && cols == 200); /* M x N */
+    /* B held K-major (e4m3, i8) is N x K; A and C, and B of the other dtypes, as they were. */
+    struct mmb_size held = mmb_tma_size_held(MMB_E4M3, MMB_ARG_B, &s);
+    mmb_tma_extent(MMB_ARG_B, &held, &rows, &cols);
+    ck_assert(rows == 200 && cols == 100);
+    held = mmb_tma_size_held(MMB_I8, MMB_ARG_B, &s);
+    mmb_tma_extent(MMB_ARG_B, &held, &rows, &cols);
+    ck_assert(rows == 200 && cols == 100);
+    held = mmb_tma_size_held(MMB_F16, MMB_ARG_B, &s);
+    mmb_tma_extent(MMB_ARG_B, &held, &rows, &cols);
+    ck_assert(rows == 100 && cols == 200);
+    held = mmb_tma_size_held(MMB_E4M3, MMB_ARG_A, &s);
+    ck_assert(held.m == 300 && held.n == 200 && held.k == 100);
+    held = mmb_tma_size_held(MMB_E4M3, MMB_ARG_C, &s);
+    ck_assert(held.m == 300 && held.n == 200 && held.k == 100);
     ck_assert_str_eq(mmb_tma_matrix_name(MMB_ARG_B), "B");
     ck_assert_str_eq(mmb_tma_matrix_name(MMB_ARG_INT), "?");
 }

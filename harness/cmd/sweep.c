@@ -13,11 +13,12 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
 #include "results/csv_samples.h"
+#include "results/csv_status.h"
 #include "results/protocol.h"
 
 struct sweep {
@@ -33,6 +34,7 @@ struct sweep {
     struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
     struct mmb_eval_options eo;      /* how each configuration is measured, but its tolerance */
     char protocol[MMB_PROTOCOL_LEN]; /* of every row of this sweep */
+    struct mmb_csv_statuses resumed; /* judge_resumed: the CSV's statuses when the sweep began */
 };
 
 /* The row of kernel k at cfg, size and dtype as this sweep writes it: its identity and
@@ -75,8 +77,7 @@ static int write_row(struct sweep *sw, struct mmb_row *row, const double *sample
     sw->sum->rows_written++;
     if ((unsigned)row->status < MMB_STATUS_COUNT)
         sw->sum->by_status[row->status]++;
-    if (sw->opts->verbose || !mmb_status_info(row->status)->quiet)
-        mmb_cmd_print_row(row, sw->progress);
+    mmb_watch_row("run", row, sw->opts->verbose, sw->progress);
     return 0;
 }
 
@@ -110,7 +111,7 @@ static void show_progress(struct sweep *sw, const struct mmb_row *row)
     sw->done++;
     if (!sw->progress)
         return;
-    fprintf(stderr, "\r\033[K[%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
+    fprintf(stderr, "\r\033[Kmmbench run: [%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
             mmb_seconds_now() - sw->t0, row->kernel, row->params, row->m, row->n, row->k);
     fflush(stderr);
 }
@@ -175,6 +176,9 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
             if (done_before(sw, &row)) {
                 sw->sum->rows_resumed++;
                 sw->done++;
+                if (sw->opts->judge_resumed &&
+                    mmb_csv_statuses_find(&sw->resumed, &row, &row.status, &row.counter_status))
+                    mmb_watch_resumed(&row);
             } else if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 0 ||
                        sw->opts->record_restricted) {
                 left++;
@@ -198,7 +202,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
     struct mmb_eval_options eo = sw->eo;
-    eo.tolerance = p->tolerance[dtype];
+    eo.tolerance = mmb_dtype_tolerance_for(dtype, size->k, p->tolerance[dtype]);
     int rc = 0;
     struct sink_ctx sink = {sw, err, errlen};
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
@@ -350,7 +354,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         return -1;
     struct mmb_session_options so = {
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
-        .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose,
+        .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose, .command = "run",
     };
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
@@ -390,6 +394,9 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     if (!(sw.samples = mmb_samples_writer_open(summary->csv_path, err, errlen)))
         goto fail;
     stale_report(&sw);
+    if (opts->judge_resumed &&
+        mmb_csv_statuses_load(&sw.resumed, summary->csv_path, opts->gpu_keyed, err, errlen) != 0)
+        goto fail;
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
@@ -430,6 +437,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     mmb_samples_writer_close(sw.samples);
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
+    mmb_csv_statuses_free(&sw.resumed);
     mmb_session_close(sw.session);
     return 0;
 fail:
@@ -438,6 +446,7 @@ fail:
     mmb_samples_writer_close(sw.samples);
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
+    mmb_csv_statuses_free(&sw.resumed);
     mmb_session_close(sw.session);
     return -1;
 }

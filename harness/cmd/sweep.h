@@ -31,6 +31,7 @@ struct mmb_run_options {
                                * only this GPU's rows count as done */
     bool keep_stale;          /* a row measured before from another source, with other compile
                                * options or another protocol counts as done (results/resume.h) */
+    bool judge_resumed;       /* tell the supervisor the statuses of the rows resumed (--fail-on) */
 };
 
 struct mmb_run_summary {

@@ -8,7 +8,7 @@
 
 #include "cmd/options.h"
 #include "cuda/compile_pool.h"
-#include "cuda/session.h"
+#include "cuda/session/session.h"
 #include "results/csv.h"
 #include "results/csv_samples.h"
 #include "results/metrics.h"

@@ -62,11 +62,56 @@ int mmb_compile_defines(const struct mmb_kernel_spec *kernel, const struct mmb_c
             out->list[n] = out->storage[n];
         }
     }
-    snprintf(out->storage[n], MMB_DEFINE_LEN, "elem_t=%s", mmb_dtype_info(dtype)->ctype);
-    out->list[n] = out->storage[n];
-    out->list[n + 1] = NULL;
-    function_for(kernel->function, mmb_dtype_info(dtype)->ctype, out->function, sizeof out->function);
+    const struct mmb_dtype_info *d = mmb_dtype_info(dtype);
+    const char *in_header = mmb_format_info(d->in)->header, *out_header = mmb_format_info(d->out)->header;
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "elem_t=%s", d->ctype);
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "acc_t=%s", d->acc_ctype);
+    snprintf(out->storage[n++], MMB_DEFINE_LEN, "out_t=%s", mmb_format_info(d->out)->ctype);
+    if (d->b_col_major)
+        snprintf(out->storage[n++], MMB_DEFINE_LEN, "b_col_major=1");
+    for (int i = 0; i < n; i++)
+        out->list[i] = out->storage[i];
+    out->list[n] = NULL;
+    function_for(kernel->function, d->ctype, out->function, sizeof out->function);
+    /* the tensor-core dtypes get the toolkit's headers: their types', and mma.h to include */
+    int h = 0;
+    out->cuda_headers = mmb_pipe_info(d->pipe)->tensor || in_header || out_header;
+    if (in_header)
+        out->headers[h++] = in_header;
+    if (out_header && (!in_header || strcmp(in_header, out_header) != 0))
+        out->headers[h++] = out_header;
+    out->headers[h] = NULL;
     return 0;
+}
+
+/* Whether dir holds the toolkit's cuda_fp16.h. */
+static bool toolkit_headers_in(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    return dir && dir[0] && snprintf(path, sizeof path, "%s/cuda_fp16.h", dir) < (int)sizeof path &&
+           stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+#ifndef MMB_TOOLKIT_INCLUDE
+#define MMB_TOOLKIT_INCLUDE "/usr/local/cuda/include"
+#endif
+
+const char *mmb_cuda_include_dir(void)
+{
+    static _Thread_local char found[4096];
+    const char *env = getenv("MMB_CUDA_INCLUDE");
+    if (env)
+        return toolkit_headers_in(env) ? env : NULL;
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH")};
+    for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++) {
+        if (homes[i] && snprintf(found, sizeof found, "%s/include", homes[i]) < (int)sizeof found &&
+            toolkit_headers_in(found))
+            return found;
+    }
+    if (toolkit_headers_in(MMB_TOOLKIT_INCLUDE))
+        return MMB_TOOLKIT_INCLUDE;
+    return toolkit_headers_in("/usr/local/cuda/include") ? "/usr/local/cuda/include" : NULL;
 }
 
 uint64_t mmb_compile_key(const struct mmb_kernel_spec *kernel, const char *const *defines)
@@ -90,10 +135,14 @@ void mmb_cubin_free(struct mmb_cubin *cubin)
     cubin->size = 0;
 }
 
-/* What NVRTC gets, in this order: the arch, the C++ standard, one -D per define, then
- * the extra options split on spaces (at most MMB_MAX_OPTIONS in all). */
+/* What NVRTC gets, in this order: the arch, the C++ standard, the prelude, the CUDA
+ * include folder and the headers pre-included (when the request asks for them), one
+ * -D per define, then the extra options split on spaces (at most MMB_MAX_OPTIONS in
+ * all). */
 struct nvrtc_options {
     char arch[32];
+    char include[4200];
+    char pre[3][96];
     char *extra;      /* a copy of the extra options, cut at the spaces */
     char **defs;      /* "-Dname=value" */
     int ndefs;
@@ -132,6 +181,23 @@ static enum mmb_status build_options(const struct mmb_compile_request *req, stru
     o->argv[o->count++] = "--std=c++17";
     if (req->prelude == MMB_PRELUDE_STDINT)
         o->argv[o->count++] = "--pre-include=mmb_prelude_stdint.h";
+    if (req->cuda_headers) {
+        const char *dir = mmb_cuda_include_dir();
+        if (!dir) {
+            mmb_errorf(err, errlen, "%s: NVRTC needs the CUDA toolkit's headers (cuda_fp16.h and others) for this "
+                       "dtype, found in none of MMB_CUDA_INCLUDE, $CUDA_HOME/include, $CUDA_PATH/include, %s, "
+                       "/usr/local/cuda/include: set MMB_CUDA_INCLUDE to the toolkit's include folder",
+                       req->source_path, MMB_TOOLKIT_INCLUDE);
+            options_free(o);
+            return MMB_STATUS_COMPILE_ERROR;
+        }
+        snprintf(o->include, sizeof o->include, "-I%s", dir);
+        o->argv[o->count++] = o->include;
+        for (int i = 0; req->headers && req->headers[i] && i < 3; i++) {
+            snprintf(o->pre[i], sizeof o->pre[i], "--pre-include=%s", req->headers[i]);
+            o->argv[o->count++] = o->pre[i];
+        }
+    }
     int ndefs = 0;
     for (const char *const *d = req->defines; d && *d; d++)
         ndefs++;
@@ -173,12 +239,41 @@ struct cache_entry {
     char cubin[4096], log[4096], name[4096];
 };
 
+/* Where NVRTC looks for the request's includes, in the order build_options gives them:
+ * the toolkit's include folder and the dtype's pre-included type headers first (a
+ * request with cuda_headers), then the -I folders and --pre-include headers of the
+ * extra options. The in-memory prelude is no file: its text is hashed apart. Returns
+ * 0, or -1 with err. */
+static int request_include_paths(const struct mmb_compile_request *req, struct mmb_include_paths *inc, char *err,
+                                 size_t errlen)
+{
+    if (mmb_include_paths_parse(req->extra_options, inc, err, errlen) != 0)
+        return -1;
+    if (!req->cuda_headers)
+        return 0;
+    const char *dir = mmb_cuda_include_dir();
+    int npre = 0;
+    while (req->headers && req->headers[npre] && npre < 3) /* as build_options takes them */
+        npre++;
+    if (!dir || inc->ndirs + 1 > MMB_INCLUDE_DIRS_MAX || inc->npre + npre > MMB_PRE_INCLUDES_MAX)
+        return mmb_failf(err, errlen, "no toolkit include folder, or more folders or headers than a digest takes");
+    memmove(&inc->dirs[1], &inc->dirs[0], (size_t)inc->ndirs * sizeof inc->dirs[0]);
+    inc->dirs[0] = dir;
+    inc->ndirs++;
+    memmove(&inc->pre[npre], &inc->pre[0], (size_t)inc->npre * sizeof inc->pre[0]);
+    for (int i = 0; i < npre; i++)
+        inc->pre[i] = req->headers[i];
+    inc->npre += npre;
+    return 0;
+}
+
 /* The disk key hashes the source text (without its zero, as the cubins already cached
- * were named), every file it includes (core/source_digest.h: as NVRTC finds them with
- * the request's -I folders; NVRTC's own headers through its version), the pre-included
- * prelude's text, the function, every option NVRTC gets (the arch too) and NVRTC's
- * version: a change to any of them compiles anew. When the includes cannot be read,
- * nothing is cached: the compile says what is wrong. */
+ * were named), every file it and the pre-included headers include (core/
+ * source_digest.h: as NVRTC finds them with the request's -I folders, the toolkit's
+ * for the dtypes that get its headers; NVRTC's own headers through its version), the
+ * pre-included prelude's text, the function, every option NVRTC gets (the arch too)
+ * and NVRTC's version: a change to any of them compiles anew. When the includes cannot
+ * be read, nothing is cached: the compile says what is wrong. */
 static void cache_locate(const struct mmb_compile_request *req, const struct nvrtc_options *o, int major,
                          int minor, const char *prelude_text, struct cache_entry *c)
 {
@@ -189,7 +284,7 @@ static void cache_locate(const struct mmb_compile_request *req, const struct nvr
     char ignored[512];
     struct mmb_include_paths inc;
     struct mmb_source_digest digest;
-    if (mmb_include_paths_parse(req->extra_options, &inc, ignored, sizeof ignored) != 0 ||
+    if (request_include_paths(req, &inc, ignored, sizeof ignored) != 0 ||
         mmb_source_digest(req->source_path, req->source, &inc, &digest, ignored, sizeof ignored) != 0) {
         c->dir = NULL;
         return;
@@ -395,6 +490,13 @@ out:
     if (prog)
         nvrtcDestroyProgram(&prog);
     return st;
+}
+
+int mmb_compile_nvrtc_version(int *major, int *minor, char *err, size_t errlen)
+{
+    *major = *minor = 0;
+    MMB_CHECK_NVRTC(nvrtcVersion(major, minor), return -1);
+    return 0;
 }
 
 enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cubin *out,

@@ -23,6 +23,11 @@ struct mmb_compile_request {
     const char *extra_options; /* space-separated, may be NULL */
     enum mmb_prelude prelude;  /* pre-included ahead of the source */
     const char *cache_dir;     /* NULL: no cache */
+    /* The CUDA toolkit's headers: when set, NVRTC searches the toolkit's include
+     * folder (mmb_cuda_include_dir) and pre-includes the headers of `headers`
+     * (NULL-terminated; NULL: none), as a dtype's element types need them. */
+    bool cuda_headers;
+    const char *const *headers;
 };
 
 struct mmb_cubin {
@@ -32,6 +37,9 @@ struct mmb_cubin {
     bool from_cache;
     double compile_seconds;
 };
+
+/* The NVRTC library's version (12 and 4 for 12.4). Returns 0, or -1 with err. */
+int mmb_compile_nvrtc_version(int *major, int *minor, char *err, size_t errlen);
 
 /* Returns MMB_STATUS_OK, or MMB_STATUS_COMPILE_ERROR with the compiler's log (first
  * lines) in err. The function is compiled as an NVRTC name expression, so that a
@@ -62,15 +70,26 @@ int mmb_compile_options_text(const struct mmb_compile_request *req, int skip_def
 bool mmb_names_identifier(const char *source, const char *name);
 
 /* What one configuration compiles with: the -D macros ("name=value" for each
- * parameter, each define.NAME at this size, "elem_t=<ctype>"), NULL-terminated, and
- * the function as NVRTC names it (elem_t in a template instance replaced by the
- * dtype's C type). */
+ * parameter, each define.NAME at this size, then the dtype's types "elem_t=<input>",
+ * "acc_t=<accumulator>", "out_t=<output>", and "b_col_major=1" where B is K-major),
+ * NULL-terminated; the function as NVRTC names it (elem_t in a template instance
+ * replaced by the dtype's C type); and the CUDA headers the types need (a request's
+ * cuda_headers and headers). */
 #define MMB_DEFINE_LEN 96
+#define MMB_DTYPE_DEFINES 4
 struct mmb_defines {
-    char storage[MMB_MAX_PARAMS + MMB_MAX_DEFINES + 1][MMB_DEFINE_LEN];
-    const char *list[MMB_MAX_PARAMS + MMB_MAX_DEFINES + 2];
+    char storage[MMB_MAX_PARAMS + MMB_MAX_DEFINES + MMB_DTYPE_DEFINES][MMB_DEFINE_LEN];
+    const char *list[MMB_MAX_PARAMS + MMB_MAX_DEFINES + MMB_DTYPE_DEFINES + 1];
     char function[160];
+    bool cuda_headers;
+    const char *headers[3];
 };
+
+/* The CUDA toolkit's include folder NVRTC is given for dtypes that need its headers:
+ * MMB_CUDA_INCLUDE, else $CUDA_HOME/include, $CUDA_PATH/include, the toolkit mmbench
+ * was built with, /usr/local/cuda/include: the first that holds cuda_fp16.h. NULL
+ * when none does. */
+const char *mmb_cuda_include_dir(void);
 
 /* size may be NULL only for a kernel whose defines do not name M, N or K. Returns 0,
  * or -1 with err when a define cannot be evaluated (a compile_error row). */

@@ -56,6 +56,7 @@ static void run_job(const struct mmb_compile_pool *p, struct job *j)
         .defines = j->defines.list, .arch = p->arch, .arch_specific = specific,
         .extra_options = j->kernel->nvrtc_options,
         .cache_dir = p->cache_dir, .prelude = j->kernel->prelude,
+        .cuda_headers = j->defines.cuda_headers, .headers = j->defines.headers,
     };
     struct mmb_cubin cubin;
     char err[1024]; /* a compile error is remembered in the cache with this much of its log */

@@ -11,6 +11,7 @@
 #include "core/errcheck.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "results/peaks.h"
 
 /* The cluster size every GPU with clusters runs; beyond it a kernel opts in. */
 #define PORTABLE_CLUSTER 8
@@ -22,6 +23,16 @@ struct mmb_module {
     bool non_portable;     /* cudaFuncAttributeNonPortableClusterSizeAllowed set */
 };
 
+int mmb_gpu_versions(int *runtime_built, int *runtime, int *driver, char *err, size_t errlen)
+{
+    *runtime_built = CUDART_VERSION;
+    *runtime = *driver = 0;
+    MMB_CHECK_CUDA(cudaRuntimeGetVersion(runtime), return -1);
+    /* 0 and success without a driver */
+    MMB_CHECK_CUDA(cudaDriverGetVersion(driver), return -1);
+    return 0;
+}
+
 int mmb_gpu_count(char *err, size_t errlen)
 {
     int n = 0;
@@ -31,18 +42,11 @@ int mmb_gpu_count(char *err, size_t errlen)
     return n;
 }
 
-/* FP32 lanes per SM by compute capability (0 when unknown). */
+/* FP32 lanes per SM by compute capability (0 when unknown): the peaks table's FP32
+ * rate, two operations per FMA lane. */
 static int fp32_lanes(int major, int minor)
 {
-    /* FP32 units per SM, from the CUDA C programming guide's throughput table. */
-    static const struct { int major, minor, lanes; } table[] = {
-        {5, -1, 128}, {6, 0, 64}, {6, -1, 128}, {7, -1, 64}, {8, 0, 64},
-        {8, -1, 128}, {9, -1, 128}, {10, -1, 128}, {12, -1, 128}, {0, 0, 0},
-    };
-    for (int i = 0; table[i].lanes; i++)
-        if (table[i].major == major && (table[i].minor == minor || table[i].minor == -1))
-            return table[i].lanes;
-    return 0;
+    return mmb_pipe_rate(major, minor, MMB_PIPE_FP32, false) / 2;
 }
 
 static int attribute(enum cudaDeviceAttr attr, int device, int *value, char *err, size_t errlen)

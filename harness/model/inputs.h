@@ -9,18 +9,23 @@
 
 #include "core/dtype.h"
 
-/* Fills count elements: floats uniform in [-1, 1), ints uniform in [-8, 8] (small
- * enough that no K up to 2^15 overflows int32, so integer results are exact). */
+/* Fills count elements of format fmt: reals uniform in [-1, 1) rounded to the format
+ * (to nearest, ties to even: exactly representable, so a kernel and the reference
+ * see the same numbers); integers uniform in the format's range (i32 [-8, 8], small
+ * enough that no K up to 2^25 overflows int32; i8 [-128, 127], exact for K up to
+ * 2^17). Element i is the (i+1)-th draw of splitmix64 from seed in every format. */
+void mmb_inputs_fill_format(void *data, size_t count, enum mmb_format fmt, uint64_t seed);
+/* The inputs (A and B) of dtype: its input format. */
 void mmb_inputs_fill(void *data, size_t count, enum mmb_dtype dtype, uint64_t seed);
 
-/* The byte with which outputs are poisoned before a launch: 0xFF makes every float
- * and double a NaN; 0x7F makes every int 0x7F7F7F7F, beyond any result of the inputs
- * above. An element the kernel never wrote therefore always fails the comparison. */
+/* The byte with which dtype's outputs are poisoned before a launch: 0xFF makes every
+ * float, double, half and bfloat16 a NaN; 0x7F makes every int 0x7F7F7F7F, beyond
+ * any result of the inputs above. An element the kernel never wrote therefore always
+ * fails the comparison. */
 int mmb_inputs_poison_byte(enum mmb_dtype dtype);
 
-/* Element i of data as a double, exact for every f32, f64 and i32; NaN for a dtype
- * outside the table. */
-double mmb_inputs_element(const void *data, size_t i, enum mmb_dtype dtype);
+/* Element i of data in format fmt as a double: exact for every format. */
+double mmb_inputs_element(const void *data, size_t i, enum mmb_format fmt);
 
 struct mmb_compare {
     double max_rel_err;   /* max |out - ref| / max |ref| (NaN counts as infinite) */
@@ -29,8 +34,15 @@ struct mmb_compare {
     bool ok;
 };
 
-/* max |ref| over count elements, or 1 when all are zero: the scale of relative errors. */
-double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_dtype dtype);
+/* max |ref| over count elements of format fmt, or 1 when all are zero: the scale of
+ * relative errors. */
+double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_format fmt);
+/* out (dtype's output format) against ref (its reference format), element by
+ * element: for exact dtypes any difference fails; else an element fails unless
+ *     |out - ref| / ref_max <= tolerance + u_out |ref| / ref_max,
+ * u_out = mmb_dtype_out_roundoff(dtype) (the second term left out when it is 0),
+ * evaluated in double in that order; a NaN or infinite output has an infinite error.
+ * The GPU's comparison (cuda/problem/verify.h) follows this to the bit. */
 void mmb_inputs_compare(const void *out, const void *ref, size_t count, enum mmb_dtype dtype,
                         double tolerance, struct mmb_compare *result);
 

@@ -9,11 +9,30 @@
 #include "core/dtype.h"
 #include "core/error.h"
 
+/* cuBLAS's DGEMM runs on the FP64 tensor cores (DMMA) where the GPU has them
+ * (GA100, GH100): its row's peak is theirs (the pipe's fallback, FP64, elsewhere). */
 const struct mmb_library mmb_libraries[] = {
-    {"cublas", MMB_KERNEL_CUBLAS, (1u << MMB_F32) | (1u << MMB_F64), true,
-     "cuBLAS GEMM, pedantic FP32/FP64 math, no TF32"},
-    {NULL, MMB_KERNEL_SOURCE, 0, false, NULL},
+    {"cublas", MMB_KERNEL_CUBLAS, true,
+     "cuBLAS and cuBLASLt GEMM in every dtype with a library call: pedantic FP32/FP64 (no TF32), "
+     "cublasGemmEx for f16, bf16, tf32 and i8, cublasLtMatmul for e4m3",
+     {{MMB_F64, MMB_PIPE_TENSOR_F64}, {MMB_DTYPE_COUNT, MMB_PIPE_COUNT}}},
+    {NULL, MMB_KERNEL_SOURCE, false, NULL, {{MMB_DTYPE_COUNT, MMB_PIPE_COUNT}}},
 };
+
+bool mmb_library_computes(const struct mmb_library *lib, enum mmb_dtype dtype)
+{
+    const struct mmb_dtype_info *d = mmb_dtype_info(dtype);
+    return lib && lib->kind == MMB_KERNEL_CUBLAS && d && d->blas.api != MMB_BLAS_NONE;
+}
+
+enum mmb_pipe mmb_library_pipe(const struct mmb_library *lib, enum mmb_dtype dtype)
+{
+    for (const struct mmb_library_pipe *p = lib ? lib->pipes : NULL; p && p->dtype != MMB_DTYPE_COUNT; p++)
+        if (p->dtype == dtype)
+            return p->pipe;
+    const struct mmb_dtype_info *d = mmb_dtype_info(dtype);
+    return d ? d->pipe : MMB_PIPE_COUNT;
+}
 
 const struct mmb_library *mmb_library_find(const char *name)
 {

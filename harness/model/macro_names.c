@@ -21,10 +21,10 @@ static const char *const keywords[] = {
     "wchar_t", "while", "xor", "xor_eq",
 };
 
-/* What mmbench itself defines or declares in every compile: the element types and the
- * stdint prelude's types (cuda/compile.c). */
+/* What mmbench itself defines or declares in compiles: the element types, B's layout
+ * (the dtypes that hold B K-major) and the stdint prelude's types (cuda/compile.c). */
 static const char *const harness[] = {
-    "elem_t", "acc_t", "out_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t",
+    "elem_t", "acc_t", "out_t", "b_col_major", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "intptr_t", "uintptr_t",
 };
 
@@ -49,7 +49,7 @@ const char *mmb_macro_name_clash(const char *name)
         return "reserved to the compiler (a name that starts with '_' and a capital letter, or holds '__')";
     if (listed(harness, MMB_COUNT(harness), name))
         return "a name mmbench defines in every compile itself (the element types elem_t, acc_t and out_t, "
-               "and the stdint prelude's types)";
+               "B's layout b_col_major, and the stdint prelude's types)";
     if (bsearch(name, mmb_nvrtc_header_names, mmb_nvrtc_header_count, sizeof *mmb_nvrtc_header_names, name_cmp))
         return "a name of NVRTC's built-in header, which every compile includes";
     return NULL;

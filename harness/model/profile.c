@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,7 +89,7 @@ static int key_tolerance(struct loader *ld, const char *key, const char *value, 
     const char *name = key + strlen("tolerance.");
     enum mmb_dtype d;
     if (!mmb_dtype_parse(name, &d)) {
-        char names[64];
+        char names[96];
         mmb_profile_dtype_names(names, sizeof names);
         return mmb_profile_msgf(msg, msglen,
                                 "unknown dtype '%s' in '%s'; expected tolerance.DTYPE with DTYPE one of %s",
@@ -556,7 +557,7 @@ static void set_defaults(struct mmb_profile *p)
     strcpy(p->tune.objective, "time");
     p->tune.seed = 1;
     for (const struct mmb_dtype_info *d = mmb_dtype_table; d->text; d++)
-        p->tolerance[d->value] = d->default_tolerance;
+        p->tolerance[d->value] = NAN; /* the dtype's rule, at each problem's K */
 }
 
 int mmb_profile_load(const char *path, struct mmb_profile *profile, char *err, size_t errlen)

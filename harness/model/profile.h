@@ -157,7 +157,7 @@ struct mmb_profile {
     enum mmb_cache_mode cache;/* default cold */
     char metrics[256];        /* metric set text, default "default" */
     int metrics_line;         /* where it is set; 0: the default */
-    double tolerance[MMB_DTYPE_COUNT]; /* default from the dtype table */
+    double tolerance[MMB_DTYPE_COUNT]; /* tolerance.DTYPE; NaN: the dtype's rule (mmb_dtype_tolerance_for) */
     unsigned long long seed;  /* input generator seed, default 1 */
     double timeout;           /* seconds one configuration may take, default 120 */
     long long max_configs;    /* configurations one kernel may have, default MMB_DEFAULT_MAX_CONFIGS */

@@ -165,7 +165,7 @@ void mmb_profile_dtype_names(char *buf, size_t len)
 
 struct dtype_list {
     unsigned *bits;
-    char names[64];
+    char names[96];
 };
 
 static int dtype_item(void *ctx, const char *s, size_t len, char *msg, size_t msglen)

@@ -43,6 +43,14 @@ void mmb_tma_extent(enum mmb_arg_kind matrix, const struct mmb_size *size, long 
     *cols = matrix == MMB_ARG_A ? size->k : size->n;
 }
 
+struct mmb_size mmb_tma_size_held(enum mmb_dtype dtype, enum mmb_arg_kind matrix, const struct mmb_size *size)
+{
+    const struct mmb_dtype_info *d = mmb_dtype_info(dtype);
+    if (matrix != MMB_ARG_B || !d || !d->b_col_major)
+        return *size;
+    return (struct mmb_size){size->m, size->k, size->n};
+}
+
 int mmb_tma_check_swizzle(long long swizzle, char *err, size_t errlen)
 {
     if (swizzle == 0 || swizzle == 32 || swizzle == 64 || swizzle == 128)

@@ -3,7 +3,8 @@
  * without a GPU: a box and its swizzle (at load where they are constants, else for
  * each configuration), a matrix's dimensions and row pitch (for each size). Each
  * matrix is a 2-D row-major tensor whose inner (contiguous) dimension is its
- * columns: A is M x K, B is K x N, C is M x N. */
+ * columns: A is M x K, B is K x N (N x K where the dtype holds B K-major), C is
+ * M x N. */
 #ifndef MMB_TMA_H
 #define MMB_TMA_H
 
@@ -34,6 +35,10 @@ enum mmb_tma_type mmb_tma_type_of(enum mmb_dtype dtype, enum mmb_arg_kind matrix
 size_t mmb_tma_type_bytes(enum mmb_tma_type type);
 /* The matrix's rows and columns at size. */
 void mmb_tma_extent(enum mmb_arg_kind matrix, const struct mmb_size *size, long long *rows, long long *cols);
+/* The size whose extent (mmb_tma_extent) is matrix as dtype holds it in memory: B of
+ * a dtype that holds it K-major (core/dtype.h, e4m3 and i8) is N rows of K elements,
+ * the extent of size with N and K exchanged; any other matrix, size itself. */
+struct mmb_size mmb_tma_size_held(enum mmb_dtype dtype, enum mmb_arg_kind matrix, const struct mmb_size *size);
 
 /* Each returns 0, or -1 with err saying what was expected. */
 int mmb_tma_check_swizzle(long long swizzle, char *err, size_t errlen);

@@ -32,7 +32,8 @@ const struct mmb_column mmb_columns[] = {
     COL(profile, STR, IDENTITY, NO, NONE, TEXT, "", "profile the row was swept from"),
     COL(kernel, STR, KEY, VALUE, NONE, TEXT, "", "kernel name (cublas for the reference)"),
     COL(params, STR, CONFIG, COLUMN, NONE, TEXT, "", "tunable values, name=value joined by ';'"),
-    COL(dtype, STR, KEY, VALUE, NONE, DTYPE, "", "element type: f32, f64 or i32"),
+    COL(dtype, STR, KEY, VALUE, NONE, DTYPE, "",
+        "precision: f32, f64, i32, f16, bf16, tf32, e4m3 or i8 (input, accumulate and output types: docs/profiles.md)"),
     COL(m, INT, KEY, VALUE, NONE, COUNT, "", "rows of A and C"),
     COL(n, INT, KEY, VALUE, NONE, COUNT, "", "columns of B and C"),
     COL(k, INT, KEY, VALUE, NONE, COUNT, "", "columns of A, rows of B"),
@@ -73,20 +74,28 @@ const struct mmb_column mmb_columns[] = {
         "L2 throughput: busiest L2 unit, percent of peak over the duration (ncu Speed of Light)"),
     COL(l1_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L1/TEX cache (global and local memory)"),
     COL(l2_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes requested at the L2 cache"),
+    COL(tensor_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "tensor pipe utilisation: cycles any tensor pipe (HMMA, HGMMA/QGMMA, IMMA, DMMA) was active, percent of the "
+        "SM's active cycles"),
+    COL(tensor_inst, REAL, COUNTER, NO, NONE, NONNEG, "", "warp instructions executed by the tensor pipes"),
     COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
     COL(gflops, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/s", "2MNK / median time"),
     COL(flop_counted, REAL, DERIVED, NO, NONE, NONNEG, "FLOP", "2 ffma + fadd + fmul"),
     COL(intensity, REAL, DERIVED, NO, HIGHER, POSITIVE, "FLOP/B", "2MNK per DRAM byte"),
     COL(peak_gbps, REAL, IDENTITY, NO, NONE, POSITIVE, "GB/s", "peak DRAM bandwidth of this GPU"),
+    COL(pipe, STR, IDENTITY, NO, NONE, PIPE, "",
+        "the arithmetic pipe the row is measured against: fp32, fp64, int32 or a tensor pipe (tensor_f16, ...)"),
     COL(peak_gflops, REAL, IDENTITY, NO, NONE, POSITIVE, "GFLOP/s",
-        "peak rate of this GPU's pipe for the element type: FP32, FP64 or INT32 (no tensor cores)"),
+        "dense peak of this GPU's pipe (the pipe column; GOP/s for integers); rows without a pipe column: FP32, "
+        "FP64 or INT32 by dtype"),
     COL(fp32_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%",
-        "gflops as percent of peak_gflops: the FP32 pipe's use (FP64's or INT32's for f64 and i32)"),
+        "gflops as percent of peak_gflops, as pipe_pct (the name it had before pipe_pct, kept for older readers)"),
+    COL(pipe_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "gflops as percent of peak_gflops: the use of the row's pipe"),
     COL(declared_gbps, REAL, DERIVED, NO, HIGHER, POSITIVE, "GB/s",
         "nvbench's GlobalMem BW: compulsory bytes (MK + KN + MN) x element size / median time"),
     COL(declared_bw_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "nvbench's BWUtil: declared_gbps as percent of peak_gbps"),
     COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
-        "the busiest of the pipe (fp32_pct), L1, L2 and DRAM throughput: what limits the kernel"),
+        "the busiest of the pipe (pipe_pct), L1, L2 and DRAM throughput: what limits the kernel"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
@@ -267,6 +276,11 @@ static const char *name_check(enum mmb_col_domain domain, const char *text, char
         *ok = mmb_stop_parse(text, &st);
         for (const struct mmb_stop_info *i = mmb_stop_table; i->text && o < len; i++)
             o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", i->text);
+    } else if (domain == MMB_DOMAIN_PIPE) {
+        enum mmb_pipe pp;
+        *ok = mmb_pipe_parse(text, &pp);
+        for (const struct mmb_pipe_info *i = mmb_pipe_table; i->text && o < len; i++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", i->text);
     } else if (domain == MMB_DOMAIN_LIMITER) {
         *ok = mmb_limiter_parse(text) != NULL;
         for (const struct mmb_limiter *l = mmb_limiter_table; l->text && o < len; l++)
@@ -283,7 +297,7 @@ static int text_parse(const struct mmb_column *c, const char *text, size_t n, vo
         mmb_errorf(err, errlen, "column '%s': expected at most %zu bytes, found %zu", c->name, c->size - 1, n);
         return -1;
     }
-    char list[128];
+    char list[192];
     bool ok;
     if (n > 0 && name_check(c->domain, text, list, sizeof list, &ok) && !ok) {
         mmb_errorf(err, errlen, "column '%s': expected one of %s, found '%s'", c->name, list, text);

@@ -46,7 +46,8 @@ enum mmb_col_better { MMB_BETTER_NONE, MMB_BETTER_LOWER, MMB_BETTER_HIGHER };
  * the file and line, so that no impossible value reaches a figure or a loop. */
 enum mmb_col_domain {
     MMB_DOMAIN_TEXT,     /* any text without a NUL */
-    MMB_DOMAIN_DTYPE,    /* a name of core/dtype's table: f32, f64, i32 */
+    MMB_DOMAIN_DTYPE,    /* a name of core/dtype's table: f32, f64, i32, f16, ... */
+    MMB_DOMAIN_PIPE,     /* a name of core/dtype's pipe table: fp32, tensor_f16, ... */
     MMB_DOMAIN_CACHE,    /* a name of core/cache's table: cold, hot */
     MMB_DOMAIN_LIMITER,  /* a name of mmb_limiter_table (limiter.h) */
     MMB_DOMAIN_COUNT,    /* an integer of at least 1: sizes, SMs, repeats */

@@ -7,6 +7,7 @@ const struct mmb_limiter mmb_limiter_table[] = {
     {MMB_LIMITER_FP32, "fp32", "the FP32 pipe"},
     {MMB_LIMITER_FP64, "fp64", "the FP64 pipe"},
     {MMB_LIMITER_INT32, "int32", "the INT32 pipe"},
+    {MMB_LIMITER_TENSOR, "tensor", "the tensor cores"},
     {MMB_LIMITER_L1, "l1", "L1/TEX throughput"},
     {MMB_LIMITER_L2, "l2", "L2 throughput"},
     {MMB_LIMITER_DRAM, "dram", "DRAM bandwidth"},

@@ -1,10 +1,11 @@
 /* limiter.h - what limits a kernel, as the limiter column spells it: the busiest of
- * its arithmetic pipe and the memory levels, named once. */
+ * its arithmetic pipe (the CUDA cores' FP32, FP64 or INT32 pipe, or the tensor cores)
+ * and the memory levels, named once. */
 #ifndef MMB_LIMITER_H
 #define MMB_LIMITER_H
 
-enum mmb_limiter_kind { MMB_LIMITER_FP32, MMB_LIMITER_FP64, MMB_LIMITER_INT32, MMB_LIMITER_L1, MMB_LIMITER_L2,
-                        MMB_LIMITER_DRAM, MMB_LIMITER_COUNT };
+enum mmb_limiter_kind { MMB_LIMITER_FP32, MMB_LIMITER_FP64, MMB_LIMITER_INT32, MMB_LIMITER_TENSOR, MMB_LIMITER_L1,
+                        MMB_LIMITER_L2, MMB_LIMITER_DRAM, MMB_LIMITER_COUNT };
 
 struct mmb_limiter {
     enum mmb_limiter_kind value;

@@ -39,6 +39,13 @@ const struct mmb_metric mmb_metrics[] = {
     METRIC("lts__throughput.avg.pct_of_peak_sustained_elapsed", l2_util_pct, "percent", 1.0, TIME_AVG, 0),
     METRIC("l1tex__t_bytes.sum", l1_bytes, "byte", 1.0, SUM, MMB_METRIC_MEMORY),
     METRIC("lts__t_bytes.sum", l2_bytes, "byte", 1.0, SUM, MMB_METRIC_MEMORY),
+    /* the tensor cores: every tensor pipe's active cycles (on GH100 HMMA with HGMMA and
+     * QGMMA, IMMA with IGMMA, and DMMA), as ncu's pipe utilisation counts them, and the
+     * warp instructions they executed */
+    METRIC("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", tensor_pct, "percent", 1.0, TIME_AVG,
+           MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR),
+    METRIC("sm__inst_executed_pipe_tensor.sum", tensor_inst, "instruction", 1.0, SUM,
+           MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR),
     {NULL, NULL, NULL, 0.0, MMB_MERGE_SUM, 0, 0},
 };
 
@@ -51,6 +58,7 @@ static const struct {
     {"default", 0, false},
     {"memory", MMB_METRIC_MEMORY, false},
     {"compute", MMB_METRIC_COMPUTE, false},
+    {"tensor", MMB_METRIC_TENSOR, false},
     {"none", 0, true},
 };
 #define SET_NAMES (sizeof set_names / sizeof set_names[0])
@@ -173,7 +181,7 @@ static void report_unknown(const char *word, char *err, size_t errlen)
         snprintf(err, errlen, "unknown metric '%s'; did you mean %s?", word, list);
     else
         snprintf(err, errlen,
-                 "unknown metric '%s'; expected default, memory, compute, none, or a comma list "
+                 "unknown metric '%s'; expected default, memory, compute, tensor, none, or a comma list "
                  "of CSV columns (dram_gbps, sm_util_pct, ...) or CUPTI names", word);
 }
 
@@ -196,7 +204,7 @@ int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err
         size_t len = (size_t)(last - p);
         if (len == 0) {
             snprintf(err, errlen, "metric set '%s': empty name (expected default, memory, compute, "
-                     "none, or a comma list of metrics)", text);
+                     "tensor, none, or a comma list of metrics)", text);
             return -1;
         }
         if (len >= sizeof word)

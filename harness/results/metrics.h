@@ -20,6 +20,7 @@ enum mmb_metric_merge { MMB_MERGE_SUM, MMB_MERGE_TIME_AVG };
 enum {
     MMB_METRIC_MEMORY = 1u << 0,
     MMB_METRIC_COMPUTE = 1u << 1,
+    MMB_METRIC_TENSOR = 1u << 2,
 };
 
 struct mmb_metric {
@@ -29,7 +30,7 @@ struct mmb_metric {
     const char *cupti_unit;  /* dimension CUPTI reports (checked offline by the tests) */
     double scale;            /* CSV value = CUPTI value * scale */
     enum mmb_metric_merge merge;
-    unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE */
+    unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR */
     size_t offset;           /* offsetof(struct mmb_row, column's field): a double */
 };
 
@@ -54,7 +55,8 @@ struct mmb_metric_set {
 };
 
 /* `default` (every column), `memory` (DRAM bytes, bandwidth and utilisation, L1 and
- * L2 hit rates), `compute` (SM %, FP32 instruction counts, occupancy, bank conflicts),
+ * L2 hit rates), `compute` (SM %, FP32 instruction counts, occupancy, bank conflicts,
+ * the tensor pipes), `tensor` (the tensor pipes' utilisation and instructions),
  * `none`, or a comma list of set names, CUPTI names and column names, spaces allowed.
  * NULL text is `default`. An unknown name is -1 with err naming it and its closest
  * matches. */

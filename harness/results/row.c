@@ -63,15 +63,17 @@ static double intensity_of(const struct mmb_row *row)
     return !isnan(work) && positive(bytes) ? work / bytes : NAN;
 }
 
-/* The compulsory bytes of the problem: A, B and C once each (nvbench's declared
- * global memory reads and writes in seed 004); NaN for an unknown dtype. */
+/* The compulsory bytes of the problem: A and B in the input type, C in the output
+ * type, once each (nvbench's declared global memory reads and writes in seed 004);
+ * NaN for an unknown dtype. */
 static double compulsory_bytes(const struct mmb_row *row)
 {
     enum mmb_dtype t;
     if (isnan(work_flop(row)) || !mmb_dtype_parse(row->dtype, &t))
         return NAN;
+    const struct mmb_dtype_info *d = mmb_dtype_info(t);
     double m = (double)row->m, n = (double)row->n, k = (double)row->k;
-    return (m * k + k * n + m * n) * (double)mmb_dtype_info(t)->size;
+    return (m * k + k * n) * (double)d->size + m * n * (double)mmb_format_info(d->out)->size;
 }
 
 static double percent_of(double v, double peak)
@@ -79,17 +81,27 @@ static double percent_of(double v, double peak)
     return isfinite(v) && positive(peak) ? 100.0 * v / peak : NAN;
 }
 
+bool mmb_row_pipe(const struct mmb_row *row, enum mmb_pipe *pipe)
+{
+    enum mmb_dtype t;
+    if (row->pipe[0])
+        return mmb_pipe_parse(row->pipe, pipe);
+    if (!mmb_dtype_parse(row->dtype, &t))
+        return false;
+    /* written before the pipe column (f32, f64, i32: the CUDA cores' pipes) */
+    *pipe = mmb_dtype_info(t)->pipe;
+    return true;
+}
+
 /* The busiest of the pipe, L1, L2 and DRAM; "" unless all four are known. */
 static void limiter_of(const struct mmb_row *row, double pipe_pct, char *out, size_t len)
 {
-    enum mmb_dtype t;
-    enum mmb_limiter_kind pipe = !mmb_dtype_parse(row->dtype, &t) || t == MMB_F32 ? MMB_LIMITER_FP32
-                                 : t == MMB_F64                                   ? MMB_LIMITER_FP64
-                                                                                  : MMB_LIMITER_INT32;
+    enum mmb_pipe pipe;
+    const struct mmb_limiter *pl = mmb_row_pipe(row, &pipe) ? mmb_limiter_parse(mmb_pipe_info(pipe)->limiter) : NULL;
     const struct {
         enum mmb_limiter_kind kind;
         double pct;
-    } levels[] = {{pipe, pipe_pct},
+    } levels[] = {{pl ? pl->value : MMB_LIMITER_FP32, pipe_pct},
                   {MMB_LIMITER_L1, row->l1_util_pct},
                   {MMB_LIMITER_L2, row->l2_util_pct},
                   {MMB_LIMITER_DRAM, row->dram_util_pct}};
@@ -111,12 +123,14 @@ void mmb_row_derive(struct mmb_row *row)
     if (!isnan(row->ffma) && !isnan(row->fadd) && !isnan(row->fmul))
         row->flop_counted = 2.0 * row->ffma + row->fadd + row->fmul;
     row->intensity = intensity_of(row);
-    /* the device gives its FP32 peak; an f64 or i32 row runs on another pipe */
-    row->peak_gflops = mmb_pipe_peak(row->peak_gflops, row->cc, row->dtype);
-    row->fp32_pct = percent_of(row->gflops, row->peak_gflops);
+    /* the device gives its FP32 peak; the row's pipe may be another */
+    enum mmb_pipe pipe;
+    row->peak_gflops = mmb_row_pipe(row, &pipe) ? mmb_pipe_peak(row->peak_gflops, row->cc, pipe, row->gpu) : NAN;
+    row->pipe_pct = percent_of(row->gflops, row->peak_gflops);
+    row->fp32_pct = row->pipe_pct;
     row->declared_gbps = giga_per_second(compulsory_bytes(row), row);
     row->declared_bw_pct = percent_of(row->declared_gbps, row->peak_gbps);
-    limiter_of(row, row->fp32_pct, row->limiter, sizeof row->limiter);
+    limiter_of(row, row->pipe_pct, row->limiter, sizeof row->limiter);
 }
 
 double mmb_row_gflops(const struct mmb_row *row)
@@ -144,14 +158,33 @@ double mmb_row_dram_pct(const struct mmb_row *row)
 
 double mmb_row_pipe_peak(const struct mmb_row *row)
 {
-    if (isfinite(row->fp32_pct))
+    enum mmb_pipe pipe;
+    if (isfinite(row->pipe_pct) || isfinite(row->fp32_pct))
         return row->peak_gflops;
-    return mmb_pipe_peak(row->peak_gflops, row->cc, row->dtype);
+    return mmb_row_pipe(row, &pipe) ? mmb_pipe_peak(row->peak_gflops, row->cc, pipe, row->gpu) : NAN;
+}
+
+double mmb_row_fp32_peak(const struct mmb_row *row)
+{
+    enum mmb_pipe pipe;
+    if (!(isfinite(row->pipe_pct) || isfinite(row->fp32_pct)))
+        return row->peak_gflops; /* not derived: the device's FP32 peak as filled in */
+    if (!mmb_row_pipe(row, &pipe))
+        return NAN;
+    double one = mmb_pipe_peak(1.0, row->cc, pipe, row->gpu);
+    return isfinite(one) && one > 0.0 ? row->peak_gflops / one : NAN;
+}
+
+double mmb_row_pipe_pct(const struct mmb_row *row)
+{
+    if (isfinite(row->pipe_pct))
+        return row->pipe_pct;
+    return isfinite(row->fp32_pct) ? row->fp32_pct : percent_of(mmb_row_gflops(row), mmb_row_pipe_peak(row));
 }
 
 double mmb_row_fp32_pct(const struct mmb_row *row)
 {
-    return isfinite(row->fp32_pct) ? row->fp32_pct : percent_of(mmb_row_gflops(row), mmb_row_pipe_peak(row));
+    return mmb_row_pipe_pct(row);
 }
 
 double mmb_row_declared_gbps(const struct mmb_row *row)
@@ -174,7 +207,7 @@ const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len)
 {
     if (row->limiter[0])
         return row->limiter;
-    limiter_of(row, mmb_row_fp32_pct(row), buf, len);
+    limiter_of(row, mmb_row_pipe_pct(row), buf, len);
     return buf;
 }
 

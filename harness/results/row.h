@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/dtype.h"
 #include "results/row_fields.h"
 
 /* Sets every cell empty; status ok, counter_status skipped. */
@@ -16,19 +17,29 @@ void mmb_row_init(struct mmb_row *row);
  *   flop_counted    = 2 ffma + fadd + fmul                    (counted FP32 work)
  *   intensity       = 2 m n k / (dram_read_bytes + dram_write_bytes)
  *   peak_gflops     = the device's FP32 peak, as the caller filled it in, scaled to
- *                     the row's pipe: FP64 for f64, INT32 for i32 (results/peaks.h)
- *   fp32_pct        = 100 gflops / peak_gflops
+ *                     the row's pipe (the pipe column; without one the CUDA cores'
+ *                     pipe of the dtype: FP32, FP64 for f64, INT32 for i32;
+ *                     results/peaks.h)
+ *   pipe_pct        = 100 gflops / peak_gflops
+ *   fp32_pct        = pipe_pct (its name before pipe_pct, kept for older readers)
  *   declared_gbps   = (m k + k n + m n) x element size / median time (nvbench's
  *                     GlobalMem BW of seed 004: compulsory bytes, not measured ones)
  *   declared_bw_pct = 100 declared_gbps / peak_gbps (nvbench's BWUtil)
- *   limiter         = the highest of fp32_pct, l1_util_pct, l2_util_pct and
- *                     dram_util_pct, as limiter.h names it; "" unless all four are known
+ *   limiter         = the highest of pipe_pct, l1_util_pct, l2_util_pct and
+ *                     dram_util_pct, as limiter.h names it (the pipe as the pipe
+ *                     table's limiter says: fp32, fp64, int32, tensor); "" unless all
+ *                     four are known
  * intensity uses 2 m n k, not flop_counted, so that the roofline places every kernel
  * by the work the problem needs, the same for every kernel of a size: one that wastes
  * FLOPs (padding, recomputed tiles) gains no intensity from the waste, and rows
  * without FP32 counters (set `memory`) still have one. Call it once per row: it
- * scales peak_gflops. A row that has fp32_pct thus carries its pipe's peak. */
+ * scales peak_gflops. A row that has pipe_pct or fp32_pct thus carries its pipe's
+ * peak. */
 void mmb_row_derive(struct mmb_row *row);
+
+/* The row's pipe: its pipe cell, else its dtype's (rows written before that column
+ * are f32, f64 and i32, on the CUDA cores' pipes); false for an unknown pipe or dtype. */
+bool mmb_row_pipe(const struct mmb_row *row, enum mmb_pipe *pipe);
 
 /* Values the report needs: the row's cell when it holds one (positive for gflops
  * and intensity, finite for dram_gbps), else derived from the others with
@@ -39,10 +50,16 @@ double mmb_row_gflops(const struct mmb_row *row);
 double mmb_row_intensity(const struct mmb_row *row);
 double mmb_row_dram_gbps(const struct mmb_row *row);
 double mmb_row_dram_pct(const struct mmb_row *row);
-/* The peak of the row's pipe: peak_gflops in a row that has fp32_pct (derived by
- * this mmbench), else peak_gflops scaled from FP32 to the row's pipe, because older
- * rows carry the FP32 peak whatever their dtype. */
+/* The peak of the row's pipe: peak_gflops in a row that has pipe_pct or fp32_pct
+ * (derived), else peak_gflops scaled from FP32 to the row's pipe, because older rows
+ * carry the FP32 peak whatever their dtype. */
 double mmb_row_pipe_peak(const struct mmb_row *row);
+/* The device's FP32 peak, whatever the row's pipe: what a GPU's peak_gflops means
+ * when rows of several pipes are read together. */
+double mmb_row_fp32_peak(const struct mmb_row *row);
+/* The use of the row's pipe: pipe_pct, else fp32_pct (older files), else derived. */
+double mmb_row_pipe_pct(const struct mmb_row *row);
+/* mmb_row_pipe_pct, under the name the report knows it by. */
 double mmb_row_fp32_pct(const struct mmb_row *row);
 double mmb_row_declared_gbps(const struct mmb_row *row);
 double mmb_row_declared_pct(const struct mmb_row *row);

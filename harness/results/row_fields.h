@@ -22,7 +22,7 @@ struct mmb_row {
     char profile[64];
     char kernel[64];
     char params[256];   /* name=value pairs joined by ';', in profile order */
-    char dtype[8];      /* f32 | f64 | i32 */
+    char dtype[8];      /* core/dtype.h's table: f32, f64, i32, f16, bf16, tf32, e4m3, i8 */
     long long m, n, k;
     /* outcome */
     enum mmb_status status;
@@ -39,11 +39,14 @@ struct mmb_row {
     double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
     double l1_util_pct, l2_util_pct, l1_bytes, l2_bytes;
+    double tensor_pct, tensor_inst;
     enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
     /* derived */
-    double gflops, flop_counted, intensity, peak_gbps, peak_gflops;
-    double fp32_pct, declared_gbps, declared_bw_pct;
-    char limiter[8];    /* mmb_limiter_table's text: fp32, l1, l2, dram, ... */
+    double gflops, flop_counted, intensity, peak_gbps;
+    char pipe[16];      /* core/dtype.h's pipe table: the pipe whose peak peak_gflops is */
+    double peak_gflops;
+    double fp32_pct, pipe_pct, declared_gbps, declared_bw_pct;
+    char limiter[8];    /* mmb_limiter_table's text: fp32, tensor, l1, l2, dram, ... */
     /* static */
     long long registers, smem_bytes;
     char timestamp[32]; /* ISO 8601 UTC */

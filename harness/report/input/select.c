@@ -131,11 +131,12 @@ static int gpus_collect(struct mmb_report_data *d, char *err, size_t errlen)
             const struct mmb_row *r = &d->rows[i].r;
             struct mmb_report_gpu *gp = &d->gpus[group[i]];
             d->rows[i].gpu = group[i];
-            /* the FP32 peak: f64 and i32 rows may carry their own pipe's, which is lower */
+            /* the FP32 peak: rows carry their own pipe's (FP64, INT32, the tensor cores) */
+            double fp32_peak = mmb_row_fp32_peak(r);
             if (positive(r->peak_gbps) && !(r->peak_gbps <= gp->peak_gbps))
                 gp->peak_gbps = r->peak_gbps;
-            if (positive(r->peak_gflops) && !(r->peak_gflops <= gp->peak_gflops))
-                gp->peak_gflops = r->peak_gflops;
+            if (positive(fp32_peak) && !(fp32_peak <= gp->peak_gflops))
+                gp->peak_gflops = fp32_peak;
         }
         gpus_order(d);
         gpus_count(d);

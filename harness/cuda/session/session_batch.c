@@ -1,0 +1,163 @@
+/* session_batch.c - evaluating configurations whose counters are read together
+ * (mmb_profiler_measure_batch): each configuration is prepared, verified and timed at
+ * once; its row then waits in the session, in order, until the batch's profiling
+ * passes are done, and goes to the caller's sink. The launches of a batch share the
+ * passes (each after its own L2 flush, so each is measured as if alone), which every
+ * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
+ * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
+ * stops at the ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
+ * docs/counters.md, "Cost, and batches". MMB_COUNTER_BATCH=N (1..32) caps a batch. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "cuda/session/session.h"
+#include "cuda/session/session_impl.h"
+
+/* A launch whose passes would take longer than this (kernel time) is measured alone:
+ * the per-pass cost it would share is small beside its own. */
+#define BATCH_LAUNCH_SECONDS 2.5
+/* A batch is measured once its passes would take this long (kernel time), or a
+ * quarter of a configuration's time limit, whichever is less: a batch is measured
+ * within the time limit of the configuration submitted last. */
+#define BATCH_SECONDS 8.0
+
+static bool counters_wanted(const struct mmb_session *s)
+{
+    return s->opts.counters && mmb_metric_set_size(&s->metrics) > 0;
+}
+
+/* Kernel seconds of one launch's passes, from its timed median. */
+static double passes_seconds(const struct mmb_session *s, const struct mmb_row *row, bool cold)
+{
+    double launches = cold ? 1.0 : 2.0; /* hot: a warm-up launch before the measured one */
+    return row->time_ms_median / 1000.0 * launches * (double)mmb_profiler_passes(s->profiler);
+}
+
+/* No row waits any more: the batch starts empty. */
+static void batch_reset(struct mmb_session *s)
+{
+    s->npending = s->nbatch = 0;
+    s->batch_kernel_s = 0.0;
+    s->batch_ranges = 0;
+}
+
+/* Reads the counters of the waiting batch, then sends every waiting row to sink in
+ * order. Returns 0, or the sink's nonzero. */
+static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    if (s->nbatch > 0) {
+        struct mmb_profiled_launch batch[MMB_PROFILER_BATCH_MAX];
+        bool cold = false;
+        size_t n = 0;
+        for (int i = 0; i < s->npending; i++) {
+            struct pending_row *pr = &s->pending[i];
+            if (!pr->wants_counters)
+                continue;
+            batch[n++] = (struct mmb_profiled_launch){.launch = pr->ctx.launch, .ctx = &pr->ctx,
+                                                      .kernels = pr->kernels,
+                                                      .row = &pr->row};
+            cold = pr->cold;
+        }
+        double t = mmb_seconds_now(), setup_s = 0.0;
+        char err[512] = "";
+        int passes = 0;
+        enum mmb_status st = mmb_profiler_measure_batch(s->profiler, batch, n, cold, &passes, &setup_s, err,
+                                                        sizeof err);
+        s->phases.counter_passes += (size_t)passes;
+        s->phases.counter_setup_seconds += setup_s;
+        if (s->opts.verbose || st != MMB_STATUS_OK)
+            fprintf(stderr, "mmbench %s: %scounters of %zu launch%s together: %s, %d passes%s%s\n",
+                    mmb_session_command(s), st != MMB_STATUS_OK ? "warning: " : "", n, n == 1 ? "" : "es",
+                    mmb_status_text(st),
+                    passes, err[0] ? ": " : "", err);
+        for (size_t i = 0; i < n; i++) {
+            batch[i].row->counter_status = st;
+            mmb_row_derive(batch[i].row);
+        }
+        mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+    }
+    int rc = 0;
+    for (int i = 0; i < s->npending; i++) {
+        struct pending_row *pr = &s->pending[i];
+        if (pr->wants_counters && pr->ctx.cached)
+            pr->ctx.cached->pins--;
+        if (rc == 0)
+            rc = sink(sink_ctx, &pr->row, pr->ctx.samples, pr->ctx.nsamples);
+        free(pr->ctx.samples);
+        pr->ctx.samples = NULL;
+    }
+    batch_reset(s);
+    return rc;
+}
+
+/* The context is gone: rows still waiting for counters are dropped (they were not
+ * finished; a resumed sweep measures them again), the others go out. */
+static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    int rc = 0;
+    for (int i = 0; i < s->npending; i++) {
+        struct pending_row *pr = &s->pending[i];
+        if (pr->wants_counters && pr->ctx.cached)
+            pr->ctx.cached->pins--;
+        else if (!pr->wants_counters && rc == 0)
+            rc = sink(sink_ctx, &pr->row, pr->ctx.samples, pr->ctx.nsamples);
+        free(pr->ctx.samples);
+        pr->ctx.samples = NULL;
+    }
+    batch_reset(s);
+    return rc;
+}
+
+int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                       const struct mmb_config *cfg, const struct mmb_eval_options *eo, const struct mmb_row *identity,
+                       mmb_row_sink sink, void *sink_ctx, bool *device_lost)
+{
+    bool cold = eo->cache == MMB_CACHE_COLD;
+    size_t launch_ranges = 0; /* of this launch, when it joins the batch */
+    int rc;
+    if ((s->npending == PENDING_MAX || (s->nbatch > 0 && s->pending[0].cold != cold)) &&
+        (rc = flush_pending(s, sink, sink_ctx)) != 0)
+        return rc;
+    struct pending_row *pr = &s->pending[s->npending++];
+    pr->row = *identity;
+    pr->cold = cold;
+    pr->wants_counters = false;
+    enum mmb_status st = mmb_session_measure(s, &pr->ctx, p, kernel, cfg, eo, &pr->row, device_lost);
+    if (*device_lost)
+        return flush_after_loss(s, sink, sink_ctx);
+    if (st == MMB_STATUS_OK) {
+        const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
+        double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
+        if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
+            (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
+            pr->wants_counters = true;
+            if (pr->ctx.cached)
+                pr->ctx.cached->pins++;
+            s->nbatch++;
+            s->batch_kernel_s += alone;
+            launch_ranges = mmb_profiler_launch_ranges(s->profiler, pr->kernels, cold);
+            s->batch_ranges += launch_ranges;
+        } else {
+            double t = mmb_seconds_now();
+            mmb_session_read_counters(s, &pr->ctx, cold, &pr->row);
+            mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+            mmb_row_derive(&pr->row);
+        }
+    }
+    double most = BATCH_SECONDS;
+    if (eo->time_limit > 0 && eo->time_limit / 4 < most)
+        most = eo->time_limit / 4;
+    /* measured once another launch like this one would not fit in a pass's ranges */
+    bool ranges_full = s->batch_ranges + launch_ranges > MMB_PROFILER_PASS_RANGES_MAX;
+    if (s->nbatch == 0 || s->nbatch >= s->batch_max || s->npending == PENDING_MAX || s->batch_kernel_s >= most ||
+        ranges_full)
+        return flush_pending(s, sink, sink_ctx);
+    return 0;
+}
+
+int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    return s->npending ? flush_pending(s, sink, sink_ctx) : 0;
+}
