@@ -1,4 +1,4 @@
-/* test_compare.c - `mmbench compare` and the comparison of two rows (results/compare.h):
+/* test_compare.c - `mmbench compare` and the comparison of two rows (results/compare/compare.h):
  * a run against a copy whose times of one kernel are 20% longer gives SLOWER for that
  * kernel's rows and nothing else slower, and --fail-on slower exits 1; a run against
  * itself gives no SLOWER or FASTER and exits 0; rows without samples fall back to their
@@ -16,7 +16,7 @@
 #include "core/hash.h"
 #include "core/stats.h"
 #include "csv_rows.h"
-#include "results/compare.h"
+#include "results/compare/compare.h"
 #include "results/csv.h"
 #include "results/csv_samples.h"
 #include "tmpdir.h"

@@ -1,7 +1,7 @@
 /* compare.c - `mmbench compare OLD NEW`: the pairs of results files (two CSVs; the
  * CSVs of one name in two folders; two GPU folders of DATA with --gpus), each file's
  * rows that count (results/resume.h), the configurations both files have, a verdict
- * for each (results/compare.h), printed as text or Markdown with a summary line. */
+ * for each (results/compare/compare.h), printed as text or Markdown with a summary line. */
 #include "cmd/compare.h"
 
 #include <dirent.h>
@@ -15,7 +15,7 @@
 #include "cmd/common.h"
 #include "cmd/options.h"
 #include "core/error.h"
-#include "results/compare.h"
+#include "results/compare/compare.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
 #include "results/csv_samples.h"

@@ -1,5 +1,5 @@
 /* pairs.c - one configuration on two GPUs, compared as `mmbench compare` compares it
- * (results/compare.h): the newer GPU's row of the older one's configuration, the two
+ * (results/compare/compare.h): the newer GPU's row of the older one's configuration, the two
  * rows' verdict from their launch times (their files' side files) or their min and max,
  * and what the comparisons of two GPUs rest on. */
 #include "report/input/pairs.h"

@@ -1,5 +1,5 @@
 /* pairs.h - the report compares two GPUs only at one configuration, and only through
- * `mmbench compare`'s verdicts (results/compare.h): the other GPU's row of a row's
+ * `mmbench compare`'s verdicts (results/compare/compare.h): the other GPU's row of a row's
  * configuration, their verdict, and what a set of such comparisons rests on (samples
  * or min and max, protocols recorded and alike, launches per row) in a sentence. */
 #ifndef MMB_REPORT_PAIRS_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "report/input/data.h"
-#include "results/compare.h"
+#include "results/compare/compare.h"
 
 /* The selected row of GPU b with ra's kernel, shape and configuration (params); NULL
  * when b did not measure it. */

@@ -1,6 +1,6 @@
 /* compare.c - one configuration measured twice: its rows' times, with their samples
  * or their summary, into a ratio, an interval and a verdict (compare.h). */
-#include "results/compare.h"
+#include "results/compare/compare.h"
 
 #include <math.h>
 #include <stdio.h>

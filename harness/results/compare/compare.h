@@ -4,8 +4,8 @@
  * the row holds (its min and max of repeats launches); and whether the two rows were
  * timed alike (results/protocol.h). `mmbench compare` and the report's comparisons of
  * GPUs both come here. */
-#ifndef MMB_RESULTS_COMPARE_H
-#define MMB_RESULTS_COMPARE_H
+#ifndef MMB_RESULTS_COMPARE_COMPARE_H
+#define MMB_RESULTS_COMPARE_COMPARE_H
 
 #include <stdbool.h>
 #include <stddef.h>
