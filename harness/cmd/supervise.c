@@ -384,7 +384,7 @@ static void record_unfinished(struct watch *ws, struct child *c, enum mmb_status
     if (!w || (!done && mmb_csv_append_row(w, &row, err, sizeof err) != 0)) {
         fprintf(stderr, "mmbench %s: could not record the %s row of %s %s: %s\n", ws->command, mmb_status_text(st),
                 row.kernel, row.params, err);
-    } else {
+    } else if (!done) {
         mmb_cmd_print_row(ws->command, &row, false);
         row_written(ws, &row);
     }
