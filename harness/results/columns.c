@@ -100,8 +100,8 @@ const struct mmb_column mmb_columns[] = {
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
     COL(source_digest, STR, IDENTITY, NO, NONE, TEXT, "",
-        "the kernel source and every file it includes (FNV-1a 64, 16 hex digits); a library kernel's name and "
-        "version"),
+        "the kernel source and every file it includes (FNV-1a 64, 16 hex digits); for a library kernel, the "
+        "library that computes the dtype and its version (cuBLAS 13.1.0; cuBLASLt for e4m3)"),
     COL(compile_options, STR, IDENTITY, NO, NONE, TEXT, "",
         "what NVRTC compiled with besides the parameters' -D macros (architecture, standard, defines, the "
         "profile's nvrtc_options) and NVRTC's version; empty for a library kernel"),

@@ -6,7 +6,6 @@
  * NVRTC options on this GPU, and the protocol of the session's timing and counting. */
 #include "cuda/session/session.h"
 
-#include <cublas_api.h>
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <math.h>
@@ -21,6 +20,7 @@
 #include "cuda/compile.h"
 #include "cuda/cupti.h"
 #include "cuda/l2flush.h"
+#include "cuda/problem/blas.h"
 #include "cuda/problem/reference.h"
 #include "cuda/problem/verify.h"
 #include "cuda/session/session_impl.h"
@@ -193,21 +193,28 @@ int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_opti
     return mmb_protocol_format(&spec, out, len);
 }
 
-/* "cuBLAS 13.0.2": the library's name and version, asked once. */
-static const char *library_version(struct mmb_session *s, const struct mmb_library *lib)
+/* "cuBLAS 13.1.0", or "cuBLASLt 13.1.0" for a dtype whose library call is
+ * cuBLASLt's: the library that computes the row, and its version, asked once. */
+static void library_version(struct mmb_session *s, const struct mmb_library *lib, enum mmb_dtype dtype, char *out,
+                            size_t len)
 {
-    if (!s->library_version[0]) {
-        int v[3] = {0, 0, 0};
-        const libraryPropertyType parts[3] = {MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL};
-        bool ok = true;
-        for (int i = 0; i < 3; i++)
-            ok = ok && cublasGetProperty(parts[i], &v[i]) == CUBLAS_STATUS_SUCCESS;
-        if (ok)
-            snprintf(s->library_version, sizeof s->library_version, "cuBLAS %d.%d.%d", v[0], v[1], v[2]);
-        else
-            snprintf(s->library_version, sizeof s->library_version, "cuBLAS (version unknown)");
+    if (lib->kind != MMB_KERNEL_CUBLAS) {
+        snprintf(out, len, "%s", lib->name);
+        return;
     }
-    return lib->kind == MMB_KERNEL_CUBLAS ? s->library_version : lib->name;
+    if (!s->blas_versions_done) {
+        char err[256];
+        int built;
+        if (mmb_blas_versions(&built, &s->blas_versions[0], &s->blas_versions[1], err, sizeof err) != 0)
+            s->blas_versions[0] = s->blas_versions[1] = 0;
+        s->blas_versions_done = true;
+    }
+    bool lt = mmb_dtype_info(dtype)->blas.api == MMB_BLAS_LT_MATMUL;
+    int v = s->blas_versions[lt];
+    if (v > 0)
+        snprintf(out, len, "%s %d.%d.%d", lt ? "cuBLASLt" : "cuBLAS", v / 10000, v / 100 % 100, v % 100);
+    else
+        snprintf(out, len, "%s (version unknown)", lt ? "cuBLASLt" : "cuBLAS");
 }
 
 static void source_origin(struct mmb_session *s, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
@@ -246,7 +253,7 @@ void mmb_session_row_origin(struct mmb_session *s, const struct mmb_kernel_spec 
     snprintf(row->protocol, sizeof row->protocol, "%s", protocol ? protocol : "");
     const struct mmb_library *lib = mmb_library_of(k->kind);
     if (lib)
-        snprintf(row->source_digest, sizeof row->source_digest, "%s", library_version(s, lib));
+        library_version(s, lib, dtype, row->source_digest, sizeof row->source_digest);
     else
         source_origin(s, k, cfg, size, dtype, row);
 }

@@ -99,7 +99,8 @@ struct mmb_session {
     size_t batch_ranges;          /* kernel ranges a pass of the batch records */
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
     double *last_samples;         /* mmb_session_evaluate's last row's times (owned) */
-    char library_version[32];     /* the reference library's name and version; "" until asked */
+    int blas_versions[2];         /* cuBLAS's and cuBLASLt's (mmb_blas_versions; 0: unknown) */
+    bool blas_versions_done;      /* asked already */
 };
 
 /* Everything of mmb_session_evaluate but the counters, into c (which must then stay
