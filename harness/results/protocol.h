@@ -2,7 +2,8 @@
  * protocol column: `key=value` items joined by ';', in a fixed order, for example
  *
  *   mmbench=0.1.0;warmup=2;noise=0.5%;min_samples=10;max_seconds=1;cache=cold;
- *   l2_flush=read:8;counters=default;cupti_setup=each;cupti_replay=user;counter_batch=32
+ *   l2_flush=read:8;counters=default;counter_mode=best;cupti_setup=each;cupti_replay=user;
+ *   counter_batch=32
  *
  * (one line in the CSV). Timing items decide what the times mean (two rows whose
  * timing items differ were not timed alike); counting items decide the counters.
@@ -31,9 +32,9 @@ struct mmb_protocol_spec {
     const char *l2_flush;         /* the flush method in its canonical form ("read:8"),
                                    * MMB_L2_SWEEP's; NULL: not known (no GPU) */
     const struct mmb_metric_set *metrics; /* the counters read; NULL or empty: none */
-    /* How counters are collected once there are several modes (a profile's
-     * `counters = best|all|none`): its text, written as counter_mode=TEXT after the
-     * set; NULL: the one way of this mmbench, and no item. */
+    /* Which rows are counted (core/counters.h: a profile's `counters = best|all|none`,
+     * --counters): its text, written as counter_mode=TEXT after the set when counters
+     * are read; NULL: no item. */
     const char *counter_mode;
     const char *cupti_setup;      /* MMB_CUPTI_SETUP's effect: "each" or "once" */
     const char *cupti_replay;     /* MMB_CUPTI_REPLAY's effect: "user" or "kernel" */

@@ -60,7 +60,8 @@ struct mmb_report_gpu {
     char name[MMB_REPORT_NAME_MAX];
     char slug[MMB_REPORT_NAME_MAX];
     double peak_gbps, peak_gflops; /* NaN when no row names them */
-    size_t rows, selected, published, with_counters, l2_low;
+    size_t rows, selected, published, l2_low;
+    size_t plotted, with_counters;  /* best rows (the plotted ones), and of them those with counters */
     size_t by_status[MMB_STATUS_COUNT];
     bool all_published;
 };
