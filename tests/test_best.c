@@ -1,4 +1,4 @@
-/* test_best.c - counters = best without a GPU (results/best.h): each group's fastest
+/* test_best.c - counters = best without a GPU (results/best/best.h): each group's fastest
  * ok row, the first of equals, is the one counted; groups reach the file whole, in
  * the order they were opened, the counted row first, each row with the launch times
  * held with it (the samples side file's); and a sweep stopped in any way
@@ -13,7 +13,7 @@
 
 #include "check_run.h"
 #include "csv_rows.h"
-#include "results/best.h"
+#include "results/best/best.h"
 #include "results/csv.h"
 #include "tmpdir.h"
 

@@ -20,7 +20,7 @@
 
 #ifdef MMB_HAVE_CUDA
 #include "cmd/run.h"
-#include "cmd/tune.h"
+#include "cmd/tune/tune.h"
 #else
 /* Without CUDA, run and tune still take their options (--help, bad input is exit 2). */
 static int no_cuda(enum mmb_cmd_kind kind, int argc, char **argv)

@@ -16,7 +16,7 @@
 #include "cuda/compile_pool.h"
 #include "cuda/session/session.h"
 #include "model/space.h"
-#include "results/best.h"
+#include "results/best/best.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
 #include "results/csv_samples.h"

@@ -48,7 +48,7 @@ static void setup_once(void)
     setenv("MMB_CACHE_DIR", cache, 1);
 }
 
-/* What run and tune check after the options and before a GPU (cmd/run.c, cmd/tune.c). */
+/* What run and tune check after the options and before a GPU (cmd/run.c, cmd/tune/tune.c). */
 static void plan(enum mmb_cmd_kind kind, const struct mmb_cmd_settings *s)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);

@@ -5,7 +5,7 @@
  * a stopped worker. What a file already holds of a group (a resumed sweep) decides
  * whether its new fastest row is counted: only when it is faster than every ok row
  * there, as the report picks a group's best (the lowest median, the first of equals).
- * The sweep (cmd/sweep.c) and the tuner (cmd/tune_kernel.c) drive it. */
+ * The sweep (cmd/sweep.c) and the tuner (cmd/tune/tune_kernel.c) drive it. */
 #ifndef MMB_BEST_H
 #define MMB_BEST_H
 

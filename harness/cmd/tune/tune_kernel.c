@@ -2,7 +2,7 @@
  * session as its evaluator (each configuration announced to the supervisor with its
  * time limit first), the compile pool running ahead of it, rows to the results CSV,
  * then a summary against cuBLAS and the T4 file. */
-#include "cmd/tune_impl.h"
+#include "cmd/tune/tune_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "core/error.h"
 #include "core/imap.h"
 #include "model/space.h"
-#include "results/best.h"
+#include "results/best/best.h"
 #include "results/protocol.h"
 #include "results/resume.h"
 #include "results/t4.h"

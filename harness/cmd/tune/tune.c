@@ -5,7 +5,7 @@
  * reference, then each kernel searched (tune_kernel.c). Rows go to the results CSV,
  * which is also the resume cache, so a restarted worker goes on where the last one
  * stopped. */
-#include "cmd/tune.h"
+#include "cmd/tune/tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
-#include "cmd/tune_impl.h"
+#include "cmd/tune/tune_impl.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"

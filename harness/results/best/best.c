@@ -1,7 +1,7 @@
 /* best.c - the groups of counters = best (best.h): rows held per group in a queue
  * with their launch times, each group's row to count, the fastest ok row of each group already in the file,
  * and the groups sent whole, in the order they were opened. */
-#include "results/best.h"
+#include "results/best/best.h"
 
 #include <math.h>
 #include <stdint.h>
