@@ -17,17 +17,18 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,824 bytes with the columns of
- * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst, and the
- * origin's three text cells, 544 bytes, among them) and at most MMB_REPORT_ROW_BYTES
- * (checked when built), in an array that grows by a quarter (tests/test_report.c checks
- * it); while a CSV is read, its whole text is held too, one CSV at a time, each at most
- * 256 MiB. Measured peak resident memory of a report built without CUDA (with it, add
- * the ~250 MB its libraries take), `report -n` of one CSV of course.csv's ok rows
- * repeated at 1,000 sizes with the precision and origin columns filled: 2.53 and 2.52
- * KiB a row for 100,000 and 300,000 rows (a row's text is 0.74 kB). At the limit,
- * 1,000,000 rows: 1.82 GB of rows and the text of the CSV being read (up to 256 MiB),
- * about 2.1 GB. */
+ * Memory: a row takes sizeof(struct mmb_report_row), 1,832 bytes with the columns of
+ * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst,
+ * theoretical_occupancy_pct, and the origin's three text cells, 544 bytes, among them)
+ * and at most MMB_REPORT_ROW_BYTES (checked when built), in an array that grows by a
+ * quarter (tests/test_report.c checks it); while a CSV is read, its whole text is held
+ * too, one CSV at a time, each at most 256 MiB. Measured peak resident memory of a
+ * report built without CUDA (with it, add the ~250 MB its libraries take), `report -n`
+ * of one CSV of course.csv's ok rows repeated (each copy a parameter of its own), with
+ * the precision, occupancy and origin columns filled (protocol and compile_options
+ * texts of the harness's form): 2.63 and 2.62 KiB a row for 100,000 and 300,000 rows
+ * (a row's text is 0.84 kB). At the limit, 1,000,000 rows: 1.83 GB of rows and the
+ * text of the CSV being read (up to 256 MiB), about 2.1 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
 #define MMB_REPORT_ROW_BYTES 2048
 #define MMB_REPORT_GPUS_MAX 32
