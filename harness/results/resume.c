@@ -18,11 +18,27 @@ static uint64_t cell_hash(const char *text)
     return h ? h : 1;
 }
 
+/* The protocol's hash without its counter_mode item: which rows a sweep counts (best,
+ * all) is the sweep's choice, not how a row was measured, and each row's
+ * counter_status says whether it was counted (results/best/ decides what a resumed
+ * group counts); so a row is not stale for it. 0 only for the empty cell. */
+static uint64_t protocol_hash(const char *text)
+{
+    const char *item = strstr(text, ";counter_mode=");
+    if (!item)
+        return cell_hash(text);
+    const char *rest = strchr(item + 1, ';');
+    uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, text, (size_t)(item - text));
+    if (rest)
+        h = mmb_hash_bytes(h, rest, strlen(rest));
+    return h ? h : 1;
+}
+
 void mmb_row_version_of(const struct mmb_row *row, struct mmb_row_version *out)
 {
     out->source_digest = cell_hash(row->source_digest);
     out->compile_options = cell_hash(row->compile_options);
-    out->protocol = cell_hash(row->protocol);
+    out->protocol = protocol_hash(row->protocol);
     out->ok = row->status == MMB_STATUS_OK;
     snprintf(out->timestamp, sizeof out->timestamp, "%s", row->timestamp);
 }

@@ -16,8 +16,9 @@
 #include "results/row.h"
 
 /* What of a row decides which of two rows of one key counts, and whether it is stale:
- * its origin as hashes of the three cells (0: empty), whether it is ok, when it was
- * measured. */
+ * its origin as hashes of the three cells (0: empty; the protocol's without its
+ * counter_mode item, which rows a sweep counts, which each row's counter_status
+ * says), whether it is ok, when it was measured. */
 struct mmb_row_version {
     uint64_t source_digest, compile_options, protocol;
     bool ok;
