@@ -306,6 +306,23 @@ START_TEST(test_best_counts_each_fastest)
         counted += rows.rows[i].counter_status != MMB_STATUS_NOT_BEST;
     ck_assert_uint_eq(counted, 1); /* one group: naive at 256 */
     best_check(&rows);
+    /* every ok row, held with its group and appended with it, has its launch times in
+     * the samples side file; its protocol names the counting mode */
+    char err[512];
+    struct mmb_samples_set *set;
+    ck_assert_msg(mmb_samples_load(best, &set, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        if (r->status != MMB_STATUS_OK)
+            continue;
+        size_t n = 0;
+        const double *t = mmb_samples_find(set, r, &n);
+        ck_assert_msg(t && n == (size_t)r->repeats, "%s %s: %zu launch times of %lld", r->kernel, r->params, n,
+                      r->repeats);
+        ck_assert_msg(strstr(r->protocol, ";counters=none") || strstr(r->protocol, ";counter_mode=best;"), "%s",
+                      r->protocol);
+    }
+    mmb_samples_free(set);
     printf("counters = best: %zu passes for 18 configurations\n", sum.counter_passes);
     free(rows.rows);
 
