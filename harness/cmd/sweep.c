@@ -311,7 +311,8 @@ static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_
         /* this row is recorded, so that a resumed sweep does not run it again; the
          * groups not yet written are measured again */
         size_t dropped = mmb_best_drop(sw->best);
-        if (mmb_session_discard(sw->session, sink_row, sink) != 0 || write_row(sw, row, samples, nsamples, sink->err, sink->errlen) != 0)
+        if (mmb_session_discard(sw->session, sink_row, sink) != 0 ||
+            write_row(sw, row, samples, nsamples, sink->err, sink->errlen) != 0)
             return -1;
         end_watch(sw);
         if (dropped)
