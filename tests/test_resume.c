@@ -62,15 +62,20 @@ START_TEST(test_decide)
      * counter set differs: stale */
     struct mmb_row counted = planned(want.source_digest, want.compile_options,
                                      "warmup=2;counters=default;counter_mode=best;counter_batch=32");
-    old = planned(want.source_digest, want.compile_options, "warmup=2;counters=default;counter_mode=all;counter_batch=32");
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;counters=default;counter_mode=all;counter_batch=32");
     ck_assert_int_eq(decide(&old, &counted), MMB_RESUME_DONE);
-    old = planned(want.source_digest, want.compile_options, "warmup=2;counters=default;counter_batch=32");
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;counters=default;counter_batch=32");
     ck_assert_int_eq(decide(&old, &counted), MMB_RESUME_DONE);
-    old = planned(want.source_digest, want.compile_options, "warmup=2;counters=memory;counter_mode=best;counter_batch=32");
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;counters=memory;counter_mode=best;counter_batch=32");
     ck_assert_int_eq(decide(&old, &counted), MMB_RESUME_PROTOCOL);
-    old = planned(want.source_digest, want.compile_options, "warmup=2;counters=default;counter_mode=best;counter_batch=8");
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;counters=default;counter_mode=best;counter_batch=8");
     ck_assert_int_eq(decide(&old, &counted), MMB_RESUME_PROTOCOL);
-    old = planned(want.source_digest, want.compile_options, "warmup=2;counters=default;counter_mode=best");
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;counters=default;counter_mode=best");
     ck_assert_int_eq(decide(&old, &counted), MMB_RESUME_PROTOCOL);
     /* the source decides first */
     old = planned("00000000000000bb", "x", "y");

@@ -79,8 +79,8 @@ static int generations_table(const struct mmb_report *rep, size_t a, size_t b, s
     mmb_report_tabular_note(t, "%s / %s: the %s's median time over the %s's at the same configuration; the 95%% "
                             "interval and the verdict (FASTER, SLOWER: the %s; SAME: within %.0f%%; UNSURE: the noise "
                             "allows no verdict) are mmbench compare's. DRAM × need: DRAM bytes over the compulsory "
-                            "bytes (A, B and C once); L2 hit in %%; none where the configuration was not counted on that "
-                            "GPU (counters = best counts each GPU's fastest configuration; counters = all, every "
+                            "bytes (A, B and C once); L2 hit in %%; none where the configuration was not counted on "
+                            "that GPU (counters = best counts each GPU's fastest configuration; counters = all, every "
                             "one). ", nb, na, nb, na, nb,
                             100 * MMB_VERDICT_THRESHOLD);
     char text[1024];

@@ -1,10 +1,11 @@
 /* best.h - counters = best, apart from the GPU: a group is the rows of one kernel at
  * one problem (size, dtype, cache mode; and GPU where GPUs share a file), measured
  * without counters; its fastest ok row is counted, and the group's rows are then
- * appended together, each with its launch times (the samples side file's), so that a group in a results file is whole or was cut short by
- * a stopped worker. What a file already holds of a group (a resumed sweep) decides
- * whether its new fastest row is counted: only when it is faster than every ok row
- * there, as the report picks a group's best (the lowest median, the first of equals).
+ * appended together, each with its launch times (the samples side file's), so that
+ * a group in a results file is whole or was cut short by a stopped worker. What a
+ * file already holds of a group (a resumed sweep) decides whether its new fastest
+ * row is counted: only when it is faster than every ok row there, as the report
+ * picks a group's best (the lowest median, the first of equals).
  * The sweep (cmd/sweep.c) and the tuner (cmd/tune/tune_kernel.c) drive it. */
 #ifndef MMB_BEST_H
 #define MMB_BEST_H
