@@ -6,7 +6,8 @@
 # take the time of the longest:
 #   GPU 0  on an H100: scripts/bench-vs-kt.sh (Kernel Tuner and mmbench in one call);
 #          elsewhere: test_tune and test_gpu, the GPU tests of run and tune;
-#   GPU 1  scripts/gpu/remeasure.sh: course, dtypes and tune-seed under one protocol;
+#   GPU 1  scripts/gpu/remeasure.sh: course, dtypes and tune-seed under one protocol,
+#          then test_tune;
 #   GPU 2  scripts/gpu/ladder-tc-all.sh: the tensor-core ladder (tune, awkward sizes,
 #          sanitizers, the ladder with counters);
 #   GPU 3  scripts/gpu/precisions.sh (profiles/precisions.ini and the precision tests),
@@ -28,9 +29,10 @@ export PATH="$PATH:/usr/local/cuda/bin" MMB_SOURCE_ROOT="$root"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 case "$name" in
 *H100*) job0="MMB_BENCH_SECONDS=$((s - 40)) bash scripts/bench-vs-kt.sh" ;;
-*) job0="timeout $((s - 20)) build-gpu/tests/test_tune; timeout 240 build-gpu/tests/test_gpu" ;;
+*) job0="cd build-gpu/tests && export MMBENCH=$root/build-gpu/harness/mmbench && timeout $((s - 260)) ./test_tune; timeout 240 ./test_gpu" ;;
 esac
-job1="MMB_JOB_SECONDS=$((s - 30)) bash scripts/gpu/remeasure.sh"
+job1="MMB_JOB_SECONDS=$((s - 200)) bash scripts/gpu/remeasure.sh;
+ cd build-gpu/tests && MMBENCH=$root/build-gpu/harness/mmbench timeout 150 ./test_tune 2>&1 | tail -20"
 job2="ALL_SECONDS=$((s - 20)) bash scripts/gpu/ladder-tc-all.sh"
 energy="bash scripts/gpu/energy-check.sh"
 [ -n "${ENERGY_ROOT:-}" ] && energy="cd '$ENERGY_ROOT' && OUT=\$OUT/energy bash scripts/gpu/energy-check.sh"

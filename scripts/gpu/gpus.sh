@@ -5,7 +5,7 @@
 # CUDA_DEVICE_ORDER=PCI_BUS_ID, so that it is nvidia-smi's GPU i too, MMB_GPU_INDEX=i for
 # the scripts that ask nvidia-smi), its own OUT ($OUT/gpu0, $OUT/gpu1, ...), TMPDIR and
 # MMB_CACHE_DIR (where a script takes them from the environment), and its output in
-# $OUT/gpuN/job.log. A job's time limit is its scripts' own; this waits for all and
+# $OUT/gpuN/job.log, packed at the end with the job's files into $OUT/gpuN.tar.gz. A job's time limit is its scripts' own; this waits for all and
 # prints each job's log tail and exit status. The scripts keep their work folders at
 # fixed /tmp paths of their own, so two jobs may not run the same script at once. The
 # GPUs are one host's: N profiles take one call's time instead of N.
@@ -29,5 +29,9 @@ for i in "${!pids[@]}"; do
     wait "${pids[$i]}"; r=$?
     [ "$r" -eq 0 ] || rc=1
     echo "== GPU $i: exit $r"; tail -n 30 "$out/gpu$i/job.log"
+done
+# one file per GPU comes back from the machine better than many
+for i in "${!pids[@]}"; do
+    tar czf "$out/gpu$i.tar.gz" -C "$out" "gpu$i" && rm -rf "${out:?}/gpu$i"
 done
 exit "$rc"
