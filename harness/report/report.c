@@ -75,6 +75,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
                      char *err, size_t errlen)
 {
     res->bad_input = true;
+    rep->data.root = rep->root;
     if (mmb_report_inputs_read(opt->inputs, opt->ninputs, rep->root, &rep->data, err, errlen) != 0 ||
         mmb_report_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, errlen) != 0)
         return -1;
@@ -82,7 +83,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
     snprintf(res->warning, sizeof res->warning, "%s", rep->data.warnings);
     if (!(rep->devices = mmb_report_devices_read(rep->root, &rep->data)))
         return mmb_failf(err, errlen, "out of memory");
-    mmb_report_profiles_rank(&rep->data, rep->root);
+    mmb_report_profiles_rank(&rep->data);
     return 0;
 }
 

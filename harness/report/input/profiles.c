@@ -5,8 +5,11 @@
  *   - the main profile: --profile NAME, else the story's profile (story.c: course)
  *     when the data has it, else the profile with the most ok rows; published rows
  *     (figures from the documents) and rows without a profile join it;
- *   - the others by name (story.c's table): tuning profiles feed the Tuning section,
- *     ladder* the Kernel ladder section, seeds* the Seed kernels as written section;
+ *   - the others by the role their INI declares (`role =`: story, ladder, tuning,
+ *     as-written, precisions, other), else, for profiles written before the key, by
+ *     name (story.c's table): tuning profiles feed the Tuning section, ladder* the
+ *     Kernel ladder section, seeds* the Seed kernels as written section, precisions*
+ *     the Precisions section;
  *   - of the rest, the one that measures the most element types feeds the
  *     element-type table and finding; every other profile gets a section of its own. */
 #include "report/input/profiles.h"
@@ -77,6 +80,50 @@ static int profiles_collect(struct mmb_report_data *d, size_t *unnamed, char *er
     return rc;
 }
 
+/* The report's role of a declared one. */
+static enum mmb_report_role role_of(enum mmb_profile_role r)
+{
+    switch (r) {
+    case MMB_PROFILE_ROLE_STORY: return MMB_REPORT_ROLE_MAIN;
+    case MMB_PROFILE_ROLE_LADDER: return MMB_REPORT_ROLE_LADDER;
+    case MMB_PROFILE_ROLE_TUNING: return MMB_REPORT_ROLE_TUNING;
+    case MMB_PROFILE_ROLE_AS_WRITTEN: return MMB_REPORT_ROLE_AS_WRITTEN;
+    case MMB_PROFILE_ROLE_PRECISIONS: return MMB_REPORT_ROLE_PRECISIONS;
+    default: return MMB_REPORT_ROLE_OTHER;
+    }
+}
+
+/* What each profile's INI (<root>/profiles/<name>.ini, where it loads) declares: its
+ * role and its kernels' summaries, motivations and sources. A profile without one is
+ * placed by its name. */
+static void profiles_declare(struct mmb_report_data *d)
+{
+    struct mmb_profile *ini = d->root ? calloc(1, sizeof *ini) : NULL;
+    for (size_t p = 0; ini && p < d->nprofiles; p++) {
+        struct mmb_report_profile *pr = &d->profiles[p];
+        char path[4400], err[1024];
+        if (!pr->name[0] || strchr(pr->name, '/') ||
+            (size_t)snprintf(path, sizeof path, "%s/profiles/%s.ini", d->root, pr->name) >= sizeof path ||
+            mmb_profile_load(path, ini, err, sizeof err) != 0)
+            continue;
+        pr->declared = ini->role != MMB_PROFILE_ROLE_NONE;
+        pr->declared_role = role_of(ini->role);
+        free(pr->docs);
+        pr->ndocs = 0;
+        if ((pr->docs = calloc(ini->nkernels ? (size_t)ini->nkernels : 1, sizeof *pr->docs)))
+            for (int i = 0; i < ini->nkernels; i++) {
+                struct mmb_report_kernel_doc *doc = &pr->docs[pr->ndocs++];
+                const struct mmb_kernel_spec *k = &ini->kernels[i];
+                snprintf(doc->name, sizeof doc->name, "%s", k->name);
+                snprintf(doc->summary, sizeof doc->summary, "%s", k->summary);
+                snprintf(doc->motivation, sizeof doc->motivation, "%s", k->motivation);
+                snprintf(doc->source, sizeof doc->source, "%s", k->kind == MMB_KERNEL_SOURCE ? k->source : "");
+            }
+        mmb_profile_free(ini);
+    }
+    free(ini);
+}
+
 static void profiles_count(struct mmb_report_data *d)
 {
     unsigned seen[MMB_REPORT_PROFILES_MAX] = {0};
@@ -99,10 +146,12 @@ static void profiles_count(struct mmb_report_data *d)
     for (size_t p = 0; p < d->nprofiles; p++)
         d->profiles[p].role = d->profiles[p].rows && d->profiles[p].published == d->profiles[p].rows
                                   ? MMB_REPORT_ROLE_PUBLISHED
-                                  : mmb_report_story_role(d->profiles[p].name);
+                              : d->profiles[p].declared ? d->profiles[p].declared_role
+                                                        : mmb_report_story_role(d->profiles[p].name);
 }
 
-/* --profile NAME, else course, else the most ok rows (the first of equals). */
+/* --profile NAME, else the first that declares itself the story, else course, else
+ * the most ok rows (the first of equals). */
 static int main_pick(struct mmb_report_data *d, const char *want, char *err, size_t errlen)
 {
     d->main = -1;
@@ -122,6 +171,11 @@ static int main_pick(struct mmb_report_data *d, const char *want, char *err, siz
         return mmb_failf(err, errlen, "--profile %s: no ok row of that profile; profiles in the data: %s", want,
                          d->nprofiles ? list : "none");
     }
+    for (size_t p = 0; !want && p < d->nprofiles && d->main < 0; p++)
+        if (d->profiles[p].declared && d->profiles[p].declared_role == MMB_REPORT_ROLE_MAIN && d->profiles[p].ok) {
+            d->main = (int)p;
+            d->main_rule = "the profile that declares role = story";
+        }
     for (size_t p = 0; p < d->nprofiles && d->main < 0; p++)
         if (d->profiles[p].ok) {
             d->main = (int)p;
@@ -161,9 +215,13 @@ int mmb_report_profiles_pick(struct mmb_report_data *d, const char *want, char *
     size_t unnamed;
     if (profiles_collect(d, &unnamed, err, errlen) != 0)
         return -1;
+    profiles_declare(d);
     profiles_count(d);
     if (main_pick(d, want, err, errlen) != 0)
         return -1;
+    for (size_t p = 0; p < d->nprofiles; p++)
+        if (d->profiles[p].role == MMB_REPORT_ROLE_MAIN && (int)p != d->main)
+            d->profiles[p].role = MMB_REPORT_ROLE_OTHER; /* a story, but not this report's */
     if (d->main >= 0)
         d->profiles[d->main].role = MMB_REPORT_ROLE_MAIN;
     for (size_t i = 0; i < d->nrows; i++) {
@@ -273,21 +331,22 @@ size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_
 
 /* ---- each profile's own order of its kernels ------------------------------------------------ */
 
-void mmb_report_profiles_rank(struct mmb_report_data *d, const char *root)
+void mmb_report_profiles_rank(struct mmb_report_data *d)
 {
-    struct mmb_profile *ini = calloc(1, sizeof *ini);
-    for (size_t p = 0; ini && p < d->nprofiles; p++) {
-        char path[4400], err[1024];
-        if (!d->profiles[p].name[0] || strchr(d->profiles[p].name, '/') ||
-            (size_t)snprintf(path, sizeof path, "%s/profiles/%s.ini", root, d->profiles[p].name) >= sizeof path ||
-            mmb_profile_load(path, ini, err, sizeof err) != 0)
-            continue; /* no INI of that name (or none that loads): the data's order */
+    for (size_t p = 0; p < d->nprofiles; p++) {
         unsigned next = 0;
-        for (int i = 0; i < ini->nkernels && next < MMB_REPORT_UNRANKED; i++)
+        for (size_t i = 0; i < d->profiles[p].ndocs && next < MMB_REPORT_UNRANKED; i++)
             for (size_t k = 0; k < d->nkernels; k++)
-                if (!strcmp(d->kernels[k], ini->kernels[i].name) && d->profiles[p].rank[k] == MMB_REPORT_UNRANKED)
+                if (!strcmp(d->kernels[k], d->profiles[p].docs[i].name) && d->profiles[p].rank[k] == MMB_REPORT_UNRANKED)
                     d->profiles[p].rank[k] = (unsigned char)next++;
-        mmb_profile_free(ini);
     }
-    free(ini);
+}
+
+const struct mmb_report_kernel_doc *mmb_report_profile_doc(const struct mmb_report_data *d, size_t p,
+                                                           const char *kernel)
+{
+    for (size_t i = 0; i < d->profiles[p].ndocs; i++)
+        if (!strcmp(d->profiles[p].docs[i].name, kernel))
+            return &d->profiles[p].docs[i];
+    return NULL;
 }

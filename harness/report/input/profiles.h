@@ -26,8 +26,12 @@ size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_
 size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out);
 
 /* Each profile's kernels ranked by the order of the [kernel NAME] sections of
- * <root>/profiles/<name>.ini (read by model/profile.c) where that file loads and names
- * them: the order its sections show them in. */
-void mmb_report_profiles_rank(struct mmb_report_data *d, const char *root);
+ * <root>/profiles/<name>.ini (read by mmb_report_profiles_pick through model/profile.c)
+ * where that file loads and names them: the order its sections show them in. */
+void mmb_report_profiles_rank(struct mmb_report_data *d);
+/* What profile p's INI says of kernel (summary, motivation, source); NULL when the INI
+ * is not there or does not name it. */
+const struct mmb_report_kernel_doc *mmb_report_profile_doc(const struct mmb_report_data *d, size_t p,
+                                                           const char *kernel);
 
 #endif
