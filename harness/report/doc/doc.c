@@ -3,8 +3,10 @@
  * from) and reports/tables.tex (the same tables, from table.c and tune_doc.c). */
 #include "report/doc/doc.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "report/doc/caveats.h"
@@ -42,8 +44,8 @@ static void md_figures(FILE *f, struct mmb_report *rep)
         bool head = false;
         for (size_t i = 0; i < rep->nfigs; i++) {
             const struct mmb_report_figure *fig = &rep->figs[i];
-            if (fig->gpu != (int)g || fig->group == MMB_REPORT_GROUP_SECTION)
-                continue;
+            if (fig->gpu != (int)g || fig->group == MMB_REPORT_GROUP_SECTION || fig->group == MMB_REPORT_GROUP_TUNING)
+                continue; /* a section's own; heatmaps: tuning.md's */
             if (!head) {
                 char gpu[128];
                 mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
@@ -196,7 +198,7 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         if (restricted)
             fprintf(f, "; %zu restricted, configurations that a tuning profile's restrictions exclude from the search, "
                        "recorded on purpose and never run (Kernel Tuner's restricted configurations%s)",
-                    restricted, mmb_report_tune_groups_any(rep) ? "; see [Tuning](#tuning)" : "");
+                    restricted, mmb_report_tune_groups_any(rep) ? "; see [tuning.md](tuning.md)" : "");
         if (failed) {
             fprintf(f, "; %zu that did not run or failed:", failed);
             const char *sep = " ";
@@ -234,11 +236,62 @@ static void md_head(FILE *f, const struct mmb_report *rep)
         fprintf(f, "%s%s", i == 0 ? " " : i + 1 == rep->nformats ? " and " : ", ",
                 mmb_report_format_info(rep->formats[i])->description);
     fputs("; the LaTeX tables are in [tables.tex](tables.tex).\n\n", f);
-    fputs("Contents: [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · [Figures](#figures) · "
-          "[Tables](#tables) · ", f);
+    fputs("Contents: [Summary](#summary) · [Key findings](#key-findings) · [GPUs](#gpus) · [Terms](#terms) · "
+          "[Figures](#figures) · [Tables](#tables) · ", f);
     mmb_report_sections_contents(f, rep);
     fprintf(f, "%s[Caveats](#caveats) · [Data](#data)\n\n",
-            mmb_report_tune_groups_any(rep) ? "[Tuning](#tuning) · " : "");
+            mmb_report_tune_groups_any(rep) ? "[Tuning](tuning.md) · " : "");
+}
+
+/* Whether tuning.md has something to show: tuned rows or a heatmap. */
+static bool tuning_any(const struct mmb_report *rep)
+{
+    for (size_t i = 0; i < rep->nfigs; i++)
+        if (rep->figs[i].group == MMB_REPORT_GROUP_TUNING)
+            return true;
+    return mmb_report_tune_groups_any(rep);
+}
+
+/* reports/tuning.md: what tuning found, the tuning tables and figures, and the
+ * heatmaps of the story's kernels. */
+static int tuning_write(struct mmb_report *rep, FILE *tex, char *err, size_t errlen)
+{
+    char path[4400];
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "tuning.md", err, errlen) != 0)
+        return -1;
+    if (!tuning_any(rep)) {
+        if (unlink(path) != 0 && errno != ENOENT)
+            return mmb_failf(err, errlen, "%s: unlink: %s", path, strerror(errno));
+        return 0;
+    }
+    struct mmb_report_out md;
+    if (mmb_report_out_open(&md, err, errlen) != 0)
+        return -1;
+    fputs("# mmbench report: tuning\n\nThe tuning detail of [the report](README.md): what each tuned kernel's "
+          "search found, its tables and figures, and the heatmaps of the story's kernels. Written by the same "
+          "`mmbench report`.\n\n",
+          md.f);
+    mmb_report_findings_tuning_md(md.f, rep);
+    if (mmb_report_tune_doc_section(rep, md.f, tex) != 0) {
+        mmb_report_out_discard(&md);
+        return mmb_failf(err, errlen, "out of memory");
+    }
+    bool any = false;
+    for (size_t g = 0; g < rep->data.ngpus; g++) {
+        if (rep->data.gpus[g].selected && mmb_report_tables_grids_write(rep, g, md.f, tex, &any) != 0) {
+            mmb_report_out_discard(&md);
+            return mmb_failf(err, errlen, "out of memory");
+        }
+    }
+    bool head = false;
+    for (size_t g = 0; g < rep->data.ngpus; g++)
+        for (size_t i = 0; i < rep->nfigs; i++)
+            if (rep->figs[i].group == MMB_REPORT_GROUP_TUNING && rep->figs[i].gpu == (int)g) {
+                fputs(head ? "" : "## Heatmaps\n\n", md.f);
+                head = true;
+                mmb_report_md_figure(md.f, rep, &rep->figs[i]);
+            }
+    return mmb_report_out_commit(&md, path, err, errlen);
 }
 
 int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
@@ -253,6 +306,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     }
     mmb_report_state_figures_check(rep);
     fputs("# mmbench report\n\n", md.f);
+    mmb_report_summary_md(md.f, rep);
     mmb_report_findings_md(md.f, rep);
     md_head(md.f, rep);
     mmb_report_terms_md(md.f, rep);
@@ -288,8 +342,13 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&tex);
         return -1;
     }
-    if (mmb_report_sections_write(rep, md.f, tex.f) != 0 || mmb_report_tune_doc_section(rep, md.f, tex.f) != 0) {
+    if (mmb_report_sections_write(rep, md.f, tex.f) != 0) {
         mmb_errorf(err, errlen, "out of memory");
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    if (tuning_write(rep, tex.f, err, errlen) != 0) {
         mmb_report_out_discard(&md);
         mmb_report_out_discard(&tex);
         return -1;

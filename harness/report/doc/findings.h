@@ -10,8 +10,18 @@
 
 #include "report/input/state.h"
 
-/* "## Key findings" and its list, in Markdown; \section*{Key findings} in LaTeX. */
+/* The summary's most words: one page with its figure. */
+#define MMB_REPORT_SUMMARY_WORDS 250
+
+/* "## Key findings" and its list, in Markdown; \section*{Key findings} in LaTeX;
+ * without the tuning findings, which mmb_report_findings_tuning_md writes (for
+ * reports/tuning.md). */
 void mmb_report_findings_md(FILE *f, const struct mmb_report *rep);
 void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep);
+void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep);
+/* "## Summary": at most MMB_REPORT_SUMMARY_WORDS words computed from the data, then
+ * the kernel ladder's figure (findings_summary.c); nothing when the data carries
+ * neither. */
+void mmb_report_summary_md(FILE *f, const struct mmb_report *rep);
 
 #endif

@@ -17,6 +17,7 @@
 struct mmb_report_finding {
     char lead[320];   /* a few words, bold: "The course profile's kernels, H100 80GB HBM3, 4096" */
     char text[2048];  /* plain text with numbers; the writers escape it */
+    bool tuning;      /* what a tuning run found: reports/tuning.md's, not the README's */
 };
 
 /* Fills out (MMB_REPORT_FINDINGS_MAX entries) and returns how many. */
@@ -29,6 +30,10 @@ struct mmb_report_findings_ctx {
     int cublas;
     char ref[96], sel[64];
 };
+
+/* The context every finding is written in: the primary GPU, cuBLAS, the reference
+ * size and the selection as text. */
+void mmb_report_findings_ctx_init(const struct mmb_report *rep, struct mmb_report_findings_ctx *c);
 
 /* Appends to f->text, never past its end. */
 void mmb_report_finding_add(struct mmb_report_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

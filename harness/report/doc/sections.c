@@ -28,7 +28,7 @@ static const struct {
     const char *where;  /* Markdown */
     const char *title;  /* the section's heading; NULL: not a section of this file */
 } places[] = {
-    {MMB_REPORT_ROLE_TUNING, "[Tuning](#tuning)", NULL},
+    {MMB_REPORT_ROLE_TUNING, "[tuning.md](tuning.md)", NULL},
     {MMB_REPORT_ROLE_DTYPES, "the element-type table of each GPU ([Tables](#tables))", NULL},
     {MMB_REPORT_ROLE_LADDER, "[Kernel ladder](#kernel-ladder)", "Kernel ladder"},
     {MMB_REPORT_ROLE_AS_WRITTEN, "[Seed kernels as written](#seed-kernels-as-written)", "Seed kernels as written"},
