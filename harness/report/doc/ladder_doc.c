@@ -13,6 +13,7 @@
 
 #include "core/array.h"
 #include "core/file.h"
+#include "report/doc/ladder_worklog.h"
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"
 #include "report/input/labels.h"
@@ -144,6 +145,10 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
         mmb_report_md_code(md, d->profiles[p].name);
         fputs("\n\n", md);
         mmb_report_md_figure(md, rep, fig);
+        struct mmb_report_shape sizes[2];
+        if (mmb_report_profile_sizes(d, p, g, sizes) &&
+            mmb_report_ladder_worklog(rep, p, g, d->dtype, &sizes[0], md, tex) != 0)
+            return -1;
         if (ladder_table(rep, p, g, md, tex) != 0)
             return -1;
     }
