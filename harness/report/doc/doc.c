@@ -21,6 +21,22 @@
 
 /* ---- README sections ----------------------------------------------------------------------- */
 
+/* A figure shown earlier in the Figures section with figure i's caption (a caption is
+ * read once; the next figure of the same kind links to it): of the side-by-side ones
+ * before i (gpu -1), or of those and of the GPUs before gpu g. NULL when none. */
+static const struct mmb_report_figure *caption_seen(const struct mmb_report *rep, size_t i, int g)
+{
+    const struct mmb_report_figure *fig = &rep->figs[i];
+    for (size_t j = 0; j < rep->nfigs; j++) {
+        const struct mmb_report_figure *e = &rep->figs[j];
+        bool before = e->group == MMB_REPORT_GROUP_GPUS ? g >= 0 || j < i
+                                                        : e->group == MMB_REPORT_GROUP_GPU && g >= 0 && e->gpu < g;
+        if (before && j != i && strcmp(e->caption, fig->caption) == 0)
+            return e;
+    }
+    return NULL;
+}
+
 static void md_figures(FILE *f, struct mmb_report *rep)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -38,7 +54,7 @@ static void md_figures(FILE *f, struct mmb_report *rep)
         fputs("### GPU generations side by side\n\n", f);
         for (size_t i = 0; i < rep->nfigs; i++)
             if (rep->figs[i].group == MMB_REPORT_GROUP_GPUS)
-                mmb_report_md_figure(f, rep, &rep->figs[i]);
+                mmb_report_md_figure_as(f, rep, &rep->figs[i], caption_seen(rep, i, -1));
     }
     for (size_t g = 0; g < d->ngpus; g++) {
         bool head = false;
@@ -54,7 +70,7 @@ static void md_figures(FILE *f, struct mmb_report *rep)
                 fputs("\n\n", f);
                 head = true;
             }
-            mmb_report_md_figure(f, rep, fig);
+            mmb_report_md_figure_as(f, rep, fig, caption_seen(rep, i, (int)g));
         }
     }
 }
