@@ -136,6 +136,7 @@ int mmb_report_write(const struct mmb_report_options *opt, struct mmb_report_res
     snprintf(rep->out, sizeof rep->out, "%s", opt->out);
     for (size_t i = 0; i < opt->nformats && i < MMB_REPORT_FORMAT_COUNT; i++)
         rep->formats[rep->nformats++] = opt->formats[i];
+    rep->preset = opt->preset;
     snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", opt->gnuplot ? opt->gnuplot : "");
     snprintf(rep->command, sizeof rep->command, "%s", opt->command ? opt->command : "");
     int rc = report_run(rep, opt, res, err, errlen);

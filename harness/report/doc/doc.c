@@ -328,12 +328,11 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     mmb_report_terms_md(md.f, rep);
     md_figures(md.f, rep);
 
-    fputs("% tables.tex - the findings and tables of reports/README.md for LaTeX notes and slides.\n"
-          "% Written by `mmbench report`. \\input it after \\usepackage{booktabs,graphicx}, in an article\n"
-          "% (A4, 10 pt) or on a 4:3 slide: \\mmbfit scales a table down only where it would be wider than\n"
-          "% the line or taller than three quarters of the page.\n"
-          "\\providecommand{\\mmbfit}[1]{\\resizebox*{!}{\\ifdim\\totalheight>0.75\\textheight 0.75\\textheight"
-          "\\else\\totalheight\\fi}{\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{#1}}}\n\n",
+    fputs("% tables.tex - the findings and tables of reports/README.md for LaTeX notes. Written by\n"
+          "% `mmbench report`. \\input it after \\usepackage{booktabs,longtable} in an A4 article at 10 pt with\n"
+          "% 2 cm margins (\\usepackage[a4paper,margin=2cm]{geometry}). Tables are never scaled: 8 pt, 7 pt where\n"
+          "% wide, long ones broken across pages, configurations as short IDs (C1, ...) with a legend under them.\n"
+          "% slides.tex holds the lecture's tables at slide size.\n\n",
           tex.f);
     mmb_report_findings_tex(tex.f, rep);
     mmb_report_terms_tex(tex.f, rep);

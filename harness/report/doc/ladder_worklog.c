@@ -99,8 +99,10 @@ int mmb_report_ladder_worklog(const struct mmb_report *rep, size_t p, size_t g, 
     for (size_t c = 0; c < 8; c++)
         mmb_report_tabular_head(&t, c, head[c], c >= 3 && c <= 6, false);
     t.prose[1] = true;
-    t.wrap[1] = 0.3;
-    t.wrap[2] = 0.2;
+    t.wrap[2] = 0.17;
+    t.wrap[7] = 0.14;
+    t.wrap[1] = 0.28;
+    t.tex_small = true;
     snprintf(t.tex_head[2], sizeof t.tex_head[2], "Counter");
     size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks);
     const struct mmb_report_row *prev = NULL, *first = NULL, *cub = d->cublas >= 0 ? best[d->cublas] : NULL;

@@ -27,8 +27,8 @@ void mmb_report_md_text(FILE *f, const char *s)
 static const struct {
     const char *utf8, *tex;
 } tex_symbols[] = {
-    {"\u00d7", "$\\times$"}, {"\u2013", "--"}, {"\u00b5", "$\\mu$"}, {"\u2020", "$^\\dagger$"},
-    {"\u2264", "$\\le$"}, {"\u2265", "$\\ge$"}, {"\u2248", "$\\approx$"}, {"\u00b7", "$\\cdot$"},
+    {"\u00d7", "$\\times$"}, {"\u2013", "--"}, {"\u00b5", "$\\mu$"}, {"\u2020", "\\dag{}"},
+    {"\u2264", "$\\le$"}, {"\u2265", "$\\ge$"}, {"\u2248", "$\\approx$"}, {"\u00b7", "$\\cdot$"}, {"\u2192", "$\\rightarrow$"},
 };
 
 void mmb_report_md_tex(FILE *f, const char *s)

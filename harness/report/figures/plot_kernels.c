@@ -82,6 +82,7 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
+    fig->deck = true; /* a slide of slides.tex */
     mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
     mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: the %s kernels at %s (%s)", gpu, d->profiles[d->main].name, ref, sel);
@@ -158,6 +159,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, "gpus-speedup", MMB_REPORT_GROUP_GPUS, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
+    fig->deck = true; /* a slide of slides.tex */
     snprintf(fig->title, sizeof fig->title, "Every GPU: each kernel's speed-up over %s at %s (%s)", d->kernels[first], ref,
              sel);
     snprintf(fig->caption, sizeof fig->caption,
