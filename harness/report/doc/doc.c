@@ -371,6 +371,11 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     mmb_report_caveats_write(md.f, rep);
     md_data(md.f, rep);
 
+    if (mmb_report_slides_write(rep, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
     char path[4400];
     if (mmb_report_state_path(rep, path, sizeof path, NULL, "tables.tex", err, errlen) != 0 ||
         mmb_report_out_commit(&tex, path, err, errlen) != 0) {

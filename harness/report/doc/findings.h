@@ -23,5 +23,8 @@ void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep);
  * the kernel ladder's figure (findings_summary.c); nothing when the data carries
  * neither. */
 void mmb_report_summary_md(FILE *f, const struct mmb_report *rep);
+/* reports/slides.tex, a Beamer deck of the lecture's figures and tables, one a slide
+ * with one sentence from the data (findings_slides.c). Returns 0, or -1 with err. */
+int mmb_report_slides_write(struct mmb_report *rep, char *err, size_t errlen);
 
 #endif

@@ -19,7 +19,7 @@
 
 /* The first ladder profile and a GPU with its rows at the reference size (the primary
  * one first); false when none. */
-static bool ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g)
+bool mmb_report_summary_ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g)
 {
     const struct mmb_report_data *d = c->d;
     size_t ps[MMB_REPORT_PROFILES_MAX], np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
@@ -39,8 +39,8 @@ static bool ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size
 /* The ladder at its first size: from the first step to the fastest, its share of
  * cuBLAS and of the peak, and its two largest steps (a step after a slower one is
  * a recovery, not a gain). */
-static void ladder_sentences(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
-                             struct mmb_report_finding *f)
+void mmb_report_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                               struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     struct mmb_report_shape s[2];
@@ -99,13 +99,12 @@ static void ladder_sentences(const struct mmb_report_findings_ctx *c, size_t p, 
     mmb_report_finding_add(f, "\n");
 }
 
-/* The story's fastest own kernel and cuBLAS at the reference size. */
-static void story_sentence(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
+/* The story's fastest own kernel and cuBLAS at the reference size on GPU g. */
+void mmb_report_summary_story(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    if (c->primary < 0 || d->ref < 0 || d->main < 0)
+    if (d->ref < 0 || d->main < 0)
         return;
-    size_t g = (size_t)c->primary;
     const struct mmb_report_row *fast = NULL, *cub = c->cublas >= 0 ? mmb_report_finding_at_ref(c, g, (size_t)c->cublas)
                                                                      : NULL;
     for (size_t k = 0; k < d->nstory; k++) {
@@ -127,7 +126,7 @@ static void story_sentence(const struct mmb_report_findings_ctx *c, struct mmb_r
 
 /* Two measured GPUs: the range of their speed ratios over the story's kernels at the
  * reference size. Which one is faster is compare's verdict to give, not this range's. */
-static void gpus_sentence(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
+void mmb_report_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     int a = -1, b = -1;
@@ -157,8 +156,7 @@ static void gpus_sentence(const struct mmb_report_findings_ctx *c, struct mmb_re
     char ga[128], gb[128], s1[16], s2[16];
     mmb_report_finding_gpu(c, (size_t)a, ga, sizeof ga);
     mmb_report_finding_gpu(c, (size_t)b, gb, sizeof gb);
-    mmb_report_finding_add(f, "- The %s runs the %zu %s kernels at %s to %s times the %s's speed at %s (same SM "
-                              "count and clock; compare's verdicts are under the GPU findings).\n",
+    mmb_report_finding_add(f, "- The %s runs the %zu %s kernels at %s to %s times the %s's speed at %s.\n",
                            gb, n, d->profiles[d->main].name, mmb_report_finding_ratio(lo, s1),
                            mmb_report_finding_ratio(hi, s2), ga, c->ref);
 }
@@ -218,15 +216,18 @@ void mmb_report_summary_md(FILE *f, const struct mmb_report *rep)
     if (!s)
         return;
     size_t p = 0, g = 0;
-    bool ladder = ladder_pick(&c, &p, &g);
+    bool ladder = mmb_report_summary_ladder_pick(&c, &p, &g);
     if (ladder)
-        ladder_sentences(&c, p, g, s);
+        mmb_report_summary_ladder(&c, p, g, s);
     /* each sentence only while the whole stays within the word limit */
-    void (*const more[])(const struct mmb_report_findings_ctx *, struct mmb_report_finding *) = {
-        story_sentence, gpus_sentence, seeds_sentence};
-    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+    for (size_t i = 0; i < 3; i++) {
         size_t keep = strlen(s->text);
-        more[i](&c, s);
+        if (i == 0 && c.primary >= 0)
+            mmb_report_summary_story(&c, (size_t)c.primary, s);
+        else if (i == 1)
+            mmb_report_summary_gpus(&c, s);
+        else if (i == 2)
+            seeds_sentence(&c, s);
         if (words(s->text) > MMB_REPORT_SUMMARY_WORDS)
             s->text[keep] = '\0';
     }

@@ -40,7 +40,10 @@ void mmb_gp_string(FILE *f, const char *s);
 /* "plot " before the first term (*n == 0), a continued line before the others. */
 void mmb_gp_term(FILE *f, int *n);
 
-/* The loop over the report's formats that every script is: terminal, output. */
+/* The loop over the report's formats that every script is: terminal (sized by the
+ * preset; a figure of slides.tex also as its slide, format MMB_GP_DECK_FORMAT), the font
+ * variables F8 ... F22, LARGE (true where type has a floor: the slides and print
+ * presets and the slide; a figure may then show less), output. */
 void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name, const char *title,
                          struct mmb_gp_canvas c);
 void mmb_gp_script_end(FILE *f);

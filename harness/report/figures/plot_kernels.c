@@ -50,7 +50,7 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
     fprintf(o.f, "# %s: TFLOP/s of each kernel's best configuration at %s on %s\n"
-                 "# kernel-index TFLOP/s label colour  # kernel, params\n",
+                 "# kernel-index TFLOP/s label colour short-label  # kernel, params\n",
             name, ref, d->gpus[g].name);
     const struct mmb_report_row *prev = NULL;
     for (size_t k = 0; k < d->nkernels; k++) {
@@ -72,8 +72,14 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
             snprintf(part, sizeof part, ", %.0f%% cuBLAS", 100 * cub->r.time_ms_median / r->r.time_ms_median);
             strncat(label, part, sizeof label - strlen(label) - 1);
         }
-        fprintf(o.f, "%zu %.6g \"%s\" 0x%s  # %s, %s\n", k, tf, label, mmb_gp_kernel_color(rep, k) + 1, d->kernels[k],
-                r->r.params[0] ? r->r.params : "-");
+        /* large type (LARGE): TFLOP/s and % cuBLAS only */
+        char brief[64];
+        snprintf(brief, sizeof brief, tf < 1 ? "%.2f" : "%.1f", tf);
+        if (cub && (int)k != d->cublas)
+            snprintf(brief + strlen(brief), sizeof brief - strlen(brief), "\\n(%.0f%%)",
+                     100 * cub->r.time_ms_median / r->r.time_ms_median);
+        fprintf(o.f, "%zu %.6g \"%s\" 0x%s \"%s\"  # %s, %s\n", k, tf, label, mmb_gp_kernel_color(rep, k) + 1, brief,
+                d->kernels[k], r->r.params[0] ? r->r.params : "-");
         prev = r;
     }
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
@@ -94,9 +100,14 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     double peak = d->gpus[g].peak_gflops / 1000;
     mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1000});
     mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
+    char brief[700];
+    snprintf(brief, sizeof brief, "%s: the %s kernels at %s, TFLOP/s (%% of cuBLAS)", gpu,
+             d->main >= 0 ? d->profiles[d->main].name : "story's", ref);
+    fputs("    set title (LARGE ? ", o.f);
+    mmb_gp_string(o.f, brief);
+    fputs(" : ", o.f);
     mmb_gp_string(o.f, fig->title);
-    fputs("\n    set ylabel \"TFLOP/s (2MNK / median time)\"\n", o.f);
+    fputs(")\n    set ylabel \"TFLOP/s (2MNK / median time)\"\n", o.f);
     mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
     fputs("    set grid noxtics\n    unset key\n    set boxwidth 0.6\n", o.f);
     /* room above the tallest bar for its three lines of label, and for the peak */
@@ -109,7 +120,8 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     /* published figures hatched, as in every figure */
     fprintf(o.f, "    plot \"%s.dat\" using 1:2:4 with boxes fs %s border lc rgb \"#202020\" lc rgb variable, \\\n",
             name, d->gpus[g].all_published ? "pattern 4" : "solid 0.9");
-    fprintf(o.f, "         \"\" using 1:2:3 with labels offset 0,%s font F%d notitle\n", "2.2", MMB_GP_FONT_PT - 4);
+    fprintf(o.f, "         \"\" using 1:2:(LARGE ? strcol(5) : strcol(3)) with labels offset 0,%s font F%d notitle\n",
+            "2.2", MMB_GP_FONT_PT - 4);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
 }

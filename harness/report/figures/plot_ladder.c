@@ -59,7 +59,7 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
     fprintf(o.f, "# %s: TFLOP/s of each step of profile %s at %s on %s, best configuration\n"
-                 "# step-index TFLOP/s-per-size... label-per-size...  # kernel\n",
+                 "# step-index TFLOP/s-per-size... label-per-size... short-label  # kernel\n",
             l->name, d->profiles[l->p].name, l->sizes_text, d->gpus[l->g].name);
     for (size_t j = 0; j < l->n; j++) {
         fprintf(o.f, "%zu", j);
@@ -75,7 +75,13 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
                 mmb_report_shape_label(&l->sizes[s], label + snprintf(label, sizeof label, "no ok row at "), 96);
             fprintf(o.f, " \"%s\"", label);
         }
-        fprintf(o.f, "  # %s\n", d->kernels[l->steps[j]]);
+        /* the short label of large type (slides, print): TFLOP/s and % cuBLAS at the first size */
+        const struct mmb_report_row *r = l->best[0][l->steps[j]], *cub = d->cublas >= 0 ? l->best[0][d->cublas] : NULL;
+        char brief[64] = "";
+        if (r)
+            snprintf(brief, sizeof brief, cub && cub != r ? "%.1f  (%.0f%%)" : "%.1f",
+                     mmb_report_row_gflops(r) / 1000, cub ? 100 * cub->r.time_ms_median / r->r.time_ms_median : 0);
+        fprintf(o.f, " \"%s\"  # %s\n", brief, d->kernels[l->steps[j]]);
     }
     return mmb_gp_commit(rep, &o, l->name, "dat", err, errlen);
 }
@@ -107,9 +113,15 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
     int h = 220 + (int)(l->n * (l->nsizes > 1 ? 78 : 52));
     mmb_gp_script_begin(o.f, rep, l->name, fig->title, (struct mmb_gp_canvas){1600, h});
     mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
+    /* large type (LARGE: the slides and print presets, the slide of slides.tex): a
+     * shorter title, the first size only, labels of TFLOP/s and % cuBLAS */
+    char brief[400];
+    snprintf(brief, sizeof brief, "%s: the ladder at %s, TFLOP/s (%% of cuBLAS)", gpu, shapes[0]);
+    fputs("    set title (LARGE ? ", o.f);
+    mmb_gp_string(o.f, brief);
+    fputs(" : ", o.f);
     mmb_gp_string(o.f, fig->title);
-    fputs("\n    set xlabel \"TFLOP/s (2MNK / median time)\"\n    set ytics (", o.f);
+    fputs(")\n    set xlabel \"TFLOP/s (2MNK / median time)\"\n    set ytics (", o.f);
     for (size_t j = 0; j < l->n; j++) {
         fputs(j ? ", " : "", o.f);
         mmb_gp_string(o.f, d->kernels[l->steps[j]]);
@@ -128,6 +140,11 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
     fputs("    set key top right opaque box samplen 1.5 title \"size\"\n", o.f);
     /* labels on an opaque ground: the peak line and the grid pass behind them */
     fputs("    set style textbox opaque noborder margins 0.5, 0.5\n", o.f);
+    fputs("    if (LARGE) {\n    set key off\n", o.f);
+    fprintf(o.f, "    plot \"%s.dat\" using ($2 / 2):1:($2 / 2):(0.3) with boxxyerror lc rgb \"%s\" notitle, \\\n"
+                 "         \"\" using (valid(2) ? $2 : 0):1:6 with labels left offset 0.5,0 boxed font F%d notitle\n"
+                 "    } else {\n",
+            l->name, size_colors[0], MMB_GP_FONT_PT - 4);
     double off = l->nsizes > 1 ? 0.2 : 0, half = l->nsizes > 1 ? 0.18 : 0.3;
     int n = 0;
     for (size_t s = 0; s < l->nsizes; s++) {
@@ -139,7 +156,7 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
         fprintf(o.f, "\"\" using (valid(%zu) ? $%zu : 0):($1%+.2f):%zu with labels left offset 0.5,0 boxed font F%d notitle",
                 s + 2, s + 2, dy, s + 4, MMB_GP_FONT_PT - (l->nsizes > 1 ? 6 : 4));
     }
-    fputc('\n', o.f);
+    fputs("\n    }\n", o.f);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, l->name, "gp", err, errlen);
 }

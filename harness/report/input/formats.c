@@ -6,6 +6,9 @@
 /* PNG and SVG are drawn in pixels; the PDF has the same proportions at 200 px an
  * inch, with the font scaled to match. */
 #define PX_PER_INCH 200.0
+/* gnuplot's pdfcairo prints a font of N points at 4/3 N points (96 against 72 an
+ * inch): measured in its PDFs, F16 at 200 px an inch comes out at 7.7 pt, not 5.8. */
+#define CAIRO_PDF_PT_SCALE (4.0 / 3.0)
 
 static void png_args(FILE *f, int w, int h, double font_px, double px_per_inch)
 {
@@ -96,6 +99,6 @@ struct mmb_report_sizing mmb_report_preset_sizing(enum mmb_report_preset preset,
     z.h = p->h ? p->h : (int)((double)own_h * p->w / own_w + 0.5);
     z.font_scale = (double)p->w / own_w;
     z.px_per_inch = p->pdf_width_in > 0 ? p->w / p->pdf_width_in : PX_PER_INCH;
-    z.min_font_px = p->min_font_pt * z.px_per_inch / 72.0;
+    z.min_font_px = p->min_font_pt * z.px_per_inch / 72.0 / CAIRO_PDF_PT_SCALE;
     return z;
 }
