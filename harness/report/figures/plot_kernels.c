@@ -185,7 +185,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     mmb_gp_string(o.f, fig->title);
     fprintf(o.f, "\n    set ylabel \"speed over %s (×)\"\n", d->kernels[first]);
     mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
-    fprintf(o.f, "    set grid noxtics\n    set yrange [0:%.6g]\n", top * 1.15);
+    fprintf(o.f, "    set grid noxtics\n    set yrange [0:%.6g * (LARGE ? 1.3 : 1)]\n", top * 1.15);
     fputs("    set key outside below center horizontal samplen 2 spacing 1.1\n", o.f);
     fputs("    set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb \"#404040\"\n", o.f);
     double w = 0.8 / (double)ng;
@@ -204,8 +204,9 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
                 gp->all_published ? "#404040" : gpu_greys[style % MMB_COUNT(gpu_greys)]);
         mmb_gp_string(o.f, gpu);
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"\" using ($1%+.4f):%zu:($1 > 0 ? sprintf(\"×%%.2f\", column(%zu)) : \"\") with labels offset 0,0.7 "
-                     "font F%d notitle",
+        /* large type: one decimal, standing up, so that neighbouring bars' values stay apart */
+        fprintf(o.f, "\"\" using ($1%+.4f):%zu:($1 > 0 ? sprintf(LARGE ? \"%%.1f\" : \"×%%.2f\", column(%zu)) : \"\") "
+                     "with labels center rotate by (LARGE ? 90 : 0) offset 0,(LARGE ? 1.6 : 0.7) font F%d notitle",
                 off, j + 2, j + 2, MMB_GP_FONT_PT - (ng > 2 ? 8 : 4));
     }
     fputc('\n', o.f);
