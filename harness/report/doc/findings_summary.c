@@ -112,10 +112,16 @@ void mmb_report_summary_story(const struct mmb_report_findings_ctx *c, size_t g,
         if (r && (int)k != c->cublas && (!fast || r->r.time_ms_median < fast->r.time_ms_median))
             fast = r;
     }
-    if (!fast || !cub)
+    if (!fast)
         return;
     char gpu[128], a[16], b[16], e[16];
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
+    if (!cub) { /* a GPU without the library's rows (published figures): the kernel alone */
+        mmb_report_finding_add(f, "- The %s profile's fastest kernel on the %s at %s, %s, reaches %s TFLOP/s.\n",
+                               d->profiles[d->main].name, gpu, c->ref, fast->r.kernel,
+                               mmb_report_finding_tflops(mmb_report_row_gflops(fast), a));
+        return;
+    }
     mmb_report_finding_add(f, "- The %s profile's fastest kernel, %s, reaches %s TFLOP/s at %s on the %s, %s%% of "
                               "cuBLAS; cuBLAS itself reaches %s%% of the FP32 peak.\n",
                            d->profiles[d->main].name, fast->r.kernel,
