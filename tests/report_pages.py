@@ -56,6 +56,25 @@ def main():
         e, w, s = check(os.path.join(out, "README.md"), os.path.join(out, "tuning.md"), "report of data/")
         errors += e
         print(f"report of data/: README {w} words, summary {s} words")
+    # the Precisions section: absent without a precisions CSV, there with one (the H100
+    # development run, a fixture beside a story), with its figure, findings and table
+    with tempfile.TemporaryDirectory() as out:
+        fixtures = os.path.join(root, "tests", "fixtures", "csv")
+        subprocess.run([mmbench, "report", "-q", "--no-plots", "-o", out, os.path.join(fixtures, "good"),
+                        os.path.join(fixtures, "precisions")], check=True)
+        text = open(os.path.join(out, "README.md"), encoding="utf-8").read()
+        section = text.split("## Precisions\n", 1)[1].split("\n## ", 1)[0] if "## Precisions\n" in text else ""
+        for want in ("precisions-h100-80gb-hbm3.gp", "times its FP32 speed", "| Type | Pipe | Pipe peak |",
+                     "f16 762 (×14.6)"):
+            if want not in section:
+                errors.append(f"precisions fixture: the Precisions section lacks '{want}'")
+        if not any(os.path.exists(os.path.join(root, "data", g, "precisions.csv"))
+                   for g in os.listdir(os.path.join(root, "data"))):
+            with tempfile.TemporaryDirectory() as out2:
+                subprocess.run([mmbench, "report", "-q", "--no-plots", "-o", out2, os.path.join(root, "data")],
+                               check=True)
+                if "## Precisions" in open(os.path.join(out2, "README.md"), encoding="utf-8").read():
+                    errors.append("report of data/: a Precisions section without a precisions CSV")
     committed = os.path.join(root, "reports", "README.md")
     if os.path.exists(committed):
         e, w, s = check(committed, os.path.join(root, "reports", "tuning.md"), "reports/README.md")

@@ -15,9 +15,13 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 
 dir=$(mktemp -d /tmp/mmb_tables_tex.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 status=0
-for input in "$root/data" "$root/tests/fixtures/csv/good" "$root/tests/fixtures/csv/profiles"; do
+for input in "$root/data" "$root/tests/fixtures/csv/good" "$root/tests/fixtures/csv/profiles" \
+    "$root/tests/fixtures/csv/precisions"; do
     name=$(basename "$input")
-    "$mmbench" report -q --no-plots -o "$dir/$name" "$input"
+    # the precisions fixture beside a story, as data/ will hold it
+    extra=
+    [ "$name" = precisions ] && extra="$root/tests/fixtures/csv/good"
+    "$mmbench" report -q --no-plots -o "$dir/$name" "$input" $extra
     if grep -q 'resizebox\|scalebox' "$dir/$name/tables.tex"; then
         echo "$name: tables.tex scales a table"
         status=1

@@ -15,6 +15,7 @@
 #include "core/array.h"
 #include "report/doc/ladder_doc.h"
 #include "report/doc/md.h"
+#include "report/doc/precisions_doc.h"
 #include "report/doc/tabular.h"
 #include "report/input/labels.h"
 #include "report/input/profiles.h"
@@ -32,6 +33,7 @@ static const struct {
     {MMB_REPORT_ROLE_DTYPES, "the element-type table of each GPU ([Tables](#tables))", NULL},
     {MMB_REPORT_ROLE_LADDER, "[Kernel ladder](#kernel-ladder)", "Kernel ladder"},
     {MMB_REPORT_ROLE_AS_WRITTEN, "[Seed kernels as written](#seed-kernels-as-written)", "Seed kernels as written"},
+    {MMB_REPORT_ROLE_PRECISIONS, "[Precisions](#precisions)", "Precisions"},
     {MMB_REPORT_ROLE_OTHER, "[Other profiles](#other-profiles)", "Other profiles"},
     {MMB_REPORT_ROLE_MAIN, NULL, NULL},
 };
@@ -53,8 +55,8 @@ void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)
         return;
     fputs("**Profiles.** The story (Key findings, Figures and Tables) is drawn from one profile, ", f);
     mmb_report_md_code(f, d->profiles[d->main].name[0] ? d->profiles[d->main].name : "(unnamed)");
-    fprintf(f, " (%s; `--profile NAME` chooses another; without it the report takes `%s` when the data has it, "
-               "else the profile with the most ok rows)",
+    fprintf(f, " (%s; `--profile NAME` chooses another; without it the report takes the profile that declares "
+               "`role = story`, else `%s` when the data has it, else the profile with the most ok rows)",
             d->main_rule, mmb_report_story.main_profile);
     size_t pub[MMB_REPORT_PROFILES_MAX];
     if (mmb_report_profiles_of(d, MMB_REPORT_ROLE_PUBLISHED, pub))
@@ -75,9 +77,9 @@ void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)
         }
     }
     if (n)
-        fputs(". Profiles named `tune*`, `ladder*` and `seeds*` go to their sections by name; of the others, the "
-              "one that measures the most element types feeds the element-type tables, and each remaining one is "
-              "listed under Other profiles.",
+        fputs(". A profile goes to the section its `role =` names (profiles/NAME.ini); one without the key, by its "
+              "name (`tune*`, `ladder*`, `seeds*`, `precisions*`); of the others, the one that measures the most "
+              "element types feeds the element-type tables, and each remaining one is listed under Other profiles.",
               f);
     fputs("\n\n", f);
 }
@@ -323,6 +325,8 @@ int mmb_report_sections_write(const struct mmb_report *rep, FILE *md, FILE *tex)
     for (size_t j = 0; j < np; j++)
         if (mmb_report_ladder_doc_section(rep, ps[j], j == 0, md, tex) != 0)
             return -1;
+    if (mmb_report_precisions_doc_section(rep, md, tex) != 0)
+        return -1;
     if (status_section(rep, MMB_REPORT_ROLE_AS_WRITTEN, "Seed kernels as written",
                        "Every CUDA kernel that the seed documents print, run exactly as printed (the profile binds "
                        "each one's own arguments, macros and launch shape): one row per kernel and element type, at "

@@ -176,13 +176,17 @@ static int main_pick(struct mmb_report_data *d, const char *want, char *err, siz
             d->main = (int)p;
             d->main_rule = "the profile that declares role = story";
         }
-    for (size_t p = 0; p < d->nprofiles && d->main < 0; p++)
-        if (d->profiles[p].ok) {
-            d->main = (int)p;
+    /* of the profiles without a section of their own first: a ladder, a tuning run or
+     * a precision sweep tells the story only when nothing else can */
+    for (int pass = 0; pass < 2 && d->main < 0; pass++)
+        for (size_t p = 0; p < d->nprofiles; p++) {
+            enum mmb_report_role r = d->profiles[p].role;
+            bool free_role = r == MMB_REPORT_ROLE_OTHER || r == MMB_REPORT_ROLE_MAIN;
+            if (!d->profiles[p].ok || (pass == 0 && !free_role))
+                continue;
+            if (d->main < 0 || d->profiles[p].ok > d->profiles[d->main].ok)
+                d->main = (int)p;
             d->main_rule = "the profile with the most ok rows";
-            for (size_t q = p + 1; q < d->nprofiles; q++)
-                if (d->profiles[q].ok > d->profiles[d->main].ok)
-                    d->main = (int)q;
         }
     if (d->main < 0 && d->nprofiles) {
         d->main = 0; /* published figures alone, or nothing ok */
