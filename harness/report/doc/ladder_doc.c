@@ -128,6 +128,7 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
               md);
         fputs("% Kernel ladder\n", tex);
     }
+    bool worklog_done = false;
     for (size_t g = 0; g < d->ngpus; g++) {
         char pslug[MMB_REPORT_NAME_MAX], name[160], gpu[128];
         mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
@@ -145,10 +146,14 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
         mmb_report_md_code(md, d->profiles[p].name);
         fputs("\n\n", md);
         mmb_report_md_figure(md, rep, fig);
+        /* the worklog once, on the first GPU with the ladder: its changes are the kernels', and
+         * each GPU's numbers are in its table below */
         struct mmb_report_shape sizes[2];
-        if (mmb_report_profile_sizes(d, p, g, sizes) &&
-            mmb_report_ladder_worklog(rep, p, g, d->dtype, &sizes[0], md, tex) != 0)
-            return -1;
+        if (!worklog_done && mmb_report_profile_sizes(d, p, g, sizes)) {
+            if (mmb_report_ladder_worklog(rep, p, g, d->dtype, &sizes[0], md, tex) != 0)
+                return -1;
+            worklog_done = true;
+        }
         if (ladder_table(rep, p, g, md, tex) != 0)
             return -1;
     }
