@@ -75,6 +75,18 @@ def main():
                                check=True)
                 if "## Precisions" in open(os.path.join(out2, "README.md"), encoding="utf-8").read():
                     errors.append("report of data/: a Precisions section without a precisions CSV")
+    # the tensor-core ladder: its development run (a fixture) beside a story gives the
+    # ladder in f16 and in bf16, each with its figure and the worklog from its profile
+    with tempfile.TemporaryDirectory() as out:
+        fixtures = os.path.join(root, "tests", "fixtures", "csv")
+        subprocess.run([mmbench, "report", "-q", "--no-plots", "-o", out, os.path.join(fixtures, "good"),
+                        os.path.join(fixtures, "ladder-tc")], check=True)
+        text = open(os.path.join(out, "README.md"), encoding="utf-8").read()
+        for want in ("gnuplot/ladder-tc-f16-h100-80gb-hbm3.gp", "gnuplot/ladder-tc-bf16-h100-80gb-hbm3.gp",
+                     "the ladder as a worklog at 4096 (profile ladder-tc, bf16)",
+                     "| 01\\_wmma | WMMA 16x16x16 fragments from shared-memory tiles |"):
+            if want not in text:
+                errors.append(f"tensor-core ladder fixture: the report lacks '{want}'")
     committed = os.path.join(root, "reports", "README.md")
     if os.path.exists(committed):
         e, w, s = check(committed, os.path.join(root, "reports", "tuning.md"), "reports/README.md")

@@ -16,11 +16,11 @@ dir=$(mktemp -d /tmp/mmb_tables_tex.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 status=0
 for input in "$root/data" "$root/tests/fixtures/csv/good" "$root/tests/fixtures/csv/profiles" \
-    "$root/tests/fixtures/csv/precisions"; do
+    "$root/tests/fixtures/csv/precisions" "$root/tests/fixtures/csv/ladder-tc"; do
     name=$(basename "$input")
     # the precisions fixture beside a story, as data/ will hold it
     extra=
-    [ "$name" = precisions ] && extra="$root/tests/fixtures/csv/good"
+    case $name in precisions | ladder-tc) extra="$root/tests/fixtures/csv/good" ;; esac
     "$mmbench" report -q --no-plots -o "$dir/$name" "$input" $extra
     if grep -q 'resizebox\|scalebox' "$dir/$name/tables.tex"; then
         echo "$name: tables.tex scales a table"

@@ -26,30 +26,32 @@ static double dram_util(const struct mmb_report_row *r)
     return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_row_dram_pct(r);
 }
 
-static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, FILE *md, FILE *tex)
+static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const char *dtype, FILE *md, FILE *tex)
 {
     const struct mmb_report_data *d = &rep->data;
     struct mmb_report_shape sizes[2];
-    size_t nsizes = mmb_report_profile_sizes(d, p, g, sizes);
+    size_t nsizes = mmb_report_profile_sizes_in(d, p, g, dtype, sizes);
     if (!nsizes)
         return 0;
     const struct mmb_report_row **best = calloc(2 * MMB_REPORT_KERNELS_MAX, sizeof *best);
     if (!best)
         return -1;
     for (size_t s = 0; s < nsizes; s++)
-        mmb_report_profile_best(d, p, g, d->dtype, &sizes[s], best + s * MMB_REPORT_KERNELS_MAX);
+        mmb_report_profile_best(d, p, g, dtype, &sizes[s], best + s * MMB_REPORT_KERNELS_MAX);
     struct mmb_report_table t;
     memset(&t, 0, sizeof t);
     char gpu[128], sel[64], shape[2][96];
     mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
     mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
+    if (strcmp(dtype, d->dtype) != 0)
+        snprintf(sel, sizeof sel, "%s%s%s%s", dtype, d->cache[0] ? ", " : "", d->cache[0] ? d->cache : "", d->cache[0] ? " L2" : "");
     for (size_t s = 0; s < nsizes; s++)
         mmb_report_shape_label(&sizes[s], shape[s], sizeof shape[s]);
     snprintf(t.title, sizeof t.title, "%s: what limits each step of the kernel ladder at %s (profile %s, %s)", gpu,
              shape[0], d->profiles[p].name, sel);
     char pslug[MMB_REPORT_NAME_MAX];
     mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
-    snprintf(t.label, sizeof t.label, "tab:%s-%s", pslug, d->gpus[g].slug);
+    snprintf(t.label, sizeof t.label, "tab:%s-%s-%s", pslug, dtype, d->gpus[g].slug);
     size_t c = 0;
     mmb_report_tabular_head(&t, c++, "Step", false, false);
     mmb_report_tabular_head(&t, c++, "Configuration", false, true);
@@ -128,34 +130,41 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
               md);
         fputs("% Kernel ladder\n", tex);
     }
-    bool worklog_done = false;
-    for (size_t g = 0; g < d->ngpus; g++) {
-        char pslug[MMB_REPORT_NAME_MAX], name[160], gpu[128];
-        mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
-        snprintf(name, sizeof name, "%s-%s", pslug, d->gpus[g].slug);
-        const struct mmb_report_figure *fig = NULL;
-        for (size_t i = 0; i < rep->nfigs && !fig; i++)
-            if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0)
-                fig = &rep->figs[i];
-        if (!fig)
-            continue;
-        mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
-        fputs("### ", md);
-        mmb_report_md_text(md, gpu);
-        fputs(", profile ", md);
-        mmb_report_md_code(md, d->profiles[p].name);
-        fputs("\n\n", md);
-        mmb_report_md_figure(md, rep, fig);
-        /* the worklog once, on the first GPU with the ladder: its changes are the kernels', and
-         * each GPU's numbers are in its table below */
-        struct mmb_report_shape sizes[2];
-        if (!worklog_done && mmb_report_profile_sizes(d, p, g, sizes)) {
-            if (mmb_report_ladder_worklog(rep, p, g, d->dtype, &sizes[0], md, tex) != 0)
+    const char *dtypes[MMB_DTYPE_COUNT];
+    size_t nt = mmb_report_profile_dtypes(d, p, dtypes);
+    for (size_t t = 0; t < nt; t++) {
+        bool worklog_done = false;
+        for (size_t g = 0; g < d->ngpus; g++) {
+            char name[160], gpu[128];
+            mmb_report_profile_figure_name(d, p, g, dtypes[t], name, sizeof name);
+            const struct mmb_report_figure *fig = NULL;
+            for (size_t i = 0; i < rep->nfigs && !fig; i++)
+                if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0)
+                    fig = &rep->figs[i];
+            if (!fig)
+                continue;
+            mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+            fputs("### ", md);
+            mmb_report_md_text(md, gpu);
+            fputs(", profile ", md);
+            mmb_report_md_code(md, d->profiles[p].name);
+            if (strcmp(dtypes[t], d->dtype) != 0) {
+                fputs(", ", md);
+                mmb_report_md_text(md, dtypes[t]);
+            }
+            fputs("\n\n", md);
+            mmb_report_md_figure(md, rep, fig);
+            /* the worklog once, on the first GPU with the ladder: its changes are the kernels',
+             * and each GPU's numbers are in its table below */
+            struct mmb_report_shape sizes[2];
+            if (!worklog_done && mmb_report_profile_sizes_in(d, p, g, dtypes[t], sizes)) {
+                if (mmb_report_ladder_worklog(rep, p, g, dtypes[t], &sizes[0], md, tex) != 0)
+                    return -1;
+                worklog_done = true;
+            }
+            if (ladder_table(rep, p, g, dtypes[t], md, tex) != 0)
                 return -1;
-            worklog_done = true;
         }
-        if (ladder_table(rep, p, g, md, tex) != 0)
-            return -1;
     }
     return 0;
 }

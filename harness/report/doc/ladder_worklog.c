@@ -43,7 +43,10 @@ static void counter_cell(const char *name, const struct mmb_report_row *before, 
         else
             mmb_report_tabular_count(x, v[i], sizeof v[i]);
     }
-    snprintf(out, len, "%s %s → %s", name, v[0], v[1]);
+    if (!strcmp(v[0], "–") && !strcmp(v[1], "–"))
+        snprintf(out, len, "%s (not counted)", name); /* the rows carry no counters */
+    else
+        snprintf(out, len, "%s %s → %s", name, v[0], v[1]);
 }
 
 /* The path of file relative to folder dir (both resolved); false when either is not there. */
@@ -99,9 +102,9 @@ int mmb_report_ladder_worklog(const struct mmb_report *rep, size_t p, size_t g, 
     for (size_t c = 0; c < 8; c++)
         mmb_report_tabular_head(&t, c, head[c], c >= 3 && c <= 6, false);
     t.prose[1] = true;
-    t.wrap[2] = 0.17;
-    t.wrap[7] = 0.14;
-    t.wrap[1] = 0.28;
+    t.wrap[2] = 0.15;
+    t.wrap[7] = 0.17;
+    t.wrap[1] = 0.23;
     t.tex_small = true;
     snprintf(t.tex_head[2], sizeof t.tex_head[2], "Counter");
     size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks);

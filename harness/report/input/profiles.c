@@ -22,6 +22,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/file.h"
 #include "model/profile.h"
 #include "report/input/row.h"
 #include "report/input/story.h"
@@ -304,12 +305,13 @@ size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_r
 
 /* ---- the sizes a profile's section shows --------------------------------------------------- */
 
-static bool shape_has_ok(const struct mmb_report_data *d, size_t p, size_t g, const struct mmb_report_shape *s)
+static bool shape_has_ok(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                         const struct mmb_report_shape *s)
 {
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *rr = &d->rows[i];
         if (rr->profile == p && rr->gpu == g && row_timed_ok(&rr->r) && rr->r.m == s->m && rr->r.n == s->n &&
-            rr->r.k == s->k && strcmp(rr->r.dtype, d->dtype) == 0)
+            rr->r.k == s->k && strcmp(rr->r.dtype, dtype) == 0)
             return true;
     }
     return false;
@@ -317,15 +319,49 @@ static bool shape_has_ok(const struct mmb_report_data *d, size_t p, size_t g, co
 
 size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_t g, struct mmb_report_shape *out)
 {
+    return mmb_report_profile_sizes_in(d, p, g, d->dtype, out);
+}
+
+size_t mmb_report_profile_dtypes(const struct mmb_report_data *d, size_t p, const char **out)
+{
     size_t n = 0;
-    if (d->ref >= 0 && shape_has_ok(d, p, g, &d->shapes[d->ref]))
+    for (const struct mmb_dtype_info *t = mmb_dtype_table; t->text; t++) {
+        bool ok = false;
+        for (size_t i = 0; i < d->nrows && !ok; i++)
+            ok = d->rows[i].profile == p && row_timed_ok(&d->rows[i].r) && !strcmp(d->rows[i].r.dtype, t->text);
+        if (ok && !strcmp(t->text, d->dtype)) {
+            out[0] = t->text; /* the report's own dtype alone */
+            return 1;
+        }
+        if (ok)
+            out[n++] = t->text;
+    }
+    return n;
+}
+
+void mmb_report_profile_figure_name(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                                    char *out, size_t len)
+{
+    char pslug[MMB_REPORT_NAME_MAX];
+    mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
+    if (!strcmp(dtype, d->dtype))
+        snprintf(out, len, "%s-%s", pslug, d->gpus[g].slug);
+    else
+        snprintf(out, len, "%s-%s-%s", pslug, dtype, d->gpus[g].slug);
+}
+
+size_t mmb_report_profile_sizes_in(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                                   struct mmb_report_shape *out)
+{
+    size_t n = 0;
+    if (d->ref >= 0 && shape_has_ok(d, p, g, dtype, &d->shapes[d->ref]))
         out[n++] = d->shapes[d->ref];
     struct mmb_report_shape big = {0, 0, 0};
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *rr = &d->rows[i];
         const struct mmb_row *r = &rr->r;
         if (rr->profile == p && rr->gpu == g && row_timed_ok(r) && r->m == r->n && r->n == r->k && r->m > big.m &&
-            strcmp(r->dtype, d->dtype) == 0)
+            strcmp(r->dtype, dtype) == 0)
             big = (struct mmb_report_shape){r->m, r->n, r->k};
     }
     if (big.m && !(n && out[0].m == big.m && out[0].n == big.n && out[0].k == big.k))

@@ -22,6 +22,17 @@ void mmb_report_profile_best(const struct mmb_report_data *d, size_t p, size_t g
  * size when it has an ok row there, and its largest square size; into out (2).
  * Returns how many. */
 size_t mmb_report_profile_sizes(const struct mmb_report_data *d, size_t p, size_t g, struct mmb_report_shape *out);
+/* The same in another dtype. */
+size_t mmb_report_profile_sizes_in(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                                   struct mmb_report_shape *out);
+/* The dtypes a ladder profile is shown in: the report's own when it has ok rows there,
+ * else each of its dtypes with ok rows (a tensor-core ladder's f16 and bf16), into out
+ * (MMB_DTYPE_COUNT); returns how many. */
+size_t mmb_report_profile_dtypes(const struct mmb_report_data *d, size_t p, const char **out);
+/* The name of profile p's ladder figure on GPU g in dtype: <profile>-<gpu> in the
+ * report's own dtype, <profile>-<dtype>-<gpu> in another. */
+void mmb_report_profile_figure_name(const struct mmb_report_data *d, size_t p, size_t g, const char *dtype,
+                                    char *out, size_t len);
 /* The profiles of role r in the data's order into out (MMB_REPORT_PROFILES_MAX). */
 size_t mmb_report_profiles_of(const struct mmb_report_data *d, enum mmb_report_role r, size_t *out);
 
