@@ -132,7 +132,7 @@ START_TEST(test_columns_table)
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
         "tensor_pct", "tensor_inst", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
         "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "registers",
-        "smem_bytes", "timestamp",
+        "smem_bytes", "theoretical_occupancy_pct", "timestamp",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);

@@ -35,21 +35,28 @@ static void fixture(const char *name, char *out, size_t len)
     snprintf(out, len, "%s/tests/fixtures/gpu/%s", source_root, name);
 }
 
-static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters,
-                                  struct mmb_profile *p, struct collected *rows)
+static struct mmb_run_summary run_mode(const char *profile_name, const char *csv, enum mmb_counters counters,
+                                       struct mmb_profile *p, struct collected *rows)
 {
     char path[1024], err[2048];
     fixture(profile_name, path, sizeof path);
     ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
     struct mmb_metric_set set;
     ck_assert_msg(mmb_metric_set_parse(p->metrics, &set, err, sizeof err) == 0, "%s", err);
-    struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir, .counters = counters,
+    struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir,
+                                .counters = counters,
                                 .metrics = &set, .warmup = -1};
     struct mmb_run_summary sum;
     ck_assert_msg(mmb_run_profile(p, &o, &sum, err, sizeof err) == 0, "%s", err);
     memset(rows, 0, sizeof *rows);
     ck_assert_msg(mmb_csv_read(csv, collect, rows, err, sizeof err) == 0, "%s", err);
     return sum;
+}
+
+static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters, struct mmb_profile *p,
+                                  struct collected *rows)
+{
+    return run_mode(profile_name, csv, counters ? MMB_COUNTERS_ALL : MMB_COUNTERS_NONE, p, rows);
 }
 
 /* Rows the awkward profile must produce, counted from its space independently of run.c. */
@@ -239,6 +246,80 @@ START_TEST(test_batched_counters_equal_alone)
 out:
     free(rows[0].rows);
     free(rows[1].rows);
+    free(p);
+}
+END_TEST
+
+/* counters = best: in every group (kernel x size x dtype) the fastest ok row, as the
+ * report picks it, has counters (or profiling_denied where the GPU refuses them), and
+ * no other row of the group does (not_best); every ok row has its theoretical
+ * occupancy. */
+static void best_check(const struct collected *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const struct mmb_row *r = &c->rows[i];
+        if (r->status != MMB_STATUS_OK)
+            continue;
+        ck_assert_msg(strcmp(r->kernel, "naive") != 0 ||
+                      (r->theoretical_occupancy_pct > 0 && r->theoretical_occupancy_pct <= 100),
+                      "%s %s: theoretical occupancy %g", r->kernel, r->params, r->theoretical_occupancy_pct);
+        const struct mmb_row *fastest = NULL;
+        for (size_t j = 0; j < c->n; j++) {
+            const struct mmb_row *o = &c->rows[j];
+            if (o->status == MMB_STATUS_OK && mmb_row_same_problem(o, r) &&
+                (!fastest || o->time_ms_median < fastest->time_ms_median))
+                fastest = o;
+        }
+        bool counted = r->counter_status == MMB_STATUS_OK || r->counter_status == MMB_STATUS_PROFILING_DENIED;
+        if (r == fastest)
+            ck_assert_msg(counted, "%s %s %lldx%lldx%lld: the fastest, counter_status %s", r->kernel, r->params, r->m,
+                          r->n, r->k, mmb_status_text(r->counter_status));
+        else if (!counted)
+            ck_assert_msg(r->counter_status == MMB_STATUS_NOT_BEST, "%s %s: counter_status %s", r->kernel, r->params,
+                          mmb_status_text(r->counter_status));
+    }
+}
+
+/* The first n rows of from (and its header) into to: what a stopped run leaves. */
+static void csv_head(const char *from, const char *to, size_t n)
+{
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "head -n %zu '%s' > '%s'", n + 1, from, to);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_best_counts_each_fastest)
+{
+    char all[1100], best[1100], part[1100];
+    snprintf(all, sizeof all, "%s/batch-all.csv", tmpdir);
+    snprintf(best, sizeof best, "%s/batch-best.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    struct mmb_run_summary sum = run_mode("batch.ini", best, MMB_COUNTERS_BEST, p, &rows);
+    mmb_profile_free(p);
+    ck_assert_uint_eq(rows.n, 18);
+    size_t counted = 0;
+    for (size_t i = 0; i < rows.n; i++)
+        counted += rows.rows[i].counter_status != MMB_STATUS_NOT_BEST;
+    ck_assert_uint_eq(counted, 1); /* one group: naive at 256 */
+    best_check(&rows);
+    printf("counters = best: %zu passes for 18 configurations\n", sum.counter_passes);
+    free(rows.rows);
+
+    /* Resumed groups: half of a run of all counted rows, then of a best run; the
+     * rest measured by best. The fastest of each whole group has its counters. */
+    run("batch.ini", all, true, p, &rows);
+    mmb_profile_free(p);
+    free(rows.rows);
+    for (int from_best = 0; from_best < 2; from_best++) {
+        snprintf(part, sizeof part, "%s/batch-part-%d.csv", tmpdir, from_best);
+        csv_head(from_best ? best : all, part, 9);
+        run_mode("batch.ini", part, MMB_COUNTERS_BEST, p, &rows);
+        mmb_profile_free(p);
+        ck_assert_uint_eq(rows.n, 18);
+        best_check(&rows);
+        free(rows.rows);
+    }
     free(p);
 }
 END_TEST
@@ -518,6 +599,7 @@ int main(void)
     tcase_add_test(tc, test_each_failure_has_its_status);
     tcase_add_test(tc, test_counters_count_every_ffma);
     tcase_add_test(tc, test_batched_counters_equal_alone);
+    tcase_add_test(tc, test_best_counts_each_fastest);
     tcase_add_test(tc, test_shards_merge_to_one_run);
     suite_add_tcase(s, tc);
     TCase *precision = tcase_create("precision"); /* CK_RUN_CASE=precision runs it alone */

@@ -224,6 +224,8 @@ START_TEST(test_completions_from_the_table)
     ASSERT_OFFERS("mmbench devices --format j", "json\n");
     ASSERT_OFFERS("mmbench run --fail-on wrong_result,la", "wrong_result,launch_error\n");
     ASSERT_OFFERS("mmbench tune --strategy \"\"", "annealing\n");
+    ASSERT_OFFERS("mmbench run --counters \"\"", "best\n");
+    ASSERT_OFFERS("mmbench tune --counters n", "none\n");
     ASSERT_OFFERS("mmbench report --cache \"\"", "hot\n");
     ASSERT_OFFERS("mmbench help --completion \"\"", "zsh\n");
     ASSERT_OFFERS("mmbench help \"\"", "columns\n");

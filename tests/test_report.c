@@ -81,11 +81,25 @@ START_TEST(test_gp_log_tics)
 }
 END_TEST
 
+/* ---- the fixtures' report, drawn once for the tests that read it ---- */
+
+static char drawn_dir[512]; /* its folder */
+
+static void drawn_setup(void)
+{
+    tmpdir_setup();
+    snprintf(drawn_dir, sizeof drawn_dir, "%s/out", tmpdir);
+    ck_assert_msg(report_fixtures(drawn_dir, true) == 0, "%s", report_err);
+}
+
+static void drawn_teardown(void)
+{
+    tmpdir_teardown();
+}
+
 START_TEST(test_report_files)
 {
-    char out[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
+    const char *out = drawn_dir;
     ck_assert(exists("%s/README.md", out));
     ck_assert(exists("%s/tables.tex", out));
     bool drawn = gnuplot_on_path();
@@ -124,32 +138,30 @@ START_TEST(test_report_files)
 }
 END_TEST
 
+/* Each script was run on its own, from its folder, by its own gnuplot (as a reader
+ * redrawing one figure would), and gnuplot had nothing to say: the report keeps a
+ * script's log only when gnuplot wrote to it. */
 START_TEST(test_report_scripts_run)
 {
     if (!gnuplot_on_path()) {
         fprintf(stderr, "test_report_scripts_run: no gnuplot on PATH, skipped\n");
         return;
     }
-    char out[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    ck_assert_msg(report_fixtures(out, false) == 0, "%s", report_err);
-    char cmd[1024];
-    /* every script on its own, as a reader redrawing one figure would */
-    snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && ls *.gp > list.txt", out);
+    char cmd[1024], list_path[600];
+    snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && ls *.gp > list.txt && (ls *.log 2>/dev/null > logs.txt; true)", drawn_dir);
     ck_assert_int_eq(system(cmd), 0);
-    char list_path[600];
-    snprintf(list_path, sizeof list_path, "%s/gnuplot/list.txt", out);
+    snprintf(list_path, sizeof list_path, "%s/gnuplot/logs.txt", drawn_dir);
+    const char *logs = file_get(list_path);
+    ck_assert_msg(logs && !logs[0], "gnuplot said something drawing: %s", logs ? logs : "(no list)");
+    snprintf(list_path, sizeof list_path, "%s/gnuplot/list.txt", drawn_dir);
     char *list = strdup(file_get(list_path));
     ck_assert_ptr_nonnull(list);
     int scripts = 0;
     for (char *name = strtok(list, "\n"); name; name = strtok(NULL, "\n"), scripts++) {
-        snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && gnuplot '%s' > '%s.out' 2>&1", out, name, name);
-        int rc = system(cmd);
-        char log[700];
-        snprintf(log, sizeof log, "%s/gnuplot/%s.out", out, name);
-        const char *text = file_get(log);
-        ck_assert_msg(rc == 0, "gnuplot %s: exit %d: %s", name, rc, text ? text : "");
-        ck_assert_msg(!text || !text[0], "gnuplot %s said: %s", name, text);
+        char stem[256];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(name) - 3), name);
+        for (const char *const *fmt = (const char *const[]){"png", "svg", "pdf", NULL}; *fmt; fmt++)
+            ck_assert_msg(exists("%s/figures/%s.%s", drawn_dir, stem, *fmt), "%s.%s", stem, *fmt);
     }
     free(list);
     ck_assert_int_eq(scripts, (int)(sizeof per_gpu_figures / sizeof per_gpu_figures[0] +
@@ -181,10 +193,7 @@ static void links_check(const char *out, int at_least)
 
 START_TEST(test_report_links)
 {
-    char out[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
-    links_check(out, 11);
+    links_check(drawn_dir, 11);
 }
 END_TEST
 
@@ -785,21 +794,36 @@ START_TEST(test_report_findings)
 }
 END_TEST
 
-int main(void)
+/* `test_report tuning`: the tuning report of the repository's data alone (its own
+ * meson test, report-tuning, which runs beside the others); without an argument,
+ * everything else. */
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("report");
+    if (argc > 1 && !strcmp(argv[1], "tuning")) {
+        TCase *tuning = tcase_create("tuning");
+        tcase_add_checked_fixture(tuning, tmpdir_setup, tmpdir_teardown);
+        tcase_set_timeout(tuning, 120);
+        tcase_add_test(tuning, test_report_tuning);
+        suite_add_tcase(s, tuning);
+        return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
+    /* the fixtures' report drawn once (in this process), read by each test */
+    TCase *dr = tcase_create("drawn");
+    tcase_add_unchecked_fixture(dr, drawn_setup, drawn_teardown);
+    tcase_set_timeout(dr, 120);
+    tcase_add_test(dr, test_report_files);
+    tcase_add_test(dr, test_report_scripts_run);
+    tcase_add_test(dr, test_report_links);
+    suite_add_tcase(s, dr);
     TCase *tc = tcase_create("report");
     tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gp_log_tics);
-    tcase_add_test(tc, test_report_files);
-    tcase_add_test(tc, test_report_scripts_run);
-    tcase_add_test(tc, test_report_links);
     tcase_add_test(tc, test_report_without_gnuplot);
     tcase_add_test(tc, test_report_malformed);
     tcase_add_test(tc, test_report_bad_options);
     tcase_add_test(tc, test_report_published);
-    tcase_add_test(tc, test_report_tuning);
     tcase_add_test(tc, test_report_ncu_caveat);
     tcase_add_test(tc, test_report_bad_inputs);
     tcase_add_test(tc, test_report_dangling_links);

@@ -20,8 +20,10 @@
 #include "cmd/common.h"
 #include "cmd/options_impl.h"
 #include "core/array.h"
+#include "core/clock.h"
 #include "core/cache.h"
 #include "core/converge.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "core/status.h"
 #include "report/input/formats.h"
@@ -46,7 +48,10 @@ static const struct opt_def opts[] = {
     {"cache-dir", 0, OPT_TEXT, S(cache_dir), 0, 0, 0, BOTH, "DIR",
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
-    {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: no CUPTI counter passes"},
+    {"counters", 0, OPT_COUNTERS, S(counters), S(counters_set), 0, 0, BOTH, "MODE",
+     "which rows get CUPTI counters: best (each kernel's fastest configuration per size and dtype, and cuBLAS), "
+     "all or none (default: the profile's counters, else best for run and all for tune)"},
+    {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: the same as --counters none"},
     {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
      "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},
     {"noise", 0, OPT_NOISE, S(timing.noise), 0, 0, 0, BOTH, "X",
@@ -75,8 +80,9 @@ static const struct opt_def opts[] = {
      "wall time per kernel and problem (default: none)"},
     {"seed", 0, OPT_U64, S(tune.seed), S(tune.seed_set), 0, 0, MMB_CMD_TUNE, "S",
      "seed of random strategies, unsigned 64-bit (default: [tune] seed, else 0)"},
-    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, MMB_CMD_TUNE, "N",
-     "NVRTC threads compiling ahead, 0 none (default: one per CPU)"},
+    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, BOTH | MMB_CMD_CHECK, "N",
+     "NVRTC threads: compiling ahead of the GPU into the cubin cache (run, tune; 0 none), compiling (check "
+     "--compile; 0 is 1) (default: one per CPU)"},
     {"t4", 0, OPT_TEXT, S(t4), 0, 0, 0, MMB_CMD_TUNE, "FILE",
      "Kernel Tuner T4 file, for a tune of one kernel x size x dtype (default: one beside the CSV each)"},
     {"no-t4", 0, OPT_FLAG, S(no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
@@ -447,6 +453,12 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
             return bad_value(s, o, arg, expect);
         }
         break;
+    case OPT_COUNTERS:
+        if (!mmb_counters_parse(arg, (enum mmb_counters *)(base + o->offset))) {
+            mmb_counters_names(expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
     case OPT_FORMAT:
     case OPT_SHELL: {
         mmb_cmd_option_words(o, " or ", expect, sizeof expect);
@@ -477,6 +489,7 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     memset(s, 0, sizeof *s);
+    s->started = mmb_seconds_now();
     s->command = cmd_of(kind)->name;
     s->data_dir = "data";
     snprintf(s->default_cache, sizeof s->default_cache, "%s", cache);
@@ -511,7 +524,7 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     for (size_t i = 0; contradictions[i].a; i++)
         if (given(s, kind, contradictions[i].a) && given(s, kind, contradictions[i].b))
             return contradict(s, contradictions[i].a, contradictions[i].b, contradictions[i].why);
-    if (kind == MMB_CMD_TUNE && s->no_cache && given(s, kind, "jobs") && s->jobs > 0)
+    if ((kind & BOTH) && s->no_cache && given(s, kind, "jobs") && s->jobs > 0)
         return contradict(s, "jobs", "no-cache", "compiles run ahead only through the cubin cache");
     if (kind == MMB_CMD_EXPORT && !s->export.best) {
         fprintf(stderr, "mmbench export: expected --best, the export there is (the fastest configuration of each "
@@ -520,15 +533,25 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     }
     if (s->no_cache)
         s->cache_dir = NULL;
+    if (s->no_counters && s->counters_set && s->counters != MMB_COUNTERS_NONE) {
+        fprintf(stderr, "mmbench %s: --no-counters and --counters %s contradict each other; expected one of them\n",
+                s->command, mmb_counters_text(s->counters));
+        return -1;
+    }
+    if (s->no_counters) {
+        s->counters = MMB_COUNTERS_NONE;
+        s->counters_set = true;
+    }
     struct mmb_tune_options *t = &s->tune;
-    t->counters = !s->no_counters;
+    t->counters = s->counters;
+    t->counters_set = s->counters_set;
     t->record_restricted = s->record_restricted;
     t->shard = s->shard;
-    if (kind != MMB_CMD_TUNE)
+    if (!(kind & BOTH))
         return 0;
     if (!s->cache_dir && s->jobs > 0) {
-        fprintf(stderr, "mmbench tune: --no-cache: compiles cannot run ahead without the cubin cache; "
-                "compiling on the measuring thread\n");
+        fprintf(stderr, "mmbench %s: --no-cache: compiles cannot run ahead without the cubin cache; "
+                "compiling on the measuring thread\n", s->command);
         s->jobs = 0;
     }
     return 0;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "report/input/shape.h"
 #include "report/report.h"
 #include "results/shard.h"
@@ -38,6 +39,7 @@ enum mmb_cmd_format { MMB_FORMAT_TEXT, MMB_FORMAT_JSONL, MMB_FORMAT_JSON, MMB_FO
 /* Everything a command takes from the command line. */
 struct mmb_cmd_settings {
     const char *command;      /* "run", "tune", ...: for messages */
+    double started;           /* mmb_seconds_now() when the command began: the phases' start */
     char **args;              /* the positional arguments (profiles; report: CSVs and folders) */
     size_t nargs;
     const char *profile;      /* run, tune, merge: the one positional argument */
@@ -46,6 +48,8 @@ struct mmb_cmd_settings {
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
     bool no_cache, no_counters, verbose, record_restricted;
+    enum mmb_counters counters; /* --counters (--no-counters: none); read when counters_set */
+    bool counters_set;
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */

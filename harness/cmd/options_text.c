@@ -1,7 +1,7 @@
 /* options_text.c - every text of the program made from the option and command tables:
  * --help, `mmbench help`, the manual page and the shell completions. A word a value
  * may be comes from the table that defines it (dtypes, cache modes, statuses,
- * strategies, formats), so that none of these texts keeps a list of its own. */
+ * counter modes, strategies, formats), so that none of these texts keeps a list of its own. */
 #include "cmd/options_text.h"
 
 #include <stdbool.h>
@@ -10,6 +10,7 @@
 #include "cmd/options.h"
 #include "cmd/options_impl.h"
 #include "core/cache.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "core/status.h"
 #include "report/input/formats.h"
@@ -83,6 +84,10 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
     case OPT_SHELL:
         for (const char *const *sh = mmb_cmd_shells; *sh && ok; sh++)
             ok = word_add(out, len, &n, sep, *sh, strlen(*sh));
+        break;
+    case OPT_COUNTERS:
+        for (const struct mmb_counters_info *c = mmb_counters_table; c->text && ok; c++)
+            ok = word_add(out, len, &n, sep, c->text, strlen(c->text));
         break;
     default:
         if (!strcmp(o->name, "strategy")) {

@@ -13,8 +13,10 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "cuda/compile_pool.h"
 #include "cuda/session/session.h"
 #include "model/space.h"
+#include "results/best.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
 #include "results/csv_status.h"
@@ -25,9 +27,13 @@ struct sweep {
     struct mmb_session *session;
     struct mmb_csv_writer *csv;
     struct mmb_run_summary *sum;
+    struct mmb_best *best;           /* counters = best: the groups held; NULL otherwise */
+    struct mmb_compile_pool *pool;   /* NVRTC ahead of the GPU (--jobs); NULL: none */
+    char *sources[MMB_MAX_KERNELS];  /* the kernels' texts, for the pool */
     size_t total, done;
     bool progress;
     double t0;
+    double open_s, write_s;          /* the session's opening, the rows' writing */
     struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
     struct mmb_csv_statuses resumed; /* judge_resumed: the CSV's statuses when the sweep began */
 };
@@ -49,8 +55,11 @@ static bool done_before(const struct sweep *sw, const struct mmb_row *row)
  * counters waited for a batch is written after later configurations began. */
 static int write_row(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
 {
+    double t = mmb_seconds_now();
     mmb_timestamp_utc(row->timestamp, sizeof row->timestamp);
-    if (mmb_csv_append_row(sw->csv, row, err, errlen) != 0)
+    int rc = mmb_csv_append_row(sw->csv, row, err, errlen);
+    sw->write_s += mmb_seconds_now() - t;
+    if (rc != 0)
         return -1;
     sw->sum->rows_written++;
     if ((unsigned)row->status < MMB_STATUS_COUNT)
@@ -82,6 +91,18 @@ static int sink_row(void *opaque, struct mmb_row *row)
 {
     struct sink_ctx *c = opaque;
     return write_row(c->sw, row, c->err, c->errlen);
+}
+
+/* counters = best: the session's sink for a group's counted row, which completes its
+ * group; every group complete at the front of the queue is then written. */
+static int sink_counted(void *opaque, struct mmb_row *row)
+{
+    struct sink_ctx *c = opaque;
+    if (mmb_best_counted(c->sw->best, row) != 0) {
+        mmb_errorf(c->err, c->errlen, "%s %s: counted, but no group waits for it", row->kernel, row->params);
+        return -1;
+    }
+    return mmb_best_drain(c->sw->best, sink_row, c);
 }
 
 static void show_progress(struct sweep *sw, const struct mmb_row *row)
@@ -166,6 +187,174 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
     return left;
 }
 
+/* counters = best: the end of kernel k's group at this problem (also when Ctrl-C cut
+ * it short): its fastest row is counted, then the group is written once complete. */
+static int group_end(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
+                     const struct mmb_eval_options *eo, struct sink_ctx *sink)
+{
+    struct mmb_config cfg;
+    bool stale;
+    const struct mmb_row *pick = mmb_best_close(sw->best, &cfg, &stale);
+    if (stale)
+        fprintf(stderr, "mmbench run: warning: %s at %lldx%lldx%lld: its fastest row in %s has no counters (an "
+                "earlier run did not read them) and stays so (remove the kernel's rows at this size to count it)\n",
+                k->name, prob->size.m, prob->size.n, prob->size.k, sw->sum->csv_path);
+    if (pick) {
+        struct mmb_row row = *pick, id;
+        row_identity(sw, k, &cfg, &prob->size, prob->dtype, &id);
+        announce(sw, &id); /* a counting that never ends is this configuration's timeout */
+        int rc = mmb_session_submit_counted(sw->session, prob, k, &cfg, eo, &row, sink_counted, sink);
+        end_watch(sw);
+        if (rc != 0)
+            return -1;
+    }
+    return mmb_best_drain(sw->best, sink_row, sink) != 0 ? -1 : 0;
+}
+
+/* A row that is not measured (restricted, invalid): written now, or held with its
+ * group. */
+static int settle(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
+{
+    if (!sw->best)
+        return emit(sw, row, err, errlen);
+    if (mmb_best_hold(sw->best, row, NULL) != 0) {
+        mmb_errorf(err, errlen, "out of host memory holding the rows of %s", row->kernel);
+        return -1;
+    }
+    return 0;
+}
+
+/* The configurations of this problem still to measure, handed to the compile pool
+ * in the order they will be measured (each submit goes first: kernels last to
+ * first), so that NVRTC runs on every CPU ahead of the GPU. */
+static void compile_ahead(struct sweep *sw, const struct mmb_size *size, enum mmb_dtype dtype)
+{
+    const struct mmb_profile *p = sw->profile;
+    const struct mmb_device_info *dev = mmb_session_device(sw->session);
+    for (int ki = p->nkernels - 1; ki >= 0; ki--) {
+        const struct mmb_kernel_spec *k = &p->kernels[ki];
+        if (k->kind != MMB_KERNEL_SOURCE || !sw->sources[ki] || !mmb_kernel_runs_dtype(p, k, dtype))
+            continue;
+        size_t n = mmb_space_size(k), m = 0;
+        struct mmb_config *cfgs = malloc((n ? n : 1) * sizeof *cfgs);
+        if (!cfgs)
+            return; /* compiling ahead only saves time: the session compiles what is missing */
+        for (size_t i = 0; i < n; i++) {
+            struct mmb_row row;
+            struct mmb_geometry geo;
+            int failed;
+            char why[256];
+            mmb_space_config_at(k, i, &cfgs[m]);
+            row_identity(sw, k, &cfgs[m], size, dtype, &row);
+            if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row) ||
+                mmb_space_allowed(k, &cfgs[m], size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 1 ||
+                mmb_space_geometry(k, &cfgs[m], size, mmb_dtype_info(dtype)->size, dev->sm_count, &geo, why,
+                                   sizeof why) != 0 ||
+                geo.block[0] * geo.block[1] * geo.block[2] > dev->max_threads_per_block)
+                continue;
+            m++;
+        }
+        (void)mmb_compile_pool_submit(sw->pool, k, sw->sources[ki], cfgs, m, size, dtype);
+        free(cfgs);
+    }
+}
+
+/* Measures cfg: its row reaches the CSV through the session's batches (counters =
+ * all or none), or is held with its group (best). Returns 0, -1 with err, or 1 when
+ * the device was lost (after its row is written and the groups held are dropped). */
+static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
+                   const struct mmb_config *cfg, const struct mmb_eval_options *eo, struct mmb_row *row,
+                   struct sink_ctx *sink)
+{
+    bool lost = false;
+    show_progress(sw, row);
+    announce(sw, row);
+    if (sw->pool && k->kind == MMB_KERNEL_SOURCE) { /* its compile done by the pool, or here, once */
+        double ms;
+        bool cached;
+        mmb_compile_pool_wait(sw->pool, k, cfg, &prob->size, prob->dtype, &ms, &cached);
+    }
+    if (!sw->best) {
+        int rc = mmb_session_submit(sw->session, prob, k, cfg, eo, row, sink_row, sink, &lost);
+        end_watch(sw);
+        return rc != 0 ? -1 : lost ? 1 : 0;
+    }
+    struct mmb_eval_options timed = *eo;
+    timed.time_only = true;
+    mmb_session_evaluate(sw->session, prob, k, cfg, &timed, row, &lost);
+    if (lost) {
+        /* this row is recorded, so that a resumed sweep does not run it again; the
+         * groups not yet written are measured again */
+        size_t dropped = mmb_best_drop(sw->best);
+        if (mmb_session_discard(sw->session, sink_row, sink) != 0 || write_row(sw, row, sink->err, sink->errlen) != 0)
+            return -1;
+        end_watch(sw);
+        if (dropped)
+            fprintf(stderr, "mmbench run: %zu measured rows not yet written are measured again when the sweep goes "
+                    "on\n", dropped);
+        return 1;
+    }
+    end_watch(sw);
+    if (mmb_best_hold(sw->best, row, cfg) != 0) {
+        mmb_errorf(sink->err, sink->errlen, "out of host memory holding the rows of %s", k->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every configuration of kernel k at this problem. Returns as run_problem does. */
+static int run_kernel(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
+                      const struct mmb_eval_options *eo, struct sink_ctx *sink)
+{
+    const struct mmb_size *size = &prob->size;
+    enum mmb_dtype dtype = prob->dtype;
+    char *err = sink->err;
+    size_t errlen = sink->errlen;
+    int rc = 0;
+    if (sw->best) {
+        struct mmb_row id;
+        row_identity(sw, k, NULL, size, dtype, &id);
+        if (mmb_best_open(sw->best, &id) != 0) {
+            mmb_errorf(err, errlen, "%s: a group of counters = best is still open", k->name);
+            return -1;
+        }
+    }
+    size_t n = mmb_space_size(k);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct mmb_config cfg;
+        struct mmb_row row;
+        if (mmb_watch_interrupted()) {
+            rc = 2;
+            break;
+        }
+        mmb_space_config_at(k, i, &cfg);
+        row_identity(sw, k, &cfg, size, dtype, &row);
+        if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row))
+            continue; /* another shard's, or counted by remaining() */
+        int failed = -1;
+        int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
+                                        row.reason, sizeof row.reason);
+        if (allowed == 0) {
+            sw->sum->restricted++;
+            if (!sw->opts->record_restricted)
+                continue;
+            row.status = MMB_STATUS_RESTRICTED;
+            snprintf(row.reason, sizeof row.reason, "%s", mmb_expr_text(k->restrictions[failed].expr));
+        } else if (allowed < 0) {
+            row.status = MMB_STATUS_INVALID_CONFIG;
+        } else {
+            rc = measure(sw, prob, k, &cfg, eo, &row, sink);
+            continue;
+        }
+        if (settle(sw, &row, err, errlen) != 0)
+            rc = -1;
+    }
+    /* a group cut short by Ctrl-C is counted and written as far as it got */
+    if (sw->best && (rc == 0 || rc == 2) && group_end(sw, prob, k, eo, sink) != 0)
+        rc = -1;
+    return rc;
+}
+
 /* One problem (size x dtype). Returns 0, -1 with err, 1 when the device was lost (the
  * CUDA context is unusable, and the sweep must go on in a fresh process, which skips
  * the finished rows through the CSV's keys), or 2 when Ctrl-C asked to stop. */
@@ -176,6 +365,8 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     struct mmb_problem *prob = NULL;
     if (remaining(sw, size, dtype) == 0)
         return 0; /* resumed: no buffers, no reference */
+    if (sw->pool)
+        compile_ahead(sw, size, dtype); /* while the problem's inputs and reference are made */
     enum mmb_status st = mmb_session_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
@@ -186,50 +377,16 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     };
     int rc = 0;
     struct sink_ctx sink = {sw, err, errlen};
-    for (int ki = 0; ki < p->nkernels && rc == 0; ki++) {
-        const struct mmb_kernel_spec *k = &p->kernels[ki];
-        if (!mmb_kernel_runs_dtype(p, k, dtype))
-            continue;
-        size_t n = mmb_space_size(k);
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            struct mmb_config cfg;
-            struct mmb_row row;
-            if (mmb_watch_interrupted()) {
-                rc = 2;
-                break;
-            }
-            mmb_space_config_at(k, i, &cfg);
-            row_identity(sw, k, &cfg, size, dtype, &row);
-            if (!mmb_shard_has_row(&sw->opts->shard, &row) || done_before(sw, &row))
-                continue; /* another shard's, or counted by remaining() */
-            int failed = -1;
-            int allowed = mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed,
-                                            row.reason, sizeof row.reason);
-            if (allowed == 0) {
-                sw->sum->restricted++;
-                if (!sw->opts->record_restricted)
-                    continue;
-                row.status = MMB_STATUS_RESTRICTED;
-                snprintf(row.reason, sizeof row.reason, "%s", mmb_expr_text(k->restrictions[failed].expr));
-            } else if (allowed < 0) {
-                row.status = MMB_STATUS_INVALID_CONFIG;
-            } else {
-                show_progress(sw, &row);
-                announce(sw, &row);
-                bool lost = false;
-                if (mmb_session_submit(sw->session, prob, k, &cfg, &eo, &row, sink_row, &sink, &lost) != 0)
-                    rc = -1;
-                else if (lost)
-                    rc = 1;
-                end_watch(sw);
-                continue;
-            }
-            if (emit(sw, &row, err, errlen) != 0)
-                rc = -1;
-        }
-    }
-    if (rc != 1 && mmb_session_flush(sw->session, sink_row, &sink) != 0)
+    for (int ki = 0; ki < p->nkernels && rc == 0; ki++)
+        if (mmb_kernel_runs_dtype(p, &p->kernels[ki], dtype))
+            rc = run_kernel(sw, prob, &p->kernels[ki], &eo, &sink);
+    if (rc != 1 && mmb_session_flush(sw->session, sw->best ? sink_counted : sink_row, &sink) != 0)
         rc = -1;
+    if (rc != 1 && rc != -1 && sw->best && mmb_best_held(sw->best) != 0) {
+        mmb_errorf(err, errlen, "%lldx%lldx%lld: %zu groups of counters = best left unwritten", size->m, size->n,
+                   size->k, mmb_best_held(sw->best));
+        rc = -1;
+    }
     mmb_problem_close(prob);
     return rc;
 }
@@ -248,30 +405,89 @@ static size_t count_work(const struct mmb_profile *p, const struct mmb_shard *sh
     return total;
 }
 
-/* Where the sweep's time went (session.h's phases), on one line. */
-static void print_phases(const struct sweep *sw)
+/* Where the sweep's time went, on one line, from the command line's start to the
+ * session's close: the start (profile, worker), the session's opening (context,
+ * cuBLAS, CUPTI, L2 flush buffer), its phases (session.h), the waits for the
+ * compile pool, the CSV's writing, what is left (other), and the close. */
+static void print_phases(const struct sweep *sw, const struct mmb_phase_times *t, double waits, double close_s)
 {
-    char line[512];
-    mmb_phase_times_format(mmb_session_phase_times(sw->session), line, sizeof line);
-    fprintf(stderr, "mmbench run: %.1f s, %s\n", mmb_seconds_now() - sw->t0, line);
-    mmb_session_counter_steps(sw->session, line, sizeof line);
-    if (sw->opts->verbose && line[0])
-        fprintf(stderr, "mmbench run: %s\n", line);
+    char line[640];
+    double now = mmb_seconds_now(), began = sw->opts->started > 0 ? sw->opts->started : sw->t0;
+    double known = (sw->t0 - began) + sw->open_s + waits + sw->write_s + close_s;
+    for (int i = 0; i < MMB_PHASE_COUNT; i++)
+        known += t->seconds[i];
+    mmb_phase_times_format(t, line, sizeof line);
+    fprintf(stderr, "mmbench run: %.1f s: start %.2f s, session %.2f s, %s, compile waits %.2f s, writing %.2f s, "
+            "other %.2f s, close %.2f s\n", now - began, sw->t0 - began, sw->open_s, line, waits, sw->write_s,
+            now - began - known > 0 ? now - began - known : 0.0, close_s);
+}
+
+/* What the sweep opened after its session: the groups of counters = best and what
+ * the file holds of them, the compile pool and the sources it compiles. */
+static int sweep_extras_open(struct sweep *sw, char *err, size_t errlen)
+{
+    const struct mmb_run_options *opts = sw->opts;
+    if (opts->counters == MMB_COUNTERS_BEST) {
+        /* what an earlier run left of each group decides what this one counts */
+        if (!(sw->best = mmb_best_new(opts->gpu_keyed))) {
+            mmb_errorf(err, errlen, "out of host memory");
+            return -1;
+        }
+        if (mmb_best_history_load(sw->best, sw->sum->csv_path, NULL, NULL, err, errlen) != 0)
+            return -1;
+    }
+    if (opts->jobs <= 0 || !opts->cache_dir)
+        return 0;
+    const struct mmb_device_info *dev = mmb_session_device(sw->session);
+    if (mmb_compile_pool_open(&sw->pool, opts->jobs, dev->cc_major * 10 + dev->cc_minor, opts->cache_dir, err,
+                              errlen) != 0)
+        return -1;
+    for (int ki = 0; ki < sw->profile->nkernels; ki++) {
+        const struct mmb_kernel_spec *k = &sw->profile->kernels[ki];
+        if (k->kind == MMB_KERNEL_SOURCE && !(sw->sources[ki] = mmb_file_read(k->source, NULL, err, errlen)))
+            return -1;
+    }
+    return 0;
+}
+
+/* Closes what the sweep opened; returns the seconds the session took to close, and
+ * the compile pool's waits into *waits. */
+static double sweep_close(struct sweep *sw, double *waits)
+{
+    *waits = 0.0;
+    if (sw->pool) {
+        struct mmb_compile_pool_stats st;
+        mmb_compile_pool_stats(sw->pool, &st);
+        *waits = st.wait_seconds;
+    }
+    mmb_compile_pool_close(sw->pool); /* before the sources it reads */
+    for (int ki = 0; ki < MMB_MAX_KERNELS; ki++)
+        free(sw->sources[ki]);
+    if (sw->csv)
+        mmb_csv_writer_close(sw->csv);
+    mmb_csv_statuses_free(&sw->resumed);
+    mmb_best_free(sw->best);
+    double t = mmb_seconds_now();
+    mmb_session_close(sw->session);
+    return mmb_seconds_now() - t;
 }
 
 int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_options *opts,
                     struct mmb_run_summary *summary, char *err, size_t errlen)
 {
     struct sweep sw = {.profile = profile, .opts = opts, .sum = summary, .t0 = mmb_seconds_now()};
+    double waits;
     memset(summary, 0, sizeof *summary);
     if (mmb_profile_timing(profile, &opts->timing, &sw.timing, err, errlen) != 0)
         return -1;
     struct mmb_session_options so = {
-        .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
+        .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters != MMB_COUNTERS_NONE,
         .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose, .command = "run",
     };
+    double t_open = mmb_seconds_now();
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
+    sw.open_s = mmb_seconds_now() - t_open;
     const struct mmb_device_info *dev = mmb_session_device(sw.session);
     char unsharded[MMB_PATH_MAX];
     if (opts->output) {
@@ -297,11 +513,12 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         summary->busy = sw.csv != NULL;
         goto fail;
     }
-    if (opts->judge_resumed &&
-        mmb_csv_statuses_load(&sw.resumed, summary->csv_path, opts->gpu_keyed, err, errlen) != 0)
+    if (sweep_extras_open(&sw, err, errlen) != 0 ||
+        (opts->judge_resumed &&
+         mmb_csv_statuses_load(&sw.resumed, summary->csv_path, opts->gpu_keyed, err, errlen) != 0))
         goto fail;
     const char *note = mmb_session_counter_note(sw.session);
-    if (note[0] && opts->counters)
+    if (note[0] && opts->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
     sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
@@ -335,19 +552,18 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         }
     if (sw.progress)
         fputs("\r\033[K", stderr);
-    print_phases(&sw);
-    summary->counter_passes = mmb_session_phase_times(sw.session)->counter_passes;
-    if (sw.csv)
-        mmb_csv_writer_close(sw.csv);
-    mmb_csv_statuses_free(&sw.resumed);
-    mmb_session_close(sw.session);
+    struct mmb_phase_times phases = *mmb_session_phase_times(sw.session);
+    char steps[512];
+    mmb_session_counter_steps(sw.session, steps, sizeof steps);
+    summary->counter_passes = phases.counter_passes;
+    double close_s = sweep_close(&sw, &waits);
+    print_phases(&sw, &phases, waits, close_s);
+    if (opts->verbose && steps[0])
+        fprintf(stderr, "mmbench run: %s\n", steps);
     return 0;
 fail:
     if (sw.progress)
         fputs("\r\033[K", stderr);
-    if (sw.csv)
-        mmb_csv_writer_close(sw.csv);
-    mmb_csv_statuses_free(&sw.resumed);
-    mmb_session_close(sw.session);
+    (void)sweep_close(&sw, &waits);
     return -1;
 }

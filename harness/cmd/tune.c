@@ -16,6 +16,7 @@
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
 #include "cmd/tune_impl.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "results/csv_name.h"
@@ -46,9 +47,9 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
 static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_cmd_settings *o = r->settings;
-    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = !o->no_counters,
-                                     .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose,
-                                     .command = "tune"};
+    struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir,
+                                     .counters = r->counters != MMB_COUNTERS_NONE, .metrics = r->metrics,
+                                     .l2_flush = r->l2_flush, .verbose = o->verbose, .command = "tune"};
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -123,6 +124,25 @@ static int take_part(struct tune_run *r, char *err, size_t errlen)
     return 0;
 }
 
+/* The time in the session and around it, on one line: from the command line to the
+ * worker (start), opening the session, compile pool and CSV (session), the session's
+ * phases (the compile pool's waits are in prepare), other, close. */
+static void phases_print(const struct mmb_phase_times *t, double started, double t_worker, double open_s,
+                         double close_s, bool jsonl)
+{
+    char line[512];
+    double now = mmb_seconds_now(), began = started > 0 ? started : t_worker;
+    double known = (t_worker - began) + open_s + close_s;
+    for (int i = 0; i < MMB_PHASE_COUNT; i++)
+        known += t->seconds[i];
+    mmb_phase_times_format(t, line, sizeof line);
+    struct mmb_cmd_summary out;
+    fprintf(mmb_cmd_summary_open(&out, "tune", jsonl),
+            "time: %.2f s: start %.2f s, session %.2f s, %s, other %.2f s, close %.2f s\n", now - began,
+            t_worker - began, open_s, line, now - began - known > 0 ? now - began - known : 0.0, close_s);
+    mmb_cmd_summary_close(&out);
+}
+
 /* The worker: one GPU, every problem of the plan. */
 static int tune_worker(void *ctx)
 {
@@ -130,12 +150,17 @@ static int tune_worker(void *ctx)
     const struct mmb_tune_plan *plan = r->plan;
     char err[2048];
     int rc = MMB_EXIT_FAILED;
+    int n = r->check_device ? mmb_cmd_gpu_count_here("tune", r->device) : 1;
+    if (n < 0)
+        return n == -1 ? MMB_EXIT_NO_GPU : MMB_EXIT_BAD_INPUT;
+    double t_worker = mmb_seconds_now(), open_s = 0;
     if (take_part(r, err, sizeof err) != 0 || open_run(r, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench tune: %s\n", err);
         goto out;
     }
+    open_s = mmb_seconds_now() - t_worker;
     const char *note = mmb_session_counter_note(r->session);
-    if (note[0] && !r->settings->no_counters)
+    if (note[0] && r->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
     r->progress = isatty(STDERR_FILENO) && !r->settings->verbose;
     fprintf(stderr,
@@ -148,14 +173,7 @@ static int tune_worker(void *ctx)
         for (int d = 0; d < MMB_DTYPE_COUNT && rc == 0 && !stopping(r); d++)
             if (r->profile->dtypes & (1u << d))
                 rc = tune_problem(r, &plan->sizes[si], (enum mmb_dtype)d, err, sizeof err);
-    if (rc == 0) {
-        char line[512];
-        struct mmb_cmd_summary out;
-        mmb_phase_times_format(mmb_session_phase_times(r->session), line, sizeof line);
-        fprintf(mmb_cmd_summary_open(&out, "tune", r->settings->format == MMB_FORMAT_JSONL), "time in the session: %s\n",
-                line);
-        mmb_cmd_summary_close(&out);
-    }
+    struct mmb_phase_times phases = *mmb_session_phase_times(r->session);
     if (rc)
         fprintf(stderr, "mmbench tune: %s\n", err);
     else if (r->device_lost) {
@@ -167,8 +185,13 @@ static int tune_worker(void *ctx)
         rc = MMB_EXIT_INTERRUPTED;
     }
 out:
-    if (r->session)
+    if (r->session) {
+        double t_close = mmb_seconds_now();
         close_run(r);
+        if (rc == 0) /* where the time went, from the command line to the close (run's line) */
+            phases_print(&phases, r->settings->started, t_worker, open_s, mmb_seconds_now() - t_close,
+                         r->settings->format == MMB_FORMAT_JSONL);
+    }
     return rc;
 }
 
@@ -195,6 +218,7 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
                 "brute_force or random, or one GPU (--device N)\n", plan->strategy->name);
         return -1;
     }
+    r->counters = mmb_metric_set_size(set) == 0 ? MMB_COUNTERS_NONE : plan->counters;
     r->problems = mmb_tune_plan_problems(profile, plan);
     if (s->t4 && r->problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "
@@ -223,14 +247,11 @@ int mmb_cmd_tune(int argc, char **argv)
     rc = MMB_EXIT_BAD_INPUT;
     if (plan_tune(&r, profile, plan, &set) != 0)
         goto out;
-    int ndev = mmb_cmd_gpu_count("tune");
-    if (ndev < 0) {
+    /* All GPUs: counted in a child first; one GPU: its worker looks for it (run.c) */
+    int ndev = 1;
+    r.check_device = !s.all_devices;
+    if (s.all_devices && (ndev = mmb_cmd_gpu_count("tune")) < 0) {
         rc = MMB_EXIT_NO_GPU;
-        goto out;
-    }
-    if (s.device >= ndev) {
-        fprintf(stderr, "mmbench tune: --device %d, but there %s %d GPU%s (0 to %d)\n", s.device,
-                ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
         goto out;
     }
     int nworkers = s.all_devices ? (ndev < MMB_SHARD_PARTS_MAX ? ndev : MMB_SHARD_PARTS_MAX) : 1;

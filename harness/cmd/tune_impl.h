@@ -21,6 +21,7 @@ struct tune_run {
     const struct mmb_metric_set *metrics; /* the profile's, parsed */
     const char *l2_flush;                 /* MMB_L2_SWEEP, checked */
     struct mmb_converge_spec timing;      /* the profile's, with the command line's over it */
+    enum mmb_counters counters;           /* the plan's; none when the metric set is empty */
     struct mmb_session *session;
     const struct mmb_device_info *dev;
     struct mmb_csv_writer *csv;
@@ -31,6 +32,7 @@ struct tune_run {
     bool device_lost;
     int problems;
     int device;                           /* this worker's GPU */
+    bool check_device;                    /* the worker looks for it (one GPU: no count before) */
     int nworkers;                         /* GPUs tuning at once (--devices all) */
     struct mmb_shard shard;               /* this worker's part of the space: --shard, split
                                            * between the GPUs of its model */

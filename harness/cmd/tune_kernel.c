@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/imap.h"
 #include "model/space.h"
+#include "results/best.h"
 #include "results/t4.h"
 #include "search/strategy.h"
 #include "search/tuner.h"
@@ -36,6 +37,10 @@ struct job {
     double measure_s;
     size_t measured;
     double best_ms;
+    struct mmb_best *best;           /* counters = best: this search's rows, held; NULL otherwise */
+    struct mmb_config last_cfg;      /* of the row evaluated last, for holding it */
+    bool last_evaluated;
+    bool best_oom;
 };
 
 /* Ctrl-C, or a sticky GPU error: the row that hit it is recorded, then the search
@@ -72,7 +77,11 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     mmb_watch_begin(row, r->csv_path, limit);
     bool lost = false;
     double t0 = mmb_seconds_now();
-    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &j->eo, row, &lost);
+    struct mmb_eval_options eo = j->eo;
+    eo.time_only = j->best != NULL;
+    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &eo, row, &lost);
+    j->last_cfg = *cfg;
+    j->last_evaluated = true;
     j->measure_s += mmb_seconds_now() - t0;
     j->measured++;
     r->measured++;
@@ -82,15 +91,102 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     return 0;
 }
 
-static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t errlen)
+/* A row to the results file, now. */
+static int row_write(struct job *j, const struct mmb_row *row, char *err, size_t errlen)
 {
-    struct job *j = ctx;
     struct tune_run *r = j->run;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
     mmb_watch_row("tune", row, r->settings->verbose, r->progress);
+    return 0;
+}
+
+/* With counters = best a row is held with its search's, unless the device was lost
+ * measuring it: then it is written now, so that a resumed tune does not run it
+ * again, and the rows held are measured again. */
+static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t errlen)
+{
+    struct job *j = ctx;
+    const struct mmb_config *cfg = j->last_evaluated ? &j->last_cfg : NULL;
+    j->last_evaluated = false;
+    if (j->best && !j->run->device_lost) {
+        if (mmb_best_hold(j->best, row, cfg) != 0) {
+            mmb_errorf(err, errlen, "out of host memory holding the rows of %s", j->kernel->name);
+            return -1;
+        }
+    } else if (row_write(j, row, err, errlen) != 0) {
+        return -1;
+    }
     mmb_watch_end(j->run->measured, 0); /* no total: the strategy decides when it is done */
     return 0;
+}
+
+/* counters = best, the sinks of the search's rows: the counted row completes the
+ * group, whose rows are then written. */
+struct best_sink {
+    struct job *j;
+    char *err;
+    size_t errlen;
+};
+
+static int best_write(void *opaque, struct mmb_row *row)
+{
+    struct best_sink *b = opaque;
+    return row_write(b->j, row, b->err, b->errlen);
+}
+
+static int best_counted(void *opaque, struct mmb_row *row)
+{
+    struct best_sink *b = opaque;
+    if (mmb_best_counted(b->j->best, row) != 0) {
+        mmb_errorf(b->err, b->errlen, "%s %s: counted, but no search waits for it", row->kernel, row->params);
+        return -1;
+    }
+    return mmb_best_drain(b->j->best, best_write, b);
+}
+
+/* counters = best: the search is over (or was stopped): its fastest row is counted,
+ * then its rows are written; after a lost device they are dropped instead. */
+static int best_finish(struct job *j, char *err, size_t errlen)
+{
+    struct tune_run *r = j->run;
+    if (r->device_lost) {
+        size_t dropped = mmb_best_drop(j->best);
+        if (dropped)
+            fprintf(stderr, "mmbench tune: %zu measured rows not yet written are measured again when the tune goes "
+                    "on\n", dropped);
+        return 0;
+    }
+    struct best_sink sink = {j, err, errlen};
+    struct mmb_config cfg;
+    bool stale;
+    const struct mmb_row *pick = mmb_best_close(j->best, &cfg, &stale);
+    if (stale)
+        fprintf(stderr, "mmbench tune: warning: %s at %lldx%lldx%lld: its fastest row in %s has no counters (an "
+                "earlier run did not read them) and stays so\n", j->kernel->name, j->size.m, j->size.n, j->size.k,
+                r->csv_path);
+    if (pick) {
+        struct mmb_row row = *pick, id;
+        mmb_session_row_identity(r->session, r->profile, j->kernel, &cfg, &j->size, j->dtype, &id);
+        double limit = r->settings->timeout > 0 ? r->settings->timeout : r->profile->timeout;
+        mmb_watch_begin(&id, r->csv_path, limit); /* a counting that never ends is this configuration's timeout */
+        int rc = mmb_session_submit_counted(r->session, j->problem, j->kernel, &cfg, &j->eo, &row, best_counted,
+                                            &sink);
+        if (rc == 0)
+            rc = mmb_session_flush(r->session, best_counted, &sink);
+        mmb_watch_end(r->measured, 0);
+        if (rc != 0)
+            return -1;
+    }
+    return mmb_best_drain(j->best, best_write, &sink);
+}
+
+/* counters = best: the rows the file already holds of this search, for mmb_best_close. */
+static void best_history_row(void *ctx, size_t index, const struct mmb_row *row)
+{
+    struct job *j = ctx;
+    if (mmb_best_history_add(j->best, row) != 0)
+        j->best_oom = true;
 }
 
 /* Compiles ahead what the session would compile: not what the device refuses
@@ -268,6 +364,15 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
         mmb_tune_history_free(h);
         return MMB_EXIT_FAILED;
     }
+    if (r->counters == MMB_COUNTERS_BEST) {
+        if (!(j.best = mmb_best_new(r->nworkers > 1)) || mmb_best_open(j.best, &id) != 0) {
+            mmb_best_free(j.best);
+            mmb_tune_history_free(h);
+            mmb_errorf(err, errlen, "out of host memory");
+            return MMB_EXIT_FAILED;
+        }
+        mmb_tune_history_each(h, best_history_row, &j);
+    }
     struct mmb_tuner_callbacks cb = {.evaluate = job_evaluate, .record = job_record, .prefetch = job_prefetch,
                                      .interrupted = should_stop, .ctx = &j};
     struct mmb_compile_pool_stats before = {0}, pool;
@@ -282,6 +387,13 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     int rc = mmb_tuner_run(&o, &cb, h, res, err, errlen) == 0 ? 0 : MMB_EXIT_FAILED;
     if (r->progress)
         fputs("\r\033[K", stderr);
+    if (rc == 0 && j.best_oom) {
+        mmb_errorf(err, errlen, "out of host memory");
+        rc = MMB_EXIT_FAILED;
+    }
+    if (rc == 0 && j.best && best_finish(&j, err, errlen) != 0)
+        rc = MMB_EXIT_FAILED;
+    mmb_best_free(j.best);
     stats_delta(r->pool, &before, &pool);
     if (rc == 0 && is_reference) {
         *reference_out = res->have_best ? res->best : id;

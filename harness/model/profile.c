@@ -152,6 +152,8 @@ static const struct key_def profile_keys[] = {
     {"warmup", key_warmup, "an integer >= 0", 0, NULL, NULL},
     {"cache", key_cache, "'cold' or 'hot'", 0, NULL, NULL},
     {"metrics", key_metrics, "a metric set such as 'default'", 0, NULL, NULL},
+    {"counters", mmb_profile_key_counters, "'best' (count each kernel's fastest configuration per size and dtype), 'all' or "
+     "'none'", 0, NULL, NULL},
     {"seed", key_seed, "an unsigned 64-bit integer", 0, NULL, NULL},
     {"max_configurations", key_max_configs, "an integer >= 1 (the most configurations one kernel may have)", 0,
      NULL, NULL},

@@ -8,6 +8,7 @@
 
 #include "core/cache.h"
 #include "core/converge.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "core/expr.h"
 #include "model/library.h"
@@ -185,6 +186,8 @@ struct mmb_profile {
     enum mmb_cache_mode cache;/* default cold */
     char metrics[256];        /* metric set text, default "default" */
     int metrics_line;         /* where it is set; 0: the default */
+    enum mmb_counters counters; /* which rows get counters (`counters =`) */
+    int counters_line;        /* where it is set; 0: not set, the command's default (mmb_profile_counters) */
     double tolerance[MMB_DTYPE_COUNT]; /* tolerance.DTYPE; NaN: the dtype's rule (mmb_dtype_tolerance_for) */
     unsigned long long seed;  /* input generator seed, default 1 */
     double timeout;           /* seconds one configuration may take, default 120 */
@@ -219,6 +222,12 @@ struct mmb_timing_request {
  * --max-seconds with no target anywhere. */
 int mmb_profile_timing(const struct mmb_profile *p, const struct mmb_timing_request *cli,
                        struct mmb_converge_spec *out, char *err, size_t errlen);
+
+/* Which rows get counters: the command line's mode when given (cli_set), else the
+ * profile's `counters`, else the command's own default (run: best, tune: all); none
+ * whatever was asked when the profile's metric set is empty (`metrics = none`). */
+enum mmb_counters mmb_profile_counters(const struct mmb_profile *p, bool cli_set, enum mmb_counters cli,
+                                       enum mmb_counters command_default, bool no_metrics);
 
 /* The dtypes kernel supports: its own `dtypes`, or the profile's when it has none
  * (bits 1u << enum mmb_dtype). */

@@ -78,7 +78,9 @@ const struct mmb_column mmb_columns[] = {
         "tensor pipe utilisation: cycles any tensor pipe (HMMA, HGMMA/QGMMA, IMMA, DMMA) was active, percent of the "
         "SM's active cycles"),
     COL(tensor_inst, REAL, COUNTER, NO, NONE, NONNEG, "", "warp instructions executed by the tensor pipes"),
-    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
+    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "",
+        "ok, profiling_denied, skipped when no counters were asked, or not_best (counters = best counted a faster "
+        "configuration of this kernel, size and dtype)"),
     COL(gflops, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/s", "2MNK / median time"),
     COL(flop_counted, REAL, DERIVED, NO, NONE, NONNEG, "FLOP", "2 ffma + fadd + fmul"),
     COL(intensity, REAL, DERIVED, NO, HIGHER, POSITIVE, "FLOP/B", "2MNK per DRAM byte"),
@@ -98,6 +100,9 @@ const struct mmb_column mmb_columns[] = {
         "the busiest of the pipe (pipe_pct), L1, L2 and DRAM throughput: what limits the kernel"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
+    COL(theoretical_occupancy_pct, REAL, STATIC, NO, NONE, NONNEG, "%",
+        "theoretical occupancy: the warps that may be resident on an SM at once (the occupancy API, from the "
+        "block size, registers and shared memory), percent of the SM's maximum; no counters needed"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
     {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, MMB_DOMAIN_TEXT, NULL, NULL},
 };

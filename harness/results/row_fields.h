@@ -40,7 +40,7 @@ struct mmb_row {
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
     double l1_util_pct, l2_util_pct, l1_bytes, l2_bytes;
     double tensor_pct, tensor_inst;
-    enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
+    enum mmb_status counter_status;   /* ok, profiling_denied, skipped (none asked) or not_best */
     /* derived */
     double gflops, flop_counted, intensity, peak_gbps;
     char pipe[16];      /* core/dtype.h's pipe table: the pipe whose peak peak_gflops is */
@@ -49,6 +49,7 @@ struct mmb_row {
     char limiter[8];    /* mmb_limiter_table's text: fp32, tensor, l1, l2, dram, ... */
     /* static */
     long long registers, smem_bytes;
+    double theoretical_occupancy_pct; /* the occupancy API's resident warps, % of the SM's maximum */
     char timestamp[32]; /* ISO 8601 UTC */
 };
 

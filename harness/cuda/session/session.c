@@ -320,29 +320,52 @@ static void record_timing(struct mmb_session *s, const struct mmb_timing *tm, st
                 tm->stats.n, row->noise_pct, row->stopped_by);
 }
 
-enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
-                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                                    const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost)
+/* What any launch of kernel on p needs before its engine prepares it: an engine, and
+ * matrices the kernel ABI can index. Returns the engine, or NULL with the row's
+ * status (skipped) and reason. */
+static const struct kernel_engine *launch_start(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                                const struct mmb_kernel_spec *kernel, struct mmb_row *row)
 {
     char *err = row->reason;
     size_t errlen = sizeof row->reason;
     *c = (struct launch_ctx){.s = s, .p = p, .kernel = kernel,
                              .M = (int)p->size.m, .N = (int)p->size.n, .K = (int)p->size.k};
     size_t count = (size_t)p->size.m * (size_t)p->size.n;
-    double t = mmb_seconds_now();
-    *device_lost = false;
     row->reason[0] = '\0';
-
     const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
     if (!engine) {
         mmb_errorf(err, errlen, "kernel '%s' is of no kind this session can run", kernel->name);
-        return row->status = MMB_STATUS_SKIPPED;
+        row->status = MMB_STATUS_SKIPPED;
+        return NULL;
     }
     c->launch = engine->launch;
     if (p->size.m * p->size.k > INT32_MAX || p->size.k * p->size.n > INT32_MAX || (long long)count > INT32_MAX) {
         mmb_errorf(err, errlen, "a matrix of more than 2^31 elements: the kernel ABI indexes with int");
-        return row->status = MMB_STATUS_SKIPPED;
+        row->status = MMB_STATUS_SKIPPED;
+        return NULL;
     }
+    return engine;
+}
+
+enum mmb_status mmb_session_prepare(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                    struct mmb_row *row)
+{
+    const struct kernel_engine *engine = launch_start(s, c, p, kernel, row);
+    return engine ? engine->prepare(s, c, cfg, row) : row->status;
+}
+
+enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                    const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost)
+{
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
+    double t = mmb_seconds_now();
+    *device_lost = false;
+    const struct kernel_engine *engine = launch_start(s, c, p, kernel, row);
+    if (!engine)
+        return row->status;
     s->phases.configurations++;
     row->status = engine->prepare(s, c, cfg, row);
     mmb_session_phase_end(s, MMB_PHASE_PREPARE, &t);
@@ -373,7 +396,7 @@ enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *
                                      bool *device_lost)
 {
     struct launch_ctx c;
-    if (mmb_session_measure(s, &c, p, kernel, cfg, eo, row, device_lost) == MMB_STATUS_OK) {
+    if (mmb_session_measure(s, &c, p, kernel, cfg, eo, row, device_lost) == MMB_STATUS_OK && !eo->time_only) {
         double t = mmb_seconds_now();
         mmb_session_read_counters(s, &c, eo->cache == MMB_CACHE_COLD, row);
         mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);

@@ -49,7 +49,7 @@ enum mmb_status mmb_session_problem_open(struct mmb_session *s, const struct mmb
 
 
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a
- * poisoned output, verify, time, read counters. The row's identity must be filled;
+ * poisoned output, verify, time, read counters (unless eo->time_only). The row's identity must be filled;
  * this fills outcome, time, counters, derived and static columns. Returns the row's
  * status. *device_lost is set when the context is unusable afterwards: a sticky
  * error, after which only a new process gets a working GPU back (see run.c). */
@@ -76,5 +76,16 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
                        mmb_row_sink sink, void *sink_ctx, bool *device_lost);
 /* Reads the waiting counters and sends every waiting row. Returns 0 or the sink's nonzero. */
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
+
+/* The counters of a row measured before without them (eo->time_only; counters =
+ * best): cfg of kernel on problem is prepared again and its counters read, in a
+ * batch as mmb_session_submit reads them, into a copy of measured that reaches sink
+ * in the order submitted. Returns 0 or the sink's nonzero. */
+int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                               const struct mmb_config *cfg, const struct mmb_eval_options *eo,
+                               const struct mmb_row *measured, mmb_row_sink sink, void *sink_ctx);
+/* After a lost device: the rows waiting for counters are dropped (measured again by a
+ * resumed sweep), the others sent. Returns 0 or the sink's nonzero. */
+int mmb_session_discard(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
 
 #endif

@@ -96,6 +96,12 @@ struct mmb_session {
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
 };
 
+/* The launch of cfg on problem p into c, as the engine prepares it (geometry,
+ * arguments, module, limits), without launching; the row's status (its reason on
+ * failure), and its static columns. */
+enum mmb_status mmb_session_prepare(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                    struct mmb_row *row);
 /* Everything of mmb_session_evaluate but the counters, into c (which must then stay
  * where it is while launches use it). */
 enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,

@@ -48,6 +48,8 @@ struct mmb_eval_options {
     enum mmb_cache_mode cache;
     double tolerance;
     double time_limit;   /* seconds a configuration may take (the supervisor's); 0: none */
+    bool time_only;      /* no counters now: the caller counts the rows it chooses later
+                          * (counters = best: mmb_session_submit_counted) */
 };
 
 /* Where submitted rows go, in the order submitted; nonzero stops the caller. */

@@ -181,22 +181,27 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
     return n;
 }
 
+/* The fastest configuration's occupancy against the three slowest ones': theoretical
+ * when every row of the group has it (it needs no counters), else achieved. */
 static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx, size_t n, struct mmb_report_finding *f)
 {
     char a[16], b[16];
-    if (n < 6 || !isfinite(d->rows[idx[0]].r.occupancy_pct))
+    enum mmb_report_occupancy kind = mmb_report_row_occupancy_kind(d, idx, n);
+    if (n < 6 || !isfinite(mmb_report_row_occupancy(&d->rows[idx[0]], kind)))
         return;
     double slow = 0;
     size_t m = 0;
     for (size_t i = n - 3; i < n; i++)
-        if (isfinite(d->rows[idx[i]].r.occupancy_pct))
-            slow += d->rows[idx[i]].r.occupancy_pct, m++;
+        if (isfinite(mmb_report_row_occupancy(&d->rows[idx[i]], kind)))
+            slow += mmb_report_row_occupancy(&d->rows[idx[i]], kind), m++;
     if (!m)
         return;
     slow /= (double)m;
-    double fast = d->rows[idx[0]].r.occupancy_pct;
-    mmb_report_finding_add(f, " The best runs at %s%% occupancy, the three slowest at %s%% on average",
-                           mmb_report_finding_pct(fast, a), mmb_report_finding_pct(slow, b));
+    double fast = mmb_report_row_occupancy(&d->rows[idx[0]], kind);
+    mmb_report_finding_add(f, " The best runs at %s%% %soccupancy, the three slowest at %s%% on average",
+                           mmb_report_finding_pct(fast, a),
+                           kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical " : "",
+                           mmb_report_finding_pct(slow, b));
     mmb_report_finding_add(f, fast < slow ? ": more independent work per thread beats more threads here." : ".");
 }
 

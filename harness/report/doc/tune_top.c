@@ -1,6 +1,6 @@
 /* tune_top.c - the ten fastest configurations of a tuned space, with what the
- * compiler and the SM made of each (registers, shared memory, achieved occupancy),
- * in the README and in tables.tex. */
+ * compiler and the SM made of each (registers, shared memory, occupancy: theoretical
+ * where every row has it, else achieved), in the README and in tables.tex. */
 #include "report/doc/tune_top.h"
 
 #include <math.h>
@@ -29,9 +29,10 @@ static const struct {
     {"× best", NULL, true, false},  {"TFLOP/s", NULL, true, false},                 {"registers", "Regs", true, false},
     {"shared memory (B)", "Smem (B)", true, false},                                  {"occupancy %", "Occup. %", true, false},
 };
+#define OCCUPANCY_COLUMN 7 /* its heading names the kind shown */
 
 /* The ten fastest configurations of a tuned group with what the compiler and the
- * SM made of them: registers, shared memory, achieved occupancy. */
+ * SM made of them: registers, shared memory, occupancy. */
 void mmb_report_tune_top_table(FILE *md, FILE *tex, const struct mmb_report *rep, const struct mmb_report_tune_group *g)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -53,9 +54,13 @@ void mmb_report_tune_top_table(FILE *md, FILE *tex, const struct mmb_report *rep
     snprintf(t.title, sizeof t.title, "%s: the %zu fastest of %zu configurations of %s at %s", gpu, shown, n,
              d->kernels[g->kernel], shape);
     snprintf(t.label, sizeof t.label, "tab:%s-%s-top", d->gpus[g->gpu].slug, kslug);
+    enum mmb_report_occupancy occ = mmb_report_row_occupancy_kind(d, idx, shown);
     for (size_t c = 0; c < MMB_COUNT(top_heads); c++) {
-        mmb_report_tabular_head(&t, c, top_heads[c].head, top_heads[c].num, top_heads[c].code);
-        snprintf(t.tex_head[c], sizeof t.tex_head[c], "%s", top_heads[c].tex ? top_heads[c].tex : "");
+        bool theoretical = c == OCCUPANCY_COLUMN && occ == MMB_REPORT_OCCUPANCY_THEORETICAL;
+        mmb_report_tabular_head(&t, c, theoretical ? "theoretical occupancy %" : top_heads[c].head, top_heads[c].num,
+                                top_heads[c].code);
+        snprintf(t.tex_head[c], sizeof t.tex_head[c], "%s",
+                 theoretical ? "Theor. occ. %" : top_heads[c].tex ? top_heads[c].tex : "");
     }
     double best = d->rows[idx[0]].r.time_ms_median;
     for (size_t i = 0; i < shown; i++) {
@@ -72,8 +77,9 @@ void mmb_report_tune_top_table(FILE *md, FILE *tex, const struct mmb_report *rep
             snprintf(row[5].text, sizeof row[5].text, "%lld", r->r.registers);
         if (r->r.smem_bytes != MMB_INT_EMPTY)
             snprintf(row[6].text, sizeof row[6].text, "%lld", r->r.smem_bytes);
-        if (isfinite(r->r.occupancy_pct))
-            snprintf(row[7].text, sizeof row[7].text, "%.0f", r->r.occupancy_pct);
+        if (isfinite(mmb_report_row_occupancy(r, occ)))
+            snprintf(row[OCCUPANCY_COLUMN].text, sizeof row[OCCUPANCY_COLUMN].text, "%.0f",
+                     mmb_report_row_occupancy(r, occ));
     }
     mmb_report_tabular_emit(md, tex, &t);
     free(idx);

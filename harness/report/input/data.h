@@ -16,16 +16,17 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,280 bytes with the columns of
- * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst among them) and
- * at most MMB_REPORT_ROW_BYTES (checked when built), in an array that grows by a
- * quarter (tests/test_report.c checks it); while a CSV is read, its whole text is held
- * too, one CSV at a time, each at most 256 MiB. Measured peak resident memory of a
- * report built without CUDA (with it, add the ~250 MB its libraries take), `report -n`
- * of one CSV of course.csv's or tune-ladder.csv's rows repeated with those columns
- * filled: 1.79 and 1.77 KiB a row for 100,000 and 300,000 course rows (a row's text is
+ * Memory: a row takes sizeof(struct mmb_report_row), 1,288 bytes with the columns of
+ * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst and
+ * theoretical_occupancy_pct among them) and at most MMB_REPORT_ROW_BYTES (checked when
+ * built), in an array that grows by a quarter (tests/test_report.c checks it); while a
+ * CSV is read, its whole text is held too, one CSV at a time, each at most 256 MiB.
+ * Measured (with 1,280-byte rows, before theoretical_occupancy_pct) peak resident
+ * memory of a report built without CUDA (with it, add the ~250 MB its libraries take),
+ * `report -n` of one CSV of course.csv's or tune-ladder.csv's rows repeated with those
+ * columns filled: 1.79 and 1.77 KiB a row for 100,000 and 300,000 course rows (a row's text is
  * 0.53 kB), 1.84 and 1.83 KiB for tune rows (0.58 kB). At the limit, 1,000,000 rows:
- * 1.28 GB of rows and the text of the CSV being read (up to 256 MiB), about 1.55 GB. */
+ * 1.29 GB of rows and the text of the CSV being read (up to 256 MiB), about 1.56 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
 #define MMB_REPORT_ROW_BYTES 1536
 #define MMB_REPORT_GPUS_MAX 32
@@ -72,7 +73,8 @@ struct mmb_report_gpu {
     char name[MMB_REPORT_NAME_MAX];
     char slug[MMB_REPORT_NAME_MAX];
     double peak_gbps, peak_gflops; /* NaN when no row names them */
-    size_t rows, selected, published, with_counters, l2_low;
+    size_t rows, selected, published, l2_low;
+    size_t plotted, with_counters;  /* best rows (the plotted ones), and of them those with counters */
     size_t by_status[MMB_STATUS_COUNT];
     bool all_published;
 };
