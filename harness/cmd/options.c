@@ -448,7 +448,7 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
     case OPT_FORMATS:
         return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
     case OPT_PRESET:
-        if (!mmb_report_preset_parse(arg, (enum mmb_report_preset *)(base + o->offset))) {
+        if (!mmb_report_format_preset_parse(arg, (enum mmb_report_preset *)(base + o->offset))) {
             mmb_cmd_option_words(o, ", ", expect, sizeof expect);
             return bad_value(s, o, arg, expect);
         }

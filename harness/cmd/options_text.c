@@ -69,7 +69,7 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
             ok = word_add(out, len, &n, sep, f->name, strlen(f->name));
         break;
     case OPT_PRESET:
-        for (const struct mmb_report_preset_info *pr = mmb_report_preset_table; pr->name && ok; pr++)
+        for (const struct mmb_report_preset_info *pr = mmb_report_format_preset_table; pr->name && ok; pr++)
             ok = word_add(out, len, &n, sep, pr->name, strlen(pr->name));
         break;
     case OPT_FORMAT:

@@ -139,7 +139,6 @@ static int key_tolerance(struct loader *ld, const char *key, const char *value, 
 static const struct key_def profile_keys[] = {
     {"name", key_name, "a name such as 'course'", 0, NULL, NULL},
     {"description", key_description, "free text", 0, NULL, NULL},
-    {"role", key_role, NULL, 0, NULL, mmb_profile_role_names},
     {"sizes", key_sizes, "sizes such as '256:8192:x2, 1024x4096x512, 1000'", 0, NULL, NULL},
     {"dtypes", key_profile_dtypes, "dtypes such as 'f32, f64'", 0, NULL, NULL},
     {"repeats", key_repeats, "an integer >= 1", 0, NULL, NULL},
@@ -159,6 +158,7 @@ static const struct key_def profile_keys[] = {
      NULL, NULL},
     {"timeout", key_timeout, "seconds one configuration may take, a number > 0 such as 120", 0, NULL, NULL},
     {"tolerance.", key_tolerance, "a number >= 0 such as 1e-4", KEY_PREFIX, "tolerance.DTYPE", NULL},
+    {"role", key_role, NULL, 0, NULL, mmb_profile_role_names},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
 

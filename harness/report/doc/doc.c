@@ -322,7 +322,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     }
     mmb_report_state_figures_check(rep);
     fputs("# mmbench report\n\n", md.f);
-    mmb_report_summary_md(md.f, rep);
+    mmb_report_findings_summary_md(md.f, rep);
     mmb_report_findings_md(md.f, rep);
     md_head(md.f, rep);
     mmb_report_terms_md(md.f, rep);
@@ -371,7 +371,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
     mmb_report_caveats_write(md.f, rep);
     md_data(md.f, rep);
 
-    if (mmb_report_slides_write(rep, err, errlen) != 0) {
+    if (mmb_report_findings_summary_slides(rep, err, errlen) != 0) {
         mmb_report_out_discard(&md);
         mmb_report_out_discard(&tex);
         return -1;

@@ -22,9 +22,9 @@ void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep);
 /* "## Summary": at most MMB_REPORT_SUMMARY_WORDS words computed from the data, then
  * the kernel ladder's figure (findings_summary.c); nothing when the data carries
  * neither. */
-void mmb_report_summary_md(FILE *f, const struct mmb_report *rep);
+void mmb_report_findings_summary_md(FILE *f, const struct mmb_report *rep);
 /* reports/slides.tex, a Beamer deck of the lecture's figures and tables, one a slide
  * with one sentence from the data (findings_slides.c). Returns 0, or -1 with err. */
-int mmb_report_slides_write(struct mmb_report *rep, char *err, size_t errlen);
+int mmb_report_findings_summary_slides(struct mmb_report *rep, char *err, size_t errlen);
 
 #endif

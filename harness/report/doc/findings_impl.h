@@ -77,10 +77,10 @@ bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c,
 /* findings_summary.c's sentences, each a "- " line ending in a newline, for the summary
  * and the slides: the ladder profile to show and a GPU with its rows (false: none);
  * ladder p on GPU g; the story's fastest kernel on GPU g; two GPUs side by side. */
-bool mmb_report_summary_ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g);
-void mmb_report_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+bool mmb_report_findings_summary_ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g);
+void mmb_report_findings_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
                                struct mmb_report_finding *f);
-void mmb_report_summary_story(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f);
-void mmb_report_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
+void mmb_report_findings_summary_story(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f);
+void mmb_report_findings_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 
 #endif

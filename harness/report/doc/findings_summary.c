@@ -1,8 +1,13 @@
-/* findings_summary.c - the report's one-page summary: a few sentences computed from
- * the rows (how far the kernel ladder climbs, its largest steps, how far the story's
- * kernels get, the GPUs side by side, the seed kernels as written), at most
- * MMB_REPORT_SUMMARY_WORDS words, and the ladder figure under them: what a lecture
- * needs first. Each sentence is left out when the data does not carry it. */
+/* findings_summary.c - what a lecture needs first: the report's one-page summary, a
+ * few sentences computed from the rows (how far the kernel ladder climbs, its largest
+ * steps, how far the story's kernels get, the GPUs side by side, the seed kernels as
+ * written), at most MMB_REPORT_SUMMARY_WORDS words, with the ladder figure under them;
+ * and reports/slides.tex, a Beamer deck (16:10, 11 pt) of the lecture's figures and
+ * tables, one figure or one table and one sentence a slide, the sentences the
+ * summary's. The deck's figures are the slides-sized PDFs the report draws of them
+ * (figures/deck-NAME.pdf), included at their own size so that no text on a slide is
+ * under 9 pt; a figure not drawn is left out. Each sentence is left out when the data
+ * does not carry it. */
 #include "report/doc/findings_impl.h"
 
 #include <ctype.h>
@@ -16,10 +21,13 @@
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "results/row.h"
+#include "core/error.h"
+#include "report/input/out.h"
+#include <sys/stat.h>
 
 /* The first ladder profile and a GPU with its rows at the reference size (the primary
  * one first); false when none. */
-bool mmb_report_summary_ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g)
+bool mmb_report_findings_summary_ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g)
 {
     const struct mmb_report_data *d = c->d;
     size_t ps[MMB_REPORT_PROFILES_MAX], np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
@@ -39,7 +47,7 @@ bool mmb_report_summary_ladder_pick(const struct mmb_report_findings_ctx *c, siz
 /* The ladder at its first size: from the first step to the fastest, its share of
  * cuBLAS and of the peak, and its two largest steps (a step after a slower one is
  * a recovery, not a gain). */
-void mmb_report_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+void mmb_report_findings_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
                                struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
@@ -100,7 +108,7 @@ void mmb_report_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p
 }
 
 /* The story's fastest own kernel and cuBLAS at the reference size on GPU g. */
-void mmb_report_summary_story(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f)
+void mmb_report_findings_summary_story(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     if (d->ref < 0 || d->main < 0)
@@ -132,7 +140,7 @@ void mmb_report_summary_story(const struct mmb_report_findings_ctx *c, size_t g,
 
 /* Two measured GPUs: the range of their speed ratios over the story's kernels at the
  * reference size. Which one is faster is compare's verdict to give, not this range's. */
-void mmb_report_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
+void mmb_report_findings_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
     int a = -1, b = -1;
@@ -214,7 +222,7 @@ static size_t words(const char *s)
     return n;
 }
 
-void mmb_report_summary_md(FILE *f, const struct mmb_report *rep)
+void mmb_report_findings_summary_md(FILE *f, const struct mmb_report *rep)
 {
     struct mmb_report_findings_ctx c;
     mmb_report_findings_ctx_init(rep, &c);
@@ -222,16 +230,16 @@ void mmb_report_summary_md(FILE *f, const struct mmb_report *rep)
     if (!s)
         return;
     size_t p = 0, g = 0;
-    bool ladder = mmb_report_summary_ladder_pick(&c, &p, &g);
+    bool ladder = mmb_report_findings_summary_ladder_pick(&c, &p, &g);
     if (ladder)
-        mmb_report_summary_ladder(&c, p, g, s);
+        mmb_report_findings_summary_ladder(&c, p, g, s);
     /* each sentence only while the whole stays within the word limit */
     for (size_t i = 0; i < 3; i++) {
         size_t keep = strlen(s->text);
         if (i == 0 && c.primary >= 0)
-            mmb_report_summary_story(&c, (size_t)c.primary, s);
+            mmb_report_findings_summary_story(&c, (size_t)c.primary, s);
         else if (i == 1)
-            mmb_report_summary_gpus(&c, s);
+            mmb_report_findings_summary_gpus(&c, s);
         else if (i == 2)
             seeds_sentence(&c, s);
         if (words(s->text) > MMB_REPORT_SUMMARY_WORDS)
@@ -263,4 +271,175 @@ void mmb_report_summary_md(FILE *f, const struct mmb_report *rep)
             }
     }
     free(s);
+}
+
+/* ---- slides.tex ---------------------------------------------------------------------------- */
+
+/* The sentence: the finding's lines without their "- ", in LaTeX. */
+static void sentence(FILE *f, const struct mmb_report_finding *s)
+{
+    fputs("\\vfill\n{\\small ", f);
+    for (const char *t = s->text; *t;) {
+        size_t len = strcspn(t, "\n");
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)len, t);
+        mmb_report_md_tex(f, line[0] == '-' && line[1] == ' ' ? line + 2 : line);
+        fputc(' ', f);
+        t += len + (t[len] == '\n');
+    }
+    fputs("\\par}\n", f);
+}
+
+/* A slide of figure fig when its slide was drawn. */
+static bool figure_slide(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig,
+                         const struct mmb_report_finding *s)
+{
+    char path[4400], err[256];
+    struct stat st;
+    char file[200];
+    snprintf(file, sizeof file, "figures/deck-%s.pdf", fig->name);
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, file, err, sizeof err) != 0 || stat(path, &st) != 0)
+        return false;
+    fputs("\\begin{frame}[plain]\n\\centering\n\\includegraphics{", f);
+    fputs(file, f);
+    fputs("}\n", f);
+    sentence(f, s);
+    fputs("\\end{frame}\n\n", f);
+    return true;
+}
+
+/* The ladder at its first size as a table of five columns. */
+static void ladder_table_slide(FILE *f, const struct mmb_report_findings_ctx *c, size_t p, size_t g)
+{
+    const struct mmb_report_data *d = c->d;
+    struct mmb_report_shape s[2];
+    if (!mmb_report_profile_sizes(d, p, g, s))
+        return;
+    const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX];
+    mmb_report_profile_best(d, p, g, d->dtype, &s[0], best);
+    size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks);
+    const struct mmb_report_row *first = NULL, *prev = NULL, *cub = d->cublas >= 0 ? best[d->cublas] : NULL,
+                                *fast = NULL;
+    char label[96], gpu[128];
+    mmb_report_shape_label(&s[0], label, sizeof label);
+    mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
+    fputs("\\begin{frame}[plain]{", f);
+    mmb_report_md_tex(f, gpu);
+    fprintf(f, ": the ladder at %s}\n\\centering\\small\n\\begin{tabular}{lrrrr}\n\\toprule\n", label);
+    fputs("Step & TFLOP/s & $\\times$ prev. & $\\times$ first & \\% cuBLAS \\\\\n\\midrule\n", f);
+    for (size_t j = 0; j < nk; j++) {
+        const struct mmb_report_row *r = best[ks[j]];
+        if (!r)
+            continue;
+        bool lib = (int)ks[j] == d->cublas;
+        mmb_report_md_tex(f, d->kernels[ks[j]]);
+        fprintf(f, " & %.1f & ", mmb_report_row_gflops(r) / 1000);
+        if (prev)
+            fprintf(f, "%.2f", prev->r.time_ms_median / r->r.time_ms_median);
+        else
+            fputs("--", f);
+        if (first && !lib)
+            fprintf(f, " & %.2f", first->r.time_ms_median / r->r.time_ms_median);
+        else
+            fputs(" & --", f);
+        if (cub)
+            fprintf(f, " & %.0f \\\\\n", 100 * cub->r.time_ms_median / r->r.time_ms_median);
+        else
+            fputs(" & -- \\\\\n", f);
+        if (!lib) {
+            first = first ? first : r;
+            prev = r;
+            fast = !fast || r->r.time_ms_median < fast->r.time_ms_median ? r : fast;
+        }
+    }
+    fputs("\\bottomrule\n\\end{tabular}\n", f);
+    if (first && fast && first != fast) {
+        struct mmb_report_finding *one = calloc(1, sizeof *one);
+        if (one) {
+            char a[16];
+            mmb_report_finding_add(one, "Each step at its fastest configuration (%s): %s runs ×%s faster than %s.",
+                                   c->sel, fast->r.kernel,
+                                   mmb_report_finding_ratio(first->r.time_ms_median / fast->r.time_ms_median, a),
+                                   first->r.kernel);
+            sentence(f, one);
+            free(one);
+        }
+    }
+    fputs("\\end{frame}\n\n", f);
+}
+
+static const struct mmb_report_figure *figure_named(const struct mmb_report *rep, const char *name)
+{
+    for (size_t i = 0; i < rep->nfigs; i++)
+        if (rep->figs[i].deck && !strcmp(rep->figs[i].name, name))
+            return &rep->figs[i];
+    return NULL;
+}
+
+static void slides_body(FILE *f, const struct mmb_report *rep, struct mmb_report_finding *s)
+{
+    struct mmb_report_findings_ctx c;
+    mmb_report_findings_ctx_init(rep, &c);
+    const struct mmb_report_data *d = &rep->data;
+    size_t p = 0, g0 = 0;
+    bool ladder = mmb_report_findings_summary_ladder_pick(&c, &p, &g0);
+    char pslug[MMB_REPORT_NAME_MAX], name[200];
+    if (ladder)
+        mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
+    for (size_t g = 0; ladder && g < d->ngpus; g++) {
+        snprintf(name, sizeof name, "%s-%s", pslug, d->gpus[g].slug);
+        const struct mmb_report_figure *fig = figure_named(rep, name);
+        memset(s, 0, sizeof *s);
+        mmb_report_findings_summary_ladder(&c, p, g, s);
+        if (fig && s->text[0])
+            figure_slide(f, rep, fig, s);
+        if (g == g0)
+            ladder_table_slide(f, &c, p, g);
+    }
+    for (size_t g = 0; g < d->ngpus; g++) {
+        snprintf(name, sizeof name, "kernels-%s", d->gpus[g].slug);
+        const struct mmb_report_figure *fig = figure_named(rep, name);
+        memset(s, 0, sizeof *s);
+        mmb_report_findings_summary_story(&c, g, s);
+        if (fig && s->text[0])
+            figure_slide(f, rep, fig, s);
+    }
+    const struct mmb_report_figure *fig = figure_named(rep, "gpus-speedup");
+    memset(s, 0, sizeof *s);
+    mmb_report_findings_summary_gpus(&c, s);
+    if (fig && s->text[0])
+        figure_slide(f, rep, fig, s);
+}
+
+int mmb_report_findings_summary_slides(struct mmb_report *rep, char *err, size_t errlen)
+{
+    struct mmb_report_out o;
+    struct mmb_report_finding *s = calloc(1, sizeof *s);
+    if (!s)
+        return mmb_failf(err, errlen, "out of memory");
+    if (mmb_report_out_open(&o, err, errlen) != 0) {
+        free(s);
+        return -1;
+    }
+    FILE *f = o.f;
+    fputs("% slides.tex - the lecture's figures and tables, one a slide with one sentence computed from the data.\n"
+          "% Written by `mmbench report` with the figures it draws for it (figures/deck-*.pdf, sized so that no\n"
+          "% text is under 9 pt). Compile in this folder: pdflatex slides.tex\n"
+          "\\documentclass[aspectratio=1610,11pt]{beamer}\n"
+          "\\setbeamertemplate{navigation symbols}{}\n"
+          "\\setbeamersize{text margin left=3mm,text margin right=3mm}\n"
+          "\\usepackage{booktabs}\n\\usepackage{graphicx}\n"
+          "\\title{Matrix multiplication on the GPU, measured}\n"
+          "\\subtitle{mmbench report: every number from data/}\n\\date{}\n"
+          "\\begin{document}\n\\begin{frame}[plain]\n\\titlepage\n\\end{frame}\n\n",
+          f);
+    slides_body(f, rep, s);
+    fputs("\\end{document}\n", f);
+    free(s);
+    char path[4400];
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "slides.tex", err, errlen) != 0) {
+        mmb_report_out_discard(&o);
+        return -1;
+    }
+    return mmb_report_out_commit(&o, path, err, errlen);
 }

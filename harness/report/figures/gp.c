@@ -81,9 +81,9 @@ void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name
     /* a figure of slides.tex: also its slide, whatever the preset */
     fprintf(f, "%s\"\n", deck ? " " MMB_GP_DECK_FORMAT : "");
     fputs("do for [i = 1:words(formats)] {\n    fmt = word(formats, i)\n    reset\n    set encoding utf8\n", f);
-    terminals(f, mmb_report_preset_sizing(rep->preset, c.w, c.h), NULL);
+    terminals(f, mmb_report_format_preset_sizing(rep->preset, c.w, c.h), NULL);
     if (deck)
-        terminals(f, mmb_report_preset_sizing(MMB_REPORT_PRESET_SLIDES, c.w, c.h), "pdf");
+        terminals(f, mmb_report_format_preset_sizing(MMB_REPORT_PRESET_SLIDES, c.w, c.h), "pdf");
     fputs("    LARGE = FMIN > 0\n", f); /* type with a floor: a figure may show less */
     for (int pt = MMB_GP_FONT_PT - 12; pt <= MMB_GP_FONT_PT + 2; pt += 2)
         fprintf(f, "    F%d = sprintf(\",%%g\", (%d * FK > FMIN ? %d * FK : FMIN) * FS)\n", pt, pt, pt);

@@ -64,7 +64,7 @@ void mmb_report_format_names(char *out, size_t len, const char *sep, const char 
     }
 }
 
-const struct mmb_report_preset_info mmb_report_preset_table[] = {
+const struct mmb_report_preset_info mmb_report_format_preset_table[] = {
     {MMB_REPORT_PRESET_SCREEN, "screen", "each figure's own canvas (1300 to 2000 px), the PDF at 200 px an inch", 0, 0,
      0, 0},
     {MMB_REPORT_PRESET_SLIDES, "slides", "a projector: 1920 x 1080 px, the PDF 6 in wide, no text under 9.5 pt", 1920,
@@ -74,14 +74,14 @@ const struct mmb_report_preset_info mmb_report_preset_table[] = {
     {MMB_REPORT_PRESET_COUNT, NULL, NULL, 0, 0, 0, 0},
 };
 
-const struct mmb_report_preset_info *mmb_report_preset_info(enum mmb_report_preset preset)
+const struct mmb_report_preset_info *mmb_report_format_preset_info(enum mmb_report_preset preset)
 {
-    return (unsigned)preset < MMB_REPORT_PRESET_COUNT ? &mmb_report_preset_table[preset] : NULL;
+    return (unsigned)preset < MMB_REPORT_PRESET_COUNT ? &mmb_report_format_preset_table[preset] : NULL;
 }
 
-bool mmb_report_preset_parse(const char *text, enum mmb_report_preset *out)
+bool mmb_report_format_preset_parse(const char *text, enum mmb_report_preset *out)
 {
-    for (const struct mmb_report_preset_info *p = mmb_report_preset_table; p->name; p++)
+    for (const struct mmb_report_preset_info *p = mmb_report_format_preset_table; p->name; p++)
         if (!strcmp(p->name, text)) {
             *out = p->value;
             return true;
@@ -89,9 +89,9 @@ bool mmb_report_preset_parse(const char *text, enum mmb_report_preset *out)
     return false;
 }
 
-struct mmb_report_sizing mmb_report_preset_sizing(enum mmb_report_preset preset, int own_w, int own_h)
+struct mmb_report_sizing mmb_report_format_preset_sizing(enum mmb_report_preset preset, int own_w, int own_h)
 {
-    const struct mmb_report_preset_info *p = mmb_report_preset_info(preset);
+    const struct mmb_report_preset_info *p = mmb_report_format_preset_info(preset);
     struct mmb_report_sizing z = {own_w, own_h, PX_PER_INCH, 1.0, 0};
     if (!p || !p->w)
         return z;

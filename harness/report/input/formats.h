@@ -40,9 +40,9 @@ struct mmb_report_preset_info {
     double min_font_pt;      /* no text smaller in the PDF; 0: no minimum */
 };
 
-extern const struct mmb_report_preset_info mmb_report_preset_table[]; /* ends with a NULL name */
-const struct mmb_report_preset_info *mmb_report_preset_info(enum mmb_report_preset preset);
-bool mmb_report_preset_parse(const char *text, enum mmb_report_preset *out);
+extern const struct mmb_report_preset_info mmb_report_format_preset_table[]; /* ends with a NULL name */
+const struct mmb_report_preset_info *mmb_report_format_preset_info(enum mmb_report_preset preset);
+bool mmb_report_format_preset_parse(const char *text, enum mmb_report_preset *out);
 
 /* A figure's canvas and fonts under a preset: the canvas (w, h) for own_w x own_h,
  * the PDF's pixels an inch, the scale of every font size, and the smallest font in
@@ -51,7 +51,7 @@ struct mmb_report_sizing {
     int w, h;
     double px_per_inch, font_scale, min_font_px;
 };
-struct mmb_report_sizing mmb_report_preset_sizing(enum mmb_report_preset preset, int own_w, int own_h);
+struct mmb_report_sizing mmb_report_format_preset_sizing(enum mmb_report_preset preset, int own_w, int own_h);
 
 extern const struct mmb_report_format_info mmb_report_format_table[]; /* ends with a NULL name sentinel */
 
