@@ -53,10 +53,12 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
                  "# kernel-index TFLOP/s label colour short-label  # kernel, params\n",
             name, ref, d->gpus[g].name);
     const struct mmb_report_row *prev = NULL;
+    size_t shown[MMB_REPORT_KERNELS_MAX], nshown = 0; /* a bar for each kernel this GPU has: no empty slots */
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *r = mmb_report_select_best(d, g, k, (size_t)d->ref);
         if (!r)
             continue;
+        shown[nshown] = k;
         double tf = mmb_report_row_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
         char label[160] = "", part[64];
         snprintf(label, sizeof label, tf < 1 ? "%.2f" : "%.1f", tf);
@@ -78,8 +80,8 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
         if (cub && (int)k != d->cublas)
             snprintf(brief + strlen(brief), sizeof brief - strlen(brief), "\\n(%.0f%%)",
                      100 * cub->r.time_ms_median / r->r.time_ms_median);
-        fprintf(o.f, "%zu %.6g \"%s\" 0x%s \"%s\"  # %s, %s\n", k, tf, label, mmb_gp_kernel_color(rep, k) + 1, brief,
-                d->kernels[k], r->r.params[0] ? r->r.params : "-");
+        fprintf(o.f, "%zu %.6g \"%s\" 0x%s \"%s\"  # %s, %s\n", nshown++, tf, label, mmb_gp_kernel_color(rep, k) + 1,
+                brief, d->kernels[k], r->r.params[0] ? r->r.params : "-");
         prev = r;
     }
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
@@ -109,6 +111,13 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     mmb_gp_string(o.f, fig->title);
     fputs(")\n    set ylabel \"TFLOP/s (2MNK / median time)\"\n", o.f);
     mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
+    fputs("    set xtics (", o.f); /* only the kernels this GPU has */
+    for (size_t j = 0; j < nshown; j++) {
+        fputs(j ? ", " : "", o.f);
+        mmb_gp_string(o.f, d->kernels[shown[j]]);
+        fprintf(o.f, " %zu", j);
+    }
+    fprintf(o.f, ")\n    set xrange [-0.6:%zu.6]\n", nshown - 1);
     fputs("    set grid noxtics\n    unset key\n    set boxwidth 0.6\n", o.f);
     /* room above the tallest bar for its three lines of label, and for the peak */
     double hi = fmax(top * 1.45, isfinite(peak) ? peak * 1.08 : 0);
