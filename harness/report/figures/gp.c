@@ -70,8 +70,11 @@ static void terminals(FILE *f, struct mmb_report_sizing z, const char *only)
 void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name, const char *title,
                          struct mmb_gp_canvas c)
 {
-    bool deck = false;
-    for (size_t i = 0; i < rep->nfigs && !deck; i++)
+    /* a slide of slides.tex, drawn where the PDF is (its terminal found, the format asked for) */
+    bool deck = false, pdf = false;
+    for (size_t i = 0; i < rep->nformats; i++)
+        pdf = pdf || rep->formats[i] == MMB_REPORT_PDF;
+    for (size_t i = 0; i < rep->nfigs && !deck && pdf; i++)
         deck = rep->figs[i].deck && !strcmp(rep->figs[i].name, name);
     fprintf(f, "# %s.gp - %s\n", name, title);
     fprintf(f, "# Written by `mmbench report`. Redraw from this folder: gnuplot %s.gp\n", name);

@@ -14,7 +14,8 @@
 /* 20 pt on a 1600 px figure stays readable when the figure fills a slide and when
  * it is half a page. */
 #define MMB_GP_FONT_PT 20
-/* A figure of slides.tex is also drawn as figures/deck-NAME.pdf, at the slides preset. */
+/* A figure of slides.tex is also drawn as figures/deck-NAME.pdf, at the slides preset,
+ * when the report draws PDFs. */
 #define MMB_GP_DECK_FORMAT "deck"
 
 struct mmb_gp_range {
