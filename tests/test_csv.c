@@ -75,6 +75,11 @@ static void row_sample(struct mmb_row *r, int i)
     r->dram_read_bytes = 137438953472.0; /* 2^37: exact, no exponent */
     r->ffma = 34359738368.0;
     r->dram_util_pct = 12.5;
+    r->issue_pct = 83.5;
+    r->smem_wavefronts = 8589934592.0;
+    r->warp_cycles_per_issue = 9.8125;
+    r->stall_mio_throttle = i == 2 ? NAN : 3.0625;
+    r->stall_barrier = 0.000125;
     r->counter_status = MMB_STATUS_OK;
     r->gflops = 41.0329102;
     r->peak_gbps = 3352.32;
@@ -130,7 +135,9 @@ START_TEST(test_columns_table)
         "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
-        "tensor_pct", "tensor_inst", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
+        "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts", "warp_cycles_per_issue", "stall_long_scoreboard",
+        "stall_short_scoreboard", "stall_mio_throttle", "stall_barrier", "stall_math_pipe_throttle",
+        "stall_not_selected", "stall_wait", "stall_lg_throttle", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
         "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "registers",
         "smem_bytes", "theoretical_occupancy_pct", "timestamp",
     };
@@ -187,7 +194,7 @@ START_TEST(test_columns_roles)
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
                      "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
-                     "tensor_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct");
+                     "tensor_pct issue_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);

@@ -39,7 +39,7 @@ START_TEST(test_table_consistent)
     ck_assert_ptr_null(mmb_metrics[MMB_METRIC_DURATION].column);
 
     size_t first = offsetof(struct mmb_row, dram_read_bytes);
-    size_t last = offsetof(struct mmb_row, tensor_inst);
+    size_t last = offsetof(struct mmb_row, stall_lg_throttle);
     for (size_t i = 0; i < n; i++) {
         const struct mmb_metric *a = &mmb_metrics[i];
         ck_assert_msg(strchr(a->cupti, '.') != NULL, "%s lacks its roll-up suffix", a->cupti);
@@ -122,18 +122,27 @@ START_TEST(test_named_sets)
         ck_assert_msg(set_has_name(&set, memory[i]), "memory lacks %s", memory[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("compute", &set, err, sizeof err), 0);
-    ck_assert_uint_eq(mmb_metric_set_size(&set), 8);
-    const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct",
-                             "smem_bank_conflicts", "tensor_pct", "tensor_inst"};
-    for (size_t i = 0; i < 8; i++)
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 10);
+    const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct", "smem_bank_conflicts",
+                             "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts"};
+    for (size_t i = 0; i < 10; i++)
         ck_assert_msg(set_has_name(&set, compute[i]), "compute lacks %s", compute[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("tensor", &set, err, sizeof err), 0);
     ck_assert_uint_eq(mmb_metric_set_size(&set), 2);
     ck_assert(set_has_name(&set, "tensor_pct") && set_has_name(&set, "tensor_inst"));
 
+    /* the warp-stall reasons and their total, nothing else */
+    ck_assert_int_eq(mmb_metric_set_parse("stalls", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 9);
+    ck_assert(set_has_name(&set, "warp_cycles_per_issue") && set_has_name(&set, "stall_long_scoreboard") &&
+              set_has_name(&set, "stall_barrier") && !set_has_name(&set, "issue_pct"));
+    for (size_t i = 0; i < set.count; i++)
+        ck_assert_msg(strncmp(mmb_metrics[set.index[i]].cupti, "smsp__average_warp", 18) == 0, "%s",
+                      mmb_metrics[set.index[i]].cupti);
+
     struct mmb_metric_set all;
-    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, stalls, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
     ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
     ck_assert_uint_eq(all.count, set.count);
     for (size_t i = 0; i < all.count; i++)
@@ -179,7 +188,7 @@ START_TEST(test_unknown_names)
     ck_assert_msg(strstr(err, "l2_hit_pct"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("qwertyuiop", &set, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, none"), "%s", err);
+    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, stalls, none"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("ffma,,fadd", &set, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "empty name"), "%s", err);
@@ -302,7 +311,10 @@ START_TEST(test_derive_pipe_and_limiter)
     mmb_row_derive(&f64);
     ck_assert(real_close(f64.peak_gflops, 33454.08));
     ck_assert(real_close(f64.fp32_pct, 100.0 * gflops / 33454.08));
-    ck_assert_str_eq(f64.limiter, "fp64");
+    /* its busiest unit is the FP64 pipe, at 19%: latency-bound (tests/test_limiter.c) */
+    struct mmb_row_bound bound;
+    ck_assert(mmb_row_bound(&f64, &bound) && bound.unit == MMB_LIMITER_FP64);
+    ck_assert_str_eq(f64.limiter, "latency");
     ck_assert(real_close(f64.declared_gbps, 2 * declared));
     /* an older f64 row: FP32 peak, no fp32_pct; the report scales it once */
     struct mmb_row old = f64;
@@ -310,7 +322,8 @@ START_TEST(test_derive_pipe_and_limiter)
     ck_assert(real_close(mmb_row_pipe_peak(&old), 33454.08));
     ck_assert(real_close(mmb_row_fp32_pct(&old), f64.fp32_pct));
     char buf[8];
-    ck_assert_str_eq(mmb_row_limiter(&old, buf, sizeof buf), "fp64");
+    ck_assert_str_eq(mmb_row_limiter(&old, buf, sizeof buf), "latency");
+    ck_assert(mmb_row_bound(&old, &bound) && bound.unit == MMB_LIMITER_FP64 && real_close(bound.pct, f64.fp32_pct));
     ck_assert(real_close(mmb_row_pipe_peak(&f64), 33454.08)); /* derived: not scaled twice */
 
     /* without L1 and L2 throughput (older files) there is no limiter to name */

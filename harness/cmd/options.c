@@ -205,8 +205,9 @@ static const struct cmd_def cmds[] = {
      "not of the profile, no shard file)"},
     {MMB_CMD_REPORT, "report", "[CSV or folder ...]", "inputs", 0, -1,
      "Reads mmbench CSVs (default: every *.csv under <root>/data, recursively), writes\n"
-     "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
-     "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.",
+     "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md,\n"
+     "tables.tex and claims.json (each number of the findings with its rows and formula).\n"
+     "<root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.",
      "0 written, 1 a file could not be written or a figure not drawn, 2 bad input"},
     {MMB_CMD_DEVICES, "devices", "", "arguments", 0, 0,
      "Lists the GPUs: name, compute capability, SMs, clocks, memory, L2, the peaks mmbench derives\n"

@@ -1,6 +1,7 @@
 /* report.h - the report: every CSV of data/ (or those named) turned into
- * gnuplot figures, reports/README.md and reports/tables.tex. Needs no GPU and no
- * CUDA, so any machine can regenerate the report from the committed data. */
+ * gnuplot figures, reports/README.md, reports/tables.tex and reports/claims.json.
+ * Needs no GPU and no CUDA, so any machine can regenerate the report from the
+ * committed data. */
 #ifndef MMB_REPORT_H
 #define MMB_REPORT_H
 

@@ -78,6 +78,31 @@ const struct mmb_column mmb_columns[] = {
         "tensor pipe utilisation: cycles any tensor pipe (HMMA, HGMMA/QGMMA, IMMA, DMMA) was active, percent of the "
         "SM's active cycles"),
     COL(tensor_inst, REAL, COUNTER, NO, NONE, NONNEG, "", "warp instructions executed by the tensor pipes"),
+    COL(issue_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "SM issue throughput: instructions issued, percent of the SM's sustained peak over its active cycles (ncu's "
+        "Issue Slots Busy)"),
+    COL(smem_wavefronts, REAL, COUNTER, NO, LOWER, NONNEG, "",
+        "shared-memory wavefronts of the L1 data pipe (loads, stores, atomics): one per cycle an SM's shared memory "
+        "serves up to 128 bytes"),
+    COL(warp_cycles_per_issue, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction: the average warp's latency between two instructions (ncu's Warp Cycles "
+        "Per Issued Instruction); the stall_ columns are its parts"),
+    COL(stall_long_scoreboard, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled waiting for a global or local memory result (a load through L1TEX, L2, DRAM)"),
+    COL(stall_short_scoreboard, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled waiting for a shared-memory or other MIO result (shared loads, special functions)"),
+    COL(stall_mio_throttle, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled because the MIO queue (shared-memory and special instructions) was full"),
+    COL(stall_barrier, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled at a barrier (__syncthreads) for the block's other warps"),
+    COL(stall_math_pipe_throttle, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled because the arithmetic pipe the instruction needs was busy"),
+    COL(stall_not_selected, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled eligible, but another warp was issued: the scheduler had work"),
+    COL(stall_wait, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled on a fixed-latency dependency (the compiler's wait count)"),
+    COL(stall_lg_throttle, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled because the local/global memory queue was full"),
     COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "",
         "ok, profiling_denied, skipped when no counters were asked, or not_best (counters = best counted a faster "
         "configuration of this kernel, size and dtype)"),
@@ -97,7 +122,8 @@ const struct mmb_column mmb_columns[] = {
         "nvbench's GlobalMem BW: compulsory bytes (MK + KN + MN) x element size / median time"),
     COL(declared_bw_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "nvbench's BWUtil: declared_gbps as percent of peak_gbps"),
     COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
-        "the busiest of the pipe (pipe_pct), L1, L2 and DRAM throughput: what limits the kernel"),
+        "what limits the kernel: the busiest of the pipe (pipe_pct), the SM's issue rate, the SM's busiest unit, "
+        "L1, L2 and DRAM throughput, or latency when none is at 60% of its peak (docs/counters.md)"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(theoretical_occupancy_pct, REAL, STATIC, NO, NONE, NONNEG, "%",

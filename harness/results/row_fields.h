@@ -40,6 +40,10 @@ struct mmb_row {
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
     double l1_util_pct, l2_util_pct, l1_bytes, l2_bytes;
     double tensor_pct, tensor_inst;
+    double issue_pct, smem_wavefronts;
+    /* warp-stall reasons: warp cycles per issued instruction, in total and per reason */
+    double warp_cycles_per_issue, stall_long_scoreboard, stall_short_scoreboard, stall_mio_throttle;
+    double stall_barrier, stall_math_pipe_throttle, stall_not_selected, stall_wait, stall_lg_throttle;
     enum mmb_status counter_status;   /* ok, profiling_denied, skipped (none asked) or not_best */
     /* derived */
     double gflops, flop_counted, intensity, peak_gbps;

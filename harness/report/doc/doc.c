@@ -386,6 +386,8 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&md);
         return -1;
     }
-    return mmb_report_out_commit(&md, path, err, errlen);
+    if (mmb_report_out_commit(&md, path, err, errlen) != 0)
+        return -1;
+    return mmb_report_findings_json(rep, err, errlen);
 }
 

@@ -3,6 +3,7 @@
  * ranking carries over, cuBLAS as the FP32 ceiling, the other element types, and the
  * sizes too small to compare. */
 #include "report/doc/findings_impl.h"
+#include "report/doc/findings_claims.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -199,7 +200,10 @@ static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx,
     slow /= (double)m;
     double fast = mmb_report_row_occupancy(&d->rows[idx[0]], kind);
     mmb_report_finding_add(f, " The best runs at %s%% %soccupancy, the three slowest at %s%% on average",
-                           mmb_report_finding_pct(fast, a),
+                           mmb_report_findings_claim_column(&f->claims, &d->rows[idx[0]],
+                                                   kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical_occupancy_pct"
+                                                                                            : "occupancy_pct",
+                                                   fast, a),
                            kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical " : "",
                            mmb_report_finding_pct(slow, b));
     mmb_report_finding_add(f, fast < slow ? ": more independent work per thread beats more threads here." : ".");
@@ -237,11 +241,10 @@ bool mmb_report_findings_compare_tuning(const struct mmb_report_findings_ctx *c,
     char params[256];
     mmb_report_label_params(top->r.params, params, sizeof params);
     mmb_report_finding_add(f, "%s. The best, %s, reaches %s TFLOP/s", total > n ? ")" : "", params,
-                           mmb_report_finding_tflops(mmb_report_row_gflops(top), a));
+                           mmb_report_findings_claim_tflops(&f->claims, top, a));
     if (g->cublas)
-        mmb_report_finding_add(
-                f, ", %s%% of cuBLAS",
-                mmb_report_finding_pct(100 * d->rows[g->cublas - 1].r.time_ms_median / top->r.time_ms_median, a));
+        mmb_report_finding_add(f, ", %s%% of cuBLAS",
+                               mmb_report_findings_claim_pct_time(&f->claims, &d->rows[g->cublas - 1], top, a));
     size_t near = 0;
     for (size_t i = 1; i < n; i++)
         near += d->rows[idx[i]].r.time_ms_median <= 1.05 * top->r.time_ms_median;
@@ -294,12 +297,12 @@ bool mmb_report_findings_compare_cublas(const struct mmb_report_findings_ctx *c,
     mmb_report_finding_gpu(c, (size_t)c->primary, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "cuBLAS, the ceiling");
     mmb_report_finding_add(
-            f,
-            "cuBLAS runs cublasSgemm in pedantic FP32: no TF32 tensor cores, every product rounded as FP32, the same "
-            "arithmetic as the kernels. It reaches %s TFLOP/s at %s on the %s, %s%% of the FP32 peak: what the FP32 "
-            "pipe allows in practice.",
-            mmb_report_finding_tflops(mmb_report_row_gflops(r), a), c->ref, gpu,
-            mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), b));
+        f,
+        "cuBLAS runs cublasSgemm in pedantic FP32: no TF32 tensor cores, every product rounded as FP32, the same "
+        "arithmetic as the kernels. It reaches %s TFLOP/s at %s on the %s, %s%% of the FP32 peak: what the FP32 "
+        "pipe allows in practice.",
+        mmb_report_findings_claim_tflops(&f->claims, r, a), c->ref, gpu,
+        mmb_report_findings_claim_pct_peak(&f->claims, r, b));
     return true;
 }
 
@@ -336,23 +339,24 @@ bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c,
     if (cub && strcmp(d->dtype, "f64") != 0) {
         double fp = mmb_row_fp32_pct(&cub->r);
         mmb_report_finding_add(f, "In f64 cuBLAS reaches %s TFLOP/s at %lld, %s%% of the FP64 pipe's peak (%s TFLOP/s)",
-                               mmb_report_finding_tflops(mmb_report_row_gflops(cub), a), cub->r.m,
-                               mmb_report_finding_pct(fp, b), mmb_report_finding_tflops(mmb_row_pipe_peak(&cub->r), e));
+                               mmb_report_findings_claim_tflops(&f->claims, cub, a), cub->r.m,
+                               mmb_report_findings_claim_pct_peak(&f->claims, cub, b),
+                               mmb_report_finding_tflops(mmb_row_pipe_peak(&cub->r), e));
         mmb_report_finding_add(f,
                                fp > 100 ? ": DGEMM runs on the FP64 tensor cores, which that peak leaves out." : ".");
         any = true;
     }
     if (k64 && strcmp(d->dtype, "f64") != 0) {
         mmb_report_finding_add(f, "%sThe fastest kernel in f64, %s, reaches %s TFLOP/s, %s%% of the FP64 pipe.",
-                               any ? " " : "", k64->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(k64), a),
-                               mmb_report_finding_pct(mmb_row_fp32_pct(&k64->r), b));
+                               any ? " " : "", k64->r.kernel, mmb_report_findings_claim_tflops(&f->claims, k64, a),
+                               mmb_report_findings_claim_pct_peak(&f->claims, k64, b));
         any = true;
     }
     if (k32 && strcmp(d->dtype, "i32") != 0) {
         mmb_report_finding_add(
                 f, "%sIn i32 (no cuBLAS GEMM) the fastest kernel, %s, reaches %s TOP/s, %s%% of the INT32 pipe's %s.",
-                any ? " " : "", k32->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(k32), a),
-                mmb_report_finding_pct(mmb_row_fp32_pct(&k32->r), b),
+                any ? " " : "", k32->r.kernel, mmb_report_findings_claim_tflops(&f->claims, k32, a),
+                mmb_report_findings_claim_pct_peak(&f->claims, k32, b),
                 mmb_report_finding_tflops(mmb_row_pipe_peak(&k32->r), e));
         any = true;
     }

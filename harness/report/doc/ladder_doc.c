@@ -2,11 +2,12 @@
  * row a step: what it changes and the counter that motivated it, from the profile's
  * summary and motivation keys, the counter before and after, TFLOP/s, speed-ups, share
  * of cuBLAS, the kernel file, and where a faster step moves far more DRAM bytes), and
- * per GPU the ladder figure (plot_ladder.c) and a table that says for each step what limits it
- * and the counters that show it: the limiter, FP32, L1, L2 and DRAM throughput,
- * shared-memory bank conflicts and occupancy at the reference size, beside its
- * TFLOP/s at the section's two sizes, its speed-up over the step above and its share
- * of cuBLAS. */
+ * per GPU the ladder figure (plot_ladder.c), the ladder's roofline
+ * (plot_ladder_roofline.c) and a table that says for each step what limits it and the
+ * counters that show it: the limiter, FP32, issue, L1, L2 and DRAM throughput, the two
+ * largest warp-stall reasons, shared-memory bank conflicts and occupancy at the
+ * reference size, beside its TFLOP/s at the section's two sizes, its speed-up over the
+ * step above and its share of cuBLAS. */
 #include "report/doc/ladder_doc.h"
 
 #include <ctype.h>
@@ -24,10 +25,22 @@
 #include "results/row.h"
 #include "results/columns.h"
 #include <limits.h>
+#include "results/stall.h"
 
 static double dram_util(const struct mmb_report_row *r)
 {
     return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_row_dram_pct(r);
+}
+
+/* "Long Scoreboard 20.3, LG Throttle 6.5": the two largest stall reasons. */
+static void stalls_cell(const struct mmb_row *r, char *out, size_t len)
+{
+    struct mmb_stall_value top[2];
+    size_t n = mmb_row_stalls_top(r, top, 2);
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + strlen(out), len - strlen(out), "%s%s %.1f", i ? ", " : "", top[i].stall->name,
+                 top[i].cycles);
 }
 
 static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const char *dtype, FILE *md, FILE *tex)
@@ -65,10 +78,12 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const 
         snprintf(h, sizeof h, "TFLOP/s %s", shape[s]);
         mmb_report_tabular_head(&t, c++, h, true, false);
     }
-    static const char *const tail[] = {"× prev.", "% cuBLAS", "Limiter", "FP32 %", "L1 %", "L2 %", "DRAM %",
-                                       "Bank confl.", "Occup. %"};
+    static const char *const tail[] = {"× prev.", "% cuBLAS", "Limiter",     "FP32 %",      "Issue %",
+                                       "L1 %",    "L2 %",     "DRAM %",      "Top stalls", "Bank confl.",
+                                       "Occup. %"};
     for (size_t i = 0; i < MMB_COUNT(tail); i++)
-        mmb_report_tabular_head(&t, c + i, tail[i], i != 2, false);
+        mmb_report_tabular_head(&t, c + i, tail[i], i != 2 && i != 8, false);
+    t.wrap[c + 8] = 0.14;
     size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks);
     const char *params[MMB_REPORT_KERNELS_MAX];
     size_t np = 0;
@@ -103,20 +118,26 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const 
             for (char *q = tc[2].text; *q; q++)
                 *q = (char)toupper((unsigned char)*q);
             mmb_report_tabular_fixed(mmb_row_fp32_pct(&r->r), 0, tc[3].text, sizeof tc[3].text);
-            mmb_report_tabular_fixed(r->r.l1_util_pct, 0, tc[4].text, sizeof tc[4].text);
-            mmb_report_tabular_fixed(r->r.l2_util_pct, 0, tc[5].text, sizeof tc[5].text);
-            mmb_report_tabular_fixed(dram_util(r), 1, tc[6].text, sizeof tc[6].text);
-            mmb_report_tabular_count(r->r.smem_bank_conflicts, tc[7].text, sizeof tc[7].text);
-            mmb_report_tabular_fixed(r->r.occupancy_pct, 0, tc[8].text, sizeof tc[8].text);
+            mmb_report_tabular_fixed(r->r.issue_pct, 0, tc[4].text, sizeof tc[4].text);
+            mmb_report_tabular_fixed(r->r.l1_util_pct, 0, tc[5].text, sizeof tc[5].text);
+            mmb_report_tabular_fixed(r->r.l2_util_pct, 0, tc[6].text, sizeof tc[6].text);
+            mmb_report_tabular_fixed(dram_util(r), 1, tc[7].text, sizeof tc[7].text);
+            stalls_cell(&r->r, tc[8].text, sizeof tc[8].text);
+            mmb_report_tabular_count(r->r.smem_bank_conflicts, tc[9].text, sizeof tc[9].text);
+            mmb_report_tabular_fixed(r->r.occupancy_pct, 0, tc[10].text, sizeof tc[10].text);
         }
         prev = r ? r : prev;
     }
     mmb_report_tabular_note(&t, "The profile's order; each step at its fastest configuration at %s (the configuration "
                               "shown%s). × prev.: speed over the step above; %% cuBLAS: against cuBLAS in the same run. "
-                              "Limiter: the highest of FP32, L1, L2 and DRAM throughput, each as %% of its peak "
-                              "(Nsight Compute's Speed of Light); Bank confl.: shared-memory load bank conflicts in the "
+                              "Limiter: the busiest of the FP32 pipe, the SM's instruction issue (Issue %%), L1, L2 and "
+                              "DRAM throughput, each as %% of its peak (Nsight Compute's Speed of Light; SM when "
+                              "another SM unit is busier), or LATENCY when none is at %.0f%% of its peak (ncu's rule: "
+                              "below it the units have idle cycles that more parallel work would fill); Top stalls: "
+                              "the two largest warp-stall reasons, warp cycles per issued instruction (ncu's Warp State "
+                              "Statistics; of eight read); Bank confl.: shared-memory load bank conflicts in the "
                               "launch; Occup.: achieved occupancy.",
-                          shape[0], nsizes > 1 ? "; the other size may have its own" : "");
+                          shape[0], nsizes > 1 ? "; the other size may have its own" : "", MMB_LIMITER_NEAR_PEAK);
     mmb_report_tabular_legend(&t, params, np);
     mmb_report_tabular_emit(md, tex, &t);
     free(best);
@@ -285,7 +306,8 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
         fputs("## Kernel ladder\n\n", md);
         fputs("The kernels of a ladder profile, one optimisation a step, from the naive kernel towards cuBLAS, each at "
               "its best configuration and in the profile's order, against cuBLAS measured in the same run. Per GPU: "
-              "a figure of TFLOP/s at two sizes, and a table of what limits each step and the counters that show it.\n\n",
+              "a figure of TFLOP/s at two sizes, the ladder's roofline at the reference size, and a table of what limits "
+              "each step and the counters that show it.\n\n",
               md);
         fputs("% Kernel ladder\n", tex);
     }
@@ -313,6 +335,12 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
             }
             fputs("\n\n", md);
             mmb_report_md_figure(md, rep, fig);
+            char pslug[MMB_REPORT_NAME_MAX];
+            mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
+            snprintf(name, sizeof name, "%s-roofline-%s", pslug, d->gpus[g].slug);
+            for (size_t i = 0; i < rep->nfigs && !strcmp(dtypes[t], d->dtype); i++)
+                if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0)
+                    mmb_report_md_figure(md, rep, &rep->figs[i]);
             /* the worklog once, on the first GPU with the ladder: its changes are the kernels',
              * and each GPU's numbers are in its table below */
             struct mmb_report_shape sizes[2];

@@ -124,8 +124,10 @@ static size_t terms_fill(const struct mmb_report *rep, char names[][64], char te
              "SM is busy with something other than arithmetic.");
     snprintf(names[n], 64, "Limiter");
     snprintf(text[n++], 768,
-             "The highest of FP32 %%, L1 throughput, L2 throughput and DRAM throughput, each a percentage of its own "
-             "peak, as Nsight Compute's Speed of Light section reads them: the unit closest to saturation.");
+             "Nsight Compute's Speed-of-Light rule: the busiest of FP32 %%, the SM's issue rate, L1, L2 and DRAM "
+             "throughput, each a percentage of its own peak (SM where another SM unit is busier), when it is at 60%% "
+             "of its peak or more; else LATENCY: no unit is near saturation, the warps wait (the stall reasons say "
+             "on what), and more work in flight would fill the idle cycles.");
     snprintf(names[n], 64, "Under 30 us");
     snprintf(text[n++], 768,
              "A kernel that runs for less than about 30 microseconds is dominated by launch and latency, and its "

@@ -16,9 +16,9 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,288 bytes with the columns of
- * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst and
- * theoretical_occupancy_pct among them) and at most MMB_REPORT_ROW_BYTES (checked when
+ * Memory: a row takes sizeof(struct mmb_report_row), 1,376 bytes with the columns of
+ * now (the precision columns, theoretical_occupancy_pct and the issue, shared-memory
+ * and warp-stall counters among them) and at most MMB_REPORT_ROW_BYTES (checked when
  * built), in an array that grows by a quarter (tests/test_report.c checks it); while a
  * CSV is read, its whole text is held too, one CSV at a time, each at most 256 MiB.
  * Measured (with 1,280-byte rows, before theoretical_occupancy_pct) peak resident
@@ -26,7 +26,7 @@
  * `report -n` of one CSV of course.csv's or tune-ladder.csv's rows repeated with those
  * columns filled: 1.79 and 1.77 KiB a row for 100,000 and 300,000 course rows (a row's text is
  * 0.53 kB), 1.84 and 1.83 KiB for tune rows (0.58 kB). At the limit, 1,000,000 rows:
- * 1.29 GB of rows and the text of the CSV being read (up to 256 MiB), about 1.56 GB. */
+ * 1.38 GB of rows and the text of the CSV being read (up to 256 MiB), about 1.65 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
 #define MMB_REPORT_ROW_BYTES 1536
 #define MMB_REPORT_GPUS_MAX 32
