@@ -198,6 +198,7 @@ static void md_table(FILE *f, const struct mmb_report_table *t)
  * between columns and its heads on two lines. */
 #define TEX_WIDE_COLS 9
 #define TEX_STACK_COLS 7
+#define TEX_TIGHT_COLS 13
 
 static void tex_head(FILE *f, const struct mmb_report_table *t)
 {
@@ -304,8 +305,11 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
     if (t->tex_comment[0])
         fprintf(f, "%% %s\n", t->tex_comment);
     bool wide = t->ncols >= TEX_WIDE_COLS || t->tex_small;
+    /* the widest tables (a dozen columns and more) with 2 pt between their columns */
     fprintf(f, "\\begingroup\n%s\n%s\\begin{longtable}{", wide ? "\\scriptsize" : "\\footnotesize",
-            t->tex_loose && !wide ? "" : "\\setlength{\\tabcolsep}{3pt}\n");
+            t->tex_loose && !wide        ? ""
+            : t->ncols >= TEX_TIGHT_COLS ? "\\setlength{\\tabcolsep}{2pt}\n"
+                                         : "\\setlength{\\tabcolsep}{3pt}\n");
     for (size_t c = 0; c < t->ncols; c++)
         fputc(t->tex_spec[0] ? t->tex_spec[c] : t->num[c] ? 'r' : 'l', f);
     fputs("}\n\\caption{", f);
