@@ -315,6 +315,7 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
     size_t nt = mmb_report_profile_dtypes(d, p, dtypes);
     for (size_t t = 0; t < nt; t++) {
         bool worklog_done = false;
+        const struct mmb_report_figure *first_fig = NULL, *first_roof = NULL;
         for (size_t g = 0; g < d->ngpus; g++) {
             char name[160], gpu[128];
             mmb_report_profile_figure_name(d, p, g, dtypes[t], name, sizeof name);
@@ -334,13 +335,19 @@ int mmb_report_ladder_doc_section(const struct mmb_report *rep, size_t p, bool f
                 mmb_report_md_text(md, dtypes[t]);
             }
             fputs("\n\n", md);
-            mmb_report_md_figure(md, rep, fig);
+            /* a caption read once: the next GPU's figure links to the first one's */
+            mmb_report_md_figure_as(md, rep, fig, first_fig && !strcmp(first_fig->caption, fig->caption) ? first_fig : NULL);
+            first_fig = first_fig ? first_fig : fig;
             char pslug[MMB_REPORT_NAME_MAX];
             mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
             snprintf(name, sizeof name, "%s-roofline-%s", pslug, d->gpus[g].slug);
             for (size_t i = 0; i < rep->nfigs && !strcmp(dtypes[t], d->dtype); i++)
-                if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0)
-                    mmb_report_md_figure(md, rep, &rep->figs[i]);
+                if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0) {
+                    const struct mmb_report_figure *roof = &rep->figs[i];
+                    mmb_report_md_figure_as(md, rep, roof,
+                                            first_roof && !strcmp(first_roof->caption, roof->caption) ? first_roof : NULL);
+                    first_roof = first_roof ? first_roof : roof;
+                }
             /* the worklog once, on the first GPU with the ladder: its changes are the kernels',
              * and each GPU's numbers are in its table below */
             struct mmb_report_shape sizes[2];
