@@ -76,24 +76,24 @@ do for [i = 1:words(formats)] {
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     plot "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:2 with linespoints ls 1 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 1 using 1:2 with points ls 1 pt 4 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 2 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 3 using 1:2 with points ls 2 pt 6 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 3 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 4 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle
     unset label
     unset object
@@ -152,24 +152,24 @@ do for [i = 1:words(formats)] {
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     plot "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:4 with linespoints ls 1 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 0 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 1 using 1:4 with points ls 1 pt 4 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:4 with linespoints ls 2 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 2 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 3 using 1:4 with points ls 2 pt 6 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:4 with linespoints ls 3 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 5 using 1:4 with points ls 3 pt 8 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:4 with linespoints ls 4 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 7 using 1:4 with points ls 4 pt 10 lw 2.5 notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:4 with linespoints ls 5 notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 8 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h100-80gb-hbm3.dat" index 9 using 1:4 with points ls 5 pt 6 lw 2.5 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98

@@ -71,16 +71,17 @@ do for [i = 1:words(formats)] {
     set ytics 0,20,100
     set grid noxtics
     set boxwidth 0.1546
+    set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 2 lw 2 lc rgb "#606060" back
     plot "util-h100-80gb-hbm3.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
          "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F12 notitle, \
          "util-h100-80gb-hbm3.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
          "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F12 notitle
+         "util-h100-80gb-hbm3.dat" using ($1+0.0000):5 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
+         "" using ($1+0.0000):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F12 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.1680):6 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
+         "" using ($1+0.1680):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F12 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.3360):7 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
+         "" using ($1+0.3360):($7 == $7 ? $7 : 2):($7 == $7 ? sprintf("%.0f", $7) : "n/m") with labels offset 0,0.6 font F12 notitle
     unset label
     unset object
     unset arrow
@@ -133,16 +134,17 @@ do for [i = 1:words(formats)] {
     set ytics 0,20,100
     set grid noxtics
     set boxwidth 0.1546
+    set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 2 lw 2 lc rgb "#606060" back
     plot "util-h200.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
          "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F12 notitle, \
          "util-h200.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
          "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F12 notitle
+         "util-h200.dat" using ($1+0.0000):5 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
+         "" using ($1+0.0000):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F12 notitle, \
+         "util-h200.dat" using ($1+0.1680):6 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
+         "" using ($1+0.1680):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F12 notitle, \
+         "util-h200.dat" using ($1+0.3360):7 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
+         "" using ($1+0.3360):($7 == $7 ? $7 : 2):($7 == $7 ? sprintf("%.0f", $7) : "n/m") with labels offset 0,0.6 font F12 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005

@@ -66,15 +66,16 @@ do for [i = 1:words(formats)] {
     set grid noxtics
     set key outside below center horizontal maxrows 2 samplen 2 height 1
     set boxwidth 0.1546
+    set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 2 lw 2 lc rgb "#606060" back
     plot "util-h200.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
          "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
          "util-h200.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
          "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h200.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" title "L1/TEX throughput", \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h200.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" title "L2 throughput", \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h200.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput", \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle
+         "util-h200.dat" using ($1+0.0000):5 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" title "L1/TEX throughput", \
+         "" using ($1+0.0000):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h200.dat" using ($1+0.1680):6 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" title "L2 throughput", \
+         "" using ($1+0.1680):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h200.dat" using ($1+0.3360):7 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput", \
+         "" using ($1+0.3360):($7 == $7 ? $7 : 2):($7 == $7 ? sprintf("%.0f", $7) : "n/m") with labels offset 0,0.6 font F16 notitle
     unset output
 }
