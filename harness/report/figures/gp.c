@@ -15,8 +15,9 @@ static const char *const kernel_colors[] = {"#0072B2", "#D55E00", "#009E73", "#C
                                             "#E69F00", "#56B4E9", "#882255", "#44AA99"};
 static const int kernel_dashes[] = {1, 2, 4, 5, 3};
 static const int kernel_points[] = {5, 7, 9, 11, 13, 4, 6, 8, 10, 12};
-/* light to dark, so that bars of neighbouring GPUs differ in grey too */
-static const char *const gpu_colors[] = {"#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255"};
+/* hues no kernel has (a GPU's line never reads as a kernel's), light to dark alternating
+ * so that neighbouring GPUs differ in grey too */
+static const char *const gpu_colors[] = {"#A6761D", "#5E3C99", "#808000", "#08306B", "#BF5B17", "#4D4D4D"};
 
 const char *mmb_gp_gpu_color(size_t i)
 {
