@@ -69,14 +69,14 @@ do for [i = 1:words(formats)] {
     set title "Memory bandwidth (GB/s)"
     set yrange [0:465.808]
     set ylabel "GB/s"
-    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
-    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
-    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
-    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
-    plot "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#808000" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#808000" font F14
+    plot "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#808000" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#808000" notitle
     unset label
     unset object
     unset arrow
@@ -127,14 +127,14 @@ do for [i = 1:words(formats)] {
     set title "Bandwidth utilisation (% of each GPU's DRAM peak)"
     set yrange [0:13.8951]
     set ylabel "% of DRAM peak"
-    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
-    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
-    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
-    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
-    plot "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#808000" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#808000" font F14
+    plot "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 4 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#808000" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#808000" notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -156,10 +156,10 @@ do for [i = 1:words(formats)] {
     set xrange [0:1]
     set yrange [0:1]
     set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
-    plot NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" title "H100 80GB HBM3, measured", \
-         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" title "H100 80GB HBM3, declared", \
-         NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" title "H200, measured", \
-         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" title "H200, declared"
+    plot NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#5E3C99" title "H100 80GB HBM3, measured", \
+         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#5E3C99" title "H100 80GB HBM3, declared", \
+         NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#808000" title "H200, measured", \
+         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#808000" title "H200, declared"
     unset multiplot
     unset output
 }

@@ -66,12 +66,12 @@ do for [i = 1:words(formats)] {
     set title "H200 against H100 80GB HBM3: speed ratio per kernel (f32, cold L2)"
     set tmargin 8
     set ylabel "speed on the H200 / speed on the H100 80GB HBM3"
-    set yrange [0.0518163:1.94818]
+    set yrange [0.781159:1.21884]
     set arrow 9 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "#404040" back
-    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
-    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
-    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
-    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#808000" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#808000" font F14
     set key outside below center horizontal maxrows 3 samplen 4 spacing 1.1 width 1
     plot "gpus-ratio-h200-h100-80gb-hbm3.dat" index 0 using 1:2 with linespoints ls 1 title "naive", \
          "gpus-ratio-h200-h100-80gb-hbm3.dat" index 0 using 1:3:(0):($4-$3) with vectors nohead lw 2 lc rgb "#0072B2" notitle, \

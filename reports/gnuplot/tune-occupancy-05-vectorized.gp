@@ -63,9 +63,9 @@ do for [i = 1:words(formats)] {
     set yrange [0:*]
     set bmargin 7
     set key outside below center horizontal samplen 2 spacing 1.1
-    plot "tune-occupancy-05-vectorized.dat" index 0 using 1:2 with points pt 4 ps 2.2 * PS lw 2 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3", \
+    plot "tune-occupancy-05-vectorized.dat" index 0 using 1:2 with points pt 4 ps 2.2 * PS lw 2 lc rgb "#5E3C99" title "NVIDIA H100 80GB HBM3", \
          "tune-occupancy-05-vectorized.dat" index 0 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#e4002b" title "fastest", \
-         "tune-occupancy-05-vectorized.dat" index 1 using 1:2 with points pt 7 ps 2.2 * PS lw 2 lc rgb "#009E73" title "NVIDIA H200", \
+         "tune-occupancy-05-vectorized.dat" index 1 using 1:2 with points pt 7 ps 2.2 * PS lw 2 lc rgb "#808000" title "NVIDIA H200", \
          "tune-occupancy-05-vectorized.dat" index 1 every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#e4002b" notitle
     unset output
 }

@@ -67,7 +67,7 @@ do for [i = 1:words(formats)] {
     set ytics ("6" 6, "8" 8, "10" 10)
     unset key
     plot x with lines lw 2 lc rgb "#404040", 1.05 * x with lines dt 3 lw 1.5 lc rgb "#808080", x / 1.05 with lines dt 3 lw 1.5 lc rgb "#808080", \
-         "tune-pair-04-blocktile-2d-4096-f32-cold.dat" using 1:2 with points pt 7 ps 1.8 * PS lc rgb "#009E73", \
+         "tune-pair-04-blocktile-2d-4096-f32-cold.dat" using 1:2 with points pt 7 ps 1.8 * PS lc rgb "#808000", \
          "" every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#e4002b"
     unset output
 }

@@ -64,10 +64,10 @@ do for [i = 1:words(formats)] {
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
     set rmargin at screen 0.70
     set label "fastest on the H100 80GB HBM3:\n1. bm=64 bn=64 bk=16 tm=4 tn=4  ×1.00\n2. bm=64 bn=64 bk=8 tm=4 tn=4  ×1.85\n3. bm=64 bn=128 bk=16 tm=8 tn=8  ×1.97\n4. bm=128 bn=64 bk=8 tm=8 tn=8  ×1.97\n5. bm=128 bn=64 bk=16 tm=8 tn=8  ×2.03" at screen 0.72, graph 0.98 left front font F16 tc rgb "#303030"
-    plot "tune-spread-04-blocktile-2d.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 0.13 ms", \
-         0.47264 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-04-blocktile-2d.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 0.13 ms", \
-         0.482788 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+    plot "tune-spread-04-blocktile-2d.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#5E3C99" title "NVIDIA H100 80GB HBM3: best 0.13 ms", \
+         0.47264 with lines dt 2 lw 2 lc rgb "#5E3C99" notitle, \
+         "tune-spread-04-blocktile-2d.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#808000" title "NVIDIA H200: best 0.13 ms", \
+         0.482788 with lines dt 4 lw 2 lc rgb "#808000" notitle, \
          NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS on that GPU (dashed, its colour)"
     unset output
 }

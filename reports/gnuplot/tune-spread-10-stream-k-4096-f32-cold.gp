@@ -64,10 +64,10 @@ do for [i = 1:words(formats)] {
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
     set rmargin at screen 0.70
     set label "fastest on the H100 80GB HBM3:\n1. bm=128 bn=128 bk=8 tm=16 tn=8 wm=64 wn=64 stages=5 gm=16 mb=2 fo=0  ×1.00\n2. bm=128 bn=128 bk=8 tm=16 tn=8 wm=64 wn=64 stages=5 gm=8 mb=2 fo=0  ×1.00\n3. bm=128 bn=128 bk=8 tm=16 tn=8 wm=64 wn=64 stages=5 gm=8 mb=2 fo=1  ×1.03\n4. bm=128 bn=128 bk=8 tm=16 tn=8 wm=64 wn=64 stages=4 gm=8 mb=2 fo=1  ×1.04\n5. bm=128 bn=128 bk=8 tm=16 tn=8 wm=64 wn=64 stages=3 gm=8 mb=2 fo=1  ×1.04" at screen 0.72, graph 0.98 left front font F16 tc rgb "#303030"
-    plot "tune-spread-10-stream-k-4096-f32-cold.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 2.72 ms", \
-         0.978763 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-10-stream-k-4096-f32-cold.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 2.72 ms", \
-         0.987664 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+    plot "tune-spread-10-stream-k-4096-f32-cold.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#5E3C99" title "NVIDIA H100 80GB HBM3: best 2.72 ms", \
+         0.978763 with lines dt 2 lw 2 lc rgb "#5E3C99" notitle, \
+         "tune-spread-10-stream-k-4096-f32-cold.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#808000" title "NVIDIA H200: best 2.72 ms", \
+         0.987664 with lines dt 4 lw 2 lc rgb "#808000" notitle, \
          NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS on that GPU (dashed, its colour)"
     unset output
 }

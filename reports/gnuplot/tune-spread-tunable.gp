@@ -64,10 +64,10 @@ do for [i = 1:words(formats)] {
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
     set rmargin at screen 0.70
     set label "fastest on the H100 80GB HBM3:\n1. bx=32 by=4 tx=4 ty=8  ×1.00\n2. bx=32 by=4 tx=8 ty=8  ×1.01\n3. bx=32 by=8 tx=4 ty=4  ×1.13\n4. bx=32 by=4 tx=2 ty=8  ×1.14\n5. bx=32 by=8 tx=8 ty=4  ×1.16" at screen 0.72, graph 0.98 left front font F16 tc rgb "#303030"
-    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 4.08 ms", \
-         0.65183 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 4.05 ms", \
-         0.662344 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+    plot "tune-spread-tunable.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#5E3C99" title "NVIDIA H100 80GB HBM3: best 4.08 ms", \
+         0.65183 with lines dt 2 lw 2 lc rgb "#5E3C99" notitle, \
+         "tune-spread-tunable.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#808000" title "NVIDIA H200: best 4.05 ms", \
+         0.662344 with lines dt 4 lw 2 lc rgb "#808000" notitle, \
          NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS on that GPU (dashed, its colour)"
     unset output
 }
