@@ -1,6 +1,7 @@
-/* test_best.c - counters = best without a GPU (results/best.h): each group's fastest
+/* test_best.c - counters = best without a GPU (results/best/best.h): each group's fastest
  * ok row, the first of equals, is the one counted; groups reach the file whole, in
- * the order they were opened, the counted row first; and a sweep stopped in any way
+ * the order they were opened, the counted row first, each row with the launch times
+ * held with it (the samples side file's); and a sweep stopped in any way
  * (Ctrl-C, a killed worker, a row half written) and resumed through a real results
  * file leaves every group's fastest row, as the report picks it, with its counters. */
 #include <check.h>
@@ -12,7 +13,7 @@
 
 #include "check_run.h"
 #include "csv_rows.h"
-#include "results/best.h"
+#include "results/best/best.h"
 #include "results/csv.h"
 #include "tmpdir.h"
 
@@ -44,13 +45,17 @@ static struct mmb_row counted_copy(const struct mmb_row *r)
 
 struct sent {
     struct mmb_row rows[256];
+    double first_sample[256]; /* NAN: sent without launch times */
+    size_t nsamples[256];
     size_t n;
 };
 
-static int sink(void *ctx, struct mmb_row *row)
+static int sink(void *ctx, struct mmb_row *row, const double *samples, size_t nsamples)
 {
     struct sent *s = ctx;
     ck_assert_uint_lt(s->n, 256);
+    s->first_sample[s->n] = nsamples ? samples[0] : NAN;
+    s->nsamples[s->n] = nsamples;
     s->rows[s->n++] = *row;
     return 0;
 }
@@ -66,7 +71,10 @@ START_TEST(test_best_picks_the_first_fastest)
     for (int i = 0; i < 5; i++) {
         struct mmb_row r = row_of("tiled", i, 1024, isnan(ms[i]) ? MMB_STATUS_WRONG_RESULT : MMB_STATUS_OK, ms[i]);
         struct mmb_config cfg = {.values = {i}};
-        ck_assert_int_eq(mmb_best_hold(b, &r, &cfg), 0);
+        /* i + 1 launch times, the first 100 + i; none for the failed row */
+        double t[5] = {100.0 + i, ms[i], ms[i], ms[i], ms[i]};
+        ck_assert_int_eq(mmb_best_hold(b, &r, &cfg, isnan(ms[i]) ? NULL : t, isnan(ms[i]) ? 0 : (size_t)i + 1), 0);
+        t[0] = -1.0; /* the group holds a copy */
     }
     struct mmb_config cfg;
     bool stale = true;
@@ -85,9 +93,19 @@ START_TEST(test_best_picks_the_first_fastest)
     ck_assert_uint_eq(s.n, 5);
     ck_assert_str_eq(s.rows[0].params, "block_size_x=1"); /* the counted row first */
     ck_assert_int_eq(s.rows[0].counter_status, MMB_STATUS_OK);
+    /* with the launch times held with it: counting does not time */
+    ck_assert_uint_eq(s.nsamples[0], 2);
+    ck_assert_double_eq(s.first_sample[0], 101.0);
     static const char *const order[] = {"block_size_x=0", "block_size_x=2", "block_size_x=3", "block_size_x=4"};
+    static const int config[] = {0, 2, 3, 4};
     for (int i = 1; i < 5; i++) {
         ck_assert_str_eq(s.rows[i].params, order[i - 1]);
+        if (s.rows[i].status == MMB_STATUS_OK) {
+            ck_assert_uint_eq(s.nsamples[i], (size_t)config[i - 1] + 1);
+            ck_assert_double_eq(s.first_sample[i], 100.0 + config[i - 1]);
+        } else {
+            ck_assert_uint_eq(s.nsamples[i], 0);
+        }
         ck_assert_int_eq(s.rows[i].counter_status,
                          s.rows[i].status == MMB_STATUS_OK ? MMB_STATUS_NOT_BEST : MMB_STATUS_SKIPPED);
     }
@@ -104,12 +122,12 @@ START_TEST(test_best_groups_in_order)
     struct mmb_config cfg = {{0}};
     bool stale;
     ck_assert_int_eq(mmb_best_open(b, &a), 0);
-    ck_assert_int_eq(mmb_best_hold(b, &a, &cfg), 0);
+    ck_assert_int_eq(mmb_best_hold(b, &a, &cfg, NULL, 0), 0);
     const struct mmb_row *pick = mmb_best_close(b, &cfg, &stale);
     ck_assert_ptr_nonnull(pick);
     struct mmb_row counted = counted_copy(pick);
     ck_assert_int_eq(mmb_best_open(b, &f), 0);
-    ck_assert_int_eq(mmb_best_hold(b, &f, NULL), 0);
+    ck_assert_int_eq(mmb_best_hold(b, &f, NULL, NULL, 0), 0);
     ck_assert_ptr_null(mmb_best_close(b, &cfg, &stale));
     struct sent s = {.n = 0};
     ck_assert_int_eq(mmb_best_drain(b, sink, &s), 0);
@@ -122,7 +140,7 @@ START_TEST(test_best_groups_in_order)
     ck_assert_str_eq(s.rows[1].kernel, "f");
     /* a lost device drops what is held */
     ck_assert_int_eq(mmb_best_open(b, &a), 0);
-    ck_assert_int_eq(mmb_best_hold(b, &a, &cfg), 0);
+    ck_assert_int_eq(mmb_best_hold(b, &a, &cfg, NULL, 0), 0);
     ck_assert_uint_eq(mmb_best_drop(b), 1);
     ck_assert_uint_eq(mmb_best_held(b), 0);
     mmb_best_free(b);
@@ -159,7 +177,7 @@ START_TEST(test_best_history)
         struct mmb_config cfg = {{1}};
         bool stale;
         ck_assert_int_eq(mmb_best_open(b, &fresh), 0);
-        ck_assert_int_eq(mmb_best_hold(b, &fresh, &cfg), 0);
+        ck_assert_int_eq(mmb_best_hold(b, &fresh, &cfg, NULL, 0), 0);
         const struct mmb_row *pick = mmb_best_close(b, &cfg, &stale);
         ck_assert_msg((pick != NULL) == cases[i].counted && stale == cases[i].stale, "case %zu", i);
         mmb_best_free(b);
@@ -220,7 +238,7 @@ static bool fake_run(struct fake_sweep *f)
                 }
                 f->measured++;
                 struct mmb_config cfg = {{c}};
-                ck_assert_int_eq(mmb_best_hold(b, &r, &cfg), 0);
+                ck_assert_int_eq(mmb_best_hold(b, &r, &cfg, NULL, 0), 0);
             }
             if (stopped && f->killed) {
                 /* the supervisor records the configuration that never ended */

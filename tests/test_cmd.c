@@ -62,7 +62,7 @@ END_TEST
 START_TEST(test_help_everywhere)
 {
     mmbench_exec_program = true;
-    static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report", "compare"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_msg(mmbench(commands[i], "--help", NULL) == 0, "%s --help: %s", commands[i], err);
         ck_assert_msg(strstr(out, "usage: mmbench") != NULL, "%s --help printed: %s", commands[i], out);
@@ -454,7 +454,7 @@ END_TEST
 START_TEST(test_messages_name_their_command)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
-    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices", "compare"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         char want[64];
         snprintf(want, sizeof want, "mmbench %s: no such option as '--frobnicate'", commands[i]);
@@ -484,7 +484,7 @@ END_TEST
  * its help, and the options of a command are the ones it takes. */
 START_TEST(test_options_once_per_command)
 {
-    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices", "compare"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
         char names[64][32];

@@ -17,6 +17,8 @@
 #include "report/figures/gp.h"
 #include "report/input/data.h"
 #include "report_run.h"
+#include "results/csv.h"
+#include "results/csv_samples.h"
 
 static bool gnuplot_on_path(void)
 {
@@ -514,6 +516,19 @@ START_TEST(test_report_bad_inputs)
     ck_assert_msg(strstr(report_err, "order.csv:2: expected time_ms_min <= time_ms_median <= time_ms_max"), "%s",
                   report_err);
     ck_assert(!exists("%s/README.md", out));
+    /* a side file of launch times named as a results CSV; and a broken one beside its CSV */
+    snprintf(path, sizeof path, "%s/run.samples.csv", tmpdir);
+    file_put(path, "gpu_uuid,kernel,params,dtype,m,n,k,cache,timestamp,samples_ms\nG,k,,f32,8,8,8,cold,T,1 x\n");
+    char *side[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, side), 2);
+    ck_assert_msg(strstr(report_err, "run.samples.csv: the side file of launch times of a results CSV"), "%s",
+                  report_err);
+    snprintf(path, sizeof path, "%s/run.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median\nk,,f32,8,8,8,ok,1\n");
+    char *beside[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, beside), 2);
+    ck_assert_msg(strstr(report_err, "run.samples.csv:2: column 'samples_ms'"), "%s", report_err);
+    ck_assert(!exists("%s/README.md", out));
 
     /* a header and no row: a report that says so, no undefined behaviour */
     snprintf(path, sizeof path, "%s/header-only.csv", tmpdir);
@@ -747,10 +762,18 @@ START_TEST(test_report_findings)
         "naive 22×, tiled 42×, rect\\_tiles 11×, tunable 10×, cublas 1.96×",
         /* the rows that lack L1 and L2 throughput, named with their file */
         "which the rows of naive, tiled, rect\\_tiles, tunable, cublas (data/h100-80gb-hbm3/results.csv) lack",
-        "is naive 0.98, tiled 0.97, rect\\_tiles 1.00, tunable 1.00, cublas 0.99. Within 3% for every kernel",
-        "the largest difference is tunable at 8192: ×1.06, where the H200 moves 31% fewer DRAM bytes (36.7 GB "
-        "against 53.0 GB): its larger L2 keeps more of the reuse",
-        "runs naive 23× and tiled 12× faster than the GTX TITAN X (published), whose FP32 peak is 10× lower",
+        /* GPUs compared at one configuration, through compare's verdicts: the H100's best configuration on
+         * both; times 10 launches a side, intervals from min and max (worked out by hand from the rows) */
+        "each kernel at the H100 80GB HBM3's best configuration and the same configuration on the H200",
+        "naive 1.037 \\[1.034, 1.040\\] SLOWER, tiled 1.027 \\[1.026, 1.028\\] SLOWER, rect\\_tiles 0.998 "
+        "\\[0.997, 0.999\\] SAME, tunable 0.998 \\[0.996, 1.004\\] SAME",
+        "the largest difference beyond the noise is at 8192 (bx=32 by=4 tx=4 ty=8): tunable 0.942 \\[0.929, 0.973\\] "
+        "FASTER, where at this configuration the H200 moves 31% fewer DRAM bytes (36.7 GB against 53.0 GB): its larger "
+        "L2 keeps more of the reuse",
+        "These rows carry no launch times, so the intervals come from the rows' min and max",
+        "The rows record no protocol, so nothing shows that the two GPUs were timed alike",
+        "runs naive 19× and tiled 12× faster than the GTX TITAN X (published), whose FP32 peak is 10× lower",
+        "so mmbench compare gives them no verdict (UNSURE)",
         "143% of the FP64 pipe's peak (33.5 TFLOP/s): DGEMM runs on the FP64 tensor cores",
         "the timing spread (max - min over the median) reaches",
     };
@@ -850,6 +873,105 @@ START_TEST(test_report_findings)
 }
 END_TEST
 
+
+/* Rows of the same configuration on two GPUs with their launch times and one protocol:
+ * the GPUs are compared from every launch's time; a configuration measured again (its
+ * kernel edited) counts by its later row, the earlier one left out and said; another
+ * protocol on one GPU: no verdict, and the report says why. The side files of
+ * samples in the data folders are read with their CSVs, not as CSVs. */
+static void gpu_rows(const char *dir, const char *gpu, double scale, const char *protocol, bool edited)
+{
+    char path[700], e[1024];
+    snprintf(path, sizeof path, "%s/course.csv", dir);
+    ck_assert_int_eq(mkdir(dir, 0755) == 0 || errno == EEXIST, 1);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, e, sizeof e);
+    struct mmb_samples_writer *sw = mmb_samples_writer_open(path, e, sizeof e);
+    ck_assert_msg(w && sw, "%s", e);
+    static const char *const kernels[] = {"naive", "tiled", "cublas"};
+    for (int pass = 0; pass < (edited ? 2 : 1); pass++)
+        for (int size = 2048; size <= 4096; size *= 2)
+            for (int k = 0; k < 3; k++) {
+                if (pass && k != 1)
+                    continue; /* tiled measured again after an edit, 30% faster */
+                struct mmb_row r;
+                mmb_row_init(&r);
+                snprintf(r.gpu, sizeof r.gpu, "%s", gpu);
+                snprintf(r.gpu_uuid, sizeof r.gpu_uuid, "GPU-%s", gpu);
+                snprintf(r.profile, sizeof r.profile, "course");
+                snprintf(r.kernel, sizeof r.kernel, "%s", kernels[k]);
+                snprintf(r.params, sizeof r.params, "%s", k < 2 ? "block_size_x=32;block_size_y=32" : "");
+                snprintf(r.dtype, sizeof r.dtype, "f32");
+                snprintf(r.cache, sizeof r.cache, "cold");
+                snprintf(r.protocol, sizeof r.protocol, "%s", protocol);
+                snprintf(r.source_digest, sizeof r.source_digest, pass ? "00000000000000bb" : "00000000000000aa");
+                snprintf(r.timestamp, sizeof r.timestamp, "2026-11-2%dT10:00:00Z", 5 + pass);
+                r.m = r.n = r.k = size;
+                r.peak_gbps = 3352;
+                r.peak_gflops = 66900;
+                double base = (size == 4096 ? 8.0 : 1.0) * (3 - k) * scale * (pass ? 0.7 : 1.0);
+                double t[12];
+                for (int i = 0; i < 12; i++)
+                    t[i] = (double)(float)(base * (1.0 + 0.001 * ((i * 7) % 12 - 5.5) / 5.5));
+                double sorted[12];
+                memcpy(sorted, t, sizeof t);
+                for (int i = 0; i < 12; i++) /* insertion sort */
+                    for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; j--) {
+                        double x = sorted[j];
+                        sorted[j] = sorted[j - 1];
+                        sorted[j - 1] = x;
+                    }
+                r.repeats = 12;
+                r.time_ms_median = 0.5 * (sorted[5] + sorted[6]);
+                r.time_ms_min = sorted[0];
+                r.time_ms_max = sorted[11];
+                r.time_ms_stddev = 0.001 * base;
+                ck_assert_int_eq(mmb_samples_append(sw, &r, t, 12, e, sizeof e), 0);
+                ck_assert_int_eq(mmb_csv_append_row(w, &r, e, sizeof e), 0);
+            }
+    mmb_samples_writer_close(sw);
+    mmb_csv_writer_close(w);
+}
+
+START_TEST(test_report_one_configuration)
+{
+    char troot[600], data[700], dir[800], out[700], path[900];
+    snprintf(troot, sizeof troot, "%s/root", tmpdir);
+    snprintf(data, sizeof data, "%s/data", troot);
+    snprintf(out, sizeof out, "%s/reports", troot);
+    ck_assert_int_eq(mkdir(troot, 0755), 0);
+    ck_assert_int_eq(mkdir(data, 0755), 0);
+    const char *proto = "mmbench=0.1.0;warmup=2;repeats=12;cache=cold;l2_flush=read:8;counters=none";
+    snprintf(dir, sizeof dir, "%s/h100", data);
+    gpu_rows(dir, "NVIDIA H100 80GB HBM3", 1.0, proto, true);
+    snprintf(dir, sizeof dir, "%s/h200", data);
+    gpu_rows(dir, "NVIDIA H200", 0.9, proto, false);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, data, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/README.md", out);
+    char *md = strdup(file_get(path));
+    ck_assert_msg(strstr(md, "2 more rows left out, superseded by a later measurement"), "%.3000s", md);
+    /* tiled: the later rows (0.7 of the time) against the H200's 0.9: SLOWER on the H200 */
+    const char *finding = strstr(md, "**H200 against");
+    ck_assert_ptr_nonnull(finding);
+    ck_assert_msg(strstr(finding, "naive 0.900 \\[0.899, 0.901\\] FASTER, tiled 1.286 \\[1.284, 1.288\\] SLOWER"),
+                  "%.1500s", finding);
+    ck_assert_msg(strstr(finding, "Both GPUs' rows were timed under one protocol (") &&
+                      strstr(finding, "and every interval comes from every launch's time."), "%.1500s", finding);
+    ck_assert_ptr_nonnull(strstr(md, "### GPU generations at one configuration"));
+    ck_assert_msg(strstr(md, "| tiled | `bx=32 by=32` | 11.20 | 14.40 | 1.286 | 1.284 – 1.288 | SLOWER |"), "%.1500s",
+                  strstr(md, "### GPU generations at one"));
+    free(md);
+
+    /* the H200 timed otherwise: no verdict between the two */
+    gpu_rows(dir, "NVIDIA H200", 0.9, "mmbench=0.1.0;warmup=0;repeats=12;cache=cold;l2_flush=read:8;counters=none",
+             false);
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    md = file_get(path);
+    ck_assert_msg(strstr(md, "were timed under different protocols (warmup 2 against 0): mmbench compares GPUs only "
+                             "under one protocol, so this report gives no verdict"), "%.1500s", strstr(md, "**H200"));
+}
+END_TEST
+
 /* `test_report tuning`: the tuning report of the repository's data alone (its own
  * meson test, report-tuning, which runs beside the others); without an argument,
  * everything else. */
@@ -888,6 +1010,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_report_gnuplot_named);
     tcase_add_test(tc, test_report_many);
     tcase_add_test(tc, test_report_findings);
+    tcase_add_test(tc, test_report_one_configuration);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

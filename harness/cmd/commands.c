@@ -10,6 +10,7 @@
 
 #include "cmd/check.h"
 #include "cmd/common.h"
+#include "cmd/compare.h"
 #include "cmd/devices.h"
 #include "cmd/export.h"
 #include "cmd/merge.h"
@@ -19,7 +20,7 @@
 
 #ifdef MMB_HAVE_CUDA
 #include "cmd/run.h"
-#include "cmd/tune.h"
+#include "cmd/tune/tune.h"
 #else
 /* Without CUDA, run and tune still take their options (--help, bad input is exit 2). */
 static int no_cuda(enum mmb_cmd_kind kind, int argc, char **argv)
@@ -43,6 +44,7 @@ static const struct mmb_cmd_entry commands[] = {
     {"tune", mmb_cmd_tune, "search kernels' parameter spaces on a GPU (strategies, resume, T4 export)"},
     {"check", mmb_cmd_check, "validate profiles (and compile their kernels with --compile) without a GPU"},
     {"merge", mmb_cmd_merge, "merge a profile's shard CSVs into one CSV per GPU, naming the runs missing"},
+    {"compare", mmb_cmd_compare, "compare two runs or two GPUs configuration by configuration: FASTER, SLOWER, SAME, UNSURE"},
     {"devices", mmb_cmd_devices, "list the GPUs with their peaks and data folders"},
     {"report", mmb_cmd_report, "draw the plots and write reports/ from CSVs (no GPU needed)"},
     {"export", mmb_cmd_export, "the best configuration per kernel, size and dtype as a C header or JSON"},

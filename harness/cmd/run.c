@@ -45,6 +45,9 @@ static int run_worker(void *ctx)
     FILE *f = mmb_cmd_summary_open(&out, "run", job->jsonl);
     fprintf(f, "%s: %zu rows written, %zu already there, %zu configurations removed by restrictions\n", sum.csv_path,
             sum.rows_written, sum.rows_resumed, sum.restricted);
+    if (sum.stale_total)
+        fprintf(f, "  %zu of the rows already there were measured otherwise: %s\n", sum.stale_total,
+                job->opts.keep_stale ? "kept (--keep-stale)" : "measured again, the new rows superseding them");
     for (int s = 0; s < MMB_STATUS_COUNT; s++)
         if (sum.by_status[s])
             fprintf(f, "  %-16s %zu\n", mmb_status_text((enum mmb_status)s), sum.by_status[s]);
@@ -79,7 +82,8 @@ int mmb_cmd_run(int argc, char **argv)
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
-                                                 .shard = s.shard, .judge_resumed = s.fail_on != 0},
+                                                 .shard = s.shard, .keep_stale = s.keep_stale,
+                                                 .judge_resumed = s.fail_on != 0},
                           .jsonl = s.format == MMB_FORMAT_JSONL};
     if (mmb_cmd_load_profile("run", s.profile, p, &set) != 0) {
         free(p);

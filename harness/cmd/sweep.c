@@ -16,16 +16,19 @@
 #include "cuda/compile_pool.h"
 #include "cuda/session/session.h"
 #include "model/space.h"
-#include "results/best.h"
+#include "results/best/best.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
+#include "results/csv_samples.h"
 #include "results/csv_status.h"
+#include "results/protocol.h"
 
 struct sweep {
     const struct mmb_profile *profile;
     const struct mmb_run_options *opts;
     struct mmb_session *session;
     struct mmb_csv_writer *csv;
+    struct mmb_samples_writer *samples;
     struct mmb_run_summary *sum;
     struct mmb_best *best;           /* counters = best: the groups held; NULL otherwise */
     struct mmb_compile_pool *pool;   /* NVRTC ahead of the GPU (--jobs); NULL: none */
@@ -35,28 +38,47 @@ struct sweep {
     double t0;
     double open_s, write_s;          /* the session's opening, the rows' writing */
     struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
+    struct mmb_eval_options eo;      /* how each configuration is measured, but its tolerance */
+    char protocol[MMB_PROTOCOL_LEN]; /* of every row of this sweep */
     struct mmb_csv_statuses resumed; /* judge_resumed: the CSV's statuses when the sweep began */
 };
 
+/* The row of kernel k at cfg, size and dtype as this sweep writes it: its identity and
+ * origin. */
 static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
                          const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
 {
     mmb_session_row_identity(sw->session, sw->profile, k, cfg, size, dtype, row);
+    mmb_session_row_origin(sw->session, k, cfg, size, dtype, sw->protocol, row);
 }
 
-/* Whether the run of row is in the CSV already: from this GPU, or, when it sweeps
- * alone, from any GPU of its folder (a re-run on another GPU of the model resumes). */
+/* What the CSV's row of this run says to do (results/resume.h): from this GPU, or,
+ * when it sweeps alone, from any GPU of its folder (a re-run on another GPU of the
+ * model resumes). */
+static enum mmb_resume resume_of(const struct sweep *sw, const struct mmb_row *row)
+{
+    return mmb_resume_decide(mmb_csv_writer_find(sw->csv, row, !sw->opts->gpu_keyed), row);
+}
+
+/* Whether the run of row is done: in the CSV as this sweep would measure it, or
+ * measured otherwise and kept on purpose (--keep-stale). */
 static bool done_before(const struct sweep *sw, const struct mmb_row *row)
 {
-    return sw->opts->gpu_keyed ? mmb_csv_writer_has(sw->csv, row) : mmb_csv_writer_has_any_gpu(sw->csv, row);
+    enum mmb_resume r = resume_of(sw, row);
+    return r == MMB_RESUME_DONE || (mmb_resume_stale(r) && sw->opts->keep_stale);
 }
 
-/* Writes row; the supervisor's watch ends separately (end_watch), since a row whose
- * counters waited for a batch is written after later configurations began. */
-static int write_row(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
+/* Writes row, after its launch times when it has them; the supervisor's watch ends
+ * separately (end_watch), since a row whose counters waited for a batch is written
+ * after later configurations began. */
+static int write_row(struct sweep *sw, struct mmb_row *row, const double *samples, size_t nsamples, char *err,
+                     size_t errlen)
 {
     double t = mmb_seconds_now();
     mmb_timestamp_utc(row->timestamp, sizeof row->timestamp);
+    if (samples && nsamples && row->status == MMB_STATUS_OK &&
+        mmb_samples_append(sw->samples, row, samples, nsamples, err, errlen) != 0)
+        return -1;
     int rc = mmb_csv_append_row(sw->csv, row, err, errlen);
     sw->write_s += mmb_seconds_now() - t;
     if (rc != 0)
@@ -75,7 +97,7 @@ static void end_watch(const struct sweep *sw)
 
 static int emit(struct sweep *sw, struct mmb_row *row, char *err, size_t errlen)
 {
-    int rc = write_row(sw, row, err, errlen);
+    int rc = write_row(sw, row, NULL, 0, err, errlen);
     end_watch(sw);
     return rc;
 }
@@ -87,16 +109,17 @@ struct sink_ctx {
     size_t errlen;
 };
 
-static int sink_row(void *opaque, struct mmb_row *row)
+static int sink_row(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
     struct sink_ctx *c = opaque;
-    return write_row(c->sw, row, c->err, c->errlen);
+    return write_row(c->sw, row, samples, nsamples, c->err, c->errlen);
 }
 
 /* counters = best: the session's sink for a group's counted row, which completes its
  * group; every group complete at the front of the queue is then written. */
-static int sink_counted(void *opaque, struct mmb_row *row)
+static int sink_counted(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
+    (void)samples, (void)nsamples; /* counting does not time: the group holds the row's launch times */
     struct sink_ctx *c = opaque;
     if (mmb_best_counted(c->sw->best, row) != 0) {
         mmb_errorf(c->err, c->errlen, "%s %s: counted, but no group waits for it", row->kernel, row->params);
@@ -217,7 +240,7 @@ static int settle(struct sweep *sw, struct mmb_row *row, char *err, size_t errle
 {
     if (!sw->best)
         return emit(sw, row, err, errlen);
-    if (mmb_best_hold(sw->best, row, NULL) != 0) {
+    if (mmb_best_hold(sw->best, row, NULL, NULL, 0) != 0) {
         mmb_errorf(err, errlen, "out of host memory holding the rows of %s", row->kernel);
         return -1;
     }
@@ -281,12 +304,15 @@ static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_
     }
     struct mmb_eval_options timed = *eo;
     timed.time_only = true;
-    mmb_session_evaluate(sw->session, prob, k, cfg, &timed, row, &lost);
+    const double *samples;
+    size_t nsamples;
+    mmb_session_evaluate(sw->session, prob, k, cfg, &timed, row, &samples, &nsamples, &lost);
     if (lost) {
         /* this row is recorded, so that a resumed sweep does not run it again; the
          * groups not yet written are measured again */
         size_t dropped = mmb_best_drop(sw->best);
-        if (mmb_session_discard(sw->session, sink_row, sink) != 0 || write_row(sw, row, sink->err, sink->errlen) != 0)
+        if (mmb_session_discard(sw->session, sink_row, sink) != 0 ||
+            write_row(sw, row, samples, nsamples, sink->err, sink->errlen) != 0)
             return -1;
         end_watch(sw);
         if (dropped)
@@ -295,7 +321,7 @@ static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_
         return 1;
     }
     end_watch(sw);
-    if (mmb_best_hold(sw->best, row, cfg) != 0) {
+    if (mmb_best_hold(sw->best, row, cfg, samples, nsamples) != 0) {
         mmb_errorf(sink->err, sink->errlen, "out of host memory holding the rows of %s", k->name);
         return -1;
     }
@@ -370,11 +396,8 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     enum mmb_status st = mmb_session_problem_open(sw->session, size, dtype, p->seed, &prob, why, sizeof why);
     if (st != MMB_STATUS_OK)
         return emit_problem_failure(sw, size, dtype, st, why, err, errlen);
-    struct mmb_eval_options eo = {
-        .warmup = sw->opts->warmup >= 0 ? sw->opts->warmup : p->warmup, .timing = sw->timing,
-        .cache = p->cache, .tolerance = mmb_dtype_tolerance_for(dtype, size->k, p->tolerance[dtype]),
-        .time_limit = sw->opts->timeout > 0 ? sw->opts->timeout : p->timeout,
-    };
+    struct mmb_eval_options eo = sw->eo;
+    eo.tolerance = mmb_dtype_tolerance_for(dtype, size->k, p->tolerance[dtype]);
     int rc = 0;
     struct sink_ctx sink = {sw, err, errlen};
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++)
@@ -405,6 +428,73 @@ static size_t count_work(const struct mmb_profile *p, const struct mmb_shard *sh
     return total;
 }
 
+/* ---- rows measured before otherwise ---- */
+
+struct stale_scan {
+    struct sweep *sw;
+    char kernels[MMB_RESUME_COUNT][256]; /* the kernels of each reason, listed once */
+    char protocol_why[192];              /* how a stale row's protocol differs, the first one */
+};
+
+static int scan_run(void *ctx, const struct mmb_shard_run *run)
+{
+    struct stale_scan *sc = ctx;
+    struct sweep *sw = sc->sw;
+    if (run->allowed == 0 && !sw->opts->record_restricted)
+        return 0; /* never written */
+    struct mmb_row row;
+    row_identity(sw, run->kernel, &run->cfg, run->size, run->dtype, &row);
+    const struct mmb_row_version *v = mmb_csv_writer_find(sw->csv, &row, !sw->opts->gpu_keyed);
+    enum mmb_resume r = mmb_resume_decide(v, &row);
+    if (!mmb_resume_stale(r))
+        return 0;
+    sw->sum->stale[r]++;
+    sw->sum->stale_total++;
+    char *list = sc->kernels[r];
+    char word[80];
+    snprintf(word, sizeof word, "%s, ", run->kernel->name);
+    if (!strstr(list, word) && strlen(list) + strlen(word) < sizeof sc->kernels[r])
+        strcat(list, word);
+    const char *before = r == MMB_RESUME_PROTOCOL ? mmb_csv_writer_protocol(sw->csv, v->protocol) : NULL;
+    if (before && !sc->protocol_why[0])
+        mmb_protocol_difference(before, row.protocol, sc->protocol_why, sizeof sc->protocol_why);
+    return 0;
+}
+
+/* Counts the rows already in the CSV that this sweep would measure otherwise (another
+ * source, other compile options, another protocol, or no origin recorded) and says
+ * how many and why, and whether they are measured again or kept (--keep-stale). */
+static void stale_report(struct sweep *sw)
+{
+    struct stale_scan *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return; /* only the message is lost: each row is still decided when it comes */
+    sc->sw = sw;
+    mmb_shard_each_run(sw->profile, &sw->opts->shard, scan_run, sc);
+    const struct mmb_run_summary *sum = sw->sum;
+    if (sum->stale_total) {
+        fprintf(stderr, "mmbench run: %zu row%s of %s %s measured otherwise than this run measures:",
+                sum->stale_total, sum->stale_total == 1 ? "" : "s", sum->csv_path,
+                sum->stale_total == 1 ? "was" : "were");
+        const char *sep = " ";
+        for (int r = 0; r < MMB_RESUME_COUNT; r++) {
+            if (!sum->stale[r])
+                continue;
+            size_t n = strlen(sc->kernels[r]);
+            if (n >= 2)
+                sc->kernels[r][n - 2] = '\0';
+            fprintf(stderr, "%s%zu %s (%s%s%s)", sep, sum->stale[r], mmb_resume_text((enum mmb_resume)r),
+                    sc->kernels[r], r == MMB_RESUME_PROTOCOL && sc->protocol_why[0] ? "; " : "",
+                    r == MMB_RESUME_PROTOCOL ? sc->protocol_why : "");
+            sep = "; ";
+        }
+        fprintf(stderr, sw->opts->keep_stale ? "; kept as they are (--keep-stale)\n"
+                                             : "; measuring them again, the new rows superseding the old "
+                                               "(--keep-stale keeps them)\n");
+    }
+    free(sc);
+}
+
 /* Where the sweep's time went, on one line, from the command line's start to the
  * session's close: the start (profile, worker), the session's opening (context,
  * cuBLAS, CUPTI, L2 flush buffer), its phases (session.h), the waits for the
@@ -422,18 +512,47 @@ static void print_phases(const struct sweep *sw, const struct mmb_phase_times *t
             now - began - known > 0 ? now - began - known : 0.0, close_s);
 }
 
+/* counters = best, the filter of the file's rows that a group's new fastest row is
+ * compared with: a row counts when this sweep would not measure it again (the same
+ * origin, or kept on purpose: --keep-stale), as resume decides. A stale row (another
+ * source, compile options or protocol, or none recorded) is measured again, so its
+ * time says nothing of the group as measured now. A row of a kernel or configuration
+ * that is not in the profile any more counts: nothing of this sweep supersedes it. */
+static bool history_keeps(void *ctx, const struct mmb_row *row)
+{
+    const struct sweep *sw = ctx;
+    if (sw->opts->keep_stale)
+        return true;
+    const struct mmb_profile *p = sw->profile;
+    const struct mmb_kernel_spec *k = NULL;
+    for (int i = 0; i < p->nkernels && !k; i++)
+        if (!strcmp(p->kernels[i].name, row->kernel))
+            k = &p->kernels[i];
+    struct mmb_config cfg;
+    size_t index;
+    enum mmb_dtype dtype;
+    if (!k || mmb_space_parse_params(k, row->params, &cfg, &index) != 0 || !mmb_dtype_parse(row->dtype, &dtype))
+        return true;
+    struct mmb_size size = {row->m, row->n, row->k};
+    struct mmb_row planned;
+    struct mmb_row_version v;
+    row_identity(sw, k, &cfg, &size, dtype, &planned);
+    mmb_row_version_of(row, &v);
+    return !mmb_resume_stale(mmb_resume_decide(&v, &planned));
+}
+
 /* What the sweep opened after its session: the groups of counters = best and what
  * the file holds of them, the compile pool and the sources it compiles. */
 static int sweep_extras_open(struct sweep *sw, char *err, size_t errlen)
 {
     const struct mmb_run_options *opts = sw->opts;
     if (opts->counters == MMB_COUNTERS_BEST) {
-        /* what an earlier run left of each group decides what this one counts */
+        /* what an earlier run left of each group, as this one measures, decides what it counts */
         if (!(sw->best = mmb_best_new(opts->gpu_keyed))) {
             mmb_errorf(err, errlen, "out of host memory");
             return -1;
         }
-        if (mmb_best_history_load(sw->best, sw->sum->csv_path, NULL, NULL, err, errlen) != 0)
+        if (mmb_best_history_load(sw->best, sw->sum->csv_path, history_keeps, sw, err, errlen) != 0)
             return -1;
     }
     if (opts->jobs <= 0 || !opts->cache_dir)
@@ -463,6 +582,7 @@ static double sweep_close(struct sweep *sw, double *waits)
     mmb_compile_pool_close(sw->pool); /* before the sources it reads */
     for (int ki = 0; ki < MMB_MAX_KERNELS; ki++)
         free(sw->sources[ki]);
+    mmb_samples_writer_close(sw->samples);
     if (sw->csv)
         mmb_csv_writer_close(sw->csv);
     mmb_csv_statuses_free(&sw->resumed);
@@ -488,6 +608,14 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
     sw.open_s = mmb_seconds_now() - t_open;
+    sw.eo = (struct mmb_eval_options){
+        .warmup = opts->warmup >= 0 ? opts->warmup : profile->warmup, .timing = sw.timing, .cache = profile->cache,
+        .time_limit = opts->timeout > 0 ? opts->timeout : profile->timeout,
+    };
+    if (mmb_session_protocol(sw.session, &sw.eo, opts->counters, sw.protocol, sizeof sw.protocol) != 0) {
+        mmb_errorf(err, errlen, "the protocol of this run does not fit its column (%d bytes)", MMB_PROTOCOL_LEN);
+        goto fail;
+    }
     const struct mmb_device_info *dev = mmb_session_device(sw.session);
     char unsharded[MMB_PATH_MAX];
     if (opts->output) {
@@ -513,6 +641,9 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         summary->busy = sw.csv != NULL;
         goto fail;
     }
+    if (!(sw.samples = mmb_samples_writer_open(summary->csv_path, err, errlen)))
+        goto fail;
+    stale_report(&sw);
     if (sweep_extras_open(&sw, err, errlen) != 0 ||
         (opts->judge_resumed &&
          mmb_csv_statuses_load(&sw.resumed, summary->csv_path, opts->gpu_keyed, err, errlen) != 0))

@@ -10,6 +10,7 @@
 #include "core/status.h"
 #include "model/profile.h"
 #include "results/metrics.h"
+#include "results/resume.h"
 #include "results/shard.h"
 
 struct mmb_run_options {
@@ -31,11 +32,16 @@ struct mmb_run_options {
     double started;           /* mmb_seconds_now() when the command began; 0: when the sweep did */
     bool gpu_keyed;           /* other GPUs of this model sweep into the same CSV at once:
                                * only this GPU's rows count as done */
+    bool keep_stale;          /* a row measured before from another source, with other compile
+                               * options or another protocol counts as done (results/resume.h) */
     bool judge_resumed;       /* tell the supervisor the statuses of the rows resumed (--fail-on) */
 };
 
 struct mmb_run_summary {
     size_t rows_written, rows_resumed, restricted;
+    size_t stale[MMB_RESUME_COUNT]; /* rows already there, by why they are stale (measured
+                                     * again, or kept with keep_stale) */
+    size_t stale_total;
     size_t by_status[MMB_STATUS_COUNT];
     char csv_path[MMB_PATH_MAX];
     bool device_lost;         /* stopped after a sticky error: run again to go on */

@@ -130,6 +130,14 @@ const struct mmb_column mmb_columns[] = {
         "theoretical occupancy: the warps that may be resident on an SM at once (the occupancy API, from the "
         "block size, registers and shared memory), percent of the SM's maximum; no counters needed"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
+    COL(source_digest, STR, IDENTITY, NO, NONE, TEXT, "",
+        "the kernel source and every file it includes (FNV-1a 64, 16 hex digits); for a library kernel, the "
+        "library that computes the dtype and its version (cuBLAS 13.1.0; cuBLASLt for e4m3)"),
+    COL(compile_options, STR, IDENTITY, NO, NONE, TEXT, "",
+        "what NVRTC compiled with besides the parameters' -D macros (architecture, standard, defines, the "
+        "profile's nvrtc_options) and NVRTC's version; empty for a library kernel"),
+    COL(protocol, STR, IDENTITY, NO, NONE, TEXT, "",
+        "how the row was timed and counted: key=value items joined by ';' (docs/profiles.md, Protocol)"),
     {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, MMB_DOMAIN_TEXT, NULL, NULL},
 };
 

@@ -55,6 +55,12 @@ struct mmb_row {
     long long registers, smem_bytes;
     double theoretical_occupancy_pct; /* the occupancy API's resident warps, % of the SM's maximum */
     char timestamp[32]; /* ISO 8601 UTC */
+    /* origin: what was measured and how (results/resume.h compares them on resume) */
+    char source_digest[32];   /* the kernel source and every file it includes, as 16 hex
+                               * digits; a library kernel's name and version */
+    char compile_options[256]; /* what NVRTC got besides the parameters' -D macros, and its
+                               * version */
+    char protocol[256];       /* results/protocol.h: how it was timed and counted */
 };
 
 #endif

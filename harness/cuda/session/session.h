@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "cuda/gpu.h"
 #include "cuda/problem/problem.h"
 #include "cuda/session/session_types.h"
@@ -28,6 +29,20 @@ const struct mmb_device_info *mmb_session_device(const struct mmb_session *s);
 void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_profile *profile,
                               const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
                               const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row);
+/* The protocol column of the rows this session measures with eo (results/protocol.h):
+ * eo's timing, the session's L2 flush, counter set, the counters mode of the sweep or
+ * tune (which rows are counted: counter_mode) and the environment's CUPTI modes and
+ * batch size, this mmbench's version. Returns 0, or -1 when out is too small. */
+int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_options *eo, enum mmb_counters counters,
+                         char *out, size_t len);
+/* Fills row's origin for kernel k at cfg, size and dtype: source_digest (the source and
+ * its includes, read once per session; a library's name and version), compile_options
+ * (what NVRTC gets besides the parameters' -D macros, on this session's GPU; empty for
+ * a library) and protocol. A cell that cannot be had is left empty (the row's own
+ * measurement then says what is wrong). */
+void mmb_session_row_origin(struct mmb_session *s, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                            const struct mmb_size *size, enum mmb_dtype dtype, const char *protocol,
+                            struct mmb_row *row);
 /* Why counters are off for this session ("" when they are on). */
 const char *mmb_session_counter_note(const struct mmb_session *s);
 
@@ -51,12 +66,14 @@ enum mmb_status mmb_session_problem_open(struct mmb_session *s, const struct mmb
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a
  * poisoned output, verify, time, read counters (unless eo->time_only). The row's identity must be filled;
  * this fills outcome, time, counters, derived and static columns. Returns the row's
- * status. *device_lost is set when the context is unusable afterwards: a sticky
+ * status. *samples (when not NULL) gets the timed launches' times in ms, in launch
+ * order, *nsamples of them (NULL and 0 when it was not timed), valid until the next
+ * evaluation. *device_lost is set when the context is unusable afterwards: a sticky
  * error, after which only a new process gets a working GPU back (see run.c). */
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
                                      const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                                      const struct mmb_eval_options *eo, struct mmb_row *row,
-                                     bool *device_lost);
+                                     const double **samples, size_t *nsamples, bool *device_lost);
 
 /* MMB_COUNTER_BATCH (session_batch.c), the launches whose counters are read
  * together at most: MMB_PROFILER_BATCH_MAX when unset; -1 with err when it is not a

@@ -85,7 +85,9 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
         if (pr->wants_counters && pr->ctx.cached)
             pr->ctx.cached->pins--;
         if (rc == 0)
-            rc = sink(sink_ctx, &pr->row);
+            rc = sink(sink_ctx, &pr->row, pr->ctx.samples, pr->ctx.nsamples);
+        free(pr->ctx.samples);
+        pr->ctx.samples = NULL;
     }
     batch_reset(s);
     return rc;
@@ -101,7 +103,9 @@ static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink
         if (pr->wants_counters && pr->ctx.cached)
             pr->ctx.cached->pins--;
         else if (!pr->wants_counters && rc == 0)
-            rc = sink(sink_ctx, &pr->row);
+            rc = sink(sink_ctx, &pr->row, pr->ctx.samples, pr->ctx.nsamples);
+        free(pr->ctx.samples);
+        pr->ctx.samples = NULL;
     }
     batch_reset(s);
     return rc;

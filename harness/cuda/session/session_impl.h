@@ -28,6 +28,8 @@ struct cached_module {
 struct cached_source {
     char path[MMB_PATH_MAX];
     char *text;
+    char digest[32];        /* the row's source_digest (session.c); "" until asked */
+    bool digest_done;
 };
 
 /* What one launch of a configuration needs; args point into it, so it never moves
@@ -44,6 +46,8 @@ struct launch_ctx {
     mmb_launch_fn launch;  /* the engine's */
     void *args[MMB_MAX_ARGS];
     int ints[MMB_MAX_ARGS];
+    double *samples;       /* the timed launches' times, launch order (owned; NULL: not timed) */
+    size_t nsamples;
 };
 
 /* How each kind of kernel is prepared and launched. */
@@ -94,6 +98,9 @@ struct mmb_session {
     double batch_kernel_s;        /* the batch's passes' kernel time, estimated */
     size_t batch_ranges;          /* kernel ranges a pass of the batch records */
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
+    double *last_samples;         /* mmb_session_evaluate's last row's times (owned) */
+    int blas_versions[2];         /* cuBLAS's and cuBLASLt's (mmb_blas_versions; 0: unknown) */
+    bool blas_versions_done;      /* asked already */
 };
 
 /* The launch of cfg on problem p into c, as the engine prepares it (geometry,
@@ -118,5 +125,7 @@ void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *
 void mmb_session_unload_modules(struct mmb_session *s);
 /* Frees the kernel sources read (on close). */
 void mmb_session_free_sources(struct mmb_session *s);
+/* The text of the kernel source at path, read once per session; NULL with err. */
+struct cached_source *mmb_session_source(struct mmb_session *s, const char *path, char *err, size_t errlen);
 
 #endif

@@ -29,11 +29,11 @@ void mmb_session_free_sources(struct mmb_session *s)
     s->nsources = 0;
 }
 
-static const char *source_text(struct mmb_session *s, const char *path, char *err, size_t errlen)
+struct cached_source *mmb_session_source(struct mmb_session *s, const char *path, char *err, size_t errlen)
 {
     for (int i = 0; i < s->nsources; i++)
         if (strcmp(s->sources[i].path, path) == 0)
-            return s->sources[i].text;
+            return &s->sources[i];
     char *text = mmb_file_read(path, NULL, err, errlen);
     if (!text)
         return NULL;
@@ -42,9 +42,11 @@ static const char *source_text(struct mmb_session *s, const char *path, char *er
         memmove(&s->sources[0], &s->sources[1], sizeof s->sources[0] * (MMB_MAX_KERNELS - 1));
         s->nsources--;
     }
-    snprintf(s->sources[s->nsources].path, MMB_PATH_MAX, "%s", path);
-    s->sources[s->nsources++].text = text;
-    return text;
+    struct cached_source *cs = &s->sources[s->nsources++];
+    memset(cs, 0, sizeof *cs);
+    snprintf(cs->path, MMB_PATH_MAX, "%s", path);
+    cs->text = text;
+    return cs;
 }
 
 /* Compiles (through the disk cache) and loads cfg at size; remembers failures too.
@@ -76,7 +78,8 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     cm->key = key;
     char *err = cm->reason;
     size_t errlen = sizeof cm->reason;
-    const char *text = source_text(s, kernel->source, err, errlen);
+    const struct cached_source *src = mmb_session_source(s, kernel->source, err, errlen);
+    const char *text = src ? src->text : NULL;
     if (!text) {
         cm->status = MMB_STATUS_COMPILE_ERROR;
         return cm;

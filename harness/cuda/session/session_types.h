@@ -52,7 +52,9 @@ struct mmb_eval_options {
                           * (counters = best: mmb_session_submit_counted) */
 };
 
-/* Where submitted rows go, in the order submitted; nonzero stops the caller. */
-typedef int (*mmb_row_sink)(void *ctx, struct mmb_row *row);
+/* Where submitted rows go, in the order submitted, each with its timed launches'
+ * times in ms in launch order (samples[0..nsamples), NULL and 0 when it was not timed;
+ * valid during the call); nonzero stops the caller. */
+typedef int (*mmb_row_sink)(void *ctx, struct mmb_row *row, const double *samples, size_t nsamples);
 
 #endif

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "report/doc/caveats.h"
 #include "report/doc/findings.h"
+#include "report/doc/generations.h"
 #include "report/doc/md.h"
 #include "report/doc/sections.h"
 #include "report/doc/table.h"
@@ -226,6 +227,14 @@ static void md_head(FILE *f, const struct mmb_report *rep)
             fputs(" (each listed under [Caveats](#caveats))", f);
         }
     }
+    size_t superseded = 0;
+    for (size_t i = 0; i < d->nfiles; i++)
+        superseded += d->files[i].superseded;
+    if (superseded)
+        fprintf(f, "; %zu more row%s left out, superseded by a later measurement of %s configuration in %s file "
+                "(the kernel edited, another protocol: the last row of a configuration counts)",
+                superseded, superseded == 1 ? "" : "s", superseded == 1 ? "its" : "their",
+                superseded == 1 ? "its" : "their");
     fputs(". Figures and tables show ", f);
     if (d->main >= 0 && d->profiles[d->main].name[0]) {
         fputs("profile ", f);
@@ -351,6 +360,8 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         fputs("\n", tex.f);
         rc = mmb_report_tables_write(rep, g, md.f, tex.f);
     }
+    if (rc == 0)
+        rc = mmb_report_generations_write(rep, md.f, tex.f);
     if (rc != 0) {
         mmb_errorf(err, errlen, "out of memory");
         mmb_report_out_discard(&md);

@@ -9,6 +9,7 @@
 
 #include "report/input/shape.h"
 #include "report/input/story.h"
+#include "results/csv_samples.h"
 #include "results/row.h"
 
 #define MMB_REPORT_NAME_MAX 64
@@ -16,19 +17,21 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,376 bytes with the columns of
- * now (the precision columns, theoretical_occupancy_pct and the issue, shared-memory
- * and warp-stall counters among them) and at most MMB_REPORT_ROW_BYTES (checked when
- * built), in an array that grows by a quarter (tests/test_report.c checks it); while a
- * CSV is read, its whole text is held too, one CSV at a time, each at most 256 MiB.
- * Measured (with 1,280-byte rows, before theoretical_occupancy_pct) peak resident
- * memory of a report built without CUDA (with it, add the ~250 MB its libraries take),
- * `report -n` of one CSV of course.csv's or tune-ladder.csv's rows repeated with those
- * columns filled: 1.79 and 1.77 KiB a row for 100,000 and 300,000 course rows (a row's text is
- * 0.53 kB), 1.84 and 1.83 KiB for tune rows (0.58 kB). At the limit, 1,000,000 rows:
- * 1.38 GB of rows and the text of the CSV being read (up to 256 MiB), about 1.65 GB. */
+ * Memory: a row takes sizeof(struct mmb_report_row), 1,920 bytes with the columns of now
+ * (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst,
+ * theoretical_occupancy_pct, the issue, shared-memory and warp-stall counters, and the
+ * origin's three text cells, 544 bytes, among them) and at most MMB_REPORT_ROW_BYTES
+ * (checked when built), in an array that grows by a quarter (tests/test_report.c checks
+ * it); while a CSV is read, its whole text is held too, one CSV at a time, each at most
+ * 256 MiB. Measured (with 1,832-byte rows, before the issue and stall counters) peak
+ * resident memory of a report built without CUDA (with it, add the ~250 MB its libraries
+ * take), `report -n` of one CSV of course.csv's ok rows repeated (each copy a parameter of
+ * its own), with the precision, occupancy and origin columns filled (protocol and
+ * compile_options texts of the harness's form): 2.63 and 2.62 KiB a row for 100,000 and
+ * 300,000 rows (a row's text is 0.84 kB). At the limit, 1,000,000 rows: 1.83 GB of rows
+ * and the text of the CSV being read (up to 256 MiB), about 2.1 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
-#define MMB_REPORT_ROW_BYTES 1536
+#define MMB_REPORT_ROW_BYTES 2048
 #define MMB_REPORT_GPUS_MAX 32
 #define MMB_REPORT_KERNELS_MAX 64
 #define MMB_REPORT_SHAPES_MAX 1024
@@ -67,6 +70,8 @@ struct mmb_report_file {
     char *note;   /* the text of a sidecar <name>.md next to the CSV, or NULL */
     size_t rows, published;
     size_t by_status[MMB_STATUS_COUNT];
+    size_t superseded; /* rows left out: a later row of their configuration counts (results/resume.h) */
+    struct mmb_samples_set *samples; /* its side file's launch times (empty without one) */
 };
 
 struct mmb_report_gpu {
@@ -127,8 +132,11 @@ struct mmb_report_data {
     char warnings[2048];                  /* what was read without: a note behind a link to nothing; "" */
 };
 
-/* Reads one CSV and appends its rows. shown is the path the report prints. Every
- * ok row must carry its median time (min <= median <= max when all are there). */
+/* Reads one CSV and appends the rows that count (of a configuration measured more than
+ * once on one GPU for one profile, the row results/resume.h says counts; the others are counted as
+ * superseded), and its side file of launch times. shown is the path the report
+ * prints. Every ok row must carry its median time (min <= median <= max when all are
+ * there). */
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen);
 

@@ -2,7 +2,7 @@
  * session as its evaluator (each configuration announced to the supervisor with its
  * time limit first), the compile pool running ahead of it, rows to the results CSV,
  * then a summary against cuBLAS and the T4 file. */
-#include "cmd/tune_impl.h"
+#include "cmd/tune/tune_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +15,9 @@
 #include "core/error.h"
 #include "core/imap.h"
 #include "model/space.h"
-#include "results/best.h"
+#include "results/best/best.h"
+#include "results/protocol.h"
+#include "results/resume.h"
 #include "results/t4.h"
 #include "search/strategy.h"
 #include "search/tuner.h"
@@ -37,11 +39,44 @@ struct job {
     double measure_s;
     size_t measured;
     double best_ms;
+    char protocol[MMB_PROTOCOL_LEN]; /* of every row of the tune */
+    /* the launch times of the row evaluated last, until it is recorded */
+    double *samples;
+    size_t nsamples;
+    char samples_params[MMB_PARAMS_LEN];
+    size_t stale[MMB_RESUME_COUNT];  /* rows of the file left out as measured otherwise */
     struct mmb_best *best;           /* counters = best: this search's rows, held; NULL otherwise */
     struct mmb_config last_cfg;      /* of the row evaluated last, for holding it */
     bool last_evaluated;
     bool best_oom;
 };
+
+/* row with its origin as this tune writes it (results/resume.h): the configuration's
+ * source digest, compile options and the tune's protocol. */
+static void job_origin(const struct job *j, struct mmb_row *row)
+{
+    struct mmb_config cfg;
+    size_t index;
+    bool parsed = mmb_space_parse_params(j->kernel, row->params, &cfg, &index) == 0;
+    mmb_session_row_origin(j->run->session, j->kernel, parsed ? &cfg : NULL, &j->size, j->dtype, j->protocol, row);
+}
+
+/* The history's filter: a row of the file counts unless it was measured otherwise
+ * than this tune would measure it (another source, compile options or protocol, or
+ * none recorded), which --keep-stale keeps. */
+static bool job_keep(void *ctx, size_t index, const struct mmb_row *row)
+{
+    struct job *j = ctx;
+    struct mmb_row want = *row;
+    struct mmb_row_version v;
+    job_origin(j, &want);
+    mmb_row_version_of(row, &v);
+    enum mmb_resume r = mmb_resume_decide(&v, &want);
+    if (!mmb_resume_stale(r))
+        return true;
+    j->stale[r]++;
+    return j->run->settings->keep_stale;
+}
 
 /* Ctrl-C, or a sticky GPU error: the row that hit it is recorded, then the search
  * stops so that a fresh process can go on (main.c restarts it). */
@@ -58,6 +93,7 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
 {
     struct job *j = ctx;
     struct tune_run *r = j->run;
+    job_origin(j, row); /* before the supervisor's watch: a timeout row carries it too */
     if (r->pool && j->source) {
         double ms;
         bool from_cache;
@@ -79,9 +115,19 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     double t0 = mmb_seconds_now();
     struct mmb_eval_options eo = j->eo;
     eo.time_only = j->best != NULL;
-    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &eo, row, &lost);
+    const double *samples = NULL;
+    size_t nsamples = 0;
+    mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &eo, row, &samples, &nsamples, &lost);
     j->last_cfg = *cfg;
     j->last_evaluated = true;
+    free(j->samples);
+    j->samples = NULL;
+    j->nsamples = 0;
+    if (samples && nsamples && (j->samples = malloc(nsamples * sizeof *samples))) {
+        memcpy(j->samples, samples, nsamples * sizeof *samples);
+        j->nsamples = nsamples;
+        snprintf(j->samples_params, sizeof j->samples_params, "%s", row->params);
+    }
     j->measure_s += mmb_seconds_now() - t0;
     j->measured++;
     r->measured++;
@@ -91,32 +137,49 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     return 0;
 }
 
-/* A row to the results file, now. */
-static int row_write(struct job *j, const struct mmb_row *row, char *err, size_t errlen)
+/* A row to the results file now, after its launch times (samples[0..nsamples), when
+ * it has them). */
+static int row_write(struct job *j, const struct mmb_row *row, const double *samples, size_t nsamples, char *err,
+                     size_t errlen)
 {
     struct tune_run *r = j->run;
+    if (samples && nsamples && row->status == MMB_STATUS_OK &&
+        mmb_samples_append(r->samples, row, samples, nsamples, err, errlen) != 0)
+        return -1;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
     mmb_watch_row("tune", row, r->settings->verbose, r->progress);
     return 0;
 }
 
-/* With counters = best a row is held with its search's, unless the device was lost
- * measuring it: then it is written now, so that a resumed tune does not run it
- * again, and the rows held are measured again. */
-static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t errlen)
+/* The row with its origin, and its launch times when it was the one evaluated last:
+ * with counters = best held with its search's, unless the device was lost measuring
+ * it: then it is written now, so that a resumed tune does not run it again, and the
+ * rows held are measured again. */
+static int job_record(void *ctx, const struct mmb_row *measured, char *err, size_t errlen)
 {
     struct job *j = ctx;
+    struct mmb_row out = *measured, *row = &out;
+    job_origin(j, row);
     const struct mmb_config *cfg = j->last_evaluated ? &j->last_cfg : NULL;
     j->last_evaluated = false;
+    bool timed = j->samples && !strcmp(j->samples_params, row->params);
+    const double *samples = timed ? j->samples : NULL;
+    size_t nsamples = timed ? j->nsamples : 0;
+    int rc = 0;
     if (j->best && !j->run->device_lost) {
-        if (mmb_best_hold(j->best, row, cfg) != 0) {
+        if (mmb_best_hold(j->best, row, cfg, samples, nsamples) != 0) {
             mmb_errorf(err, errlen, "out of host memory holding the rows of %s", j->kernel->name);
-            return -1;
+            rc = -1;
         }
-    } else if (row_write(j, row, err, errlen) != 0) {
-        return -1;
+    } else {
+        rc = row_write(j, row, samples, nsamples, err, errlen);
     }
+    free(j->samples);
+    j->samples = NULL;
+    j->nsamples = 0;
+    if (rc != 0)
+        return -1;
     mmb_watch_end(j->run->measured, 0); /* no total: the strategy decides when it is done */
     return 0;
 }
@@ -129,15 +192,16 @@ struct best_sink {
     size_t errlen;
 };
 
-static int best_write(void *opaque, struct mmb_row *row)
+static int best_write(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
     struct best_sink *b = opaque;
-    return row_write(b->j, row, b->err, b->errlen);
+    return row_write(b->j, row, samples, nsamples, b->err, b->errlen);
 }
 
-static int best_counted(void *opaque, struct mmb_row *row)
+static int best_counted(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
     struct best_sink *b = opaque;
+    (void)samples, (void)nsamples; /* counting does not time: the search holds the row's launch times */
     if (mmb_best_counted(b->j->best, row) != 0) {
         mmb_errorf(b->err, b->errlen, "%s %s: counted, but no search waits for it", row->kernel, row->params);
         return -1;
@@ -337,11 +401,16 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
                .cache = pr->cache, .tolerance = mmb_dtype_tolerance_for(dtype, size->k, pr->tolerance[dtype])},
         .best_ms = INFINITY,
     };
+    if (mmb_session_protocol(r->session, &j.eo, r->counters, j.protocol, sizeof j.protocol) != 0) {
+        mmb_errorf(err, errlen, "the protocol of this tune does not fit its column (%d bytes)", MMB_PROTOCOL_LEN);
+        return MMB_EXIT_FAILED;
+    }
     struct mmb_tune_history *h = mmb_tune_history_new();
     if (!h) {
         mmb_errorf(err, errlen, "out of host memory");
         return MMB_EXIT_FAILED;
     }
+    mmb_tune_history_filter(h, job_keep, &j);
     size_t loaded = 0, stale = 0;
     if (mmb_tune_history_load(h, r->csv_path, k, &id, &loaded, &stale, err, errlen) != 0) {
         mmb_tune_history_free(h);
@@ -350,6 +419,14 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     if (stale)
         fprintf(stderr, "mmbench tune: %s: %zu rows of %s are not in its current space (the profile changed); "
                 "they stay in the file and are not used\n", r->csv_path, stale, k->name);
+    for (int s = 0; s < MMB_RESUME_COUNT; s++)
+        if (j.stale[s])
+            fprintf(stderr, "mmbench tune: %s: %zu rows of %s at %lldx%lldx%lld %s: %s; %s\n", r->csv_path,
+                    j.stale[s], k->name, size->m, size->n, size->k, mmb_dtype_info(dtype)->text,
+                    mmb_resume_text((enum mmb_resume)s),
+                    r->settings->keep_stale ? "kept as they are (--keep-stale)"
+                                            : "measuring them again, the new rows superseding the old (--keep-stale "
+                                              "keeps them)");
     if (r->settings->fail_on)
         mmb_tune_history_each(h, resumed_tell, NULL);
     struct mmb_tuner_options o = {
@@ -408,6 +485,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
         mmb_cmd_summary_close(&out);
     }
     free(res);
+    free(j.samples);
     mmb_imap_free(&j.compile_us);
     mmb_tune_history_free(h);
     return rc;

@@ -5,7 +5,7 @@
  * reference, then each kernel searched (tune_kernel.c). Rows go to the results CSV,
  * which is also the resume cache, so a restarted worker goes on where the last one
  * stopped. */
-#include "cmd/tune.h"
+#include "cmd/tune/tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
-#include "cmd/tune_impl.h"
+#include "cmd/tune/tune_impl.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -54,7 +54,8 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
         return -1;
     r->dev = mmb_session_device(r->session);
     if (csv_path_of(r, err, errlen) != 0 || !(r->csv = mmb_csv_writer_open(r->csv_path, err, errlen)) ||
-        mmb_csv_writer_lock(r->csv, r->dev->uuid, err, errlen) != 0)
+        mmb_csv_writer_lock(r->csv, r->dev->uuid, err, errlen) != 0 ||
+        !(r->samples = mmb_samples_writer_open(r->csv_path, err, errlen)))
         return -1;
     for (int i = 0; i < r->plan->nkernels; i++)
         if (!(r->sources[i] = mmb_file_read(r->plan->kernels[i]->source, NULL, err, errlen)))
@@ -71,6 +72,7 @@ static void close_run(struct tune_run *r)
     mmb_compile_pool_close(r->pool);
     for (int i = 0; i < r->plan->nkernels; i++)
         free(r->sources[i]);
+    mmb_samples_writer_close(r->samples);
     if (r->csv)
         mmb_csv_writer_close(r->csv);
     mmb_session_close(r->session);

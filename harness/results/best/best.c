@@ -1,7 +1,7 @@
-/* best.c - the groups of counters = best (best.h): rows held per group in a queue,
- * each group's row to count, the fastest ok row of each group already in the file,
+/* best.c - the groups of counters = best (best.h): rows held per group in a queue
+ * with their launch times, each group's row to count, the fastest ok row of each group already in the file,
  * and the groups sent whole, in the order they were opened. */
-#include "results/best.h"
+#include "results/best/best.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,11 +16,18 @@
 
 enum group_state { GROUP_OPEN, GROUP_WAITING, GROUP_READY };
 
+/* A held row's launch times (a copy; NULL and 0: not timed). */
+struct held_samples {
+    double *v;
+    size_t n;
+};
+
 struct group {
     uint64_t key;
     enum group_state state;
     struct mmb_row *rows;
     struct mmb_config *cfgs;
+    struct held_samples *samples;
     size_t n, cap;
     size_t counted;      /* the row counted; SIZE_MAX: none */
 };
@@ -75,6 +82,9 @@ struct mmb_best *mmb_best_new(bool with_gpu)
 
 static void group_free(struct group *g)
 {
+    for (size_t i = 0; i < g->n; i++)
+        free(g->samples[i].v);
+    free(g->samples);
     free(g->rows);
     free(g->cfgs);
     memset(g, 0, sizeof *g);
@@ -175,7 +185,8 @@ int mmb_best_open(struct mmb_best *b, const struct mmb_row *identity)
     return 0;
 }
 
-int mmb_best_hold(struct mmb_best *b, const struct mmb_row *row, const struct mmb_config *cfg)
+int mmb_best_hold(struct mmb_best *b, const struct mmb_row *row, const struct mmb_config *cfg,
+                  const double *samples, size_t nsamples)
 {
     struct group *g = last_group(b);
     if (!g || g->state != GROUP_OPEN)
@@ -190,8 +201,20 @@ int mmb_best_hold(struct mmb_best *b, const struct mmb_row *row, const struct mm
         if (!cfgs)
             return -1;
         g->cfgs = cfgs;
+        struct held_samples *held = realloc(g->samples, cap * sizeof *held);
+        if (!held)
+            return -1;
+        g->samples = held;
         g->cap = cap;
     }
+    struct held_samples copy = {NULL, 0};
+    if (samples && nsamples) {
+        if (!(copy.v = malloc(nsamples * sizeof *copy.v)))
+            return -1;
+        memcpy(copy.v, samples, nsamples * sizeof *copy.v);
+        copy.n = nsamples;
+    }
+    g->samples[g->n] = copy;
     g->rows[g->n] = *row;
     if (cfg)
         g->cfgs[g->n] = *cfg;
@@ -231,14 +254,15 @@ int mmb_best_counted(struct mmb_best *b, const struct mmb_row *row)
         struct group *g = &b->queue[i];
         if (g->state != GROUP_WAITING)
             continue;
-        g->rows[g->counted] = *row;
+        g->rows[g->counted] = *row; /* its launch times are those held: counting does not time */
         g->state = GROUP_READY;
         return 0;
     }
     return -1;
 }
 
-int mmb_best_drain(struct mmb_best *b, int (*sink)(void *ctx, struct mmb_row *row), void *ctx)
+int mmb_best_drain(struct mmb_best *b,
+                   int (*sink)(void *ctx, struct mmb_row *row, const double *samples, size_t nsamples), void *ctx)
 {
     size_t sent = 0;
     int rc = 0;
@@ -247,14 +271,14 @@ int mmb_best_drain(struct mmb_best *b, int (*sink)(void *ctx, struct mmb_row *ro
         /* the counted row first: a group cut short while it was written (a killed
          * process) still holds its best, which a resumed sweep then compares with */
         if (g->counted != SIZE_MAX)
-            rc = sink(ctx, &g->rows[g->counted]);
+            rc = sink(ctx, &g->rows[g->counted], g->samples[g->counted].v, g->samples[g->counted].n);
         for (size_t i = 0; i < g->n && rc == 0; i++) {
             struct mmb_row *r = &g->rows[i];
             if (i == g->counted)
                 continue;
             if (r->status == MMB_STATUS_OK)
                 r->counter_status = MMB_STATUS_NOT_BEST;
-            rc = sink(ctx, r);
+            rc = sink(ctx, r, g->samples[i].v, g->samples[i].n);
         }
         group_free(g);
         sent++;

@@ -10,6 +10,7 @@
 #include "cuda/compile_pool.h"
 #include "cuda/session/session.h"
 #include "results/csv.h"
+#include "results/csv_samples.h"
 #include "results/metrics.h"
 #include "search/tune_plan.h"
 
@@ -25,6 +26,7 @@ struct tune_run {
     struct mmb_session *session;
     const struct mmb_device_info *dev;
     struct mmb_csv_writer *csv;
+    struct mmb_samples_writer *samples;   /* the CSV's side file of launch times */
     char csv_path[MMB_PATH_MAX];
     struct mmb_compile_pool *pool;
     char *sources[MMB_MAX_KERNELS];
