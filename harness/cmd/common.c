@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/space.h"
-#include "results/profile_columns.h"
+#include "results/columns.h"
 #include "search/tune_spec.h"
 
 #ifdef MMB_HAVE_CUDA

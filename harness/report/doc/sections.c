@@ -21,7 +21,6 @@
 #include "report/input/row.h"
 #include "report/input/story.h"
 #include "report/input/tune_groups.h"
-#include "report/input/precisions.h"
 
 /* Where each role's profiles are shown; NULL: in the story. */
 static const struct {
@@ -480,7 +479,7 @@ static int precisions_section(const struct mmb_report *rep, FILE *md, FILE *tex)
         return -1;
     size_t n = 0;
     for (size_t g = 0; g < d->ngpus; g++)
-        n += mmb_report_precisions_at(d, g, &all[n]);
+        n += mmb_report_profile_precisions_at(d, g, &all[n]);
     int rc = 0;
     if (n) {
         fputs("## Precisions\n\nEvery element type on the pipe it runs on: cuBLAS in each type and the own kernels "

@@ -342,10 +342,20 @@ int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FI
         if (rc == 0 && (rc = table_sol(rep, g, &t)) == 0)
             mmb_report_tabular_emit(md, tex, &t);
     }
-    if (rc == 0 && (rc = table_sizes(rep, g, false, &t)) == 0)
-        mmb_report_tabular_emit(md, tex, &t);
-    if (rc == 0 && (rc = table_sizes(rep, g, true, &t)) == 0)
-        mmb_report_tabular_emit(md, tex, &t);
+    /* TFLOP/s by size: the figures draw them, tables.tex prints them; the README links there */
+    bool sizes = false;
+    if (rc == 0 && (rc = table_sizes(rep, g, false, &t)) == 0) {
+        sizes = sizes || t.nrows;
+        mmb_report_tabular_emit(NULL, tex, &t);
+    }
+    if (rc == 0 && (rc = table_sizes(rep, g, true, &t)) == 0) {
+        sizes = sizes || t.nrows;
+        mmb_report_tabular_emit(NULL, tex, &t);
+    }
+    if (sizes)
+        fputs("TFLOP/s of each kernel's best configuration at every size, squares and rectangular shapes: the "
+              "figures of Figures and the tables of [tables.tex](tables.tex).\n\n",
+              md);
     if (rc == 0 && d->ref >= 0 && (rc = table_dtypes(rep, g, &t)) == 0)
         mmb_report_tabular_emit(md, tex, &t);
     mmb_report_tabular_free(&t);

@@ -207,14 +207,22 @@ static void tex_head(FILE *f, const struct mmb_report_table *t)
         const char *head = t->tex_head[c][0] ? t->tex_head[c] : t->head[c];
         fputs(c ? " & " : "", f);
         if (stack && c > 0 && strchr(head, ' ')) {
-            /* two lines: a wide table's heads would be wider than its numbers */
-            const char *sp = strchr(head, ' ');
-            char top[128];
-            snprintf(top, sizeof top, "%.*s", (int)(sp - head), head);
+            /* a word a line: a wide table's heads would be wider than its numbers */
             fprintf(f, "\\shortstack[%c]{", t->num[c] ? 'r' : 'l');
-            mmb_report_md_tex(f, top);
-            fputs("\\\\", f);
-            mmb_report_md_tex(f, sp + 1);
+            for (const char *w = head; *w;) {
+                size_t n = strcspn(w, " ");
+                /* a long word (a GPU's name) breaks after its hyphens too */
+                const char *hy = memchr(w, '-', n);
+                if (n > 8 && hy && hy > w && (size_t)(hy - w) + 1 < n)
+                    n = (size_t)(hy - w) + 1;
+                char word[128];
+                snprintf(word, sizeof word, "%.*s", (int)n, w);
+                mmb_report_md_tex(f, word);
+                w += n;
+                while (*w == ' ')
+                    w++;
+                fputs(*w ? "\\\\" : "", f);
+            }
             fputs("}", f);
         } else if (c == 0 && strstr(head, " \\ ")) {
             /* the corner of a grid: "rows \ columns" */

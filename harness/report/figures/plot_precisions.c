@@ -11,7 +11,7 @@
 #include "report/figures/figures.h"
 #include "report/figures/gp.h"
 #include "report/input/out.h"
-#include "report/input/precisions.h"
+#include "report/input/profiles.h"
 #include "report/input/row.h"
 
 static int precisions_write(struct mmb_report *rep, const struct mmb_report_precisions *pr, char *err,
@@ -94,7 +94,7 @@ int mmb_report_plot_precisions(struct mmb_report *rep, char *err, size_t errlen)
         return mmb_failf(err, errlen, "out of memory");
     int rc = 0;
     for (size_t g = 0; g < rep->data.ngpus && rc == 0; g++)
-        if (mmb_report_precisions_at(&rep->data, g, pr))
+        if (mmb_report_profile_precisions_at(&rep->data, g, pr))
             rc = precisions_write(rep, pr, err, errlen);
     free(pr);
     return rc;
