@@ -129,14 +129,18 @@ def check(mmbench, root, inputs, rows, failures):
             sys.exit(f"mmbench report {' '.join(inputs)} failed ({r.returncode}): {r.stderr}")
         with open(os.path.join(out, "claims.json")) as f:
             doc = json.load(f)
-        with open(os.path.join(out, "README.md")) as f:
-            readme = f.read().replace("\\", "")
+        docs = {}
+        for name in ("README.md", "tuning.md"):  # a finding says which one prints it
+            if os.path.exists(os.path.join(out, name)):
+                with open(os.path.join(out, name)) as f:
+                    docs[name] = f.read().replace("\\", "")
     claims = numbers = 0
     for finding in doc["findings"]:
         text = finding["text"]
         numbers += len(MEASURED.findall(text))
-        if finding["lead"] not in readme:
-            failures.append(f"finding '{finding['lead']}' is not in README.md")
+        document = finding.get("document", "README.md")
+        if finding["lead"] not in docs.get(document, ""):
+            failures.append(f"finding '{finding['lead']}' is not in {document}")
         for claim in finding["claims"]:
             claims += 1
             where = claim["rows"][0] if claim["rows"] else {"file": "?", "line": 0}

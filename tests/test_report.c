@@ -126,7 +126,8 @@ START_TEST(test_report_files)
     snprintf(path, sizeof path, "%s/tables.tex", out);
     const char *tex = file_get(path);
     ck_assert_ptr_nonnull(tex);
-    ck_assert_ptr_nonnull(strstr(tex, "\\begin{tabular}"));
+    ck_assert_ptr_nonnull(strstr(tex, "\\begin{longtable}"));
+    ck_assert_ptr_null(strstr(tex, "resizebox")); /* never scaled */
     ck_assert_ptr_nonnull(strstr(tex, "tiled\\_rect"));
     snprintf(path, sizeof path, "%s/README.md", out);
     const char *md = file_get(path);
@@ -294,8 +295,10 @@ START_TEST(test_report_published)
     ck_assert_ptr_nonnull(strstr(md, "published figure, Kernel Tuner notebook (seed 000), not measured by mmbench"));
     ck_assert_ptr_nonnull(strstr(md, "block_size_x=64, block_size_y=1")); /* the note on the cut-off row */
     ck_assert_ptr_nonnull(strstr(md, "naive †"));
-    ck_assert_ptr_nonnull(strstr(md, "**502.0**")); /* best of the block-size table */
     ck_assert(exists("%s/gnuplot/heatmap-geforce-gtx-titan-x-naive.gp", out));
+    /* the block-size table is tuning detail: tuning.md's */
+    snprintf(readme, sizeof readme, "%s/tuning.md", out);
+    ck_assert_ptr_nonnull(strstr(file_get(readme), "**502.0**")); /* best of the block-size table */
 }
 END_TEST
 
@@ -322,12 +325,18 @@ START_TEST(test_report_tuning)
     /* the headline counts restricted rows apart from failures, failures by status */
     ck_assert_ptr_nonnull(strstr(md, "244 restricted, configurations that a tuning profile's restrictions exclude"));
     ck_assert_ptr_nonnull(strstr(md, "that did not run or failed: 50 wrong_result, 7 invalid_config, 12 compile_error, 7 skipped"));
-    ck_assert_ptr_nonnull(strstr(md, "[Tuning](#tuning)"));
+    ck_assert_ptr_nonnull(strstr(md, "[tuning.md](tuning.md)"));
 
-    const char *tuning = strstr(md, "## Tuning");
+    /* the tuning detail is tuning.md's, not the README's */
+    ck_assert_ptr_null(strstr(md, "\n## Tuning"));
+    char tpath[600];
+    snprintf(tpath, sizeof tpath, "%s/tuning.md", out);
+    char *tuning_md = strdup(file_get(tpath));
+    ck_assert_ptr_nonnull(tuning_md);
+    const char *tuning = strstr(tuning_md, "## Tuning");
     ck_assert_ptr_nonnull(tuning);
-    const char *caveats = strstr(tuning, "## Caveats");
-    ck_assert_ptr_nonnull(caveats);
+    ck_assert_ptr_nonnull(strstr(tuning_md, "## What tuning found"));
+    const char *caveats;
     ck_assert_ptr_nonnull(strstr(tuning, "| NVIDIA H200 | tunable | 4096 | `bx="));
     ck_assert_ptr_nonnull(strstr(tuning, "36 ok, 244 restricted, 4 invalid_config, 4 compile_error (288)"));
     ck_assert_ptr_nonnull(strstr(tuning, "`data/h200/tune-seed-tunable-4096x4096x4096-f32.t4.json`"));
@@ -393,6 +402,7 @@ START_TEST(test_report_tuning)
     ck_assert_ptr_null(strstr(md, "## Tuning"));
     ck_assert_ptr_null(strstr(md, "(#tuning)"));
     ck_assert(!exists("%s/gnuplot/tune-spread-naive.gp", plain));
+    free(tuning_md);
 }
 END_TEST
 
@@ -731,8 +741,10 @@ START_TEST(test_report_findings)
     snprintf(path, sizeof path, "%s/README.md", out);
     char *md = strdup(file_get(path));
     ck_assert_ptr_nonnull(md);
-    static const char opening[] = "# mmbench report\n\n## Key findings\n\n- **";
+    /* the summary first, then the findings */
+    static const char opening[] = "# mmbench report\n\n## Summary\n\n- ";
     ck_assert_msg(strncmp(md, opening, strlen(opening)) == 0, "%.200s", md);
+    ck_assert_ptr_nonnull(strstr(md, "\n## Key findings\n\n- **"));
     const char *end = strstr(md, "\n## This report");
     ck_assert_ptr_nonnull(end);
     size_t bullets = 0;
@@ -762,9 +774,6 @@ START_TEST(test_report_findings)
         "The rows record no protocol, so nothing shows that the two GPUs were timed alike",
         "runs naive 19× and tiled 12× faster than the GTX TITAN X (published), whose FP32 peak is 10× lower",
         "so mmbench compare gives them no verdict (UNSURE)",
-        "The best, bx=32 by=4 tx=4 ty=8, reaches 33.9 TFLOP/s, 66% of cuBLAS",
-        "The best runs at 30% occupancy, the three slowest at 99% on average",
-        "The H200 ranks them alike: the same 8 fastest, in the same order",
         "143% of the FP64 pipe's peak (33.5 TFLOP/s): DGEMM runs on the FP64 tensor cores",
         "the timing spread (max - min over the median) reaches",
     };
@@ -772,6 +781,18 @@ START_TEST(test_report_findings)
         const char *at = strstr(md, says[i]);
         ck_assert_msg(at && at < end, "Key findings lack: %s", says[i]);
     }
+    free(md);
+    /* what tuning found: tuning.md's findings, not the README's */
+    static const char *const tuned[] = {
+        "The best, bx=32 by=4 tx=4 ty=8, reaches 33.9 TFLOP/s, 66% of cuBLAS",
+        "The best runs at 30% occupancy, the three slowest at 99% on average",
+        "The H200 ranks them alike: the same 8 fastest, in the same order",
+    };
+    snprintf(path, sizeof path, "%s/tuning.md", out);
+    md = strdup(file_get(path));
+    ck_assert_ptr_nonnull(md);
+    for (size_t i = 0; i < sizeof tuned / sizeof tuned[0]; i++)
+        ck_assert_msg(strstr(md, tuned[i]), "tuning.md lacks: %s", tuned[i]);
     free(md);
     snprintf(path, sizeof path, "%s/tables.tex", out);
     const char *tex = file_get(path);

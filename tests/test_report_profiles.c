@@ -183,7 +183,7 @@ START_TEST(test_profiles_seeds_as_written)
     free(md);
     char path[900];
     snprintf(path, sizeof path, "%s/tables.tex", out);
-    has(file_get(path), "\\parbox[t]{0.38\\linewidth}{\\raggedright \\texttt{line 7: identifier \"i\" is undefined}. "
+    has(file_get(path), "\\parbox[t]{0.26\\linewidth}{\\raggedright \\texttt{line 7: identifier \"i\" is undefined}. "
                         "The bug: \\texttt{B[i]} names an \\texttt{i} that does not exist\\strut}");
 }
 END_TEST
@@ -230,7 +230,7 @@ START_TEST(test_profiles_ladder)
     snprintf(path, sizeof path, "%s/gnuplot/ladder-test-gpu-a.dat", out);
     const char *dat = file_get(path);
     ck_assert_ptr_nonnull(dat);
-    has(dat, "2 34.3597 34.3597 \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  ×2.00  51% FP32  68% cuBLAS\"  # step2");
+    has(dat, "2 34.3597 34.3597 \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  (68%)\"  # step2");
     snprintf(path, sizeof path, "%s/gnuplot/ladder-test-gpu-a.gp", out);
     const char *gp = file_get(path);
     has(gp, "set ytics (\"step0\" 0, \"step1\" 1, \"step2\" 2, \"cublas\" 3)");

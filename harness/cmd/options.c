@@ -137,6 +137,9 @@ static const struct opt_def opts[] = {
      "size of the bars, tables and heatmaps: N or MxNxK (default 4096 when present, else the best covered size)"},
     {"formats", 'f', OPT_FORMATS, S(report), 0, 0, 0, MMB_CMD_REPORT, "LIST",
      "figure formats, comma-separated (default all, below)"},
+    {"preset", 0, OPT_PRESET, S(report.preset), 0, 0, 0, MMB_CMD_REPORT, "NAME",
+     "figure sizes: screen (each figure's own canvas), slides (1920 x 1080, no text under 9.5 pt in the 6 in PDF) "
+     "or print (6.5 in wide, no text under 8 pt) (default screen)"},
     {"dtype", 't', OPT_DTYPE, S(report.dtype), 0, 0, 0, MMB_CMD_REPORT, "TYPE",
      "element type to show (default f32)"},
     {"cache", 'c', OPT_CACHE, S(report.cache), 0, 0, 0, MMB_CMD_REPORT, "MODE",
@@ -495,6 +498,12 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         break;
     case OPT_FORMATS:
         return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
+    case OPT_PRESET:
+        if (!mmb_report_format_preset_parse(arg, (enum mmb_report_preset *)(base + o->offset))) {
+            mmb_cmd_option_words(o, ", ", expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
     case OPT_COUNTERS:
         if (!mmb_counters_parse(arg, (enum mmb_counters *)(base + o->offset))) {
             mmb_counters_names(expect, sizeof expect);

@@ -23,6 +23,7 @@ enum opt_type {
     OPT_CACHE,   /* cold or hot (core/cache.h), kept as text */
     OPT_SHAPE,   /* N or MxNxK (report/input/shape.h) */
     OPT_FORMATS, /* figure formats, comma-separated, into the report's options */
+    OPT_PRESET,  /* a figure preset's name (report/input/formats.h), an enum mmb_report_preset */
     OPT_FORMAT,  /* an enum mmb_cmd_format; lo holds the bits (1 << format) of those the row takes */
     OPT_STATUSES,/* statuses (core/status.h), comma-separated, as bits (1u << status) */
     OPT_VERDICTS,/* verdicts (core/verdict.h), comma-separated, as bits (1u << verdict) */

@@ -71,6 +71,10 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
         for (const struct mmb_report_format_info *f = mmb_report_format_table; f->name && ok; f++)
             ok = word_add(out, len, &n, sep, f->name, strlen(f->name));
         break;
+    case OPT_PRESET:
+        for (const struct mmb_report_preset_info *pr = mmb_report_format_preset_table; pr->name && ok; pr++)
+            ok = word_add(out, len, &n, sep, pr->name, strlen(pr->name));
+        break;
     case OPT_FORMAT:
         for (int f = 0; f < MMB_FORMAT_COUNT && ok; f++)
             if (o->lo & (1LL << f))

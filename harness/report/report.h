@@ -16,6 +16,7 @@ struct mmb_report_options {
     const char *out;     /* output folder */
     enum mmb_report_format formats[MMB_REPORT_FORMAT_COUNT]; /* in the order asked for */
     size_t nformats;
+    enum mmb_report_preset preset; /* how large figures are drawn; default screen */
     const char *gnuplot; /* the program; NULL or "": gnuplot on PATH */
     const char *command; /* the command line, as the README shows it; NULL: none */
     const char *profile; /* the story's profile; NULL: course when present, else the most ok rows */

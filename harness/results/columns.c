@@ -1,7 +1,8 @@
 /* columns.c - the CSV column table and the text of one cell. The writer and the
  * reader both go through mmb_columns[], so a column added there is written, read
  * and checked everywhere at once, and its role, requirement and better direction
- * reach the row key, the tuner and T4 from here. */
+ * reach the row key, the tuner and T4 from here; and a profile's `motivation` keys are
+ * checked against it (a kernel's motivating counter must be a measured column). */
 #include "results/columns.h"
 
 #include <errno.h>
@@ -393,6 +394,29 @@ int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_ro
         *(enum mmb_status *)p = s;
         return 0;
     }
+    }
+    return 0;
+}
+
+/* ---- a profile's values that name a column -------------------------------------------------- */
+
+static bool motivating(const struct mmb_column *c)
+{
+    return c && (c->role == MMB_ROLE_COUNTER || c->role == MMB_ROLE_DERIVED || c->role == MMB_ROLE_STATIC) &&
+           (c->type == MMB_COL_INT || c->type == MMB_COL_REAL);
+}
+
+int mmb_profile_check_motivations(const struct mmb_profile *p, char *err, size_t errlen)
+{
+    for (int i = 0; i < p->nkernels; i++) {
+        const struct mmb_kernel_spec *k = &p->kernels[i];
+        if (!k->motivation[0] || motivating(mmb_column_find(k->motivation)))
+            continue;
+        return mmb_failf(err, errlen,
+                         "%s:%d: motivation: '%s' is not a counter column; expected a counter, derived or static "
+                         "number such as 'smem_bank_conflicts', 'dram_read_bytes' or 'registers' (mmbench columns "
+                         "lists them)",
+                         p->path, k->motivation_line, k->motivation);
     }
     return 0;
 }

@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/bandwidth-h200.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-bandwidth-h200.pdf" : "../figures/bandwidth-h200.".fmt)
     set multiplot title "NVIDIA H200: DRAM bandwidth, measured and declared (f32, cold L2)" font F22
     unset label
     unset object
@@ -75,24 +76,24 @@ do for [i = 1:words(formats)] {
     set arrow 1 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 60 MiB" at 2289.73, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     plot "bandwidth-h200.dat" index 0 using 1:2 with linespoints ls 1 notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 1 using 1:2 with points ls 1 pt 4 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 2 using 1:2 with linespoints ls 2 notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 3 using 1:2 with points ls 2 pt 6 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 4 using 1:2 with linespoints ls 3 notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 6 using 1:2 with linespoints ls 4 notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 8 using 1:2 with linespoints ls 5 notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle
     unset label
     unset object
@@ -151,24 +152,24 @@ do for [i = 1:words(formats)] {
     set arrow 1 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 60 MiB" at 2289.73, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     plot "bandwidth-h200.dat" index 0 using 1:4 with linespoints ls 1 notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 1 using 1:4 with points ls 1 pt 4 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 2 using 1:4 with linespoints ls 2 notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 3 using 1:4 with points ls 2 pt 6 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 4 using 1:4 with linespoints ls 3 notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 5 using 1:4 with points ls 3 pt 8 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 6 using 1:4 with linespoints ls 4 notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 7 using 1:4 with points ls 4 pt 10 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 8 using 1:4 with linespoints ls 5 notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 9 using 1:4 with points ls 5 pt 6 lw 2.5 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98

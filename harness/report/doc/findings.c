@@ -372,20 +372,27 @@ static bool tuning_lead(const struct mmb_report_tune_group *gs, size_t ng, size_
 
 /* ---- all of them ----------------------------------------------------------------------------------------- */
 
+void mmb_report_findings_ctx_init(const struct mmb_report *rep, struct mmb_report_findings_ctx *c)
+{
+    const struct mmb_report_data *d = &rep->data;
+    *c = (struct mmb_report_findings_ctx){rep, d, -1, d->cublas, "", ""};
+    if (d->ref >= 0)
+        mmb_report_shape_label(&d->shapes[d->ref], c->ref, sizeof c->ref);
+    mmb_report_state_selection(rep, -1, c->sel, sizeof c->sel);
+    for (size_t g = 0; g < d->ngpus && c->primary < 0; g++)
+        if (mmb_report_finding_measured(d, g) && mmb_report_select_gpu_has(d, g, NULL))
+            c->primary = (int)g;
+}
+
 size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_finding *out)
 {
     const struct mmb_report_data *d = &rep->data;
-    struct mmb_report_findings_ctx c = {rep, d, -1, d->cublas, "", ""};
-    if (d->ref >= 0)
-        mmb_report_shape_label(&d->shapes[d->ref], c.ref, sizeof c.ref);
-    mmb_report_state_selection(rep, -1, c.sel, sizeof c.sel);
+    struct mmb_report_findings_ctx c;
+    mmb_report_findings_ctx_init(rep, &c);
     size_t measured_gpus[MMB_REPORT_GPUS_MAX], nm = 0;
     for (size_t g = 0; g < d->ngpus; g++)
-        if (mmb_report_finding_measured(d, g)) {
+        if (mmb_report_finding_measured(d, g))
             measured_gpus[nm++] = g;
-            if (c.primary < 0 && mmb_report_select_gpu_has(d, g, NULL))
-                c.primary = (int)g;
-        }
     size_t n = 0;
     memset(out, 0, MMB_REPORT_FINDINGS_MAX * sizeof *out);
 #define TRY(call)                                                                                                   \
@@ -420,8 +427,12 @@ size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_findi
     struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     size_t ng = gs ? mmb_report_tune_groups(d, gs) : 0;
     for (size_t j = 0; j < ng; j++)
-        if (tuning_lead(gs, ng, j))
+        if (tuning_lead(gs, ng, j)) {
+            size_t before = n;
             TRY(mmb_report_findings_compare_tuning(&c, gs, ng, j, &out[n]));
+            if (n > before)
+                out[before].tuning = true;
+        }
     free(gs);
     TRY(mmb_report_findings_compare_cublas(&c, &out[n]));
     TRY(mmb_report_findings_compare_dtypes(&c, &out[n]));
@@ -435,18 +446,43 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
     struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
     if (!fs)
         return;
-    size_t n = mmb_report_findings(rep, fs);
+    size_t n = mmb_report_findings(rep, fs), shown = 0;
     fputs("## Key findings\n\n", f);
-    if (n == 0)
-        fputs("None: the data has no selected rows to draw a finding from.\n", f);
     for (size_t i = 0; i < n; i++) {
+        if (fs[i].tuning)
+            continue;
+        shown++;
         fputs("- **", f);
         mmb_report_md_text(f, fs[i].lead);
         fputs(".** ", f);
         mmb_report_md_text(f, fs[i].text);
         fputc('\n', f);
     }
+    if (shown == 0)
+        fputs("None: the data has no selected rows to draw a finding from.\n", f);
+    else if (shown < n)
+        fputs("\nWhat tuning found, kernel by kernel: [tuning.md](tuning.md).\n", f);
     fputc('\n', f);
+    free(fs);
+}
+
+void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep)
+{
+    struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
+    if (!fs)
+        return;
+    size_t n = mmb_report_findings(rep, fs), shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!fs[i].tuning)
+            continue;
+        fputs(shown++ ? "- **" : "## What tuning found\n\n- **", f);
+        mmb_report_md_text(f, fs[i].lead);
+        fputs(".** ", f);
+        mmb_report_md_text(f, fs[i].text);
+        fputc('\n', f);
+    }
+    if (shown)
+        fputc('\n', f);
     free(fs);
 }
 
@@ -464,6 +500,8 @@ void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)
     if (n) {
         fputs("\\section*{Key findings}\n{\\sloppy\n\\begin{itemize}\n", f);
         for (size_t i = 0; i < n; i++) {
+            if (fs[i].tuning)
+                continue;
             fputs("\\item \\textbf{", f);
             mmb_report_md_tex(f, fs[i].lead);
             fputs(".} ", f);

@@ -148,6 +148,7 @@ int mmb_report_findings_claims_write(const struct mmb_report *rep, char *err, si
         }
         cJSON_AddStringToObject(f, "lead", fs[i].lead);
         cJSON_AddStringToObject(f, "text", fs[i].text);
+        cJSON_AddStringToObject(f, "document", fs[i].tuning ? "tuning.md" : "README.md"); /* where it is printed */
         for (size_t j = 0; j < fs[i].claims.n; j++)
             cJSON_AddItemToArray(claims, claim_json(rep, &fs[i].claims.list[j]));
         cJSON_AddItemToObject(f, "claims", claims);

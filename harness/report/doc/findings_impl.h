@@ -52,6 +52,7 @@ struct mmb_report_claims {
 struct mmb_report_finding {
     char lead[320];   /* a few words, bold: "The course profile's kernels, H100 80GB HBM3, 4096" */
     char text[2048];  /* plain text with numbers; the writers escape it */
+    bool tuning;      /* what a tuning run found: reports/tuning.md's, not the README's */
     struct mmb_report_claims claims; /* its numbers' provenance, where recorded (findings_claims.h) */
 };
 
@@ -65,6 +66,10 @@ struct mmb_report_findings_ctx {
     int cublas;
     char ref[96], sel[64];
 };
+
+/* The context every finding is written in: the primary GPU, cuBLAS, the reference
+ * size and the selection as text. */
+void mmb_report_findings_ctx_init(const struct mmb_report *rep, struct mmb_report_findings_ctx *c);
 
 /* Appends to f->text, never past its end. */
 void mmb_report_finding_add(struct mmb_report_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -104,5 +109,14 @@ bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c
                                          struct mmb_report_finding *f);
 bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c, size_t p,
                                         struct mmb_report_finding *f);
+
+/* findings_summary.c's sentences, each a "- " line ending in a newline, for the summary
+ * and the slides: the ladder profile to show and a GPU with its rows (false: none);
+ * ladder p on GPU g; the story's fastest kernel on GPU g; two GPUs side by side. */
+bool mmb_report_findings_summary_ladder_pick(const struct mmb_report_findings_ctx *c, size_t *p, size_t *g);
+void mmb_report_findings_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
+                               struct mmb_report_finding *f);
+void mmb_report_findings_summary_story(const struct mmb_report_findings_ctx *c, size_t g, struct mmb_report_finding *f);
+void mmb_report_findings_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 
 #endif

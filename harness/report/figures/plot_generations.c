@@ -55,8 +55,11 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
                 char label[96];
                 mmb_report_shape_label(&d->shapes[s], label, sizeof label);
                 fprintf(o.f, "%.6g %.6g %.6g %.6g  # %s\n", mmb_gp_size_x(&d->shapes[s]), q, lo, hi, label);
-                *top = fmax(*top, hi);
-                *bottom = fmin(*bottom, lo);
+                /* the axis spans every ratio, and the spread of the times past launch latency: a
+                 * 30 µs kernel's spread would flatten the rest (its bar is clipped at the edge) */
+                bool latency = fmin(ra->r.time_ms_median, rb->r.time_ms_median) < mmb_report_story.small_ms;
+                *top = fmax(*top, latency ? q : hi);
+                *bottom = fmin(*bottom, latency ? q : lo);
                 points++;
                 squares += !rect;
             }

@@ -147,7 +147,7 @@ static int spread_script_write(struct mmb_report *rep, const struct mmb_report_t
              d->kernels[g0->kernel], sp->shape, g0->dtype, g0->cache);
     snprintf(fig->caption, sizeof fig->caption,
              "Median time of every configuration of %s that ran at %s, over the best one's on the same GPU, sorted "
-             "from fastest, one line per GPU (linear scale; the five fastest of the first GPU are named); the dashed "
+             "from fastest, one line per GPU (linear scale; the five fastest of the first GPU are named right of it); the dashed "
              "horizontal lines are cuBLAS on each GPU. A flat start means many configurations are close to the best. "
              "Restricted and failed configurations are not drawn (they are counted in the table above).",
              d->kernels[g0->kernel], sp->shape);
@@ -174,8 +174,9 @@ static int spread_script_write(struct mmb_report *rep, const struct mmb_report_t
                  d->rows[idx[i]].r.time_ms_median / d->rows[idx[0]].r.time_ms_median);
     }
     free(idx);
-    fprintf(o.f, "    set label \"%s\" at graph 0.03, graph 0.95 left front font F%d tc rgb \"#303030\"\n", list,
-            MMB_GP_FONT_PT - 4);
+    /* in a margin of its own: over the plot it covered the curves */
+    fprintf(o.f, "    set rmargin at screen 0.70\n    set label \"%s\" at screen 0.72, graph 0.98 left front font F%d "
+                 "tc rgb \"#303030\"\n", list, MMB_GP_FONT_PT - 4);
     spread_terms(o.f, rep, gs, sp);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, sp->name, "gp", err, errlen);

@@ -277,6 +277,8 @@ void mmb_report_data_free(struct mmb_report_data *d)
     free(d->kernels);
     free(d->shapes);
     free(d->best);
+    for (size_t p = 0; d->profiles && p < d->nprofiles; p++)
+        free(d->profiles[p].docs);
     free(d->profiles);
     memset(d, 0, sizeof *d);
 }

@@ -37,8 +37,24 @@
 #define MMB_REPORT_SHAPES_MAX 1024
 #define MMB_REPORT_PROFILES_MAX 64
 
+/* What a profile's INI says of one of its kernels, for the worklog: what it changes
+ * and the counter that motivated it (profile keys summary and motivation), and its
+ * source file as the profile resolves it ("" for a library kernel). */
+struct mmb_report_kernel_doc {
+    char name[64];
+    char summary[200];
+    char motivation[48];
+    char source[1024];
+};
+
 struct mmb_report_profile {
     char name[MMB_REPORT_NAME_MAX]; /* the CSV's profile cell; "" for rows without one */
+    /* from <root>/profiles/<name>.ini when it loads: its `role =` (declared false when
+     * the INI has none or is not there: the name decides) and its kernels in order */
+    bool declared;
+    enum mmb_report_role declared_role;
+    struct mmb_report_kernel_doc *docs;
+    size_t ndocs;
     size_t rows, ok, published;     /* ok: ok rows with a time, published ones not counted */
     size_t ndtypes;                 /* element types among its ok rows */
     enum mmb_report_role role;
@@ -86,6 +102,7 @@ struct mmb_report_best {
 };
 
 struct mmb_report_data {
+    const char *root;                     /* source root: profiles/<name>.ini are read there; NULL: none */
     struct mmb_report_row *rows;
     size_t nrows, caprows;
     struct mmb_report_file *files;
