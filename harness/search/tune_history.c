@@ -15,7 +15,7 @@
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/resume.h"
-#include "results/t4.h"
+#include "results/t4/t4.h"
 
 struct mmb_tune_history {
     struct mmb_imap rows; /* index -> struct mmb_row * */

@@ -18,7 +18,7 @@
 #include "results/best/best.h"
 #include "results/protocol.h"
 #include "results/resume.h"
-#include "results/t4.h"
+#include "results/t4/t4.h"
 #include "search/strategy.h"
 #include "search/tuner.h"
 

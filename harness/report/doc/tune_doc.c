@@ -18,7 +18,7 @@
 #include "report/input/labels.h"
 #include "report/input/row.h"
 #include "report/input/tune_groups.h"
-#include "results/t4.h"
+#include "results/t4/t4.h"
 
 #define TABLE_MAX_CONFIGS 32
 

@@ -7,7 +7,7 @@
  *   measurements   time (the median, ms), then every result column (mmb_column_is_result)
  *                  that has a value, with the column table's unit
  *   objectives     [the tune's objective] */
-#include "results/t4.h"
+#include "results/t4/t4.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
