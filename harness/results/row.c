@@ -150,9 +150,12 @@ void mmb_row_derive(struct mmb_row *row)
     if (!isnan(row->ffma) && !isnan(row->fadd) && !isnan(row->fmul))
         row->flop_counted = 2.0 * row->ffma + row->fadd + row->fmul;
     row->intensity = intensity_of(row);
-    /* the device gives its FP32 peak; the row's pipe may be another */
+    /* the device gives its FP32 peak; the row's pipe may be another. A row derived
+     * before (timed, then counted under counters = best) holds its pipe's peak already:
+     * scaled from the FP32 peak again, not from itself. */
     enum mmb_pipe pipe;
-    row->peak_gflops = mmb_row_pipe(row, &pipe) ? mmb_pipe_peak(row->peak_gflops, row->cc, pipe, row->gpu) : NAN;
+    double fp32_peak = mmb_row_fp32_peak(row);
+    row->peak_gflops = mmb_row_pipe(row, &pipe) ? mmb_pipe_peak(fp32_peak, row->cc, pipe, row->gpu) : NAN;
     row->pipe_pct = percent_of(row->gflops, row->peak_gflops);
     row->fp32_pct = row->pipe_pct;
     row->declared_gbps = giga_per_second(compulsory_bytes(row), row);
