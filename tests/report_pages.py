@@ -81,7 +81,7 @@ def main():
         fixtures = os.path.join(root, "tests", "fixtures", "csv")
         subprocess.run([mmbench, "report", "-q", "--no-plots", "-o", out, os.path.join(fixtures, "good"),
                         os.path.join(fixtures, "ladder-tc")], check=True)
-        text = open(os.path.join(out, "README.md"), encoding="utf-8").read()
+        text = open(os.path.join(out, "ladder.md"), encoding="utf-8").read()
         for want in ("gnuplot/ladder-tc-f16-h100-80gb-hbm3.gp", "gnuplot/ladder-tc-bf16-h100-80gb-hbm3.gp",
                      "the ladder as a worklog at 4096 (profile ladder-tc, bf16)",
                      "| 01\\_wmma | WMMA 16x16x16 fragments from shared-memory tiles |"):

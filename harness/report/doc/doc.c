@@ -431,6 +431,34 @@ static void md_head(FILE *f, const struct mmb_report *rep)
             mmb_report_tune_groups_any(rep) ? "[Tuning](tuning.md) · " : "");
 }
 
+/* reports/ladder.md: the Kernel ladder section, every ladder profile's figures, worklog
+ * and tables (the README keeps the summary's ladder figure and the ladder findings). */
+static int ladder_write(struct mmb_report *rep, FILE *tex, char *err, size_t errlen)
+{
+    char path[4400];
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "ladder.md", err, errlen) != 0)
+        return -1;
+    struct mmb_report_out md;
+    if (mmb_report_out_open(&md, err, errlen) != 0)
+        return -1;
+    fputs("# mmbench report: kernel ladders\n\nThe ladder detail of [the report](README.md): each ladder profile's "
+          "steps, worklog, roofline and tables per GPU. Written by the same `mmbench report`.\n\n",
+          md.f);
+    int rc;
+    size_t n = mmb_report_sections_ladders(rep, md.f, tex, &rc);
+    if (rc != 0) {
+        mmb_report_out_discard(&md);
+        return mmb_failf(err, errlen, "out of memory");
+    }
+    if (n == 0) {
+        mmb_report_out_discard(&md);
+        if (unlink(path) != 0 && errno != ENOENT)
+            return mmb_failf(err, errlen, "%s: unlink: %s", path, strerror(errno));
+        return 0;
+    }
+    return mmb_report_out_commit(&md, path, err, errlen);
+}
+
 /* Whether tuning.md has something to show: tuned rows or a heatmap. */
 static bool tuning_any(const struct mmb_report *rep)
 {
@@ -537,7 +565,7 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&tex);
         return -1;
     }
-    if (tuning_write(rep, tex.f, err, errlen) != 0) {
+    if (ladder_write(rep, tex.f, err, errlen) != 0 || tuning_write(rep, tex.f, err, errlen) != 0) {
         mmb_report_out_discard(&md);
         mmb_report_out_discard(&tex);
         return -1;

@@ -83,7 +83,7 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const 
                                        "Occup. %"};
     for (size_t i = 0; i < MMB_COUNT(tail); i++)
         mmb_report_tabular_head(&t, c + i, tail[i], i != 2 && i != 8, false);
-    t.wrap[c + 8] = 0.14;
+    t.wrap[c + 8] = 0.075; /* a stall's name on a line: "Long Scoreboard 9.9," */
     size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks);
     const char *params[MMB_REPORT_KERNELS_MAX];
     size_t np = 0;

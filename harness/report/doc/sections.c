@@ -30,7 +30,7 @@ static const struct {
 } places[] = {
     {MMB_REPORT_ROLE_TUNING, "[tuning.md](tuning.md)", NULL},
     {MMB_REPORT_ROLE_DTYPES, "the element-type table of each GPU ([Tables](#tables))", NULL},
-    {MMB_REPORT_ROLE_LADDER, "[Kernel ladder](#kernel-ladder)", "Kernel ladder"},
+    {MMB_REPORT_ROLE_LADDER, "[Kernel ladder](ladder.md)", "Kernel ladder"}, /* its own page */
     {MMB_REPORT_ROLE_AS_WRITTEN, "[Seed kernels as written](#seed-kernels-as-written)", "Seed kernels as written"},
     {MMB_REPORT_ROLE_PRECISIONS, "[Precisions](#precisions)", "Precisions"},
     {MMB_REPORT_ROLE_OTHER, "[Other profiles](#other-profiles)", "Other profiles"},
@@ -507,14 +507,18 @@ static int precisions_section(const struct mmb_report *rep, FILE *md, FILE *tex)
     return rc;
 }
 
+size_t mmb_report_sections_ladders(const struct mmb_report *rep, FILE *md, FILE *tex, int *rc)
+{
+    size_t ps[MMB_REPORT_PROFILES_MAX];
+    size_t np = mmb_report_profiles_of(&rep->data, MMB_REPORT_ROLE_LADDER, ps);
+    *rc = 0;
+    for (size_t j = 0; j < np && *rc == 0; j++)
+        *rc = mmb_report_ladder_doc_section(rep, ps[j], j == 0, md, tex);
+    return np;
+}
+
 int mmb_report_sections_write(const struct mmb_report *rep, FILE *md, FILE *tex)
 {
-    const struct mmb_report_data *d = &rep->data;
-    size_t ps[MMB_REPORT_PROFILES_MAX];
-    size_t np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
-    for (size_t j = 0; j < np; j++)
-        if (mmb_report_ladder_doc_section(rep, ps[j], j == 0, md, tex) != 0)
-            return -1;
     if (precisions_section(rep, md, tex) != 0)
         return -1;
     if (status_section(rep, MMB_REPORT_ROLE_AS_WRITTEN, "Seed kernels as written",

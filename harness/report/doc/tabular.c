@@ -199,6 +199,7 @@ static void md_table(FILE *f, const struct mmb_report_table *t)
 #define TEX_WIDE_COLS 9
 #define TEX_STACK_COLS 7
 #define TEX_TIGHT_COLS 13
+#define TEX_TIGHTEST_COLS 15
 
 static void tex_head(FILE *f, const struct mmb_report_table *t)
 {
@@ -313,11 +314,13 @@ static void tex_table(FILE *f, const struct mmb_report_table *t)
     if (t->tex_comment[0])
         fprintf(f, "%% %s\n", t->tex_comment);
     bool wide = t->ncols >= TEX_WIDE_COLS || t->tex_small;
-    /* the widest tables (a dozen columns and more) with 2 pt between their columns */
+    /* the widest tables (a dozen columns and more) with 2 pt between their columns, 1.5 pt
+     * from 15 (the ladder's table with its stall reasons) */
     fprintf(f, "\\begingroup\n%s\n%s\\begin{longtable}{", wide ? "\\scriptsize" : "\\footnotesize",
-            t->tex_loose && !wide        ? ""
-            : t->ncols >= TEX_TIGHT_COLS ? "\\setlength{\\tabcolsep}{2pt}\n"
-                                         : "\\setlength{\\tabcolsep}{3pt}\n");
+            t->tex_loose && !wide           ? ""
+            : t->ncols >= TEX_TIGHTEST_COLS ? "\\setlength{\\tabcolsep}{1.5pt}\n"
+            : t->ncols >= TEX_TIGHT_COLS    ? "\\setlength{\\tabcolsep}{2pt}\n"
+                                            : "\\setlength{\\tabcolsep}{3pt}\n");
     for (size_t c = 0; c < t->ncols; c++)
         fputc(t->tex_spec[0] ? t->tex_spec[c] : t->num[c] ? 'r' : 'l', f);
     fputs("}\n\\caption{", f);

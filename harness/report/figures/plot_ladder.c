@@ -96,7 +96,8 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    fig->deck = true; /* a slide of slides.tex */
+    /* a slide of slides.tex: the ladders in the report's element type, which the summary tells */
+    fig->deck = l->dtype && !strcmp(l->dtype, d->dtype);
     char gpu[128], sel[64], shapes[2][96];
     mmb_report_state_gpu_label(rep, l->g, gpu, sizeof gpu);
     mmb_report_state_selection(rep, (int)l->g, sel, sizeof sel);

@@ -93,8 +93,17 @@ void mmb_report_pairs_basis_text(const struct mmb_report_pairs_basis *b, const c
     bool all_samples = b->samples[0] == b->pairs && b->samples[1] == b->pairs;
     bool recorded = b->recorded[0] == b->pairs && b->recorded[1] == b->pairs;
     if (all_samples && recorded && !b->unlike) {
+        /* its items a word each ("warmup=2; noise=0.5%; ..."), so that a line may break between them */
+        char shown[2 * sizeof b->protocol];
+        size_t o = 0;
+        for (const char *c = b->protocol; *c && o + 3 < sizeof shown; c++) {
+            shown[o++] = *c;
+            if (*c == ';')
+                shown[o++] = ' ';
+        }
+        shown[o] = '\0';
         snprintf(out, len, "Both GPUs' rows were timed under one protocol (%s) and every interval comes from every "
-                 "launch's time.", b->protocol);
+                 "launch's time.", shown);
         return;
     }
     size_t o = 0;
