@@ -57,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.0700
     set rmargin at screen 0.4000
     set bmargin at screen 0.3000
@@ -67,9 +75,9 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Measured DRAM traffic / time (counters)"
-    set yrange [0:1562.27]
+    set yrange [0:1650.9]
     set ylabel "GB/s"
-    set y2range [0:46.6027]
+    set y2range [0:49.2465]
     set y2tics nomirror
     set y2label "% of the DRAM peak (3352 GB/s)"
     set format y2 "%g"
@@ -133,6 +141,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5850
     set rmargin at screen 0.9150
     set bmargin at screen 0.3000
@@ -143,9 +159,9 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "nvbench's declared bytes (A, B, C once) / time"
-    set yrange [0:233.936]
+    set yrange [0:233.694]
     set ylabel "GB/s"
-    set y2range [0:6.97833]
+    set y2range [0:6.97112]
     set y2tics nomirror
     set y2label "% of the DRAM peak (3352 GB/s)"
     set format y2 "%g"

@@ -57,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.0850
     set rmargin at screen 0.4750
     set bmargin at screen 0.3000
@@ -67,7 +75,7 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Memory bandwidth (GB/s)"
-    set yrange [0:1562.27]
+    set yrange [0:1650.9]
     set ylabel "GB/s"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14
@@ -115,6 +123,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5700
     set rmargin at screen 0.9600
     set bmargin at screen 0.3000
@@ -125,7 +141,7 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Bandwidth utilisation (% of each GPU's DRAM peak)"
-    set yrange [0:46.6027]
+    set yrange [0:49.2465]
     set ylabel "% of DRAM peak"
     set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
     set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14

@@ -57,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
@@ -67,7 +75,7 @@ do for [i = 1:words(formats)] {
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:817.777]
+    set xrange [0.1:3276.8]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]
@@ -94,23 +102,28 @@ do for [i = 1:words(formats)] {
          "roofline-h100-80gb-hbm3.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with linespoints ls 1 lw 1 pt 6 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 1 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 2 lw 1 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 3 lw 1 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2 with linespoints ls 4 lw 1 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 1 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 2 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2 with linespoints ls 2 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 3 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2 with linespoints ls 3 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 4 lw 1 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 15 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
+         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 15 using 1:2 with linespoints ls 4 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 16 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 17 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 18 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 19 using 1:2 with linespoints ls 5 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 20 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
     unset label
     unset object
     unset arrow
@@ -149,6 +162,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788
@@ -159,7 +180,7 @@ do for [i = 1:words(formats)] {
     unset ylabel
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:817.777]
+    set xrange [0.1:3276.8]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]
@@ -186,23 +207,28 @@ do for [i = 1:words(formats)] {
          "roofline-h200.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 1 using 1:2 with linespoints ls 1 lw 1 pt 6 notitle, \
          "roofline-h200.dat" index 2 using 1:2 with linespoints ls 1 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 2 lw 1 notitle, \
-         "roofline-h200.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 6 using 1:2 with linespoints ls 3 lw 1 notitle, \
-         "roofline-h200.dat" index 6 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 7 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 8 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 9 using 1:2 with linespoints ls 4 lw 1 notitle, \
-         "roofline-h200.dat" index 9 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 10 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 1 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 2 lw 1 notitle, \
+         "roofline-h200.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 6 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 7 using 1:2 with linespoints ls 2 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 8 using 1:2 with linespoints ls 3 lw 1 notitle, \
+         "roofline-h200.dat" index 8 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 9 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 10 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 11 using 1:2 with linespoints ls 3 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 4 lw 1 notitle, \
          "roofline-h200.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 15 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
+         "roofline-h200.dat" index 13 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 14 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 15 using 1:2 with linespoints ls 4 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 16 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h200.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 17 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 18 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 19 using 1:2 with linespoints ls 5 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 20 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005

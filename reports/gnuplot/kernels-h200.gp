@@ -57,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title (LARGE ? "NVIDIA H200: the course kernels at 4096, TFLOP/s (% of cuBLAS)" : "NVIDIA H200: the course kernels at 4096 (f32, cold L2)")
     set ylabel "TFLOP/s (2MNK / median time)"
     set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
@@ -67,7 +75,7 @@ do for [i = 1:words(formats)] {
     set grid noxtics
     unset key
     set boxwidth 0.6
-    set yrange [0:74.2959]
+    set yrange [0:74.4566]
     set arrow from graph 0, first 66.9082 to graph 1, first 66.9082 nohead dt 3 lw 2.5 lc rgb "#404040"
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.01, first 66.9082 left offset 0,0.7 tc rgb "#404040"
     plot "kernels-h200.dat" using 1:2:4 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb variable, \

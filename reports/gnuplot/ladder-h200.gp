@@ -57,15 +57,23 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title (LARGE ? "NVIDIA H200: the ladder at 4096, TFLOP/s (% of cuBLAS)" : "NVIDIA H200: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)")
     set xlabel "TFLOP/s (2MNK / median time)"
     set ytics ("naive" 0, "01_uncoalesced" 1, "01_coalesced" 2, "02_tiled" 3, "03_blocktile_1d" 4, "04_blocktile_2d" 5, "05_vectorized" 6, "06_conflict_free" 7, "07_warptile" 8, "08_pipelined" 9, "09_lean" 10, "10_stream_k" 11, "cublas" 12)
     set yrange [12.6:-0.6]
-    set xrange [0:77.5033]
+    set xrange [0:77.8459]
     set grid xtics noytics
     set ytics scale 0
     set style fill solid 0.9 border lc rgb "#202020"
-    set x2range [0:115.835]
+    set x2range [0:116.347]
     set x2tics 0, 20, 100 out
     set x2label "% of the FP32 peak (66.9 TFLOP/s)"
     set arrow from first 66.9082, graph 0 to first 66.9082, graph 1 nohead dt 3 lw 2.5 lc rgb "#404040"

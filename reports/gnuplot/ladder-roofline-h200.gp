@@ -56,12 +56,20 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title "NVIDIA H200: the roofline of the kernel ladder (profile ladder) at 4096 (f32, cold L2)"
     set xlabel "Arithmetic intensity (FLOP per byte moved at each level, log scale)"
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.01:558.394]
+    set xrange [0.01:3276.8]
     set logscale y 10
     set format y "%.10g"
     set yrange [100:160580]
@@ -84,51 +92,67 @@ do for [i = 1:words(formats)] {
     plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
          roof1(x) with lines lw 2.5 dt 2 lc rgb "#303030" notitle, \
          roof2(x) with lines lw 2.5 dt 4 lc rgb "#303030" notitle, \
-         "ladder-roofline-h200.dat" index 39 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 1 lc rgb "#606060" notitle, \
-         "ladder-roofline-h200.dat" index 40 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 2 lc rgb "#606060" notitle, \
-         "ladder-roofline-h200.dat" index 41 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 4 lc rgb "#606060" notitle, \
+         roof3(x) with lines lw 2.5 dt 5 lc rgb "#303030" notitle, \
+         "ladder-roofline-h200.dat" index 52 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 1 lc rgb "#606060" notitle, \
+         "ladder-roofline-h200.dat" index 53 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 2 lc rgb "#606060" notitle, \
+         "ladder-roofline-h200.dat" index 54 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 4 lc rgb "#606060" notitle, \
+         "ladder-roofline-h200.dat" index 55 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 5 lc rgb "#606060" notitle, \
          "ladder-roofline-h200.dat" index 0 using 1:2 with points ls 1 pt 7 ps 2.2 * PS lw 2 title "naive", \
          "ladder-roofline-h200.dat" index 1 using 1:2 with points ls 1 pt 6 ps 2.2 * PS lw 2 notitle, \
          "ladder-roofline-h200.dat" index 2 using 1:2 with points ls 1 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 3 using 1:2 with points ls 6 pt 7 ps 2.2 * PS lw 2 title "01_uncoalesced", \
-         "ladder-roofline-h200.dat" index 4 using 1:2 with points ls 6 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 5 using 1:2 with points ls 6 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 6 using 1:2 with points ls 7 pt 7 ps 2.2 * PS lw 2 title "01_coalesced", \
-         "ladder-roofline-h200.dat" index 7 using 1:2 with points ls 7 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 8 using 1:2 with points ls 7 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 9 using 1:2 with points ls 8 pt 7 ps 2.2 * PS lw 2 title "02_tiled", \
-         "ladder-roofline-h200.dat" index 10 using 1:2 with points ls 8 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 11 using 1:2 with points ls 8 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 12 using 1:2 with points ls 9 pt 7 ps 2.2 * PS lw 2 title "03_blocktile_1d", \
-         "ladder-roofline-h200.dat" index 13 using 1:2 with points ls 9 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 14 using 1:2 with points ls 9 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 15 using 1:2 with points ls 10 pt 7 ps 2.2 * PS lw 2 title "04_blocktile_2d", \
-         "ladder-roofline-h200.dat" index 16 using 1:2 with points ls 10 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 17 using 1:2 with points ls 10 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 18 using 1:2 with points ls 11 pt 7 ps 2.2 * PS lw 2 title "05_vectorized", \
-         "ladder-roofline-h200.dat" index 19 using 1:2 with points ls 11 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 20 using 1:2 with points ls 11 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 21 using 1:2 with points ls 12 pt 7 ps 2.2 * PS lw 2 title "06_conflict_free", \
-         "ladder-roofline-h200.dat" index 22 using 1:2 with points ls 12 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 23 using 1:2 with points ls 12 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 24 using 1:2 with points ls 13 pt 7 ps 2.2 * PS lw 2 title "07_warptile", \
-         "ladder-roofline-h200.dat" index 25 using 1:2 with points ls 13 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 26 using 1:2 with points ls 13 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 27 using 1:2 with points ls 14 pt 7 ps 2.2 * PS lw 2 title "08_pipelined", \
-         "ladder-roofline-h200.dat" index 28 using 1:2 with points ls 14 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 29 using 1:2 with points ls 14 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 30 using 1:2 with points ls 15 pt 7 ps 2.2 * PS lw 2 title "09_lean", \
-         "ladder-roofline-h200.dat" index 31 using 1:2 with points ls 15 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 32 using 1:2 with points ls 15 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 33 using 1:2 with points ls 16 pt 7 ps 2.2 * PS lw 2 title "10_stream_k", \
-         "ladder-roofline-h200.dat" index 34 using 1:2 with points ls 16 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 35 using 1:2 with points ls 16 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 36 using 1:2 with points ls 5 pt 7 ps 2.2 * PS lw 2 title "cublas", \
-         "ladder-roofline-h200.dat" index 37 using 1:2 with points ls 5 pt 6 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 38 using 1:2 with points ls 5 pt 8 ps 2.2 * PS lw 2 notitle, \
-         "ladder-roofline-h200.dat" index 42 using 1:2:3 with labels left offset 0.9,-0.3 font F14 tc rgb "#303030" notitle, \
+         "ladder-roofline-h200.dat" index 3 using 1:2 with points ls 1 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 4 using 1:2 with points ls 13 pt 7 ps 2.2 * PS lw 2 title "01_uncoalesced", \
+         "ladder-roofline-h200.dat" index 5 using 1:2 with points ls 13 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 6 using 1:2 with points ls 13 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 7 using 1:2 with points ls 13 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 8 using 1:2 with points ls 14 pt 7 ps 2.2 * PS lw 2 title "01_coalesced", \
+         "ladder-roofline-h200.dat" index 9 using 1:2 with points ls 14 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 10 using 1:2 with points ls 14 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 11 using 1:2 with points ls 14 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 12 using 1:2 with points ls 15 pt 7 ps 2.2 * PS lw 2 title "02_tiled", \
+         "ladder-roofline-h200.dat" index 13 using 1:2 with points ls 15 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 14 using 1:2 with points ls 15 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 15 using 1:2 with points ls 15 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 16 using 1:2 with points ls 16 pt 7 ps 2.2 * PS lw 2 title "03_blocktile_1d", \
+         "ladder-roofline-h200.dat" index 17 using 1:2 with points ls 16 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 18 using 1:2 with points ls 16 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 19 using 1:2 with points ls 16 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 20 using 1:2 with points ls 17 pt 7 ps 2.2 * PS lw 2 title "04_blocktile_2d", \
+         "ladder-roofline-h200.dat" index 21 using 1:2 with points ls 17 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 22 using 1:2 with points ls 17 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 23 using 1:2 with points ls 17 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 24 using 1:2 with points ls 18 pt 7 ps 2.2 * PS lw 2 title "05_vectorized", \
+         "ladder-roofline-h200.dat" index 25 using 1:2 with points ls 18 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 26 using 1:2 with points ls 18 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 27 using 1:2 with points ls 18 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 28 using 1:2 with points ls 19 pt 7 ps 2.2 * PS lw 2 title "06_conflict_free", \
+         "ladder-roofline-h200.dat" index 29 using 1:2 with points ls 19 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 30 using 1:2 with points ls 19 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 31 using 1:2 with points ls 19 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 32 using 1:2 with points ls 20 pt 7 ps 2.2 * PS lw 2 title "07_warptile", \
+         "ladder-roofline-h200.dat" index 33 using 1:2 with points ls 20 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 34 using 1:2 with points ls 20 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 35 using 1:2 with points ls 20 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 36 using 1:2 with points ls 21 pt 7 ps 2.2 * PS lw 2 title "08_pipelined", \
+         "ladder-roofline-h200.dat" index 37 using 1:2 with points ls 21 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 38 using 1:2 with points ls 21 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 39 using 1:2 with points ls 21 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 40 using 1:2 with points ls 22 pt 7 ps 2.2 * PS lw 2 title "09_lean", \
+         "ladder-roofline-h200.dat" index 41 using 1:2 with points ls 22 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 42 using 1:2 with points ls 22 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 43 using 1:2 with points ls 22 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 44 using 1:2 with points ls 23 pt 7 ps 2.2 * PS lw 2 title "10_stream_k", \
+         "ladder-roofline-h200.dat" index 45 using 1:2 with points ls 23 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 46 using 1:2 with points ls 23 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 47 using 1:2 with points ls 23 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 48 using 1:2 with points ls 5 pt 7 ps 2.2 * PS lw 2 title "cublas", \
+         "ladder-roofline-h200.dat" index 49 using 1:2 with points ls 5 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 50 using 1:2 with points ls 5 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 51 using 1:2 with points ls 5 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h200.dat" index 56 using 1:2:3 with labels left offset 0.9,-0.3 font F14 tc rgb "#303030" notitle, \
          NaN with points pt 7 ps 2 * PS lw 2 lc rgb "#404040" title "DRAM", \
          NaN with points pt 6 ps 2 * PS lw 2 lc rgb "#404040" title "L2", \
-         NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1"
+         NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1", \
+         NaN with points pt 4 ps 2 * PS lw 2 lc rgb "#404040" title "shared"
     unset output
 }

@@ -56,12 +56,20 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title "NVIDIA H200: hierarchical roofline, square sizes (f32, cold L2)"
     set xlabel "Arithmetic intensity (FLOP per byte moved at each level, log scale)"
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:817.777]
+    set xrange [0.1:3276.8]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]
@@ -89,24 +97,30 @@ do for [i = 1:words(formats)] {
          "roofline-h200.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 1 using 1:2 with linespoints ls 1 lw 1 pt 6 notitle, \
          "roofline-h200.dat" index 2 using 1:2 with linespoints ls 1 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 2 lw 1 title "tiled", \
-         "roofline-h200.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 6 using 1:2 with linespoints ls 3 lw 1 title "rect_tiles", \
-         "roofline-h200.dat" index 6 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 7 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 8 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 9 using 1:2 with linespoints ls 4 lw 1 title "tunable", \
-         "roofline-h200.dat" index 9 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 10 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 5 lw 1 title "cublas", \
+         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 1 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 2 lw 1 title "tiled", \
+         "roofline-h200.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 6 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 7 using 1:2 with linespoints ls 2 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 8 using 1:2 with linespoints ls 3 lw 1 title "rect_tiles", \
+         "roofline-h200.dat" index 8 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 9 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 10 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 11 using 1:2 with linespoints ls 3 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 4 lw 1 title "tunable", \
          "roofline-h200.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 15 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \
+         "roofline-h200.dat" index 13 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 14 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 15 using 1:2 with linespoints ls 4 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 16 using 1:2 with linespoints ls 5 lw 1 title "cublas", \
+         "roofline-h200.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 17 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 18 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 19 using 1:2 with linespoints ls 5 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 20 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" title "output stayed in L2", \
          NaN with points pt 6 ps 2 * PS lw 2 lc rgb "#404040" title "L2 intensity", \
-         NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1 intensity"
+         NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1 intensity", \
+         NaN with points pt 4 ps 2 * PS lw 2 lc rgb "#404040" title "shared intensity"
     unset output
 }
