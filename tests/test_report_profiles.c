@@ -95,7 +95,7 @@ START_TEST(test_profiles_story_default)
     /* course is the story although sweep2 has more ok rows and a faster naive */
     char *findings = section(md, "## Key findings");
     has(findings, "**The course profile's kernels, Test GPU A, 4096.** Each kernel's best configuration (f32, cold L2): "
-                  "naive 6.2 TFLOP/s, tiled 9.2 (×1.47), cublas 50.9 (×5.56).");
+                  "naive 6.2 TFLOP/s, tiled 9.2 (×1.47, UNSURE), cublas 50.9 (×5.56, UNSURE).");
     ck_assert_ptr_null(strstr(findings, "k\\_other"));
     ck_assert_ptr_null(strstr(findings, "naive 6.9"));
     free(findings);
@@ -140,7 +140,7 @@ START_TEST(test_profiles_story_named)
     ck_assert_msg(run_in_root(named, 2, NULL, 0) == 0, "%s", report_err);
     char *md = readme();
     has(md, "**The sweep2 profile's kernels, Test GPU A, 4096.** Each kernel's best configuration (f32, cold L2): naive "
-            "6.9 TFLOP/s, k\\_other 13.7 (×2.00), cublas 51.9 (×3.77).");
+            "6.9 TFLOP/s, k\\_other 13.7 (×2.00, UNSURE), cublas 51.9 (×3.77, UNSURE).");
     has(md, "drawn from one profile, `sweep2` (named with --profile;");
     has(md, "`course` in [Other profiles](#other-profiles)");
     free(md);
@@ -200,6 +200,34 @@ START_TEST(test_profiles_seeds_as_written)
 }
 END_TEST
 
+/* Steps and kernels whose times differ inside the noise (tests/fixtures/csv/noise: each row
+ * its launch count, min and max): compare's verdict SAME, so no gain, no "fastest" alone. */
+START_TEST(test_profiles_noise)
+{
+    root_make();
+    char in[900];
+    snprintf(in, sizeof in, "%s/tests/fixtures/csv/noise", root);
+    char *inputs[] = {in};
+    ck_assert_msg(run_in_root(NULL, 0, inputs, 1) == 0, "%s", report_err);
+    char *md = readme();
+    char *findings = section(md, "## Key findings");
+    /* a clear step is a gain, the step inside the noise is not */
+    has(findings, "The largest gains over the step above: step1 ×2.75 (after step0).");
+    ck_assert_ptr_null(strstr(findings, "(after step1)"));
+    has(findings, "to step2's 17.3 (×2.76) (not told apart by mmbench compare from step1)");
+    /* kernel against kernel: SAME, and the fastest named with the one it ties */
+    has(findings, "naive 6.2 TFLOP/s, tiled 6.3 (×1.00, SAME), cublas 50.9 (×8.11).");
+    has(findings, "The fastest of the profile's kernels, tiled (not told apart by mmbench compare from naive)");
+    has(findings, "naive's time over tiled's: ×1.00, SAME at 4096; ×1.00, SAME at 8192.");
+    free(findings);
+    char *summary = section(md, "## Summary");
+    has(summary, "The largest steps: step1 ×2.75 over the step before.");
+    has(summary, "tiled (not told apart by mmbench compare from naive), reaches 6.3 TFLOP/s");
+    free(summary);
+    free(md);
+}
+END_TEST
+
 START_TEST(test_profiles_ladder)
 {
     root_make();
@@ -231,14 +259,16 @@ START_TEST(test_profiles_ladder)
     free(figures);
     char *findings = section(md, "## Key findings");
     has(findings, "**Kernel ladder, Test GPU A.** Profile ladder, each step at its best configuration (f32, cold L2). At "
-                  "4096 its 3 steps go from step0's 6.2 TFLOP/s to step2's 34.4 (×5.50), 68% of cuBLAS and 51% of the "
-                  "FP32 peak; at 8192 the fastest is step2 at 34.4, 68% of cuBLAS.");
-    has(findings, "The largest gains over the step above: step1 ×2.75 (after step0), step2 ×2.00 (after step1).");
+                  "4096 its 3 steps go from step0's 6.2 TFLOP/s to step2's 34.4 (×5.50, UNSURE) (not told apart by "
+                  "mmbench compare from step0, step1), 68% of cuBLAS and 51% of the FP32 peak; at 8192 the fastest is "
+                  "step2 at 34.4 (not told apart by mmbench compare from step0, step1), 68% of cuBLAS.");
+    /* rows without their spread or launch count: no verdict, so no step is called a gain */
+    ck_assert_ptr_null(strstr(findings, "The largest gains over the step above"));
     has(findings, "What limits each step at 4096: L1/TEX throughput from step0 to step1; latency (no unit at 60% of its "
                   "peak) for step2; the SM's instruction issue for cublas.");
     has(findings, "What the latency-bound steps wait for, in warp cycles per issued instruction: step2 Not Selected "
                   "2.2, Long Scoreboard 1.4.");
-    has(findings, "step2 cuts shared-memory bank conflicts from 268.4 M to 18.0 k at 4096 (×2.00 in speed).");
+    has(findings, "step2 cuts shared-memory bank conflicts from 268.4 M to 18.0 k at 4096 (×2.00, UNSURE in speed).");
     free(findings);
     free(md);
     char path[900];
@@ -308,6 +338,7 @@ int main(void)
     tcase_add_test(tc, test_profiles_story_named);
     tcase_add_test(tc, test_profiles_seeds_as_written);
     tcase_add_test(tc, test_profiles_ladder);
+    tcase_add_test(tc, test_profiles_noise);
     tcase_add_test(tc, test_story_roles);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

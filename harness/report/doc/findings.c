@@ -16,6 +16,7 @@
 
 #include "report/doc/md.h"
 #include "report/input/labels.h"
+#include "report/input/pairs.h"
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "report/input/select.h"
@@ -32,33 +33,38 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "The %s profile's kernels, %s, %s", d->profiles[d->main].name, gpu, c->ref);
     mmb_report_finding_add(f, "Each kernel's best configuration (%s): ", c->sel);
-    const struct mmb_report_row *prev = NULL, *fastest = NULL;
-    size_t n = 0;
+    const struct mmb_report_row *prev = NULL, *fastest = NULL, *own[MMB_REPORT_KERNELS_MAX];
+    size_t n = 0, nown = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
         if (!r)
             continue;
         bool first = n++ == 0;
+        char x[64];
         mmb_report_finding_add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k],
                                mmb_report_findings_claim_tflops(&f->claims, r, a), first ? " TFLOP/s" : "");
         if (prev)
-            mmb_report_finding_add(f, " (×%s)", mmb_report_findings_claim_speedup(&f->claims, prev, r, b));
+            mmb_report_finding_add(f, " (%s)", mmb_report_finding_gain(c, f, prev, r, x, sizeof x));
         prev = r;
+        own[nown++] = (int)k != c->cublas ? r : NULL;
         if ((int)k != c->cublas && (!fastest || r->r.time_ms_median < fastest->r.time_ms_median))
             fastest = r;
     }
     mmb_report_finding_add(f, ".");
     const struct mmb_report_row *cub = c->cublas >= 0 ? mmb_report_finding_at_ref(c, g, (size_t)c->cublas) : NULL;
     double peak = d->gpus[g].peak_gflops;
+    char ties[256];
+    if (fastest)
+        mmb_report_finding_ties(c, fastest, own, nown, ties, sizeof ties);
     if (fastest && cub)
-        mmb_report_finding_add(f, " The fastest of the profile's kernels, %s, reaches %s%% of cuBLAS",
-                               d->kernels[fastest->kernel],
+        mmb_report_finding_add(f, " The fastest of the profile's kernels, %s%s, reaches %s%% of cuBLAS",
+                               d->kernels[fastest->kernel], ties,
                                mmb_report_findings_claim_pct_time(&f->claims, cub, fastest, a));
     char e[16];
     if (fastest && cub && isfinite(peak))
         mmb_report_finding_add(f, " and %s%% of the FP32 peak (%s TFLOP/s); cuBLAS reaches %s%%.",
                                mmb_report_findings_claim_pct_peak(&f->claims, fastest, a),
-                               mmb_report_finding_tflops(peak, b),
+                               mmb_report_findings_claim_cell(&f->claims, fastest, "peak_gflops", "tflops", peak, b),
                                mmb_report_findings_claim_pct_peak(&f->claims, cub, e));
     else if (fastest && cub)
         mmb_report_finding_add(f, ".");
@@ -88,8 +94,11 @@ static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_r
     if (mmb_row_bound(&r->r, &bound)) {
         const struct mmb_limiter *unit = mmb_limiter_info(bound.unit);
         if (bound.verdict == MMB_LIMITER_LATENCY)
-            mmb_report_finding_add(f, "%s is latency-bound: its busiest unit, %s, is at %s%%, under %.0f%%", r->r.kernel,
-                                   unit->meaning, unit_claim(f, r, bound.unit, bound.pct, a), MMB_LIMITER_NEAR_PEAK);
+            mmb_report_finding_add(f, "%s is latency-bound: its busiest unit, %s, is at %s%%, under %s%%", r->r.kernel,
+                                   unit->meaning, unit_claim(f, r, bound.unit, bound.pct, a),
+                                   mmb_report_findings_claim_setting(&f->claims, "harness/results/limiter.h",
+                                                                     "MMB_LIMITER_NEAR_PEAK", MMB_LIMITER_NEAR_PEAK, 1,
+                                                                     "int", c2));
         else
             mmb_report_finding_add(f, "%s is limited by %s (%s%%", r->r.kernel, unit->meaning,
                                    unit_claim(f, r, bound.unit, bound.pct, a));
@@ -105,13 +114,18 @@ static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_r
         return;
     }
     *missing = true;
-    mmb_report_finding_add(f, "%s uses %s%% of the FP32 pipe", r->r.kernel, mmb_report_finding_pct(fp, a));
+    (void)fp;
+    mmb_report_finding_add(f, "%s uses %s%% of the FP32 pipe", r->r.kernel,
+                           mmb_report_findings_claim_pct_peak(&f->claims, r, a));
     if (isfinite(sm))
-        mmb_report_finding_add(f, ", SM throughput %s%%", mmb_report_finding_pct(sm, a));
+        mmb_report_finding_add(f, ", SM throughput %s%%",
+                               mmb_report_findings_claim_column(&f->claims, r, "sm_util_pct", sm, a));
     if (isfinite(dram))
-        mmb_report_finding_add(f, ", DRAM %s%%", mmb_report_finding_pct(dram, a));
+        mmb_report_finding_add(f, ", DRAM %s%%",
+                               mmb_report_findings_claim_column(&f->claims, r, "dram_util_pct", dram, a));
     if (r->r.l1_hit_pct >= 50) /* the caches feeding it: why it does better than its FP32 share */
-        mmb_report_finding_add(f, ", L1 hit rate %s%%", mmb_report_finding_pct(r->r.l1_hit_pct, a));
+        mmb_report_finding_add(f, ", L1 hit rate %s%%",
+                               mmb_report_findings_claim_column(&f->claims, r, "l1_hit_pct", r->r.l1_hit_pct, a));
 }
 
 /* Kernels whose SM throughput is far above their FP32 use: busy feeding the pipe. */
@@ -154,13 +168,13 @@ static bool limits(const struct mmb_report_findings_ctx *c, size_t g, struct mmb
         char a[16];
         if (r && mmb_row_fp32_pct(&r->r) >= 60)
             mmb_report_finding_add(f, " %s is near the FP32 roof (%s%%).", d->kernels[k],
-                                   mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), a));
+                                   mmb_report_findings_claim_pct_peak(&f->claims, r, a));
     }
     if (missing) {
         /* name the rows that lack the counters: a CSV of the same GPU may have them */
         mmb_report_finding_add(f,
                                " A limiter (the busiest of pipe, issue, L1, L2 and DRAM as Nsight Compute's Speed of "
-                               "Light reads them, or latency when none is at 60%% of its peak) needs "
+                               "Light reads them, or latency when none is near its peak) needs "
                                "L1 and L2 throughput (columns l1_util_pct, l2_util_pct), which the rows of");
         size_t nl = 0, files[MMB_REPORT_KERNELS_MAX], nfiles = 0;
         for (size_t k = 0; k < d->nkernels; k++) {
@@ -197,12 +211,14 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
         double bytes = r ? mmb_report_finding_dram_bytes(r) : NAN, need = r ? mmb_row_compulsory_bytes(&r->r) : NAN;
         if (!isfinite(bytes) || !(need > 0))
             continue;
+        char size[96], mb[16];
         if (!n++)
             mmb_report_finding_add(
                     f,
-                    "At %s each kernel moves this multiple of the compulsory bytes (A, B and C once, %.0f MB) "
+                    "At %s each kernel moves this multiple of the compulsory bytes (A, B and C once, %s MB) "
                     "through DRAM: ",
-                    c->ref, need / 1e6);
+                    mmb_report_findings_claim_key(&f->claims, r, "size", size, sizeof size),
+                    mmb_report_findings_claim_compulsory(&f->claims, r, "mb", mb));
         else
             mmb_report_finding_add(f, ", ");
         mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_findings_claim_traffic(&f->claims, r, a));
@@ -212,7 +228,7 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
         return false;
     mmb_report_finding_add(f, ".");
     double l2 = c->rep->devices[g].l2_mib, edge = mmb_report_device_l2_edge(l2, 4), most = 0;
-    const struct mmb_report_row *most_row = NULL;
+    const struct mmb_report_row *most_row = NULL, *top_row = NULL;
     long long top = 0;
     for (size_t s = 0; s < d->nshapes && isfinite(edge); s++) {
         const struct mmb_report_shape *sh = &d->shapes[s];
@@ -225,15 +241,19 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                 if (!most_row || bytes / mmb_row_compulsory_bytes(&r->r) > most)
                     most = bytes / mmb_row_compulsory_bytes(&r->r), most_row = r;
                 top = sh->m;
+                top_row = r;
             }
         }
     }
+    char size[96], mib[16];
     if (top)
         mmb_report_finding_add(
                 f,
-                " Up to %lld, where A, B and C fit in the %.0f MiB L2, no kernel moves more than %s×: DRAM sees each "
+                " Up to %s, where A, B and C fit in the %s MiB L2, no kernel moves more than %s×: DRAM sees each "
                 "byte about once whatever the kernel, and the kernels differ in how they use L1 and L2.",
-                top, l2, mmb_report_findings_claim_traffic(&f->claims, most_row, a));
+                mmb_report_findings_claim_key(&f->claims, top_row, "size", size, sizeof size),
+                mmb_report_findings_claim_device(&f->claims, top_row, "l2_mib", l2, "int", mib),
+                mmb_report_findings_claim_traffic(&f->claims, most_row, a));
     (void)compulsory;
     return true;
 }
@@ -256,19 +276,29 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
     if (naive < 0 || tiled < 0 || d->ref < 0)
         return false;
     char a[16], name[128];
-    snprintf(f->lead, sizeof f->lead, "Seed 000's 3× from tiling");
+    snprintf(f->lead, sizeof f->lead, "Seed 000's \"about three times faster\" from tiling");
     mmb_report_finding_add(
-            f, "The Kernel Tuner notebook credits shared-memory tiling with about 3×, from much better memory use.");
+            f, "The Kernel Tuner notebook credits shared-memory tiling with making the kernel about three times "
+               "faster, from much better memory use.");
     bool any = false;
     for (size_t g = 0; g < d->ngpus; g++) {
         double gain = tiling_gain(c, g, (size_t)d->ref, naive, tiled);
         if (!d->gpus[g].all_published || !isfinite(gain))
             continue;
         mmb_report_finding_gpu(c, g, name, sizeof name);
-        mmb_report_finding_add(f, " Its %s times give %s× at %s (naive's best %.1f ms, tiled %.1f ms).", name,
-                               mmb_report_finding_ratio(gain, a), c->ref,
-                               mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref)->r.time_ms_median,
-                               mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref)->r.time_ms_median);
+        const struct mmb_report_row *slow = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref),
+                                    *fast = mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref);
+        char size[96], x[16], y[16], z[16];
+        /* published medians carry no spread or launch count: a ratio, no verdict */
+        mmb_report_finding_add(f, " Its %s medians at %s, naive's best %s ms against tiled's %s ms, stand in a ratio "
+                               "of %s (published without their spread: no verdict).", name,
+                               mmb_report_findings_claim_key(&f->claims, slow, "size", size, sizeof size),
+                               mmb_report_findings_claim_cell(&f->claims, slow, "time_ms_median", "f1",
+                                                              slow->r.time_ms_median, x),
+                               mmb_report_findings_claim_cell(&f->claims, fast, "time_ms_median", "f1",
+                                                              fast->r.time_ms_median, y),
+                               mmb_report_findings_claim_speedup(&f->claims, slow, fast, z));
+        (void)a;
         any = true;
     }
     const struct mmb_report_row *hit = NULL;
@@ -277,17 +307,18 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
         if (!mmb_report_finding_measured(d, g) || !isfinite(gain))
             continue;
         mmb_report_finding_gpu(c, g, name, sizeof name);
-        mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name,
-                               mmb_report_findings_claim_speedup(&f->claims,
-                                                        mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref),
-                                                        mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref), a),
-                               c->ref);
+        char x[64], size[96];
+        const struct mmb_report_row *slow0 = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref),
+                                    *fast0 = mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref);
+        mmb_report_finding_add(f, " On the %s naive's time over tiled's: %s at %s", name,
+                               mmb_report_finding_gain(c, f, slow0, fast0, x, sizeof x),
+                               mmb_report_findings_claim_key(&f->claims, slow0, "size", size, sizeof size));
         for (size_t s = (size_t)d->ref + 1; s < d->nshapes; s++)
             if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled))) {
                 const struct mmb_report_row *slow = mmb_report_finding_best(c, g, (size_t)naive, s),
                                             *fast = mmb_report_finding_best(c, g, (size_t)tiled, s);
-                mmb_report_finding_add(f, ", %s× at %lld", mmb_report_findings_claim_speedup(&f->claims, slow, fast, a),
-                                       d->shapes[s].m);
+                mmb_report_finding_add(f, "; %s at %s", mmb_report_finding_gain(c, f, slow, fast, x, sizeof x),
+                                       mmb_report_findings_claim_key(&f->claims, slow, "size", size, sizeof size));
             }
         mmb_report_finding_add(f, ".");
         const struct mmb_report_row *r = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref);
@@ -316,7 +347,7 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
     const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, (size_t)naive);
     if (!r || !isfinite(mmb_report_finding_dram_pct(r)))
         return false;
-    char gpu[128], a[16], b[16], e[16];
+    char gpu[128], a[16], b[16], e[16], size[96];
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Seed 004's \"low bandwidth, so compute-bound\"");
     mmb_report_finding_add(
@@ -324,7 +355,8 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
             "The nvbench tutorial reads low bandwidth utilisation as compute-bound. On the %s at %s naive uses %s%% of "
             "DRAM bandwidth by nvbench's definition (declared bytes: A, B and C once over the time) and %s%% by the "
             "bytes DRAM actually moved, yet only %s%% of the FP32 pipe: it is bound by neither.",
-            gpu, c->ref, mmb_report_findings_claim_declared(&f->claims, r, a),
+            gpu, mmb_report_findings_claim_key(&f->claims, r, "size", size, sizeof size),
+            mmb_report_findings_claim_declared(&f->claims, r, a),
             mmb_report_findings_claim_column(&f->claims, r, "dram_util_pct", mmb_report_finding_dram_pct(r), b),
             mmb_report_findings_claim_pct_peak(&f->claims, r, e));
     char lim_buf[8];
@@ -336,7 +368,7 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
                 f,
                 " Its SM throughput of %s%% points at its load and store instructions feeding from L1 (L1 throughput, "
                 "not in these CSVs, would confirm it).",
-                mmb_report_finding_pct(r->r.sm_util_pct, a));
+                mmb_report_findings_claim_column(&f->claims, r, "sm_util_pct", r->r.sm_util_pct, a));
     size_t n = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *q = mmb_report_finding_at_ref(c, g, k);
@@ -586,6 +618,45 @@ double mmb_report_finding_dram_bytes(const struct mmb_report_row *r)
 double mmb_report_finding_dram_pct(const struct mmb_report_row *r)
 {
     return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_row_dram_pct(r);
+}
+
+bool mmb_report_finding_differs(const struct mmb_report_findings_ctx *c, const struct mmb_report_row *a,
+                                const struct mmb_report_row *b)
+{
+    struct mmb_comparison cmp;
+    mmb_report_pairs_compare(c->d, a, b, &cmp);
+    return cmp.timed_alike && (cmp.ratio.verdict == MMB_VERDICT_FASTER || cmp.ratio.verdict == MMB_VERDICT_SLOWER);
+}
+
+const char *mmb_report_finding_gain(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f,
+                                    const struct mmb_report_row *a, const struct mmb_report_row *b, char *out,
+                                    size_t len)
+{
+    char x[16];
+    struct mmb_comparison cmp;
+    mmb_report_pairs_compare(c->d, a, b, &cmp);
+    mmb_report_findings_claim_speedup(&f->claims, a, b, x);
+    if (cmp.timed_alike && (cmp.ratio.verdict == MMB_VERDICT_FASTER || cmp.ratio.verdict == MMB_VERDICT_SLOWER))
+        snprintf(out, len, "×%s", x);
+    else
+        snprintf(out, len, "×%s, %s", x, cmp.timed_alike ? mmb_verdict_text(cmp.ratio.verdict) : "UNSURE");
+    return out;
+}
+
+void mmb_report_finding_ties(const struct mmb_report_findings_ctx *c, const struct mmb_report_row *fastest,
+                             const struct mmb_report_row *const *rows, size_t n, char *out, size_t len)
+{
+    size_t o = 0, m = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && o + 1 < len; i++) {
+        if (!rows[i] || rows[i] == fastest || mmb_report_finding_differs(c, fastest, rows[i]))
+            continue;
+        int w = snprintf(out + o, len - o, "%s%s", m++ ? ", " : " (not told apart by mmbench compare from ",
+                         rows[i]->r.kernel);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    if (m && o + 1 < len)
+        snprintf(out + o, len - o, ")");
 }
 
 /* "H100 80GB HBM3", "GTX TITAN X (published)": short enough to repeat in a sentence. */

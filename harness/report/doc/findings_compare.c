@@ -16,15 +16,13 @@
 
 /* ---- generations ---------------------------------------------------------------------------------- */
 
-/* "naive 1.01 [0.998, 1.02] SAME": a comparison as findings write it. */
-static void verdict_text(const char *kernel, const struct mmb_comparison *cmp, char *out, size_t len)
+/* "naive 1.01 [0.998, 1.02] SAME": a comparison as findings write it, its numbers claimed. */
+static void verdict_text(struct mmb_report_finding *f, const char *kernel, const struct mmb_report_row *a,
+                         const struct mmb_report_row *b, const struct mmb_comparison *cmp, char *out, size_t len)
 {
-    if (isnan(cmp->ratio.lo))
-        snprintf(out, len, "%s %.3f (no 95%% interval) %s", kernel, cmp->ratio.ratio,
-                 mmb_verdict_text(cmp->ratio.verdict));
-    else
-        snprintf(out, len, "%s %.3f [%.3f, %.3f] %s", kernel, cmp->ratio.ratio, cmp->ratio.lo, cmp->ratio.hi,
-                 mmb_verdict_text(cmp->ratio.verdict));
+    char v[128];
+    mmb_report_findings_claim_verdict(&f->claims, a, b, cmp, v, sizeof v);
+    snprintf(out, len, "%s%s%s", kernel, kernel[0] ? " " : "", v);
 }
 
 /* Of kernel k at shape s, a's best row and b's row of its configuration, compared
@@ -42,7 +40,8 @@ static bool same_config(const struct mmb_report_findings_ctx *c, size_t a, size_
 
 /* The point with the largest difference beyond the noise (FASTER or SLOWER), among
  * times of at least SMALL_MS, at a's best configurations measured on b; basis gets
- * every point. */
+ * every point, and pairs[v] (2 rows a pair, room for every shape and kernel) the
+ * pairs of each verdict, npairs[v] how many. */
 struct diff {
     size_t k, s;
     struct mmb_comparison cmp;
@@ -50,7 +49,8 @@ struct diff {
 };
 
 static struct diff largest_diff(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
-                                struct mmb_report_pairs_basis *basis)
+                                struct mmb_report_pairs_basis *basis, const struct mmb_report_row **pairs[],
+                                size_t *npairs)
 {
     struct diff w = {0};
     for (size_t s = 0; s < c->d->nshapes; s++)
@@ -61,7 +61,12 @@ static struct diff largest_diff(const struct mmb_report_findings_ctx *c, size_t 
                 rb->r.time_ms_median < mmb_report_story.small_ms)
                 continue;
             mmb_report_pairs_basis_add(basis, ra, rb, &cmp);
-            if (!cmp.timed_alike || (cmp.ratio.verdict != MMB_VERDICT_FASTER && cmp.ratio.verdict != MMB_VERDICT_SLOWER))
+            enum mmb_verdict v = cmp.ratio.verdict;
+            if (pairs[v]) {
+                pairs[v][2 * npairs[v]] = ra;
+                pairs[v][2 * npairs[v]++ + 1] = rb;
+            }
+            if (!cmp.timed_alike || (v != MMB_VERDICT_FASTER && v != MMB_VERDICT_SLOWER))
                 continue;
             if (!w.found || fabs(log(cmp.ratio.ratio)) > fabs(log(w.cmp.ratio.ratio)))
                 w = (struct diff){k, s, cmp, true};
@@ -70,23 +75,33 @@ static struct diff largest_diff(const struct mmb_report_findings_ctx *c, size_t 
 }
 
 static void spec_clause(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f, size_t a, size_t b,
-                        const char *na, const char *nb)
+                        const struct mmb_report_row *ra, const struct mmb_report_row *rb, const char *na,
+                        const char *nb)
 {
     const struct mmb_report_device *da = &c->rep->devices[a], *db = &c->rep->devices[b];
-    char x[16], y[16];
+    char x[16], y[16], z[16];
     if (da->sms == db->sms && da->sm_mhz == db->sm_mhz && isfinite(da->sms) && isfinite(da->sm_mhz))
-        mmb_report_finding_add(f, " Both have %.0f SMs at %.0f MHz, so the same FP32 peak (%s TFLOP/s);", da->sms,
-                               da->sm_mhz, mmb_report_finding_tflops(c->d->gpus[a].peak_gflops, x));
+        mmb_report_finding_add(f, " Both have %s SMs at %s MHz, so the same FP32 peak (%s TFLOP/s);",
+                               mmb_report_findings_claim_device(&f->claims, ra, "sms", da->sms, "int", x),
+                               mmb_report_findings_claim_device(&f->claims, ra, "sm_mhz", da->sm_mhz, "int", y),
+                               mmb_report_findings_claim_cell(&f->claims, ra, "peak_gflops", "tflops",
+                                                              c->d->gpus[a].peak_gflops, z));
     else if (isfinite(c->d->gpus[a].peak_gflops) && isfinite(c->d->gpus[b].peak_gflops))
         mmb_report_finding_add(f, " The FP32 peak is %s TFLOP/s on the %s and %s on the %s;",
-                               mmb_report_finding_tflops(c->d->gpus[a].peak_gflops, x), na,
-                               mmb_report_finding_tflops(c->d->gpus[b].peak_gflops, y), nb);
+                               mmb_report_findings_claim_cell(&f->claims, ra, "peak_gflops", "tflops",
+                                                              c->d->gpus[a].peak_gflops, x), na,
+                               mmb_report_findings_claim_cell(&f->claims, rb, "peak_gflops", "tflops",
+                                                              c->d->gpus[b].peak_gflops, y), nb);
     if (isfinite(c->d->gpus[a].peak_gbps) && isfinite(c->d->gpus[b].peak_gbps))
-        mmb_report_finding_add(f, " the %s's DRAM peak is %s× the %s's (%.0f against %.0f GB/s)", nb,
-            mmb_report_finding_ratio(c->d->gpus[b].peak_gbps / c->d->gpus[a].peak_gbps, x), na, c->d->gpus[b].peak_gbps,
-            c->d->gpus[a].peak_gbps);
+        mmb_report_finding_add(f, " the %s's DRAM peak is %s GB/s against the %s's %s GB/s", nb,
+                               mmb_report_findings_claim_cell(&f->claims, rb, "peak_gbps", "int",
+                                                              c->d->gpus[b].peak_gbps, x), na,
+                               mmb_report_findings_claim_cell(&f->claims, ra, "peak_gbps", "int",
+                                                              c->d->gpus[a].peak_gbps, y));
     if (isfinite(da->l2_mib) && isfinite(db->l2_mib))
-        mmb_report_finding_add(f, " and its L2 holds %.0f MiB against %.0f MiB", db->l2_mib, da->l2_mib);
+        mmb_report_finding_add(f, " and its L2 holds %s MiB against %s MiB",
+                               mmb_report_findings_claim_device(&f->claims, rb, "l2_mib", db->l2_mib, "int", x),
+                               mmb_report_findings_claim_device(&f->claims, ra, "l2_mib", da->l2_mib, "int", y));
     mmb_report_finding_add(f, ".");
 }
 
@@ -94,95 +109,147 @@ static void spec_clause(const struct mmb_report_findings_ctx *c, struct mmb_repo
 static void dram_clause(const struct mmb_report_findings_ctx *c, size_t a, size_t b, const struct mmb_report_row *ra,
                         const struct mmb_report_row *rb, const char *nb, struct mmb_report_finding *f)
 {
-    char y[16];
+    char x[16], y[16];
     double ba = mmb_report_finding_dram_bytes(ra), bb = mmb_report_finding_dram_bytes(rb);
     if (isfinite(ba) && isfinite(bb) && ba > 0 && fabs(1 - bb / ba) > 0.05)
-        mmb_report_finding_add(f, ", where at this configuration the %s moves %s%% %s DRAM bytes (%.1f GB against "
-                               "%.1f GB)%s", nb, mmb_report_finding_pct(100 * fabs(1 - bb / ba), y),
-                               bb < ba ? "fewer" : "more", bb / 1e9, ba / 1e9,
+        mmb_report_finding_add(f, ", where at this configuration the %s moves %s DRAM bytes (%s GB against "
+                               "%s GB)%s", nb, bb < ba ? "fewer" : "more",
+                               mmb_report_findings_claim_cell(&f->claims, rb, "dram_bytes", "gb", bb, x),
+                               mmb_report_findings_claim_cell(&f->claims, ra, "dram_bytes", "gb", ba, y),
                                bb < ba && c->rep->devices[b].l2_mib > c->rep->devices[a].l2_mib
                                        ? ": its larger L2 keeps more of the reuse"
                                        : "");
+}
+
+/* "threshold 2%" and "95% interval": compare's settings, claimed. */
+static const char *confidence(struct mmb_report_finding *f, char *buf)
+{
+    return mmb_report_findings_claim_setting(&f->claims, "harness/core/verdict.h", "MMB_VERDICT_CONFIDENCE",
+                                             MMB_VERDICT_CONFIDENCE, 100, "int", buf);
+}
+
+static const char *threshold(struct mmb_report_finding *f, char *buf)
+{
+    return mmb_report_findings_claim_setting(&f->claims, "harness/core/verdict.h", "MMB_VERDICT_THRESHOLD",
+                                             MMB_VERDICT_THRESHOLD, 100, "int", buf);
+}
+
+/* " Over every size, of 38 points (29 SAME, ...), the largest difference beyond the
+ * noise is at 512 (bx=32 by=32): naive 1.032 [1.023, 1.040] SLOWER", with the basis. */
+static void over_sizes(const struct mmb_report_findings_ctx *c, size_t a, size_t b, const char *na, const char *nb,
+                       struct mmb_report_finding *f)
+{
+    const struct mmb_report_data *d = c->d;
+    size_t room = 2 * (d->nshapes * d->nkernels + 1), npairs[MMB_VERDICT_COUNT] = {0};
+    const struct mmb_report_row **pairs[MMB_VERDICT_COUNT], **all = malloc(room * sizeof *all);
+    for (size_t v = 0; v < MMB_VERDICT_COUNT; v++)
+        pairs[v] = malloc(room * sizeof *pairs[v]);
+    struct mmb_report_pairs_basis basis = {0};
+    struct diff w = largest_diff(c, a, b, &basis, pairs, npairs);
+    size_t nall = 0;
+    for (size_t v = 0; all && v < MMB_VERDICT_COUNT; v++)
+        for (size_t i = 0; pairs[v] && i < 2 * npairs[v]; i++)
+            all[nall++] = pairs[v][i];
+    char num[MMB_VERDICT_COUNT + 1][16];
+    static const char *const what[MMB_VERDICT_COUNT] = {"verdict:FASTER", "verdict:SLOWER", "verdict:SAME",
+                                                        "verdict:UNSURE"};
+    for (size_t v = 0; v < MMB_VERDICT_COUNT; v++)
+        if (w.found || v == MMB_VERDICT_SAME || v == MMB_VERDICT_UNSURE)
+            mmb_report_findings_claim_count(&f->claims, what[v], pairs[v], pairs[v] ? npairs[v] : 0, 2, num[v]);
+    if (w.found || basis.pairs)
+        mmb_report_findings_claim_count(&f->claims, "params", all, all ? nall / 2 : 0, 2, num[MMB_VERDICT_COUNT]);
+    if (w.found) {
+        char shape[96], params[256], item[200];
+        const struct mmb_report_row *ra = mmb_report_finding_best(c, a, w.k, w.s), *rb = mmb_report_pairs_match(d, ra, b);
+        verdict_text(f, d->kernels[w.k], ra, rb, &w.cmp, item, sizeof item);
+        mmb_report_finding_add(f, " Over every size, of %s points at the %s's best configurations (%s SAME, %s "
+                               "UNSURE, %s FASTER, %s SLOWER), the largest difference beyond the noise is at %s "
+                               "(%s): %s", num[MMB_VERDICT_COUNT], na, num[MMB_VERDICT_SAME], num[MMB_VERDICT_UNSURE],
+                               num[MMB_VERDICT_FASTER], num[MMB_VERDICT_SLOWER],
+                               mmb_report_findings_claim_key(&f->claims, ra, "size", shape, sizeof shape),
+                               mmb_report_findings_claim_key(&f->claims, ra, "params", params, sizeof params), item);
+        dram_clause(c, a, b, ra, rb, nb, f);
+        mmb_report_finding_add(f, ".");
+    } else if (basis.pairs) {
+        mmb_report_finding_add(f, " Over every size, none of %s points at the %s's best configurations differs "
+                               "beyond the noise (%s SAME, %s UNSURE).", num[MMB_VERDICT_COUNT], na,
+                               num[MMB_VERDICT_SAME], num[MMB_VERDICT_UNSURE]);
+    }
+    char text[1024];
+    mmb_report_pairs_basis_text(&basis, na, nb, text, sizeof text);
+    if (text[0] && all && nall) {
+        char proto[256];
+        mmb_report_findings_claim_key(&f->claims, all[0], "protocol", proto, sizeof proto);
+        mmb_report_finding_add(f, " %s", text);
+    }
+    for (size_t v = 0; v < MMB_VERDICT_COUNT; v++)
+        free(pairs[v]);
+    free(all);
 }
 
 bool mmb_report_findings_compare_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
                                              struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    char na[128], nb[128], x[16];
+    char na[128], nb[128], x[16], y[16], size[96];
     mmb_report_finding_gpu(c, a, na, sizeof na);
     mmb_report_finding_gpu(c, b, nb, sizeof nb);
     snprintf(f->lead, sizeof f->lead, "%s against %s", nb, na);
     char list[1200] = "", why[160] = "";
     size_t n = 0, unlike = 0, counts[MMB_VERDICT_COUNT] = {0};
+    const struct mmb_report_row *first_a = NULL, *first_b = NULL, *unlike_rows[MMB_REPORT_KERNELS_MAX];
     for (size_t k = 0; k < d->nkernels && d->ref >= 0; k++) {
         const struct mmb_report_row *ra, *rb;
         struct mmb_comparison cmp;
         if (!same_config(c, a, b, k, (size_t)d->ref, &ra, &rb, &cmp))
             continue;
+        first_a = first_a ? first_a : ra;
+        first_b = first_b ? first_b : rb;
         if (!cmp.timed_alike) {
             if (!unlike++)
                 snprintf(why, sizeof why, "%s", cmp.protocol_why);
+            unlike_rows[unlike - 1] = rb;
             continue;
         }
-        char item[160];
-        verdict_text(d->kernels[k], &cmp, item, sizeof item);
+        char item[200];
+        verdict_text(f, d->kernels[k], ra, rb, &cmp, item, sizeof item);
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n++ ? ", " : "", item);
         counts[cmp.ratio.verdict]++;
     }
     if (!n && !unlike)
         return false;
+    mmb_report_findings_claim_key(&f->claims, first_a, "size", size, sizeof size);
     if (!n) {
         mmb_report_finding_add(f, "At %s the two GPUs' rows of the same configurations were timed under different "
                                "protocols (%s): mmbench compares GPUs only under one protocol, so this report gives no "
-                               "verdict; scripts/gpu/remeasure.sh measures both again under one.", c->ref, why);
-        spec_clause(c, f, a, b, na, nb);
+                               "verdict; scripts/gpu/remeasure.sh measures both again under one.", size, why);
+        spec_clause(c, f, a, b, first_a, first_b, na, nb);
         return true;
     }
     mmb_report_finding_add(f, "At %s, each kernel at the %s's best configuration and the same configuration on the "
-                           "%s, the %s's time over the %s's, with its 95%% interval and verdict (mmbench compare, "
-                           "threshold %.0f%%): %s.", c->ref, na, nb, nb, na, 100 * MMB_VERDICT_THRESHOLD, list);
+                           "%s, the %s's time over the %s's, with its %s%% interval and verdict (mmbench compare, "
+                           "threshold %s%%): %s.", size, na, nb, nb, na, confidence(f, x), threshold(f, y), list);
     if (counts[MMB_VERDICT_SAME] == n)
         mmb_report_finding_add(f, " Every kernel SAME: the same compute at the same clock.");
     else if (!counts[MMB_VERDICT_FASTER] && !counts[MMB_VERDICT_SLOWER])
         mmb_report_finding_add(f, " No kernel differs beyond the noise.");
     if (unlike)
-        mmb_report_finding_add(f, " %zu kernel%s left out: timed under different protocols (%s).", unlike,
+        mmb_report_finding_add(f, " %s kernel%s left out: timed under different protocols (%s).",
+                               mmb_report_findings_claim_count(&f->claims, "kernels", unlike_rows, unlike, 1, x),
                                unlike == 1 ? "" : "s", why);
-    spec_clause(c, f, a, b, na, nb);
-    struct mmb_report_pairs_basis basis = {0};
-    struct diff w = largest_diff(c, a, b, &basis);
-    if (w.found) {
-        char shape[96], params[256], item[160];
-        const struct mmb_report_row *ra = mmb_report_finding_best(c, a, w.k, w.s), *rb = mmb_report_pairs_match(d, ra, b);
-        mmb_report_shape_label(&d->shapes[w.s], shape, sizeof shape);
-        mmb_report_label_params(ra->r.params, params, sizeof params);
-        verdict_text(d->kernels[w.k], &w.cmp, item, sizeof item);
-        mmb_report_finding_add(f, " Over every size, of %zu points at the %s's best configurations (%zu SAME, %zu "
-                               "UNSURE, %zu FASTER, %zu SLOWER), the largest difference beyond the noise is at %s "
-                               "(%s): %s", basis.pairs, na, basis.verdicts[MMB_VERDICT_SAME],
-                               basis.verdicts[MMB_VERDICT_UNSURE], basis.verdicts[MMB_VERDICT_FASTER],
-                               basis.verdicts[MMB_VERDICT_SLOWER], shape, params[0] ? params : "-", item);
-        dram_clause(c, a, b, ra, rb, nb, f);
-        mmb_report_finding_add(f, ".");
-    } else if (basis.pairs) {
-        mmb_report_finding_add(f, " Over every size, none of %zu points at the %s's best configurations differs "
-                               "beyond the noise (%zu SAME, %zu UNSURE).", basis.pairs, na,
-                               basis.verdicts[MMB_VERDICT_SAME], basis.verdicts[MMB_VERDICT_UNSURE]);
-    }
-    char text[1024];
-    mmb_report_pairs_basis_text(&basis, na, nb, text, sizeof text);
-    if (text[0])
-        mmb_report_finding_add(f, " %s", text);
+    spec_clause(c, f, a, b, first_a, first_b, na, nb);
+    over_sizes(c, a, b, na, nb, f);
     double top = 0;
+    const struct mmb_report_row *top_row = NULL;
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *r = mmb_report_finding_at_ref(c, b, k);
-        if (r && isfinite(mmb_report_finding_dram_pct(r)))
-            top = fmax(top, mmb_report_finding_dram_pct(r));
+        if (r && isfinite(mmb_report_finding_dram_pct(r)) && mmb_report_finding_dram_pct(r) > top)
+            top = mmb_report_finding_dram_pct(r), top_row = r;
     }
-    if (top > 0 && top < 40)
-        mmb_report_finding_add(f, " The faster DRAM barely shows: no kernel uses more than %s%% of it at %s.",
-                               mmb_report_finding_pct(top, x), c->ref);
+    if (top_row && top < 40)
+        mmb_report_finding_add(f, " The higher DRAM peak barely shows: no kernel uses more than %s%% of it at %s.",
+                               mmb_report_findings_claim_column(&f->claims, top_row, "dram_util_pct", top, x),
+                               mmb_report_findings_claim_key(&f->claims, top_row, "size", size, sizeof size));
     return true;
 }
 
@@ -190,7 +257,7 @@ bool mmb_report_findings_compare_published(const struct mmb_report_findings_ctx 
                                            struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    char np[128], ng[128], x[16], y[16], z[16];
+    char np[128], ng[128], x[16], y[16], size[96];
     mmb_report_finding_gpu(c, p, np, sizeof np);
     mmb_report_finding_gpu(c, g, ng, sizeof ng);
     char sp[96], sg[96];
@@ -198,10 +265,12 @@ bool mmb_report_findings_compare_published(const struct mmb_report_findings_ctx 
     mmb_report_label_gpu(d->gpus[g].name, sg, sizeof sg);
     snprintf(f->lead, sizeof f->lead, "From the %s to the %s", sp, sg);
     double pp = d->gpus[p].peak_gflops, pg = d->gpus[g].peak_gflops;
-    mmb_report_finding_add(f, "At %s the %s runs", c->ref, ng);
     size_t n = 0, same = 0;
+    const struct mmb_report_row *pairs[MMB_VERDICT_COUNT][2 * MMB_REPORT_KERNELS_MAX], *first_a = NULL,
+                                *first_b = NULL;
     size_t verdicts[MMB_VERDICT_COUNT] = {0};
     double gain[MMB_REPORT_KERNELS_MAX];
+    char list[600] = "";
     for (size_t k = 0; k < d->nkernels; k++) {
         /* at the published GPU's best configuration where this GPU measured it too */
         const struct mmb_report_row *a = mmb_report_finding_at_ref(c, p, k);
@@ -214,47 +283,57 @@ bool mmb_report_findings_compare_published(const struct mmb_report_findings_ctx 
             continue;
         struct mmb_comparison cmp;
         mmb_report_pairs_compare(d, a, b, &cmp);
-        verdicts[cmp.ratio.verdict]++;
-        mmb_report_finding_add(f, "%s%s %s×", n++ ? " and " : " ", d->kernels[k], mmb_report_finding_ratio(gain[k], x));
+        enum mmb_verdict v = cmp.ratio.verdict;
+        pairs[v][2 * verdicts[v]] = a;
+        pairs[v][2 * verdicts[v]++ + 1] = b;
+        first_a = first_a ? first_a : a;
+        first_b = first_b ? first_b : b;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s %s", n++ ? " and " : "", d->kernels[k],
+                 mmb_report_findings_claim_speedup(&f->claims, a, b, x));
     }
     if (!n)
         return false;
-    mmb_report_finding_add(f, " faster than the %s", np);
+    /* a ratio of medians, not "faster": only compare's verdict beyond the noise says that */
+    mmb_report_finding_add(f, "At %s the %s's median time over the %s's is %s", 
+                           mmb_report_findings_claim_key(&f->claims, first_a, "size", size, sizeof size), np, ng,
+                           list);
     if (isfinite(pp) && isfinite(pg)) {
         double peak = pg / pp;
-        mmb_report_finding_add(f, ", whose FP32 peak is %s× lower (%s against %s TFLOP/s)",
-                               mmb_report_finding_ratio(peak, y), mmb_report_finding_tflops(pp, x),
-                               mmb_report_finding_tflops(pg, z));
+        mmb_report_finding_add(f, "; the FP32 peak is %s against %s TFLOP/s",
+                               mmb_report_findings_claim_cell(&f->claims, first_a, "peak_gflops", "tflops", pp, x),
+                               mmb_report_findings_claim_cell(&f->claims, first_b, "peak_gflops", "tflops", pg, y));
         for (size_t k = 0; k < d->nkernels; k++)
             if (isfinite(gain[k]))
-                mmb_report_finding_add(f, "; %s gained %s the peak", d->kernels[k],
-                    gain[k] > 1.25 * peak   ? "more than"
-                    : gain[k] < 0.8 * peak ? "less than"
-                                           : "about as much as");
+                mmb_report_finding_add(f, "; %s's ratio is %s the peaks'", d->kernels[k],
+                    gain[k] > 1.25 * peak   ? "above"
+                    : gain[k] < 0.8 * peak ? "below"
+                                           : "about");
     }
-    mmb_report_finding_add(f, ". %s; ratios of medians: ",
+    mmb_report_finding_add(f, ". %s. ",
                            same == n   ? "Each kernel at the published configuration, measured on both"
                            : same == 0 ? "Each GPU at its own best configuration (the published ones were not "
                                          "measured here)"
                                        : "At the published configuration where it was measured here, else at each "
                                          "GPU's best");
+    char num[MMB_VERDICT_COUNT][16];
+    for (size_t v = 0; v < MMB_VERDICT_COUNT; v++) {
+        char what[32];
+        snprintf(what, sizeof what, "verdict:%s", mmb_verdict_text((enum mmb_verdict)v));
+        if (verdicts[v] || verdicts[MMB_VERDICT_UNSURE] != n)
+            mmb_report_findings_claim_count(&f->claims, what, pairs[v], verdicts[v], 2, num[v]);
+    }
     if (verdicts[MMB_VERDICT_UNSURE] == n)
-        mmb_report_finding_add(f, "the published times carry no spread, launch count or protocol, so mmbench "
-                               "compare gives them no verdict (UNSURE): read them as orders of magnitude.");
+        mmb_report_finding_add(f, "The published times carry no spread, launch count or protocol, so mmbench "
+                               "compare gives them no verdict (UNSURE): read the ratios as orders of magnitude, not "
+                               "as one GPU faster by so much.");
     else
-        mmb_report_finding_add(f, "mmbench compare's verdicts: %zu FASTER, %zu SLOWER, %zu SAME, %zu UNSURE.",
-                               verdicts[MMB_VERDICT_FASTER], verdicts[MMB_VERDICT_SLOWER], verdicts[MMB_VERDICT_SAME],
-                               verdicts[MMB_VERDICT_UNSURE]);
+        mmb_report_finding_add(f, "mmbench compare's verdicts: %s FASTER, %s SLOWER, %s SAME, %s UNSURE.",
+                               num[MMB_VERDICT_FASTER], num[MMB_VERDICT_SLOWER], num[MMB_VERDICT_SAME],
+                               num[MMB_VERDICT_UNSURE]);
     return true;
 }
 
 /* ---- tuning ---------------------------------------------------------------------------------------------- */
-
-static int time_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The ok rows of a tuned group, fastest first (row indices into idx); returns how many. */
 static size_t group_rows(const struct mmb_report_data *d, const struct mmb_report_tune_group *g, size_t *idx,
@@ -273,31 +352,147 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
     return n;
 }
 
+/* A configuration counts as near the best within this many percent of its time; the
+ * best's occupancy is set against the slowest ones' only where they take this many
+ * percent longer (and differ beyond the noise). */
+#define MMB_REPORT_TUNE_NEAR_PCT 5
+#define MMB_REPORT_TUNE_GAP_PCT 10
+
 /* The fastest configuration's occupancy against the three slowest ones': theoretical
  * when every row of the group has it (it needs no counters), else achieved. */
-static void occupancy_clause(const struct mmb_report_data *d, const size_t *idx, size_t n, struct mmb_report_finding *f)
+static void occupancy_clause(const struct mmb_report_findings_ctx *c, const size_t *idx, size_t n,
+                             struct mmb_report_finding *f)
 {
-    char a[16], b[16];
+    const struct mmb_report_data *d = c->d;
+    char a[16], b[16], e[16];
     enum mmb_report_occupancy kind = mmb_report_row_occupancy_kind(d, idx, n);
     if (n < 6 || !isfinite(mmb_report_row_occupancy(&d->rows[idx[0]], kind)))
         return;
+    const char *column = kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical_occupancy_pct" : "occupancy_pct";
     double slow = 0;
     size_t m = 0;
-    for (size_t i = n - 3; i < n; i++)
-        if (isfinite(mmb_report_row_occupancy(&d->rows[idx[i]], kind)))
-            slow += mmb_report_row_occupancy(&d->rows[idx[i]], kind), m++;
+    const struct mmb_report_row *slowest[3], *best = &d->rows[idx[0]];
+    bool apart = true; /* each of the slowest beyond the noise and the gap from the best */
+    for (size_t i = n - 3; i < n; i++) {
+        const struct mmb_report_row *r = &d->rows[idx[i]];
+        if (isfinite(mmb_report_row_occupancy(r, kind)))
+            slow += mmb_report_row_occupancy(r, kind), slowest[m++] = r;
+        apart = apart && r->r.time_ms_median > (1 + MMB_REPORT_TUNE_GAP_PCT / 100.0) * best->r.time_ms_median &&
+                mmb_report_finding_differs(c, best, r);
+    }
     if (!m)
         return;
     slow /= (double)m;
-    double fast = mmb_report_row_occupancy(&d->rows[idx[0]], kind);
+    double fast = mmb_report_row_occupancy(best, kind);
     mmb_report_finding_add(f, " The best runs at %s%% %soccupancy, the three slowest at %s%% on average",
-                           mmb_report_findings_claim_column(&f->claims, &d->rows[idx[0]],
-                                                   kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical_occupancy_pct"
-                                                                                            : "occupancy_pct",
-                                                   fast, a),
+                           mmb_report_findings_claim_column(&f->claims, best, column, fast, a),
                            kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical " : "",
-                           mmb_report_finding_pct(slow, b));
-    mmb_report_finding_add(f, fast < slow ? ": more independent work per thread beats more threads here." : ".");
+                           mmb_report_findings_claim_mean(&f->claims, column, "pct", slowest, m, slow, b));
+    if (fast < slow && apart)
+        mmb_report_finding_add(f, ", and they take over %s%% longer, beyond the noise: more independent work per "
+                               "thread beats more threads here.",
+                               mmb_report_findings_claim_setting(&f->claims, "harness/report/doc/findings_compare.c",
+                                                                 "MMB_REPORT_TUNE_GAP_PCT", MMB_REPORT_TUNE_GAP_PCT, 1,
+                                                                 "int", e));
+    else
+        mmb_report_finding_add(f, ".");
+}
+
+/* Whether the first k ranks of both GPUs' orders (idx, jdx) are each told apart from
+ * the next beyond the noise, on both GPUs: how many leading ranks are. */
+static size_t ranks_apart(const struct mmb_report_findings_ctx *c, const size_t *idx, const size_t *jdx, size_t same)
+{
+    size_t k = 0;
+    while (k + 1 < same && mmb_report_finding_differs(c, &c->d->rows[idx[k]], &c->d->rows[idx[k + 1]]) &&
+           mmb_report_finding_differs(c, &c->d->rows[jdx[k]], &c->d->rows[jdx[k + 1]]))
+        k++;
+    return k + 1;
+}
+
+/* Does the ranking carry over to GPU group h? */
+static void ranking_clause(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *h,
+                           const size_t *idx, size_t n, const char *gpu, struct mmb_report_finding *f)
+{
+    const struct mmb_report_data *d = c->d;
+    size_t cap = d->nrows ? d->nrows : 1;
+    size_t *jdx = malloc(cap * sizeof *jdx);
+    const struct mmb_report_row **pairs = malloc(2 * cap * sizeof *pairs);
+    size_t m = jdx && pairs ? group_rows(d, h, jdx, cap) : 0, same = 0;
+    while (same < n && same < m && !strcmp(d->rows[idx[same]].r.params, d->rows[jdx[same]].r.params)) {
+        pairs[2 * same] = &d->rows[idx[same]];
+        pairs[2 * same + 1] = &d->rows[jdx[same]];
+        same++;
+    }
+    char other[128], params[256], num[16];
+    mmb_report_finding_gpu(c, h->gpu, other, sizeof other);
+    const struct mmb_report_row *top = &d->rows[idx[0]];
+    if (same >= 1) {
+        size_t apart = ranks_apart(c, idx, jdx, same);
+        mmb_report_finding_add(f, " The %s's fastest is the same configuration", other);
+        if (apart >= 2)
+            mmb_report_finding_add(f, ", and its %s fastest come in the same order, each told apart from the next "
+                                   "beyond the noise on both GPUs",
+                                   mmb_report_findings_claim_count(&f->claims, "params", pairs, apart, 2, num));
+        mmb_report_finding_add(f, ".");
+    } else if (m) {
+        mmb_report_finding_add(f, " On the %s the best is another one, %s", other,
+                               mmb_report_findings_claim_key(&f->claims, &d->rows[jdx[0]], "params", params,
+                                                             sizeof params));
+        /* is it faster there than this GPU's best, or only within the noise? */
+        const struct mmb_report_row *mine = NULL;
+        for (size_t i = 0; i < m && !mine; i++)
+            if (!strcmp(d->rows[jdx[i]].r.params, top->r.params))
+                mine = &d->rows[jdx[i]];
+        if (mine) {
+            struct mmb_comparison cmp;
+            mmb_report_pairs_compare(d, mine, &d->rows[jdx[0]], &cmp);
+            char item[200];
+            verdict_text(f, "", mine, &d->rows[jdx[0]], &cmp, item, sizeof item);
+            mmb_report_finding_add(f, ": its time there over that of the %s's best is %s", gpu, item);
+        }
+        mmb_report_finding_add(f, ".");
+    }
+    free(jdx);
+    free(pairs);
+}
+
+/* "Of 288 configurations of tunable at 4096, 36 ran (244 restricted by the profile, 8
+ * failed)", each count with its rows. */
+static void counts_clause(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *g, size_t n,
+                          struct mmb_report_finding *f)
+{
+    const struct mmb_report_data *d = c->d;
+    const struct mmb_report_row **all = malloc((d->nrows ? d->nrows : 1) * 4 * sizeof *all);
+    if (!all)
+        return;
+    const struct mmb_report_row **ok = all + d->nrows, **restricted = ok + d->nrows, **failed = restricted + d->nrows;
+    size_t na = 0, nok = 0, nr = 0, nf = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *r = &d->rows[i];
+        if (!mmb_report_tune_group_member(g, r))
+            continue;
+        all[na++] = r;
+        if (r->r.status == MMB_STATUS_OK)
+            ok[nok++] = r;
+        else if (r->r.status == MMB_STATUS_RESTRICTED)
+            restricted[nr++] = r;
+        else
+            failed[nf++] = r;
+    }
+    char a[16], b[16], e[16], h[16], size[96];
+    (void)n;
+    mmb_report_finding_add(f, "Of %s configurations of %s at %s, %s ran",
+                           mmb_report_findings_claim_count(&f->claims, "", all, na, 1, a), d->kernels[g->kernel],
+                           nok ? mmb_report_findings_claim_key(&f->claims, ok[0], "size", size, sizeof size) : "?",
+                           mmb_report_findings_claim_count(&f->claims, "status:ok", ok, nok, 1, b));
+    if (nr)
+        mmb_report_finding_add(f, " (%s restricted by the profile",
+                               mmb_report_findings_claim_count(&f->claims, "status:restricted", restricted, nr, 1, e));
+    if (nf)
+        mmb_report_finding_add(f, "%s%s failed", nr ? ", " : " (",
+                               mmb_report_findings_claim_count(&f->claims, "notstatus:ok|restricted", failed, nf, 1, h));
+    mmb_report_finding_add(f, "%s", nr || nf ? ")" : "");
+    free(all);
 }
 
 bool mmb_report_findings_compare_tuning(const struct mmb_report_findings_ctx *c, const struct mmb_report_tune_group *gs,
@@ -307,84 +502,62 @@ bool mmb_report_findings_compare_tuning(const struct mmb_report_findings_ctx *c,
     const struct mmb_report_tune_group *g = &gs[j];
     size_t cap = d->nrows ? d->nrows : 1;
     size_t *idx = malloc(cap * sizeof *idx);
-    if (!idx)
+    const struct mmb_report_row **near = malloc(4 * cap * sizeof *near), **tied = near ? near + 2 * cap : NULL;
+    if (!idx || !near) {
+        free(idx);
+        free(near);
         return false;
+    }
     size_t n = group_rows(d, g, idx, cap);
     if (n < 5) {
         free(idx);
+        free(near);
         return false;
     }
-    char gpu[128], shape[96], a[16], b[16];
-    struct mmb_report_shape sh = {g->m, g->n, g->k};
-    mmb_report_shape_label(&sh, shape, sizeof shape);
+    char gpu[128], a[16], b[16], e[16], params[256], x[64], y[64];
     mmb_report_finding_gpu(c, g->gpu, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Tuning %s, %s", d->kernels[g->kernel], gpu);
-    size_t total = 0;
-    for (size_t s = 0; s < MMB_STATUS_COUNT; s++)
-        total += g->by_status[s];
     const struct mmb_report_row *top = &d->rows[idx[0]];
-    mmb_report_finding_add(f, "Of %zu configurations of %s at %s, %zu ran", total, d->kernels[g->kernel], shape, n);
-    if (g->by_status[MMB_STATUS_RESTRICTED])
-        mmb_report_finding_add(f, " (%zu restricted by the profile", g->by_status[MMB_STATUS_RESTRICTED]);
-    if (total - n - g->by_status[MMB_STATUS_RESTRICTED])
-        mmb_report_finding_add(f, "%s%zu failed", g->by_status[MMB_STATUS_RESTRICTED] ? ", " : " (",
-            total - n - g->by_status[MMB_STATUS_RESTRICTED]);
-    char params[256];
-    mmb_report_label_params(top->r.params, params, sizeof params);
-    mmb_report_finding_add(f, "%s. The best, %s, reaches %s TFLOP/s", total > n ? ")" : "", params,
+    counts_clause(c, g, n, f);
+    mmb_report_finding_add(f, ". The best, %s, reaches %s TFLOP/s",
+                           mmb_report_findings_claim_key(&f->claims, top, "params", params, sizeof params),
                            mmb_report_findings_claim_tflops(&f->claims, top, a));
     if (g->cublas)
         mmb_report_finding_add(f, ", %s%% of cuBLAS",
                                mmb_report_findings_claim_pct_time(&f->claims, &d->rows[g->cublas - 1], top, a));
-    size_t near = 0;
-    for (size_t i = 1; i < n; i++)
-        near += d->rows[idx[i]].r.time_ms_median <= 1.05 * top->r.time_ms_median;
-    double *t = malloc(n * sizeof *t);
-    if (t) {
-        for (size_t i = 0; i < n; i++)
-            t[i] = d->rows[idx[i]].r.time_ms_median;
-        qsort(t, n, sizeof *t, time_cmp);
-        mmb_report_finding_add(
-                f, "; %zu other%s within 5%% of it, the median configuration is %s× slower and the slowest %s×.", near,
-                near == 1 ? " is" : "s are", mmb_report_finding_ratio(t[n / 2] / t[0], a),
-                mmb_report_finding_ratio(t[n - 1] / t[0], b));
-        free(t);
+    size_t nnear = 0, ntied = 0;
+    for (size_t i = 1; i < n; i++) {
+        const struct mmb_report_row *r = &d->rows[idx[i]];
+        if (r->r.time_ms_median <= (1 + MMB_REPORT_TUNE_NEAR_PCT / 100.0) * top->r.time_ms_median) {
+            near[2 * nnear] = top;
+            near[2 * nnear++ + 1] = r;
+        }
+        if (!mmb_report_finding_differs(c, top, r)) {
+            tied[2 * ntied] = top;
+            tied[2 * ntied++ + 1] = r;
+        }
     }
-    occupancy_clause(d, idx, n, f);
-    /* does the ranking carry over to the other GPUs that tuned the same problem? */
+    char within[32];
+    snprintf(within, sizeof within, "within:%.2f", 1 + MMB_REPORT_TUNE_NEAR_PCT / 100.0);
+    mmb_report_finding_add(f, "; %s other%s within %s%% of it",
+                           mmb_report_findings_claim_count(&f->claims, within, near, nnear, 2, a),
+                           nnear == 1 ? " is" : "s are",
+                           mmb_report_findings_claim_setting(&f->claims, "harness/report/doc/findings_compare.c",
+                                                             "MMB_REPORT_TUNE_NEAR_PCT", MMB_REPORT_TUNE_NEAR_PCT, 1,
+                                                             "int", b));
+    mmb_report_finding_add(f, " and %s not told apart from it by mmbench compare (SAME or UNSURE)",
+                           mmb_report_findings_claim_count(&f->claims, "verdict:SAME|UNSURE", tied, ntied, 2, e));
+    mmb_report_finding_add(f, "; time over the best's: the median configuration %s, the slowest %s.",
+                           mmb_report_finding_gain(c, f, &d->rows[idx[n / 2]], top, x, sizeof x),
+                           mmb_report_finding_gain(c, f, &d->rows[idx[n - 1]], top, y, sizeof y));
+    occupancy_clause(c, idx, n, f);
     for (size_t o = 0; o < ngroups; o++) {
         const struct mmb_report_tune_group *h = &gs[o];
-        if (o == j || !h->tuned || !mmb_report_tune_group_same_problem(g, h) || strcmp(g->cache, h->cache))
-            continue;
-        size_t *jdx = malloc(cap * sizeof *jdx);
-        size_t m = jdx ? group_rows(d, h, jdx, cap) : 0, same = 0;
-        while (same < n && same < m && !strcmp(d->rows[idx[same]].r.params, d->rows[jdx[same]].r.params))
-            same++;
-        char other[128];
-        mmb_report_finding_gpu(c, h->gpu, other, sizeof other);
-        if (same >= 1)
-            mmb_report_finding_add(f, " The %s ranks them alike: the same %zu fastest, in the same order.", other,
-                                   same);
-        else if (m) {
-            mmb_report_label_params(d->rows[jdx[0]].r.params, params, sizeof params);
-            mmb_report_finding_add(f, " On the %s the best is another one, %s", other, params);
-            /* is it faster there than this GPU's best, or only within the noise? */
-            const struct mmb_report_row *mine = NULL;
-            for (size_t i = 0; i < m && !mine; i++)
-                if (!strcmp(d->rows[jdx[i]].r.params, top->r.params))
-                    mine = &d->rows[jdx[i]];
-            if (mine) {
-                struct mmb_comparison cmp;
-                mmb_report_pairs_compare(d, mine, &d->rows[jdx[0]], &cmp);
-                char item[160];
-                verdict_text("", &cmp, item, sizeof item);
-                mmb_report_finding_add(f, ": its time there over that of the %s's best is%s", gpu, item);
-            }
-            mmb_report_finding_add(f, ".");
-        }
-        free(jdx);
+        if (o != j && h->tuned && mmb_report_tune_group_same_problem(g, h) && !strcmp(g->cache, h->cache))
+            ranking_clause(c, h, idx, n, gpu, f);
     }
     free(idx);
+    free(near);
     return true;
 }
 
@@ -397,7 +570,7 @@ bool mmb_report_findings_compare_cublas(const struct mmb_report_findings_ctx *c,
     const struct mmb_report_row *r = mmb_report_finding_at_ref(c, (size_t)c->primary, (size_t)c->cublas);
     if (!r)
         return false;
-    char gpu[128], a[16], b[16];
+    char gpu[128], a[16], b[16], size[96];
     mmb_report_finding_gpu(c, (size_t)c->primary, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "cuBLAS, the ceiling");
     mmb_report_finding_add(
@@ -405,7 +578,8 @@ bool mmb_report_findings_compare_cublas(const struct mmb_report_findings_ctx *c,
         "cuBLAS runs cublasSgemm in pedantic FP32: no TF32 tensor cores, every product rounded as FP32, the same "
         "arithmetic as the kernels. It reaches %s TFLOP/s at %s on the %s, %s%% of the FP32 peak: what the FP32 "
         "pipe allows in practice.",
-        mmb_report_findings_claim_tflops(&f->claims, r, a), c->ref, gpu,
+        mmb_report_findings_claim_tflops(&f->claims, r, a),
+        mmb_report_findings_claim_key(&f->claims, r, "size", size, sizeof size), gpu,
         mmb_report_findings_claim_pct_peak(&f->claims, r, b));
     return true;
 }
@@ -434,7 +608,7 @@ bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c,
         return false;
     const struct mmb_report_data *d = c->d;
     size_t g = (size_t)c->primary;
-    char gpu[128], a[16], b[16], e[16];
+    char gpu[128], a[16], b[16], e[16], size[96];
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Other element types, %s", gpu);
     bool any = false;
@@ -442,10 +616,12 @@ bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c,
     const struct mmb_report_row *k64 = dtype_best(d, g, "f64", -1), *k32 = dtype_best(d, g, "i32", -1);
     if (cub && strcmp(d->dtype, "f64") != 0) {
         double fp = mmb_row_fp32_pct(&cub->r);
-        mmb_report_finding_add(f, "In f64 cuBLAS reaches %s TFLOP/s at %lld, %s%% of the FP64 pipe's peak (%s TFLOP/s)",
-                               mmb_report_findings_claim_tflops(&f->claims, cub, a), cub->r.m,
+        mmb_report_finding_add(f, "In f64 cuBLAS reaches %s TFLOP/s at %s, %s%% of the FP64 pipe's peak (%s TFLOP/s)",
+                               mmb_report_findings_claim_tflops(&f->claims, cub, a),
+                               mmb_report_findings_claim_key(&f->claims, cub, "size", size, sizeof size),
                                mmb_report_findings_claim_pct_peak(&f->claims, cub, b),
-                               mmb_report_finding_tflops(mmb_row_pipe_peak(&cub->r), e));
+                               mmb_report_findings_claim_cell(&f->claims, cub, "peak_gflops", "tflops",
+                                                              mmb_row_pipe_peak(&cub->r), e));
         mmb_report_finding_add(f,
                                fp > 100 ? ": DGEMM runs on the FP64 tensor cores, which that peak leaves out." : ".");
         any = true;
@@ -461,7 +637,8 @@ bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c,
                 f, "%sIn i32 (no cuBLAS GEMM) the fastest kernel, %s, reaches %s TOP/s, %s%% of the INT32 pipe's %s.",
                 any ? " " : "", k32->r.kernel, mmb_report_findings_claim_tflops(&f->claims, k32, a),
                 mmb_report_findings_claim_pct_peak(&f->claims, k32, b),
-                mmb_report_finding_tflops(mmb_row_pipe_peak(&k32->r), e));
+                mmb_report_findings_claim_cell(&f->claims, k32, "peak_gflops", "tflops", mmb_row_pipe_peak(&k32->r),
+                                               e));
         any = true;
     }
     return any;
@@ -473,43 +650,57 @@ bool mmb_report_findings_compare_small(const struct mmb_report_findings_ctx *c, 
         return false;
     const struct mmb_report_data *d = c->d;
     size_t g = (size_t)c->primary;
-    char sizes[512] = "", gpu[128], a[16];
-    size_t count = 0, nsizes = 0, small[8];
-    double spread = 0, fastest = INFINITY;
+    char gpu[128], a[16], b[16], e[16], num[16];
+    size_t count = 0, nsizes = 0;
+    const struct mmb_report_row **rows = malloc((d->nshapes * d->nkernels + 1) * sizeof *rows), *fastest = NULL,
+                                *spread = NULL, *small[8];
+    if (!rows)
+        return false;
     for (size_t s = 0; s < d->nshapes; s++) {
-        bool here = false;
+        const struct mmb_report_row *here = NULL;
         for (size_t k = 0; k < d->nkernels; k++) {
             const struct mmb_report_row *r = mmb_report_finding_best(c, g, k, s);
             if (!r || r->r.time_ms_median >= mmb_report_story.small_ms)
                 continue;
-            here = true;
-            count++;
-            fastest = fmin(fastest, r->r.time_ms_median);
-            if (isfinite(r->r.time_ms_min) && isfinite(r->r.time_ms_max))
-                spread = fmax(spread, (r->r.time_ms_max - r->r.time_ms_min) / r->r.time_ms_median);
+            here = r;
+            rows[count++] = r;
+            if (!fastest || r->r.time_ms_median < fastest->r.time_ms_median)
+                fastest = r;
+            if (isfinite(r->r.time_ms_min) && isfinite(r->r.time_ms_max) &&
+                (!spread || (r->r.time_ms_max - r->r.time_ms_min) / r->r.time_ms_median >
+                                    (spread->r.time_ms_max - spread->r.time_ms_min) / spread->r.time_ms_median))
+                spread = r;
         }
         if (here && nsizes < 8)
-            small[nsizes++] = s;
+            small[nsizes++] = here;
     }
-    if (!count)
+    if (!count) {
+        free(rows);
         return false;
-    for (size_t i = 0; i < nsizes; i++) {
-        char label[96];
-        mmb_report_shape_label(&d->shapes[small[i]], label, sizeof label);
-        snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s",
-                 i == 0 ? "" : i + 1 == nsizes ? " and " : ", ", label);
     }
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
     snprintf(f->lead, sizeof f->lead, "Sizes too small to compare");
+    mmb_report_finding_add(f, "On the %s at ", gpu);
+    for (size_t i = 0; i < nsizes; i++) {
+        char label[96];
+        mmb_report_finding_add(f, "%s%s", i == 0 ? "" : i + 1 == nsizes ? " and " : ", ",
+                               mmb_report_findings_claim_key(&f->claims, small[i], "size", label, sizeof label));
+    }
     mmb_report_finding_add(
-            f, "On the %s at %s, %zu of the kernels' best configurations take under %.0f µs (the fastest %.1f µs)", gpu,
-            sizes, count, mmb_report_story.small_ms * 1e3, fastest * 1e3);
-    if (spread > 0)
+            f, ", %s of the kernels' best configurations take under %s µs (the fastest %s µs)",
+            mmb_report_findings_claim_count(&f->claims, "", rows, count, 1, num),
+            mmb_report_findings_claim_setting(&f->claims, "harness/report/input/story.c", "small_ms",
+                                              mmb_report_story.small_ms, 1e3, "int", a),
+            mmb_report_findings_claim_cell(&f->claims, fastest, "time_ms_median", "us", fastest->r.time_ms_median, b));
+    if (spread && spread->r.time_ms_max > spread->r.time_ms_min) {
+        double v = 100 * (spread->r.time_ms_max - spread->r.time_ms_min) / spread->r.time_ms_median;
         mmb_report_finding_add(f, ", and the timing spread (max - min over the median) reaches %s%% there",
-                               mmb_report_finding_pct(100 * spread, a));
+                               mmb_report_findings_claim_cell(&f->claims, spread, "spread_pct", "pct", v, e));
+    }
     mmb_report_finding_add(
             f,
             ": launch and latency dominate such times, so the figures mark those points and the comparisons leave "
             "them out.");
+    free(rows);
     return true;
 }

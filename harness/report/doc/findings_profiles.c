@@ -32,28 +32,33 @@ static void ladder_span(const struct mmb_report_findings_ctx *c, const size_t *k
                         const struct ladder_at *at, bool first_size, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    const struct mmb_report_row *from = NULL, *fast = NULL, *cub = d->cublas >= 0 ? at->best[d->cublas] : NULL;
+    const struct mmb_report_row *from = NULL, *fast = NULL, *cub = d->cublas >= 0 ? at->best[d->cublas] : NULL,
+                                *rows[MMB_REPORT_KERNELS_MAX];
     size_t steps = 0;
     for (size_t j = 0; j < nk; j++) {
         const struct mmb_report_row *r = at->best[ks[j]];
         if (!r || (int)ks[j] == d->cublas)
             continue;
-        steps++;
+        rows[steps++] = r;
         from = from ? from : r;
         if (!fast || r->r.time_ms_median < fast->r.time_ms_median)
             fast = r;
     }
     if (!from || from == fast)
         return;
-    char a[16], b[16], e[16], g[16];
+    char a[16], b[16], n[16], g[16], x[64], size[96], ties[256];
+    mmb_report_finding_ties(c, fast, rows, steps, ties, sizeof ties);
     if (first_size)
-        mmb_report_finding_add(f, "At %s its %zu steps go from %s's %s TFLOP/s to %s's %s (×%s)", at->label, steps,
-                               from->r.kernel, mmb_report_findings_claim_tflops(&f->claims, from, a), fast->r.kernel,
+        mmb_report_finding_add(f, "At %s its %s steps go from %s's %s TFLOP/s to %s's %s (%s)%s",
+                               mmb_report_findings_claim_key(&f->claims, from, "size", size, sizeof size),
+                               mmb_report_findings_claim_count(&f->claims, "kernels", rows, steps, 1, n), from->r.kernel,
+                               mmb_report_findings_claim_tflops(&f->claims, from, a), fast->r.kernel,
                                mmb_report_findings_claim_tflops(&f->claims, fast, b),
-                               mmb_report_findings_claim_speedup(&f->claims, from, fast, e));
+                               mmb_report_finding_gain(c, f, from, fast, x, sizeof x), ties);
     else
-        mmb_report_finding_add(f, "; at %s the fastest is %s at %s", at->label, fast->r.kernel,
-                               mmb_report_findings_claim_tflops(&f->claims, fast, b));
+        mmb_report_finding_add(f, "; at %s the fastest is %s at %s%s",
+                               mmb_report_findings_claim_key(&f->claims, fast, "size", size, sizeof size),
+                               fast->r.kernel, mmb_report_findings_claim_tflops(&f->claims, fast, b), ties);
     if (cub)
         mmb_report_finding_add(f, ", %s%% of cuBLAS", mmb_report_findings_claim_pct_time(&f->claims, cub, fast, g));
     if (first_size && isfinite(mmb_row_fp32_pct(&fast->r)))
@@ -83,27 +88,32 @@ static void ladder_steps(const struct mmb_report_findings_ctx *c, const size_t *
         prev = r;
         prev_k = ks[j];
     }
-    char a[16];
-    bool used[MMB_REPORT_KERNELS_MAX] = {false};
+    char a[64];
+    bool used[MMB_REPORT_KERNELS_MAX] = {false}, apart[MMB_REPORT_KERNELS_MAX];
+    for (size_t i = 0; i < n; i++) /* a gain or a loss only beyond the noise */
+        apart[i] = mmb_report_finding_differs(c, slow[i], fast[i]);
     for (size_t t = 0; t < 3 && t < n; t++) {
         size_t top = n;
         for (size_t i = 0; i < n; i++)
-            if (!used[i] && gain[i] > 1.05 && (top == n || gain[i] > gain[top]))
+            if (!used[i] && apart[i] && gain[i] > 1.05 && (top == n || gain[i] > gain[top]))
                 top = i;
         if (top == n)
             break;
         used[top] = true;
         mmb_report_finding_add(
-            f, "%s%s ×%s (after %s)", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
-            mmb_report_findings_claim_speedup(&f->claims, slow[top], fast[top], a), d->kernels[above[top]]);
+            f, "%s%s %s (after %s)", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
+            mmb_report_finding_gain(c, f, slow[top], fast[top], a, sizeof a), d->kernels[above[top]]);
     }
-    size_t lost = 0;
+    size_t lost = 0, gains = 0;
     for (size_t i = 0; i < n; i++)
-        if (gain[i] < 0.95)
+        gains += used[i];
+    for (size_t i = 0; i < n; i++)
+        if (gain[i] < 0.95 && apart[i])
             mmb_report_finding_add(
-                f, "%s%s ×%s (after %s)", lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
-                mmb_report_findings_claim_speedup(&f->claims, slow[i], fast[i], a), d->kernels[above[i]]);
-    mmb_report_finding_add(f, ".");
+                f, "%s%s %s (after %s)", lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
+                mmb_report_finding_gain(c, f, slow[i], fast[i], a, sizeof a), d->kernels[above[i]]);
+    if (gains || lost)
+        mmb_report_finding_add(f, ".");
 }
 
 /* What limits the steps in turn: runs of one limiter in the profile's order. */
@@ -114,6 +124,9 @@ static void ladder_limits(const struct mmb_report_findings_ctx *c, const size_t 
     size_t runs = 0;
     char cur[8] = "", buf[8];
     const char *first = NULL, *last = NULL;
+    const struct mmb_report_row *r0 = NULL;
+    for (size_t j = 0; j < nk && !r0; j++)
+        r0 = at->best[ks[j]];
     for (size_t j = 0; j <= nk; j++) {
         const struct mmb_report_row *r = j < nk ? at->best[ks[j]] : NULL;
         if (j < nk && !r)
@@ -124,12 +137,23 @@ static void ladder_limits(const struct mmb_report_findings_ctx *c, const size_t 
             if (l) {
                 if (runs++)
                     mmb_report_finding_add(f, "; ");
+                else {
+                    char size[96];
+                    mmb_report_finding_add(f, " What limits each step at %s: ",
+                                           mmb_report_findings_claim_key(&f->claims, r0, "size", size, sizeof size));
+                }
+                char meaning[96], near[16];
+                if (l->value == MMB_LIMITER_LATENCY) /* its threshold, claimed */
+                    snprintf(meaning, sizeof meaning, "latency (no unit at %s%% of its peak)",
+                             mmb_report_findings_claim_setting(&f->claims, "harness/results/limiter.h",
+                                                               "MMB_LIMITER_NEAR_PEAK", MMB_LIMITER_NEAR_PEAK, 1,
+                                                               "int", near));
                 else
-                    mmb_report_finding_add(f, " What limits each step at %s: ", at->label);
+                    snprintf(meaning, sizeof meaning, "%s", l->meaning);
                 if (first == last)
-                    mmb_report_finding_add(f, "%s for %s", l->meaning, first);
+                    mmb_report_finding_add(f, "%s for %s", meaning, first);
                 else
-                    mmb_report_finding_add(f, "%s from %s to %s", l->meaning, first, last);
+                    mmb_report_finding_add(f, "%s from %s to %s", meaning, first, last);
             }
             first = NULL;
         }
@@ -163,11 +187,14 @@ static void ladder_conflicts(const struct mmb_report_findings_ctx *c, const size
     }
     if (!to)
         return;
-    char a[32], b[32], e[16];
-    mmb_report_tabular_count(from->r.smem_bank_conflicts, a, sizeof a);
-    mmb_report_tabular_count(to->r.smem_bank_conflicts, b, sizeof b);
-    mmb_report_finding_add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (×%s in speed).", to->r.kernel,
-                           a, b, at->label, mmb_report_findings_claim_speedup(&f->claims, from, to, e));
+    char a[16], b[16], e[64], size[96];
+    mmb_report_finding_add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (%s in speed).", to->r.kernel,
+                           mmb_report_findings_claim_cell(&f->claims, from, "smem_bank_conflicts", "count",
+                                                          from->r.smem_bank_conflicts, a),
+                           mmb_report_findings_claim_cell(&f->claims, to, "smem_bank_conflicts", "count",
+                                                          to->r.smem_bank_conflicts, b),
+                           mmb_report_findings_claim_key(&f->claims, to, "size", size, sizeof size),
+                           mmb_report_finding_gain(c, f, from, to, e, sizeof e));
 }
 
 /* What the latency-bound steps wait for: each one's two largest stall reasons. */
@@ -237,14 +264,14 @@ struct seed {
     size_t k;
     enum seed_class cls;
     size_t wrong, completed;
-    char why[160]; /* the first compile error */
+    const struct mmb_report_row *any, *first; /* a row of it; the first of its class (ok, compile, wrong) */
 };
 
 /* Every row of kernel k of profile p on GPU g, all sizes and element types. */
 static void seed_classify(const struct mmb_report_data *d, size_t p, size_t g, size_t k, struct seed *s)
 {
     size_t by[MMB_STATUS_COUNT] = {0};
-    const struct mmb_report_row *compile = NULL;
+    const struct mmb_report_row *first[MMB_STATUS_COUNT] = {NULL};
     memset(s, 0, sizeof *s);
     s->k = k;
     for (size_t i = 0; i < d->nrows; i++) {
@@ -252,21 +279,65 @@ static void seed_classify(const struct mmb_report_data *d, size_t p, size_t g, s
         if (rr->profile != p || rr->gpu != g || rr->kernel != k || (unsigned)rr->r.status >= MMB_STATUS_COUNT)
             continue;
         by[rr->r.status]++;
-        if (rr->r.status == MMB_STATUS_COMPILE_ERROR && !compile)
-            compile = rr;
+        s->any = s->any ? s->any : rr;
+        first[rr->r.status] = first[rr->r.status] ? first[rr->r.status] : rr;
     }
     s->wrong = by[MMB_STATUS_WRONG_RESULT];
     s->completed = s->wrong + by[MMB_STATUS_OK];
+    const struct mmb_report_row *compile = first[MMB_STATUS_COMPILE_ERROR];
     s->cls = compile && !s->completed ? SEED_COMPILE
             : s->wrong                ? SEED_WRONG
             : by[MMB_STATUS_OK]       ? SEED_CORRECT
                                       : SEED_NOT_RUN;
-    if (compile)
-        mmb_report_md_reason(compile->r.reason, s->why, sizeof s->why);
+    s->first = s->cls == SEED_COMPILE ? compile
+               : s->cls == SEED_WRONG ? first[MMB_STATUS_WRONG_RESULT]
+               : s->cls == SEED_CORRECT ? first[MMB_STATUS_OK]
+                                        : s->any;
 }
 
-/* One GPU's sentence, without the GPU's name; returns the kernels it has rows of. */
-static size_t seeds_text(const struct mmb_report_findings_ctx *c, size_t p, size_t g, char *out, size_t len)
+/* The rows of kernel k of profile p on GPU g whose status is one of want (a mask of
+ * 1 << status) into out; returns how many. */
+static size_t seed_rows(const struct mmb_report_data *d, size_t p, size_t g, size_t k, unsigned want,
+                        const struct mmb_report_row **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->nrows; i++) {
+        const struct mmb_report_row *rr = &d->rows[i];
+        if (rr->profile == p && rr->gpu == g && rr->kernel == k && (unsigned)rr->r.status < MMB_STATUS_COUNT &&
+            (want >> rr->r.status & 1u))
+            out[n++] = rr;
+    }
+    return n;
+}
+
+/* " 002_tiled_1xN in 34 of its 36 completed runs (the other 2 passed the check)". */
+static void seed_wrong(const struct mmb_report_findings_ctx *c, size_t p, size_t g, const struct seed *s,
+                       struct mmb_report_finding *f)
+{
+    const struct mmb_report_data *d = c->d;
+    const struct mmb_report_row **rows = malloc((d->nrows ? d->nrows : 1) * sizeof *rows);
+    if (!rows)
+        return;
+    char a[16], b[16], e[16];
+    size_t nw = seed_rows(d, p, g, s->k, 1u << MMB_STATUS_WRONG_RESULT, rows);
+    mmb_report_findings_claim_count(&f->claims, "status:wrong_result", rows, nw, 1, a);
+    if (s->wrong == s->completed) {
+        mmb_report_finding_add(f, "%s in all %s runs", d->kernels[s->k], a);
+    } else {
+        size_t nc = seed_rows(d, p, g, s->k, 1u << MMB_STATUS_WRONG_RESULT | 1u << MMB_STATUS_OK, rows);
+        mmb_report_findings_claim_count(&f->claims, "status:ok|wrong_result", rows, nc, 1, b);
+        size_t no = seed_rows(d, p, g, s->k, 1u << MMB_STATUS_OK, rows);
+        mmb_report_findings_claim_count(&f->claims, "status:ok", rows, no, 1, e);
+        mmb_report_finding_add(f, "%s in %s of its %s completed runs (the other %s passed the check)",
+                               d->kernels[s->k], a, b, e);
+    }
+    free(rows);
+}
+
+/* One GPU's sentence, without the GPU's name, into out with its claims; returns the
+ * kernels it has rows of (their rows in kernels). */
+static size_t seeds_text(const struct mmb_report_findings_ctx *c, size_t p, size_t g, struct mmb_report_finding *out,
+                         const struct mmb_report_row **kernels)
 {
     const struct mmb_report_data *d = c->d;
     bool here = false;
@@ -276,65 +347,73 @@ static size_t seeds_text(const struct mmb_report_findings_ctx *c, size_t p, size
         return 0;
     size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks), n = 0;
     struct seed s[MMB_REPORT_KERNELS_MAX];
+    const struct mmb_report_row *of[SEED_CLASSES][MMB_REPORT_KERNELS_MAX];
     size_t count[SEED_CLASSES] = {0};
     for (size_t j = 0; j < nk; j++)
         if ((int)ks[j] != d->cublas) {
             seed_classify(d, p, g, ks[j], &s[n]);
-            count[s[n++].cls]++;
+            if (!s[n].any)
+                continue;
+            kernels[n] = s[n].any;
+            of[s[n].cls][count[s[n].cls]++] = s[n].first;
+            n++;
         }
-    struct mmb_report_finding tmp;
-    memset(&tmp, 0, sizeof tmp);
-    mmb_report_finding_add(&tmp, "%zu %s correct as written", count[SEED_CORRECT],
+    struct mmb_report_finding *tmp = out;
+    char num[SEED_CLASSES][16];
+    static const char *const what[SEED_CLASSES] = {"kernels,status:ok", "kernels,status:compile_error",
+                                                   "kernels,status:wrong_result", "kernels"};
+    for (size_t i = 0; i < SEED_CLASSES; i++)
+        if (i != SEED_NOT_RUN && (count[i] || i == SEED_CORRECT))
+            mmb_report_findings_claim_count(&tmp->claims, what[i], of[i], count[i], 1, num[i]);
+    mmb_report_finding_add(tmp, "%s %s correct as written", num[SEED_CORRECT],
                            count[SEED_CORRECT] == 1 ? "is" : "are");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_CORRECT)
-            mmb_report_finding_add(&tmp, "%s%s", m++ ? ", " : " (", d->kernels[s[i].k]);
-    mmb_report_finding_add(&tmp, "%s.", count[SEED_CORRECT] ? ")" : "");
+            mmb_report_finding_add(tmp, "%s%s", m++ ? ", " : " (", d->kernels[s[i].k]);
+    mmb_report_finding_add(tmp, "%s.", count[SEED_CORRECT] ? ")" : "");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_COMPILE) {
+            char why[200];
             if (!m++)
-                mmb_report_finding_add(&tmp, " %zu %s not compile: ", count[SEED_COMPILE],
+                mmb_report_finding_add(tmp, " %s %s not compile: ", num[SEED_COMPILE],
                                        count[SEED_COMPILE] == 1 ? "does" : "do");
             else
-                mmb_report_finding_add(&tmp, ", ");
-            mmb_report_finding_add(&tmp, "%s (%s)", d->kernels[s[i].k], s[i].why);
+                mmb_report_finding_add(tmp, ", ");
+            mmb_report_finding_add(tmp, "%s (%s)", d->kernels[s[i].k],
+                                   mmb_report_findings_claim_key(&tmp->claims, s[i].first, "reason", why, sizeof why));
         }
-    mmb_report_finding_add(&tmp, "%s", count[SEED_COMPILE] ? "." : "");
+    mmb_report_finding_add(tmp, "%s", count[SEED_COMPILE] ? "." : "");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_WRONG) {
             if (!m++)
-                mmb_report_finding_add(&tmp, " %zu compute%s wrong results: ", count[SEED_WRONG],
+                mmb_report_finding_add(tmp, " %s compute%s wrong results: ", num[SEED_WRONG],
                                        count[SEED_WRONG] == 1 ? "s" : "");
             else
-                mmb_report_finding_add(&tmp, ", ");
-            if (s[i].wrong == s[i].completed)
-                mmb_report_finding_add(&tmp, "%s in all %zu runs", d->kernels[s[i].k], s[i].wrong);
-            else
-                mmb_report_finding_add(&tmp, "%s in %zu of its %zu completed runs (the other %zu passed the check)",
-                                       d->kernels[s[i].k], s[i].wrong, s[i].completed, s[i].completed - s[i].wrong);
+                mmb_report_finding_add(tmp, ", ");
+            seed_wrong(c, p, g, &s[i], tmp);
         }
-    mmb_report_finding_add(&tmp, "%s", count[SEED_WRONG] ? "." : "");
+    mmb_report_finding_add(tmp, "%s", count[SEED_WRONG] ? "." : "");
     for (size_t i = 0, m = 0; i < n; i++)
         if (s[i].cls == SEED_NOT_RUN)
-            mmb_report_finding_add(&tmp, "%s%s", m++ ? ", " : " Did not run: ", d->kernels[s[i].k]);
-    mmb_report_finding_add(&tmp, "%s", count[SEED_NOT_RUN] ? "." : "");
-    snprintf(out, len, "%s", tmp.text);
+            mmb_report_finding_add(tmp, "%s%s", m++ ? ", " : " Did not run: ", d->kernels[s[i].k]);
+    mmb_report_finding_add(tmp, "%s", count[SEED_NOT_RUN] ? "." : "");
     return n;
 }
-
-#define TEXT sizeof(((struct mmb_report_finding *)0)->text)
 
 bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c, size_t p, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
-    char *texts = calloc(MMB_REPORT_GPUS_MAX, TEXT);
+    struct mmb_report_finding *texts = calloc(MMB_REPORT_GPUS_MAX, sizeof *texts);
     if (!texts)
         return false;
     size_t gs[MMB_REPORT_GPUS_MAX], ng = 0, kernels = 0;
+    const struct mmb_report_row *krows[MMB_REPORT_KERNELS_MAX], *first_rows[MMB_REPORT_KERNELS_MAX];
     for (size_t g = 0; g < d->ngpus; g++) {
-        size_t n = seeds_text(c, p, g, texts + ng * TEXT, TEXT);
+        size_t n = seeds_text(c, p, g, &texts[ng], krows);
         if (n) {
-            kernels = n;
+            if (!ng)
+                memcpy(first_rows, krows, n * sizeof *krows);
+            kernels = ng ? kernels : n;
             gs[ng++] = g;
         }
     }
@@ -342,12 +421,14 @@ bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c,
         free(texts);
         return false;
     }
+    char num[16];
     snprintf(f->lead, sizeof f->lead, "Seed kernels as written");
-    mmb_report_finding_add(f, "The %zu seed kernels run exactly as the documents print them (profile %s), ", kernels,
+    mmb_report_finding_add(f, "The %s seed kernels run exactly as the documents print them (profile %s), ",
+                           mmb_report_findings_claim_count(&f->claims, "kernels", first_rows, kernels, 1, num),
                            d->profiles[p].name);
     bool same = true;
     for (size_t i = 1; i < ng; i++)
-        same = same && strcmp(texts, texts + i * TEXT) == 0;
+        same = same && strcmp(texts[0].text, texts[i].text) == 0;
     for (size_t i = 0; i < (same ? 1 : ng); i++) {
         char gpu[128];
         for (size_t j = same ? 0 : i; j < (same ? ng : i + 1); j++) {
@@ -358,31 +439,39 @@ bool mmb_report_findings_profiles_seeds(const struct mmb_report_findings_ctx *c,
                                                          : ", ",
                                    gpu);
         }
-        mmb_report_finding_add(f, "%s: %s", same && ng > 1 ? " alike" : "", texts + i * TEXT);
+        mmb_report_finding_add(f, "%s: %s", same && ng > 1 ? " alike" : "", texts[i].text);
+        mmb_report_findings_claims_merge(&f->claims, &texts[i].claims);
     }
     free(texts);
     /* the fastest correct one at the reference size */
     if (c->primary >= 0 && d->ref >= 0) {
-        const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX], *fast = NULL;
+        const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX], *fast = NULL, *correct[MMB_REPORT_KERNELS_MAX];
+        size_t nc = 0;
         mmb_report_profile_best(d, p, (size_t)c->primary, d->dtype, &d->shapes[d->ref], best);
         for (size_t k = 0; k < d->nkernels; k++) {
             struct seed s;
             if (!best[k] || (int)k == d->cublas)
                 continue;
             seed_classify(d, p, (size_t)c->primary, k, &s);
-            if (s.cls == SEED_CORRECT && (!fast || best[k]->r.time_ms_median < fast->r.time_ms_median))
+            if (s.cls != SEED_CORRECT)
+                continue;
+            correct[nc++] = best[k];
+            if (!fast || best[k]->r.time_ms_median < fast->r.time_ms_median)
                 fast = best[k];
         }
         const struct mmb_report_row *cub = d->cublas >= 0 ? best[d->cublas] : NULL;
-        char gpu[128], a[16], b[16];
+        char gpu[128], a[16], b[16], size[96], ties[256];
         mmb_report_finding_gpu(c, (size_t)c->primary, gpu, sizeof gpu);
         if (fast) {
-            mmb_report_finding_add(f, " The fastest correct one at %s (%s) on the %s, %s, reaches %s TFLOP/s", c->ref,
-                                   c->sel, gpu, fast->r.kernel,
-                                   mmb_report_finding_tflops(mmb_report_row_gflops(fast), a));
-            mmb_report_finding_add(
-                    f, cub ? ", %s%% of cuBLAS." : ".",
-                    mmb_report_finding_pct(cub ? 100 * cub->r.time_ms_median / fast->r.time_ms_median : 0, b));
+            mmb_report_finding_ties(c, fast, correct, nc, ties, sizeof ties);
+            mmb_report_finding_add(f, " The fastest correct one at %s (%s) on the %s, %s%s, reaches %s TFLOP/s",
+                                   mmb_report_findings_claim_key(&f->claims, fast, "size", size, sizeof size), c->sel,
+                                   gpu, fast->r.kernel, ties, mmb_report_findings_claim_tflops(&f->claims, fast, a));
+            if (cub)
+                mmb_report_finding_add(f, ", %s%% of cuBLAS.",
+                                       mmb_report_findings_claim_pct_time(&f->claims, cub, fast, b));
+            else
+                mmb_report_finding_add(f, ".");
         }
     }
     return true;

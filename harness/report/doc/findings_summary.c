@@ -9,6 +9,7 @@
  * under 9 pt; a figure not drawn is left out. Each sentence is left out when the data
  * does not carry it. */
 #include "report/doc/findings_impl.h"
+#include "report/doc/findings_claims.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include "core/file.h"
 #include "report/doc/findings.h"
 #include "report/doc/md.h"
+#include "report/input/pairs.h"
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "results/row.h"
@@ -46,7 +48,7 @@ bool mmb_report_findings_summary_ladder_pick(const struct mmb_report_findings_ct
 
 /* The ladder at its first size: from the first step to the fastest, its share of
  * cuBLAS and of the peak, and its two largest steps (a step after a slower one is
- * a recovery, not a gain). */
+ * a recovery, not a gain); a step counts as a gain only beyond the noise. */
 void mmb_report_findings_summary_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
                                struct mmb_report_finding *f)
 {
@@ -54,54 +56,59 @@ void mmb_report_findings_summary_ladder(const struct mmb_report_findings_ctx *c,
     struct mmb_report_shape s[2];
     if (!mmb_report_profile_sizes(d, p, g, s))
         return;
-    const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX];
+    const struct mmb_report_row *best[MMB_REPORT_KERNELS_MAX], *steps[MMB_REPORT_KERNELS_MAX];
     mmb_report_profile_best(d, p, g, d->dtype, &s[0], best);
-    size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks), steps = 0;
+    size_t ks[MMB_REPORT_KERNELS_MAX], nk = mmb_report_profile_kernels(d, p, ks), nsteps = 0;
     const struct mmb_report_row *from = NULL, *fast = NULL, *prev = NULL, *cub = d->cublas >= 0 ? best[d->cublas] : NULL;
     double gain[2] = {0, 0};
-    const struct mmb_report_row *at[2] = {NULL, NULL};
+    const struct mmb_report_row *at[2] = {NULL, NULL}, *before[2] = {NULL, NULL};
     bool after_loss = false;
     for (size_t j = 0; j < nk; j++) {
         const struct mmb_report_row *r = best[ks[j]];
         if (!r || (int)ks[j] == d->cublas)
             continue;
-        steps++;
+        steps[nsteps++] = r;
         from = from ? from : r;
         fast = !fast || r->r.time_ms_median < fast->r.time_ms_median ? r : fast;
         double x = prev ? prev->r.time_ms_median / r->r.time_ms_median : 0;
-        if (prev && !after_loss && x > gain[1]) {
+        if (prev && !after_loss && x > gain[1] && mmb_report_finding_differs(c, prev, r)) {
             int slot = x > gain[0] ? 0 : 1;
             if (slot == 0) {
                 gain[1] = gain[0];
                 at[1] = at[0];
+                before[1] = before[0];
             }
             gain[slot] = x;
             at[slot] = r;
+            before[slot] = prev;
         }
         after_loss = prev && x < 1;
         prev = r;
     }
     if (!from || from == fast)
         return;
-    char label[96], gpu[128], a[16], b[16], e[16];
-    mmb_report_shape_label(&s[0], label, sizeof label);
+    char label[96], gpu[128], a[16], b[16], n[16], x[64], ties[256];
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
-    mmb_report_finding_add(f, "- On the %s at %s (%s), the kernel ladder (profile %s) climbs over %zu kernels from %s's "
-                              "%s TFLOP/s to %s's %s, ×%s",
-                           gpu, label, c->sel, d->profiles[p].name, steps, from->r.kernel,
-                           mmb_report_finding_tflops(mmb_report_row_gflops(from), a), fast->r.kernel,
-                           mmb_report_finding_tflops(mmb_report_row_gflops(fast), b),
-                           mmb_report_finding_ratio(from->r.time_ms_median / fast->r.time_ms_median, e));
+    mmb_report_finding_ties(c, fast, steps, nsteps, ties, sizeof ties);
+    mmb_report_finding_add(f, "- On the %s at %s (%s), the kernel ladder (profile %s) climbs over %s kernels from %s's "
+                              "%s TFLOP/s to %s's %s%s, %s",
+                           gpu, mmb_report_findings_claim_key(&f->claims, from, "size", label, sizeof label), c->sel,
+                           d->profiles[p].name,
+                           mmb_report_findings_claim_count(&f->claims, "kernels", steps, nsteps, 1, n), from->r.kernel,
+                           mmb_report_findings_claim_tflops(&f->claims, from, a), fast->r.kernel,
+                           mmb_report_findings_claim_tflops(&f->claims, fast, b), ties,
+                           mmb_report_finding_gain(c, f, from, fast, x, sizeof x));
     if (cub)
-        mmb_report_finding_add(f, ": %s%% of cuBLAS", mmb_report_finding_pct(100 * cub->r.time_ms_median /
-                                                                               fast->r.time_ms_median, a));
+        mmb_report_finding_add(f, ": %s%% of cuBLAS", mmb_report_findings_claim_pct_time(&f->claims, cub, fast, a));
     if (isfinite(mmb_row_fp32_pct(&fast->r)))
-        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_finding_pct(mmb_row_fp32_pct(&fast->r), a));
+        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_findings_claim_pct_peak(&f->claims, fast, a));
     mmb_report_finding_add(f, ".");
     if (at[0] && gain[0] > 1.05) {
-        mmb_report_finding_add(f, " The largest steps: %s ×%s", at[0]->r.kernel, mmb_report_finding_ratio(gain[0], a));
+        mmb_report_finding_add(f, " The largest steps: %s %s", at[0]->r.kernel,
+                               mmb_report_finding_gain(c, f, before[0], at[0], x, sizeof x));
         if (at[1] && gain[1] > 1.05)
-            mmb_report_finding_add(f, " and %s ×%s", at[1]->r.kernel, mmb_report_finding_ratio(gain[1], b));
+            mmb_report_finding_add(f, " and %s %s", at[1]->r.kernel,
+                                   mmb_report_finding_gain(c, f, before[1], at[1], x, sizeof x));
         mmb_report_finding_add(f, " over the step before.");
     }
     mmb_report_finding_add(f, "\n");
@@ -115,31 +122,39 @@ void mmb_report_findings_summary_story(const struct mmb_report_findings_ctx *c, 
         return;
     const struct mmb_report_row *fast = NULL, *cub = c->cublas >= 0 ? mmb_report_finding_at_ref(c, g, (size_t)c->cublas)
                                                                      : NULL;
+    const struct mmb_report_row *own[MMB_REPORT_KERNELS_MAX];
+    size_t nown = 0;
     for (size_t k = 0; k < d->nstory; k++) {
         const struct mmb_report_row *r = mmb_report_finding_at_ref(c, g, k);
+        if (r && (int)k != c->cublas)
+            own[nown++] = r;
         if (r && (int)k != c->cublas && (!fast || r->r.time_ms_median < fast->r.time_ms_median))
             fast = r;
     }
     if (!fast)
         return;
-    char gpu[128], a[16], b[16], e[16];
+    char gpu[128], a[16], b[16], e[16], size[96], ties[256];
     mmb_report_finding_gpu(c, g, gpu, sizeof gpu);
+    mmb_report_finding_ties(c, fast, own, nown, ties, sizeof ties);
     if (!cub) { /* a GPU without the library's rows (published figures): the kernel alone */
-        mmb_report_finding_add(f, "- The %s profile's fastest kernel on the %s at %s, %s, reaches %s TFLOP/s.\n",
-                               d->profiles[d->main].name, gpu, c->ref, fast->r.kernel,
-                               mmb_report_finding_tflops(mmb_report_row_gflops(fast), a));
+        mmb_report_finding_add(f, "- The %s profile's fastest kernel on the %s at %s, %s%s, reaches %s TFLOP/s.\n",
+                               d->profiles[d->main].name, gpu,
+                               mmb_report_findings_claim_key(&f->claims, fast, "size", size, sizeof size),
+                               fast->r.kernel, ties, mmb_report_findings_claim_tflops(&f->claims, fast, a));
         return;
     }
-    mmb_report_finding_add(f, "- The %s profile's fastest kernel, %s, reaches %s TFLOP/s at %s on the %s, %s%% of "
+    mmb_report_finding_add(f, "- The %s profile's fastest kernel, %s%s, reaches %s TFLOP/s at %s on the %s, %s%% of "
                               "cuBLAS; cuBLAS itself reaches %s%% of the FP32 peak.\n",
-                           d->profiles[d->main].name, fast->r.kernel,
-                           mmb_report_finding_tflops(mmb_report_row_gflops(fast), a), c->ref, gpu,
-                           mmb_report_finding_pct(100 * cub->r.time_ms_median / fast->r.time_ms_median, b),
-                           mmb_report_finding_pct(mmb_row_fp32_pct(&cub->r), e));
+                           d->profiles[d->main].name, fast->r.kernel, ties,
+                           mmb_report_findings_claim_tflops(&f->claims, fast, a),
+                           mmb_report_findings_claim_key(&f->claims, fast, "size", size, sizeof size), gpu,
+                           mmb_report_findings_claim_pct_time(&f->claims, cub, fast, b),
+                           mmb_report_findings_claim_pct_peak(&f->claims, cub, e));
 }
 
-/* Two measured GPUs: the range of their speed ratios over the story's kernels at the
- * reference size. Which one is faster is compare's verdict to give, not this range's. */
+/* Two measured GPUs: each story kernel at the first GPU's best configuration and the
+ * same configuration on the second, compared by mmbench compare; the verdicts counted
+ * and the range of the time ratios. Which one is faster is compare's verdict to give. */
 void mmb_report_findings_summary_gpus(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f)
 {
     const struct mmb_report_data *d = c->d;
@@ -153,26 +168,51 @@ void mmb_report_findings_summary_gpus(const struct mmb_report_findings_ctx *c, s
         }
     if (a < 0 || b < 0 || d->ref < 0)
         return;
-    double lo = INFINITY, hi = -INFINITY;
-    size_t n = 0;
+    const struct mmb_report_row *pairs[MMB_VERDICT_COUNT][2 * MMB_REPORT_KERNELS_MAX], *lo[2] = {NULL, NULL},
+                                *hi[2] = {NULL, NULL};
+    size_t count[MMB_VERDICT_COUNT] = {0}, n = 0;
     for (size_t k = 0; k < d->nstory; k++) {
         const struct mmb_report_row *ra = mmb_report_finding_at_ref(c, (size_t)a, k),
-                                    *rb = mmb_report_finding_at_ref(c, (size_t)b, k);
-        if (!ra || !rb)
+                                    *rb = ra ? mmb_report_pairs_match(d, ra, (size_t)b) : NULL;
+        struct mmb_comparison cmp;
+        if (!rb)
             continue;
-        double x = ra->r.time_ms_median / rb->r.time_ms_median;
-        lo = fmin(lo, x);
-        hi = fmax(hi, x);
+        mmb_report_pairs_compare(d, ra, rb, &cmp);
+        if (!cmp.timed_alike)
+            continue;
+        enum mmb_verdict v = cmp.ratio.verdict;
+        pairs[v][2 * count[v]] = ra;
+        pairs[v][2 * count[v]++ + 1] = rb;
+        double x = rb->r.time_ms_median / ra->r.time_ms_median;
+        if (!lo[0] || x < lo[1]->r.time_ms_median / lo[0]->r.time_ms_median)
+            lo[0] = ra, lo[1] = rb;
+        if (!hi[0] || x > hi[1]->r.time_ms_median / hi[0]->r.time_ms_median)
+            hi[0] = ra, hi[1] = rb;
         n++;
     }
     if (n < 2)
         return;
-    char ga[128], gb[128], s1[16], s2[16];
+    char ga[128], gb[128], s1[16], s2[16], size[96], num[16];
     mmb_report_finding_gpu(c, (size_t)a, ga, sizeof ga);
     mmb_report_finding_gpu(c, (size_t)b, gb, sizeof gb);
-    mmb_report_finding_add(f, "- The %s runs the %zu %s kernels at %s to %s times the %s's speed at %s.\n",
-                           gb, n, d->profiles[d->main].name, mmb_report_finding_ratio(lo, s1),
-                           mmb_report_finding_ratio(hi, s2), ga, c->ref);
+    mmb_report_finding_add(f, "- The %s against the %s at %s, each %s kernel at one configuration on both: ", gb, ga,
+                           mmb_report_findings_claim_key(&f->claims, lo[0], "size", size, sizeof size),
+                           d->profiles[d->main].name);
+    static const enum mmb_verdict order[] = {MMB_VERDICT_SAME, MMB_VERDICT_FASTER, MMB_VERDICT_SLOWER,
+                                             MMB_VERDICT_UNSURE};
+    for (size_t i = 0, m = 0; i < 4; i++) {
+        enum mmb_verdict v = order[i];
+        char what[32];
+        if (!count[v])
+            continue;
+        snprintf(what, sizeof what, "verdict:%s", mmb_verdict_text(v));
+        mmb_report_finding_add(f, "%s%s %s", m++ ? ", " : "",
+                               mmb_report_findings_claim_count(&f->claims, what, pairs[v], count[v], 2, num),
+                               mmb_verdict_text(v));
+    }
+    mmb_report_finding_add(f, " by mmbench compare (time ratios %s to %s).\n",
+                           mmb_report_findings_claim_speedup(&f->claims, lo[1], lo[0], s1),
+                           mmb_report_findings_claim_speedup(&f->claims, hi[1], hi[0], s2));
 }
 
 /* The seed kernels as written: how many are correct as printed (on the primary GPU). */
@@ -182,33 +222,45 @@ static void seeds_sentence(const struct mmb_report_findings_ctx *c, struct mmb_r
     size_t ps[MMB_REPORT_PROFILES_MAX];
     if (c->primary < 0 || !mmb_report_profiles_of(d, MMB_REPORT_ROLE_AS_WRITTEN, ps))
         return;
-    size_t by[MMB_REPORT_KERNELS_MAX][MMB_STATUS_COUNT];
-    memset(by, 0, sizeof by);
+    const struct mmb_report_row *first[MMB_REPORT_KERNELS_MAX][MMB_STATUS_COUNT];
+    memset(first, 0, sizeof first);
     bool here[MMB_REPORT_KERNELS_MAX] = {false};
+    const struct mmb_report_row *any[MMB_REPORT_KERNELS_MAX];
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *rr = &d->rows[i];
         if (rr->profile != ps[0] || (int)rr->gpu != c->primary || (int)rr->kernel == d->cublas ||
             (unsigned)rr->r.status >= MMB_STATUS_COUNT)
             continue;
+        if (!here[rr->kernel])
+            any[rr->kernel] = rr;
         here[rr->kernel] = true;
-        by[rr->kernel][rr->r.status]++;
+        if (!first[rr->kernel][rr->r.status])
+            first[rr->kernel][rr->r.status] = rr;
     }
-    size_t n = 0, correct = 0, compile = 0, wrong = 0;
+    const struct mmb_report_row *all[MMB_REPORT_KERNELS_MAX], *correct[MMB_REPORT_KERNELS_MAX],
+                                *compile[MMB_REPORT_KERNELS_MAX], *wrong[MMB_REPORT_KERNELS_MAX];
+    size_t n = 0, nc = 0, ncomp = 0, nw = 0;
     for (size_t k = 0; k < d->nkernels; k++) {
         if (!here[k])
             continue;
-        n++;
-        if (by[k][MMB_STATUS_WRONG_RESULT])
-            wrong++;
-        else if (by[k][MMB_STATUS_OK])
-            correct++;
-        else if (by[k][MMB_STATUS_COMPILE_ERROR])
-            compile++;
+        all[n++] = any[k];
+        if (first[k][MMB_STATUS_WRONG_RESULT])
+            wrong[nw++] = first[k][MMB_STATUS_WRONG_RESULT];
+        else if (first[k][MMB_STATUS_OK])
+            correct[nc++] = first[k][MMB_STATUS_OK];
+        else if (first[k][MMB_STATUS_COMPILE_ERROR])
+            compile[ncomp++] = first[k][MMB_STATUS_COMPILE_ERROR];
     }
+    char a[16], b[16], e[16], g[16];
     if (n)
-        mmb_report_finding_add(f, "- Of the %zu seed kernels run exactly as printed, %zu are correct, %zu do not "
-                                  "compile and %zu compute wrong results.\n",
-                               n, correct, compile, wrong);
+        mmb_report_finding_add(f, "- Of the %s seed kernels run exactly as printed, %s are correct, %s do not "
+                                  "compile and %s compute wrong results.\n",
+                               mmb_report_findings_claim_count(&f->claims, "kernels", all, n, 1, a),
+                               mmb_report_findings_claim_count(&f->claims, "kernels,status:ok", correct, nc, 1, b),
+                               mmb_report_findings_claim_count(&f->claims, "kernels,status:compile_error", compile,
+                                                               ncomp, 1, e),
+                               mmb_report_findings_claim_count(&f->claims, "kernels,status:wrong_result", wrong, nw, 1,
+                                                               g));
 }
 
 static size_t words(const char *s)
@@ -222,29 +274,42 @@ static size_t words(const char *s)
     return n;
 }
 
-void mmb_report_findings_summary_md(FILE *f, const struct mmb_report *rep)
+bool mmb_report_findings_summary(const struct mmb_report *rep, struct mmb_report_finding *s, size_t *p, size_t *g)
 {
     struct mmb_report_findings_ctx c;
     mmb_report_findings_ctx_init(rep, &c);
-    struct mmb_report_finding *s = calloc(1, sizeof *s);
-    if (!s)
-        return;
-    size_t p = 0, g = 0;
-    bool ladder = mmb_report_findings_summary_ladder_pick(&c, &p, &g);
+    memset(s, 0, sizeof *s);
+    snprintf(s->lead, sizeof s->lead, "Summary");
+    s->summary = true;
+    bool ladder = mmb_report_findings_summary_ladder_pick(&c, p, g);
     if (ladder)
-        mmb_report_findings_summary_ladder(&c, p, g, s);
+        mmb_report_findings_summary_ladder(&c, *p, *g, s);
     /* each sentence only while the whole stays within the word limit */
     for (size_t i = 0; i < 3; i++) {
-        size_t keep = strlen(s->text);
+        size_t keep = strlen(s->text), kept = s->claims.n, pool = s->claims.npool;
         if (i == 0 && c.primary >= 0)
             mmb_report_findings_summary_story(&c, (size_t)c.primary, s);
         else if (i == 1)
             mmb_report_findings_summary_gpus(&c, s);
         else if (i == 2)
             seeds_sentence(&c, s);
-        if (words(s->text) > MMB_REPORT_SUMMARY_WORDS)
+        if (words(s->text) > MMB_REPORT_SUMMARY_WORDS) {
             s->text[keep] = '\0';
+            s->claims.n = kept;
+            s->claims.npool = pool;
+        }
     }
+    return ladder;
+}
+
+void mmb_report_findings_summary_md(FILE *f, const struct mmb_report *rep)
+{
+    struct mmb_report_finding *s = calloc(1, sizeof *s);
+    if (!s)
+        return;
+    size_t p = 0, g = 0;
+    bool ladder = mmb_report_findings_summary(rep, s, &p, &g);
+    const struct mmb_report_data *d = &rep->data;
     if (!s->text[0] && !ladder) {
         free(s);
         return;
@@ -262,8 +327,8 @@ void mmb_report_findings_summary_md(FILE *f, const struct mmb_report *rep)
     fputc('\n', f);
     if (ladder) {
         char pslug[MMB_REPORT_NAME_MAX], name[160];
-        mmb_gpu_slug(c.d->profiles[p].name, pslug, sizeof pslug);
-        snprintf(name, sizeof name, "%s-%s", pslug, c.d->gpus[g].slug);
+        mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
+        snprintf(name, sizeof name, "%s-%s", pslug, d->gpus[g].slug);
         for (size_t i = 0; i < rep->nfigs; i++)
             if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && strcmp(rep->figs[i].name, name) == 0) {
                 mmb_report_md_figure(f, rep, &rep->figs[i]);
@@ -356,11 +421,11 @@ static void ladder_table_slide(FILE *f, const struct mmb_report_findings_ctx *c,
     if (first && fast && first != fast) {
         struct mmb_report_finding *one = calloc(1, sizeof *one);
         if (one) {
-            char a[16];
-            mmb_report_finding_add(one, "Each step at its fastest configuration (%s): %s runs ×%s faster than %s.",
-                                   c->sel, fast->r.kernel,
-                                   mmb_report_finding_ratio(first->r.time_ms_median / fast->r.time_ms_median, a),
-                                   first->r.kernel);
+            char x[64];
+            bool beyond = mmb_report_finding_differs(c, first, fast);
+            mmb_report_finding_add(one, "Each step at its fastest configuration (%s): %s %s %s (%s).", c->sel,
+                                   fast->r.kernel, beyond ? "runs faster than" : "is not told apart from",
+                                   first->r.kernel, mmb_report_finding_gain(c, one, first, fast, x, sizeof x));
             sentence(f, one);
             free(one);
         }

@@ -16,10 +16,12 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/dtype.h"
 #include "core/file.h"
 #include "report/doc/md.h"
 #include "report/doc/tabular.h"
 #include "report/input/labels.h"
+#include "report/input/pairs.h"
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "results/row.h"
@@ -78,9 +80,25 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const 
         snprintf(h, sizeof h, "TFLOP/s %s", shape[s]);
         mmb_report_tabular_head(&t, c++, h, true, false);
     }
-    static const char *const tail[] = {"× prev.", "% cuBLAS", "Limiter",     "FP32 %",      "Issue %",
-                                       "L1 %",    "L2 %",     "DRAM %",      "Top stalls", "Bank confl.",
-                                       "Occup. %"};
+    /* the pipe column is named for the rows' pipe (FP32 %, TC % for the tensor cores), "Pipe %" when they differ */
+    char pipe_head[32] = "";
+    for (size_t k = 0; k < d->nkernels; k++) {
+        enum mmb_pipe pipe;
+        const struct mmb_report_row *r = best[k];
+        if (!r || !mmb_row_pipe(&r->r, &pipe))
+            continue;
+        char name[32]; /* the tensor cores as TC: the column stays as narrow as FP32's */
+        snprintf(name, sizeof name, "%s %%", mmb_pipe_info(pipe)->tensor ? "TC" : mmb_pipe_info(pipe)->limiter);
+        for (char *q = name; *q; q++)
+            *q = (char)toupper((unsigned char)*q);
+        if (!pipe_head[0])
+            snprintf(pipe_head, sizeof pipe_head, "%s", name);
+        else if (strcmp(pipe_head, name) != 0)
+            snprintf(pipe_head, sizeof pipe_head, "Pipe %%");
+    }
+    const char *const tail[] = {"× prev.", "% cuBLAS", "Limiter",     pipe_head[0] ? pipe_head : "FP32 %", "Issue %",
+                                "L1 %",    "L2 %",     "DRAM %",      "Top stalls", "Bank confl.",
+                                "Occup. %"};
     for (size_t i = 0; i < MMB_COUNT(tail); i++)
         mmb_report_tabular_head(&t, c + i, tail[i], i != 2 && i != 8, false);
     t.wrap[c + 8] = 0.075; /* a stall's name on a line: "Long Scoreboard 9.9," */
@@ -130,14 +148,16 @@ static int ladder_table(const struct mmb_report *rep, size_t p, size_t g, const 
     }
     mmb_report_tabular_note(&t, "The profile's order; each step at its fastest configuration at %s (the configuration "
                               "shown%s). × prev.: speed over the step above; %% cuBLAS: against cuBLAS in the same run. "
-                              "Limiter: the busiest of the FP32 pipe, the SM's instruction issue (Issue %%), L1, L2 and "
+                              "%s: the achieved rate as %% of the peak of the rows' pipe. "
+                              "Limiter: the busiest of that pipe, the SM's instruction issue (Issue %%), L1, L2 and "
                               "DRAM throughput, each as %% of its peak (Nsight Compute's Speed of Light; SM when "
                               "another SM unit is busier), or LATENCY when none is at %.0f%% of its peak (ncu's rule: "
                               "below it the units have idle cycles that more parallel work would fill); Top stalls: "
                               "the two largest warp-stall reasons, warp cycles per issued instruction (ncu's Warp State "
                               "Statistics; of eight read); Bank confl.: shared-memory load bank conflicts in the "
                               "launch; Occup.: achieved occupancy.",
-                          shape[0], nsizes > 1 ? "; the other size may have its own" : "", MMB_LIMITER_NEAR_PEAK);
+                          shape[0], nsizes > 1 ? "; the other size may have its own" : "",
+                          !strcmp(tail[3], "TC %") ? "TC % (the tensor cores)" : tail[3], MMB_LIMITER_NEAR_PEAK);
     mmb_report_tabular_legend(&t, params, np);
     mmb_report_tabular_emit(md, tex, &t);
     free(best);
@@ -274,12 +294,17 @@ static int worklog(const struct mmb_report *rep, size_t p, size_t g, const char 
             t.prose[7] = true;
         }
         double b0 = prev ? dram_bytes(prev) : NAN, b1 = dram_bytes(r);
-        if (!lib && prev && b0 > 0 && b1 / b0 >= TRADE_DRAM && r->r.time_ms_median < prev->r.time_ms_median)
+        struct mmb_comparison cmp; /* faster only with compare's verdict beyond the noise */
+        if (!lib && prev && b0 > 0 && b1 / b0 >= TRADE_DRAM && r->r.time_ms_median < prev->r.time_ms_median) {
+            mmb_report_pairs_compare(d, prev, r, &cmp);
+            bool faster = cmp.timed_alike && cmp.ratio.verdict == MMB_VERDICT_FASTER;
             snprintf(trades + strlen(trades), sizeof trades - strlen(trades),
-                     " %s trades DRAM traffic for speed: it moves %.2f GB from DRAM against %.2f GB for %s (×%.1f), "
-                     "and is still ×%.2f faster.",
-                     d->kernels[ks[j]], b1 / 1e9, b0 / 1e9, prev->r.kernel, b1 / b0,
-                     prev->r.time_ms_median / r->r.time_ms_median);
+                     " %s %s: it moves %.2f GB from DRAM against %.2f GB for %s (×%.1f), and %s ×%.2f%s.",
+                     d->kernels[ks[j]], faster ? "trades DRAM traffic for speed" : "moves far more DRAM bytes",
+                     b1 / 1e9, b0 / 1e9, prev->r.kernel, b1 / b0, faster ? "is still" : "its speed over it is",
+                     prev->r.time_ms_median / r->r.time_ms_median,
+                     faster ? " faster (mmbench compare: FASTER)" : ", which mmbench compare does not tell from the noise");
+        }
         if (!lib) {
             first = first ? first : r;
             prev = r;

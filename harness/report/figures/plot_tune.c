@@ -345,7 +345,10 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
     fputs("    set title ", o.f);
     mmb_gp_string(o.f, fig->title);
     fprintf(o.f, "\n    set xlabel \"%s occupancy (%% of the SM's warps)\"\n    set ylabel \"median time (ms)\"\n", what);
-    fputs("    set xrange [0:105]\n    set yrange [0:*]\n    set bmargin 7\n", o.f);
+    /* occupancy on its whole scale, 0-100% in quarters; time over the points' own range (from 0 it
+     * crowded every point into one corner), a twentieth of the height free above and below */
+    fputs("    set xrange [0:100]\n    set xtics 0,25,100\n    set format x \"%g%%\"\n"
+          "    set yrange [*:*]\n    set offsets 0, 0, graph 0.05, graph 0.05\n    set bmargin 7\n", o.f);
     fputs("    set key outside below center horizontal samplen 2 spacing 1.1\n", o.f);
     int n = 0;
     for (size_t m = 0; m < sp->n; m++) {
