@@ -275,9 +275,21 @@ START_TEST(test_profiles_ladder)
     snprintf(path, sizeof path, "%s/gnuplot/ladder-test-gpu-a.dat", out);
     const char *dat = file_get(path);
     ck_assert_ptr_nonnull(dat);
-    has(dat, "2 34.3597 34.3597 \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  (68%)\"  # step2");
+    char *dat_copy = strdup(dat);
     snprintf(path, sizeof path, "%s/gnuplot/ladder-test-gpu-a.gp", out);
     const char *gp = file_get(path);
+    /* each bar in its kernel's colour, the one of its line style (the registry's) */
+    const char *style = strstr(gp, "  # step2\n");
+    ck_assert_ptr_nonnull(style);
+    while (style > gp && style[-1] != '\n')
+        style--;
+    const char *hash = strstr(style, "lc rgb \"#");
+    ck_assert_ptr_nonnull(hash);
+    char expect[200];
+    snprintf(expect, sizeof expect, "\"34.4  (68%%)\" 0x%.6s  # step2", hash + 9);
+    has(dat_copy, "2 34.3597 34.3597 \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  ×2.00  51% FP32  68% cuBLAS\" ");
+    has(dat_copy, expect);
+    free(dat_copy);
     has(gp, "set ytics (\"step0\" 0, \"step1\" 1, \"step2\" 2, \"cublas\" 3)");
     has(gp, "set x2label \"% of the FP32 peak (66.9 TFLOP/s)\"");
 

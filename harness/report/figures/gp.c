@@ -10,23 +10,91 @@
 
 #include "core/array.h"
 
-/* Okabe-Ito, without its yellow (invisible on white). */
-static const char *const kernel_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                            "#E69F00", "#56B4E9", "#882255", "#44AA99"};
+/* The report's styles, one registry: a kernel keeps its colour, dash and marker in every
+ * figure (lines, bars, rooflines, ladders, precisions, the slides' figures), a GPU its own
+ * where GPUs are the series. Kernel colours: Paul Tol's "muted" scheme, made to stay apart
+ * under protan-, deutan- and tritanopia, ordered so that neighbouring slots (neighbouring
+ * steps of a profile) differ by 18 or more in lightness (CIELAB L*), which grey print keeps;
+ * the dash and the marker are the second cue where colours repeat (9, 5 and 10 repeat
+ * together only after 90 slots). cuBLAS, the reference, is black and solid. GPU colours are
+ * hues no kernel colour is near, under the three deficiencies too, dark and light
+ * alternating. tests/test_gp.c checks all of it. */
+static const char *const kernel_colors[] = {"#332288", "#AA4499", "#88CCEE", "#CC6677", "#882255",
+                                            "#44AA99", "#117733", "#DDCC77", "#999933"};
 static const int kernel_dashes[] = {1, 2, 4, 5, 3};
 static const int kernel_points[] = {5, 7, 9, 11, 13, 4, 6, 8, 10, 12};
-/* hues no kernel has (a GPU's line never reads as a kernel's), light to dark alternating
- * so that neighbouring GPUs differ in grey too */
-static const char *const gpu_colors[] = {"#A6761D", "#5E3C99", "#808000", "#08306B", "#BF5B17", "#4D4D4D"};
+static const struct mmb_gp_style cublas_style = {"#000000", 1, 7, 1.0};
+static const struct mmb_gp_style gpu_styles[] = {
+    {"#9922FF", 1, 4, 2.4}, {"#442200", 2, 7, 1.2}, {"#FF44FF", 4, 8, 2.4}, {"#AADD00", 5, 13, 1.2},
+};
 
-const char *mmb_gp_gpu_color(size_t i)
+/* Kernel k's slot: kernels in profile order, keyed by name - the story's profile first, then
+ * the others in the order the data names them, each in its INI's order, a kernel keeping the
+ * slot of the first profile that names it; kernels no INI names after them in the data's
+ * order. So a kernel's style does not depend on the figure, nor on which CSV came first. */
+size_t mmb_gp_kernel_slot(const struct mmb_report_data *d, size_t k)
 {
-    return gpu_colors[i % MMB_COUNT(gpu_colors)];
+    bool taken[MMB_REPORT_KERNELS_MAX] = {false};
+    size_t slot = 0;
+    for (size_t i = 0; i <= d->nprofiles; i++) {
+        /* i == 0: the story's profile; then the others in their order, the story's skipped */
+        size_t p = i == 0 ? (size_t)d->main : i - 1;
+        if ((i == 0 && d->main < 0) || (i > 0 && (int)p == d->main) || p >= d->nprofiles)
+            continue;
+        const unsigned char *rank = d->profiles[p].rank;
+        for (;;) {
+            size_t next = d->nkernels;
+            for (size_t j = 0; j < d->nkernels; j++)
+                if (!taken[j] && (int)j != d->cublas && rank[j] != MMB_REPORT_UNRANKED &&
+                    (next == d->nkernels || rank[j] < rank[next]))
+                    next = j;
+            if (next == d->nkernels)
+                break;
+            if (next == k)
+                return slot;
+            taken[next] = true;
+            slot++;
+        }
+    }
+    for (size_t j = 0; j < d->nkernels; j++) {
+        if (taken[j] || (int)j == d->cublas)
+            continue;
+        if (j == k)
+            return slot;
+        slot++;
+    }
+    return slot;
+}
+
+struct mmb_gp_style mmb_gp_kernel_style(const struct mmb_report *rep, size_t k)
+{
+    if ((int)k == rep->data.cublas)
+        return cublas_style;
+    size_t s = mmb_gp_kernel_slot(&rep->data, k);
+    return (struct mmb_gp_style){kernel_colors[s % MMB_COUNT(kernel_colors)], kernel_dashes[s % MMB_COUNT(kernel_dashes)],
+                                 kernel_points[s % MMB_COUNT(kernel_points)], 1.0};
+}
+
+struct mmb_gp_style mmb_gp_gpu_style(size_t g)
+{
+    return gpu_styles[g % MMB_COUNT(gpu_styles)];
+}
+
+const char *mmb_gp_gpu_color(size_t g)
+{
+    return mmb_gp_gpu_style(g).color;
 }
 
 const char *mmb_gp_kernel_color(const struct mmb_report *rep, size_t k)
 {
-    return (int)k == rep->data.cublas ? "#000000" : kernel_colors[k % MMB_COUNT(kernel_colors)];
+    return mmb_gp_kernel_style(rep, k).color;
+}
+
+const char *mmb_gp_palette_color(bool gpu, size_t i)
+{
+    if (gpu)
+        return i < MMB_COUNT(gpu_styles) ? gpu_styles[i].color : NULL;
+    return i < MMB_COUNT(kernel_colors) ? kernel_colors[i] : NULL;
 }
 
 const struct mmb_gp_pos mmb_gp_alone = {false, 0, 1, 1, 1, {0, 0}};
@@ -108,11 +176,9 @@ void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep)
     fputs("    set border lw 1.5\n    set grid xtics ytics lc rgb \"#c4c4c4\" lw 1 dt 1\n", f);
     fputs("    set tics nomirror out\n    set xtics norotate\n", f);
     for (size_t k = 0; k < rep->data.nkernels; k++) {
-        bool cublas = (int)k == rep->data.cublas;
-        fprintf(f, "    set style line %zu lc rgb \"%s\" dt %d pt %d ps 2 * PS lw 2.5\n", k + 1,
-                cublas ? "#000000" : kernel_colors[k % MMB_COUNT(kernel_colors)],
-                cublas ? 1 : kernel_dashes[k % MMB_COUNT(kernel_dashes)],
-                cublas ? 7 : kernel_points[k % MMB_COUNT(kernel_points)]);
+        struct mmb_gp_style st = mmb_gp_kernel_style(rep, k);
+        fprintf(f, "    set style line %zu lc rgb \"%s\" dt %d pt %d ps 2 * PS lw 2.5  # %s\n", k + 1, st.color, st.dash,
+                st.point, rep->data.kernels[k]);
     }
 }
 
@@ -222,7 +288,7 @@ int mmb_gp_open_point(const struct mmb_report *rep, size_t k)
 {
     if ((int)k == rep->data.cublas)
         return 6;
-    int pt = kernel_points[k % MMB_COUNT(kernel_points)];
+    int pt = mmb_gp_kernel_style(rep, k).point;
     return pt % 2 ? pt - 1 : pt;
 }
 

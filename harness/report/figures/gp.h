@@ -49,11 +49,25 @@ void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name
                          struct mmb_gp_canvas c);
 void mmb_gp_script_end(FILE *f);
 
-/* Clean slate, grid and the line style of every kernel (style k + 1). */
+/* Clean slate, grid and the line style of every kernel (style k + 1, its registry style). */
 void mmb_gp_panel_begin(FILE *f, const struct mmb_report *rep);
-const char *mmb_gp_gpu_color(size_t i);
-/* The colour of kernel k's line style, "#RRGGBB". */
+
+/* The registry of styles: a kernel's (by name, in profile order) and a GPU's (by its place,
+ * oldest first) are the same in every figure of a report. */
+struct mmb_gp_style {
+    const char *color; /* "#RRGGBB" */
+    int dash, point;   /* gnuplot dt and pt: the second cue, in grey print and where colours repeat */
+    double size;       /* marker size, times the figure's PS */
+};
+/* Kernel k's place in profile order (cuBLAS has none: it is black). */
+size_t mmb_gp_kernel_slot(const struct mmb_report_data *d, size_t k);
+struct mmb_gp_style mmb_gp_kernel_style(const struct mmb_report *rep, size_t k);
+struct mmb_gp_style mmb_gp_gpu_style(size_t g);
+/* The colour of kernel k's style, of GPU g's style: "#RRGGBB". */
 const char *mmb_gp_kernel_color(const struct mmb_report *rep, size_t k);
+const char *mmb_gp_gpu_color(size_t g);
+/* The i-th colour of the kernels' (gpu false) or the GPUs' palette, NULL past its end. */
+const char *mmb_gp_palette_color(bool gpu, size_t i);
 
 /* The size axis: N of the square problems on a log2 axis (a tic at each), the other
  * shapes at the N of the same FLOP count, (M N K)^(1/3), named on the top axis when

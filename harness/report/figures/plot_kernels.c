@@ -19,9 +19,7 @@
 #include "report/input/select.h"
 #include "results/row.h"
 
-/* GPUs told apart by lightness and hatch, not by the colours the kernels have. */
-static const char *const gpu_greys[] = {"#c8c8c8", "#505050", "#8c8c8c", "#252525", "#e0e0e0", "#6e6e6e"};
-static const char *const gpu_fills[] = {"solid 1.0", "solid 1.0", "pattern 2", "solid 1.0", "pattern 5", "pattern 1"};
+/* GPUs in their registry colours (hues no kernel has), published ones hatched. */
 
 /* ---- each GPU's kernels ------------------------------------------------------------------------- */
 
@@ -200,17 +198,14 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     double w = 0.8 / (double)ng;
     fprintf(o.f, "    set boxwidth %.4f\n", w * 0.95);
     int n = 0;
-    size_t measured = 0;
     for (size_t j = 0; j < ng; j++) {
         const struct mmb_report_gpu *gp = &d->gpus[cols[j]];
-        size_t style = gp->all_published ? 0 : measured++;
         double off = ((double)j - (double)(ng - 1) / 2.0) * w;
         char gpu[128];
         mmb_report_state_gpu_label(rep, cols[j], gpu, sizeof gpu);
         mmb_gp_term(o.f, &n);
         fprintf(o.f, "\"gpus-speedup.dat\" using ($1%+.4f):%zu with boxes fs %s border lc rgb \"#202020\" lc rgb \"%s\" title ",
-                off, j + 2, gp->all_published ? "pattern 4" : gpu_fills[style % MMB_COUNT(gpu_fills)],
-                gp->all_published ? "#404040" : gpu_greys[style % MMB_COUNT(gpu_greys)]);
+                off, j + 2, gp->all_published ? "pattern 4" : "solid 1.0", mmb_gp_gpu_color(cols[j]));
         mmb_gp_string(o.f, gpu);
         mmb_gp_term(o.f, &n);
         /* large type: one decimal, standing up, so that neighbouring bars' values stay apart */

@@ -20,8 +20,9 @@
 #include "report/input/row.h"
 #include "results/row.h"
 
-/* the reference size dark, the larger one light: one hue, told apart in grey too */
-static const char *const size_colors[] = {"#0072B2", "#8cc4e8"};
+/* Each step's bars in its kernel's registry colour; the reference size solid, the larger
+ * one hatched, which grey print keeps apart too. */
+static const char *const size_fills[] = {"solid 0.9", "pattern 4"};
 
 struct ladder {
     size_t p, g;
@@ -62,7 +63,7 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
     fprintf(o.f, "# %s: TFLOP/s of each step of profile %s at %s on %s, best configuration\n"
-                 "# step-index TFLOP/s-per-size... label-per-size... short-label  # kernel\n",
+                 "# step-index TFLOP/s-per-size... label-per-size... short-label colour  # kernel\n",
             l->name, d->profiles[l->p].name, l->sizes_text, d->gpus[l->g].name);
     for (size_t j = 0; j < l->n; j++) {
         fprintf(o.f, "%zu", j);
@@ -84,7 +85,7 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
         if (r)
             snprintf(brief, sizeof brief, cub && cub != r ? "%.1f  (%.0f%%)" : "%.1f",
                      mmb_report_row_gflops(r) / 1000, cub ? 100 * cub->r.time_ms_median / r->r.time_ms_median : 0);
-        fprintf(o.f, " \"%s\"  # %s\n", brief, d->kernels[l->steps[j]]);
+        fprintf(o.f, " \"%s\" 0x%s  # %s\n", brief, mmb_gp_kernel_color(rep, l->steps[j]) + 1, d->kernels[l->steps[j]]);
     }
     return mmb_gp_commit(rep, &o, l->name, "dat", err, errlen);
 }
@@ -120,11 +121,12 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
              d->profiles[l->p].name, l->sizes_text, sel);
     snprintf(fig->caption, sizeof fig->caption,
              "Each step of profile %s at its best configuration, in the profile's order (top to bottom), TFLOP/s on "
-             "a linear axis (the top axis reads it as %% of the %s peak, dotted) at %s%s%s. Beside each bar: its "
+             "a linear axis (the top axis reads it as %% of the %s peak, dotted) at %s%s%s%s, each step in its kernel's "
+             "colour of every figure. Beside each bar: its "
              "TFLOP/s, × over the step above it at the same size, %% of the %s peak and %% of cuBLAS in the same "
              "run. What limits each step is in the table below.",
-             d->profiles[l->p].name, pipe, shapes[0], l->nsizes > 1 ? " (dark) and " : "", l->nsizes > 1 ? shapes[1] : "",
-             pipe);
+             d->profiles[l->p].name, pipe, shapes[0], l->nsizes > 1 ? " (solid) and " : "", l->nsizes > 1 ? shapes[1] : "",
+             l->nsizes > 1 ? " (hatched)" : "", pipe);
     /* room right of the longest bar for its label (about a third of the width) */
     double xmax = fmax(l->top / 0.66, isfinite(peak) ? peak * 1.03 : 0);
     int h = 220 + (int)(l->n * (l->nsizes > 1 ? 78 : 52));
@@ -145,8 +147,7 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
         fprintf(o.f, " %zu", j);
     }
     fprintf(o.f, ")\n    set yrange [%zu.6:-0.6]\n    set xrange [0:%.6g]\n", l->n - 1, xmax);
-    fputs("    set grid xtics noytics\n    set ytics scale 0\n    set style fill solid 0.9 border lc rgb \"#202020\"\n",
-          o.f);
+    fputs("    set grid xtics noytics\n    set ytics scale 0\n", o.f);
     if (isfinite(peak)) {
         fprintf(o.f, "    set x2range [0:%.6g]\n    set x2tics 0, 20, 100 out\n"
                      "    set x2label \"%% of the %s peak (%.1f TFLOP/s)\"\n",
@@ -158,20 +159,28 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
     /* labels on an opaque ground: the peak line and the grid pass behind them */
     fputs("    set style textbox opaque noborder margins 0.5, 0.5\n", o.f);
     fputs("    if (LARGE) {\n    set key off\n", o.f);
-    fprintf(o.f, "    plot \"%s.dat\" using ($2 / 2):1:($2 / 2):(0.3) with boxxyerror lc rgb \"%s\" notitle, \\\n"
+    fprintf(o.f, "    plot \"%s.dat\" using ($2 / 2):1:($2 / 2):(0.3):7 with boxxyerror fs %s border lc rgb \"#202020\" "
+                 "lc rgb variable notitle, \\\n"
                  "         \"\" using (valid(2) ? $2 : 0):1:6 with labels left offset 0.5,0 boxed font F%d notitle\n"
                  "    } else {\n",
-            l->name, size_colors[0], MMB_GP_FONT_PT - 4);
+            l->name, size_fills[0], MMB_GP_FONT_PT - 4);
     double off = l->nsizes > 1 ? 0.2 : 0, half = l->nsizes > 1 ? 0.18 : 0.3;
     int n = 0;
     for (size_t s = 0; s < l->nsizes; s++) {
         double dy = s == 0 ? -off : off;
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"%s.dat\" using ($%zu / 2):($1%+.2f):($%zu / 2):(%.2f) with boxxyerror lc rgb \"%s\" title \"%s\"",
-                l->name, s + 2, dy, s + 2, half, size_colors[s], shapes[s]);
+        fprintf(o.f, "\"%s.dat\" using ($%zu / 2):($1%+.2f):($%zu / 2):(%.2f):7 with boxxyerror fs %s border lc rgb "
+                     "\"#202020\" lc rgb variable notitle",
+                l->name, s + 2, dy, s + 2, half, size_fills[s]);
         mmb_gp_term(o.f, &n);
         fprintf(o.f, "\"\" using (valid(%zu) ? $%zu : 0):($1%+.2f):%zu with labels left offset 0.5,0 boxed font F%d notitle",
                 s + 2, s + 2, dy, s + 4, MMB_GP_FONT_PT - (l->nsizes > 1 ? 6 : 4));
+    }
+    /* the key tells the sizes apart by fill alone: the colours are the steps' */
+    for (size_t s = 0; s < l->nsizes && l->nsizes > 1; s++) {
+        mmb_gp_term(o.f, &n);
+        fprintf(o.f, "NaN with boxes fs %s border lc rgb \"#202020\" lc rgb \"#808080\" title \"%s\"", size_fills[s],
+                shapes[s]);
     }
     fputs("\n    }\n", o.f);
     mmb_gp_script_end(o.f);

@@ -18,12 +18,9 @@
 #include "report/input/row.h"
 #include "report/input/tune_groups.h"
 
-/* Measured GPUs differ in dash and marker as well as colour: the H100 and H200
- * lines lie on top of each other, and a large open marker around a small filled
- * one lets both show. */
-static const int spread_dashes[] = {1, 2, 4, 5};
-static const int spread_points[] = {4, 7, 8, 13};
-static const double spread_sizes[] = {2.4, 1.2, 2.4, 1.2};
+/* GPUs differ in dash and marker as well as colour (their registry styles): the H100
+ * and H200 lines lie on top of each other, and a large open marker around a small
+ * filled one lets both show. */
 
 static void shape_text(const struct mmb_report_tune_group *g, char *out, size_t len)
 {
@@ -105,17 +102,16 @@ static void spread_terms(FILE *f, const struct mmb_report *rep, const struct mmb
 {
     const struct mmb_report_data *d = &rep->data;
     int terms = 0;
-    size_t measured = 0;
     for (size_t b = 0; b < sp->n; b++) {
         const struct mmb_report_tune_group *g = &gs[sp->members[b]];
         const struct mmb_report_row *best = &d->rows[g->best - 1];
         char gpu[128], t[256];
         mmb_report_state_gpu_label(rep, g->gpu, gpu, sizeof gpu);
-        const char *color = g->tuned ? mmb_gp_gpu_color(g->gpu) : "#606060";
-        size_t style = measured % MMB_COUNT(spread_dashes);
-        int dt = g->tuned ? spread_dashes[style] : 3, pt = g->tuned ? spread_points[style] : 9;
-        double ps = g->tuned ? spread_sizes[style] : 1.6;
-        measured += g->tuned;
+        /* published times (not tuned here): the GPU's colour, dotted */
+        struct mmb_gp_style st = mmb_gp_gpu_style(g->gpu);
+        const char *color = st.color;
+        int dt = g->tuned ? st.dash : 3, pt = st.point;
+        double ps = st.size;
         snprintf(t, sizeof t, "%s: best %.3g ms", gpu, best->r.time_ms_median);
         mmb_gp_term(f, &terms);
         fprintf(f,
@@ -126,7 +122,7 @@ static void spread_terms(FILE *f, const struct mmb_report *rep, const struct mmb
             /* cuBLAS on the same GPU, over that GPU's best: below 1 it is faster */
             mmb_gp_term(f, &terms);
             fprintf(f, "%.6g with lines dt %d lw 2 lc rgb \"%s\" notitle",
-                    d->rows[g->cublas - 1].r.time_ms_median / best->r.time_ms_median, style % 2 ? 4 : 2, color);
+                    d->rows[g->cublas - 1].r.time_ms_median / best->r.time_ms_median, st.dash % 2 ? 4 : 2, color);
         }
     }
     mmb_gp_term(f, &terms);
@@ -359,7 +355,7 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
         mmb_report_state_gpu_label(rep, g->gpu, gpu, sizeof gpu);
         mmb_gp_term(o.f, &n);
         fprintf(o.f, "\"%s.dat\" index %d using 1:2 with points pt %d ps 2.2 * PS lw 2 lc rgb \"%s\" title ", name,
-                blocks[m], spread_points[m % MMB_COUNT(spread_points)], mmb_gp_gpu_color(g->gpu));
+                blocks[m], mmb_gp_gpu_style(g->gpu).point, mmb_gp_gpu_color(g->gpu));
         mmb_gp_string(o.f, gpu);
         mmb_gp_term(o.f, &n);
         fprintf(o.f, "\"%s.dat\" index %d every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb \"#e4002b\" "
