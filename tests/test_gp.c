@@ -336,6 +336,67 @@ START_TEST(test_gp_gpu_colour_every_figure)
 }
 END_TEST
 
+/* ---- one colour scale for a kernel's heatmaps on every GPU ----------------------------------- */
+
+/* lo and hi of the ok cells (index 0) of a heatmap's data */
+static void cells_span(const char *dat, double *lo, double *hi)
+{
+    for (const char *line = dat; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (*line == '\n')
+            break; /* the end of index 0 */
+        if (*line == '#')
+            continue;
+        size_t x, y;
+        double ms;
+        ck_assert_int_eq(sscanf(line, "%zu %zu %lf", &x, &y, &ms), 3);
+        *lo = fmin(*lo, ms);
+        *hi = fmax(*hi, ms);
+    }
+}
+
+START_TEST(test_gp_heatmaps_one_scale)
+{
+    char fixtures[1200];
+    snprintf(out, sizeof out, "%s/out", tmpdir);
+    snprintf(fixtures, sizeof fixtures, "%s/tests/fixtures/csv/good", root);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, fixtures, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    static const char *const names[] = {"heatmap-h100-80gb-hbm3-naive", "heatmap-h200-naive"};
+    double lo = INFINITY, hi = -INFINITY, own_lo[2], own_hi[2], cb[2][2];
+    for (size_t i = 0; i < 2; i++) {
+        char name[200];
+        snprintf(name, sizeof name, "%s.dat", names[i]);
+        char *dat = script(name);
+        own_lo[i] = INFINITY;
+        own_hi[i] = -INFINITY;
+        cells_span(dat, &own_lo[i], &own_hi[i]);
+        lo = fmin(lo, own_lo[i]);
+        hi = fmax(hi, own_hi[i]);
+        free(dat);
+        snprintf(name, sizeof name, "%s.gp", names[i]);
+        char *gp = script(name);
+        const char *r = strstr(gp, "set cbrange [");
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(sscanf(r, "set cbrange [%lf:%lf]", &cb[i][0], &cb[i][1]), 2);
+        ck_assert_msg(strstr(gp, "set cblabel \"median time (ms, log scale; one scale for both GPUs)\""), "%s",
+                      strstr(gp, "set cblabel"));
+        free(gp);
+    }
+    /* the fixture's two grids span different times: a scale of its own would differ */
+    ck_assert(own_lo[0] != own_lo[1] && own_hi[0] != own_hi[1]);
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_msg(fabs(cb[i][0] - lo) <= 1e-6 * lo && fabs(cb[i][1] - hi) <= 1e-6 * hi,
+                      "%s: cbrange %g:%g, the cells of both span %g:%g", names[i], cb[i][0], cb[i][1], lo, hi);
+    }
+    /* the figure says so, and names the GPUs */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/tuning.md", out);
+    const char *md = file_get(path);
+    ck_assert_msg(md && strstr(md, "The colour scale is the one of every GPU's heatmap of naive at 4096 ("),
+                  "%.400s", md ? md : "(no tuning.md)");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gp");
@@ -347,6 +408,7 @@ int main(void)
     tcase_add_test(tc, test_gp_slots_profile_order);
     tcase_add_test(tc, test_gp_kernel_colour_every_figure);
     tcase_add_test(tc, test_gp_gpu_colour_every_figure);
+    tcase_add_test(tc, test_gp_heatmaps_one_scale);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

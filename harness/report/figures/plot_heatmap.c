@@ -40,13 +40,16 @@ static void grid_row_tics(FILE *f, const struct mmb_report_grid *g)
     fprintf(f, ")\n    set yrange [%zu.5:-0.5]\n", g->ny - 1);
 }
 
-/* One heatmap: the grid, its names and the colour scale its times span. */
+/* One heatmap: the grid, its names and the colour scale: the span of the times of this
+ * kernel's heatmaps on every GPU at the size, so that one colour is one time in each. */
 struct heatmap {
     const struct mmb_report_grid *grid;
     size_t g, k;
     char name[160], ref[96], gpu[128], sel[64];
     double lo, hi;
     bool logcb; /* a slow corner (block_size_x=8, block_size_y=1) would wash the rest out */
+    size_t ngpus; /* GPUs whose heatmaps of the kernel share the scale */
+    char gpus[512]; /* their names, "A and B" */
 };
 
 /* gnuplot/<name>.dat: the ok cells with their label and whether it is written in
@@ -89,7 +92,13 @@ static void heatmap_colorbox(FILE *f, const struct heatmap *h)
     /* viridis: monotone in lightness, so it reads in greyscale too */
     fputs("    set palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", 3 \"#5ec962\", 4 \"#fde725\")\n", f);
     fprintf(f, "    set cbrange [%.9g:%.9g]\n", h->lo, h->hi > h->lo ? h->hi : h->lo * 1.01 + 1e-9);
-    fprintf(f, "    set cblabel \"median time (ms%s)\"\n    set colorbox\n    unset key\n", h->logcb ? ", log scale" : "");
+    char scale[96] = "";
+    if (h->ngpus == 2)
+        snprintf(scale, sizeof scale, "; one scale for both GPUs");
+    else if (h->ngpus > 2)
+        snprintf(scale, sizeof scale, "; one scale for all %zu GPUs", h->ngpus);
+    fprintf(f, "    set cblabel \"median time (ms%s%s)\"\n    set colorbox\n    unset key\n", h->logcb ? ", log scale" : "",
+            scale);
     if (!h->logcb)
         return;
     static const double fine[] = {1, 1.5, 2, 3, 5, 7}, coarse[] = {1, 2, 5};
@@ -137,6 +146,10 @@ static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h,
                  "Median time (ms) of %s over %s and %s at %s; the boxed cell is the fastest configuration%s.", kernel,
                  grid->xname, grid->yname, h->ref,
                  grid->failed ? ", grey cells did not run (their status is written in them)" : "");
+    if (h->ngpus > 1)
+        snprintf(fig->caption + strlen(fig->caption), sizeof fig->caption - strlen(fig->caption),
+                 " The colour scale is the one of every GPU's heatmap of %s at %s (%s): one colour is one time on each.",
+                 kernel, h->ref, h->gpus);
     if ((int)grid->profile != d->main && d->profiles[grid->profile].role != MMB_REPORT_ROLE_PUBLISHED &&
         d->profiles[grid->profile].name[0])
         snprintf(fig->caption + strlen(fig->caption), sizeof fig->caption - strlen(fig->caption),
@@ -169,24 +182,53 @@ static int heatmap_script_write(struct mmb_report *rep, const struct heatmap *h,
     return mmb_gp_commit(rep, &o, h->name, "gp", err, errlen);
 }
 
-static int heatmap_write(struct mmb_report *rep, size_t g, size_t k, const struct mmb_report_grid *grid, char *err,
-                         size_t errlen)
+/* The colour scale of kernel k's heatmaps: the times of its grid on every GPU that has one
+ * at the reference size. */
+static void heatmap_scale(struct mmb_report *rep, size_t k, struct mmb_report_grid *grid, struct heatmap *h)
 {
     const struct mmb_report_data *d = &rep->data;
-    struct heatmap h = {.grid = grid, .g = g, .k = k, .lo = INFINITY, .hi = -INFINITY};
+    h->lo = INFINITY;
+    h->hi = -INFINITY;
+    h->ngpus = 0;
+    h->gpus[0] = '\0';
+    size_t named = 0;
+    for (size_t g = 0; g < d->ngpus; g++) {
+        if (!mmb_report_grid_build(d, g, k, (size_t)d->ref, grid))
+            continue;
+        for (size_t iy = 0; iy < grid->ny; iy++)
+            for (size_t ix = 0; ix < grid->nx; ix++)
+                if (!isnan(grid->ms[iy][ix])) {
+                    h->lo = fmin(h->lo, grid->ms[iy][ix]);
+                    h->hi = fmax(h->hi, grid->ms[iy][ix]);
+                }
+        h->ngpus++;
+    }
+    for (size_t g = 0; g < d->ngpus && h->ngpus > 1; g++) {
+        if (!mmb_report_grid_build(d, g, k, (size_t)d->ref, grid))
+            continue;
+        char label[128];
+        size_t len = strlen(h->gpus);
+        mmb_report_state_gpu_label(rep, g, label, sizeof label);
+        named++;
+        snprintf(h->gpus + len, sizeof h->gpus - len, "%s%s", named == 1 ? "" : named == h->ngpus ? " and " : ", ",
+                 label);
+    }
+    h->logcb = h->lo > 0 && h->hi / h->lo > 3;
+}
+
+static int heatmap_write(struct mmb_report *rep, size_t g, const struct heatmap *scale,
+                         const struct mmb_report_grid *grid, char *err, size_t errlen)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct heatmap h = *scale;
+    h.grid = grid;
+    h.g = g;
     char kslug[MMB_REPORT_NAME_MAX];
-    mmb_gpu_slug(d->kernels[k], kslug, sizeof kslug);
+    mmb_gpu_slug(d->kernels[h.k], kslug, sizeof kslug);
     snprintf(h.name, sizeof h.name, "heatmap-%s-%s", d->gpus[g].slug, kslug);
     mmb_report_shape_label(&d->shapes[d->ref], h.ref, sizeof h.ref);
     mmb_report_state_gpu_label(rep, g, h.gpu, sizeof h.gpu);
     mmb_report_state_selection(rep, (int)g, h.sel, sizeof h.sel);
-    for (size_t iy = 0; iy < grid->ny; iy++)
-        for (size_t ix = 0; ix < grid->nx; ix++)
-            if (!isnan(grid->ms[iy][ix])) {
-                h.lo = fmin(h.lo, grid->ms[iy][ix]);
-                h.hi = fmax(h.hi, grid->ms[iy][ix]);
-            }
-    h.logcb = h.lo > 0 && h.hi / h.lo > 3;
     if (heatmap_data_write(rep, &h, err, errlen) != 0)
         return -1;
     return heatmap_script_write(rep, &h, err, errlen);
@@ -198,16 +240,23 @@ int mmb_report_plot_heatmaps(struct mmb_report *rep, char *err, size_t errlen)
     if (d->ref < 0)
         return 0;
     struct mmb_report_grid *grid = malloc(sizeof *grid);
-    if (!grid) {
+    struct heatmap *scales = calloc(d->nkernels ? d->nkernels : 1, sizeof *scales);
+    if (!grid || !scales) {
+        free(grid);
+        free(scales);
         mmb_errorf(err, errlen, "out of memory");
         return -1;
+    }
+    for (size_t k = 0; k < d->nkernels; k++) {
+        heatmap_scale(rep, k, grid, &scales[k]);
+        scales[k].k = k;
     }
     int rc = 0;
     for (size_t g = 0; g < d->ngpus && rc == 0; g++)
         for (size_t k = 0; k < d->nkernels && rc == 0; k++)
-            if (mmb_report_grid_build(d, g, k, (size_t)d->ref, grid))
-                rc = heatmap_write(rep, g, k, grid, err, errlen);
+            if (scales[k].ngpus && mmb_report_grid_build(d, g, k, (size_t)d->ref, grid))
+                rc = heatmap_write(rep, g, &scales[k], grid, err, errlen);
     free(grid);
+    free(scales);
     return rc;
 }
-
