@@ -6,6 +6,8 @@ per role):
   - project headers are included rooted ("model/profile.h"), never by bare name;
   - an include goes only to the file's own folder or to a folder its rules allow
     (below it: report/figures/ and report/doc/ use report/input/, not each other;
+    report/doc/findings/, the findings and their claims, is report/doc/'s and uses its md.h
+    and tabular.h;
     cuda/session/ uses cuda/problem/, which uses cuda/; results/compare/,
     results/best/ and results/t4/ use results/; cmd/tune/, one command, uses cmd/'s shared files, and
     cmd/'s command table includes its front);
@@ -35,7 +37,8 @@ ALLOWED = {
     "cuda/session": {"core", "model", "results", "cuda", "cuda/problem"},
     "report/input": BELOW_REPORT,
     "report/figures": BELOW_REPORT | {"report/input"},
-    "report/doc": BELOW_REPORT | {"report/input"},
+    "report/doc": BELOW_REPORT | {"report/input", "report/doc/findings"},
+    "report/doc/findings": BELOW_REPORT | {"report/input", "report/doc"},
     "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc"},
     "cmd": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",
             "cuda/session", "report", "report/input", "report/figures", "report/doc", "cmd/tune"},

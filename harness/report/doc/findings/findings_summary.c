@@ -8,8 +8,8 @@
  * (figures/deck-NAME.pdf), included at their own size so that no text on a slide is
  * under 9 pt; a figure not drawn is left out. Each sentence is left out when the data
  * does not carry it. */
-#include "report/doc/findings_impl.h"
-#include "report/doc/findings_claims.h"
+#include "report/doc/findings/findings_impl.h"
+#include "report/doc/findings/findings_claims.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/file.h"
-#include "report/doc/findings.h"
+#include "report/doc/findings/findings.h"
 #include "report/doc/md.h"
 #include "report/input/pairs.h"
 #include "report/input/profiles.h"

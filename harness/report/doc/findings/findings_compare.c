@@ -2,8 +2,8 @@
  * and the published GPU with a measured one, what tuning found and whether its
  * ranking carries over, cuBLAS as the FP32 ceiling, the other element types, and the
  * sizes too small to compare. */
-#include "report/doc/findings_impl.h"
-#include "report/doc/findings_claims.h"
+#include "report/doc/findings/findings_impl.h"
+#include "report/doc/findings/findings_claims.h"
 
 #include <math.h>
 #include <stdlib.h>

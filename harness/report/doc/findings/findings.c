@@ -5,8 +5,8 @@
  * types, and the sizes too small to compare. Each finding is written only from
  * data that carries it; the primary GPU is the first measured one (oldest first).
  * The helpers every finding is written with (findings_impl.h) close the file. */
-#include "report/doc/findings_impl.h"
-#include "report/doc/findings_claims.h"
+#include "report/doc/findings/findings_impl.h"
+#include "report/doc/findings/findings_claims.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
 #ifndef MMB_REPORT_FINDINGS_CLAIMS_H
 #define MMB_REPORT_FINDINGS_CLAIMS_H
 
-#include "report/doc/findings_impl.h"
+#include "report/doc/findings/findings_impl.h"
 #include "results/compare/compare.h"
 
 /* Each formats as the findings do (mmb_report_finding_tflops, _ratio, _pct) into buf

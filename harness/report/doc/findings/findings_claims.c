@@ -1,5 +1,5 @@
 /* findings_claims.c - the numbers of the Key findings with their provenance, and claims.json. */
-#include "report/doc/findings_claims.h"
+#include "report/doc/findings/findings_claims.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

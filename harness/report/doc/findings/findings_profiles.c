@@ -4,8 +4,8 @@
  * the bank conflicts) and the seed kernels as written (seeds*: how many are correct
  * as printed, which do not compile and why, which compute wrong results and how
  * often, the fastest correct one). */
-#include "report/doc/findings_impl.h"
-#include "report/doc/findings_claims.h"
+#include "report/doc/findings/findings_impl.h"
+#include "report/doc/findings/findings_claims.h"
 
 #include <math.h>
 #include <stdlib.h>
