@@ -12,6 +12,7 @@
 #include "report/input/data.h"
 #include "report/input/state.h"
 #include "report/input/tune_groups.h"
+#include "results/compare/compare.h"
 
 #define MMB_REPORT_FINDINGS_MAX 32
 
@@ -64,7 +65,7 @@ enum mmb_report_claim_formula {
 struct mmb_report_claim {
     enum mmb_report_claim_formula formula;
     const struct mmb_report_row *rows[2]; /* b is NULL for one-row formulas */
-    char column[48];                      /* column, cell, mean, key; setting: its source file */
+    char column[64];                      /* column, cell, mean, key; setting: its source file */
     char format[8];                       /* cell, compulsory, mean, setting */
     char what[48];                        /* count: its predicate; verdict: the part; setting, device: the name */
     double peak;                          /* pct_peak: GFLOP/s; setting: its scale */
@@ -138,10 +139,17 @@ void mmb_report_finding_ties(const struct mmb_report_findings_ctx *c, const stru
                              const struct mmb_report_row *const *rows, size_t n, char *out, size_t len);
 /* "H100 80GB HBM3", "GTX TITAN X (published)" */
 void mmb_report_finding_gpu(const struct mmb_report_findings_ctx *c, size_t g, char *out, size_t len);
+/* "naive 1.01 [0.998, 1.02] SAME": compare's comparison of b (new) against a (old) as findings
+ * write it, after kernel (none when ""), its numbers claimed. */
+void mmb_report_finding_verdict(struct mmb_report_finding *f, const char *kernel, const struct mmb_report_row *a,
+                                const struct mmb_report_row *b, const struct mmb_comparison *cmp, char *out, size_t len);
 
 /* Each writes one finding and returns true, or false when the data does not carry it.
  * findings_compare.c: GPU generations a and b, the published GPU g against profile p,
- * tuned group j, cuBLAS, the element types, the small sizes. */
+ * cuBLAS, the element types, the small sizes; findings_compare_tuning.c: tuned group j. */
+/* findings_seeds.c: seed 000's tiling claim, seed 004's bandwidth claim. */
+bool mmb_report_findings_seeds_000(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
+bool mmb_report_findings_seeds_004(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_findings_compare_generations(const struct mmb_report_findings_ctx *c, size_t a, size_t b,
                                              struct mmb_report_finding *f);
 bool mmb_report_findings_compare_published(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
