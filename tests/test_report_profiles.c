@@ -168,6 +168,15 @@ END_TEST
 START_TEST(test_profiles_seeds_as_written)
 {
     root_make();
+    /* the source the profile names, with the line the compiler's error names (7) */
+    char src[900];
+    snprintf(src, sizeof src, "%s/kernels/s.cu", troot);
+    FILE *sf = fopen(src, "w");
+    ck_assert_ptr_nonnull(sf);
+    fputs("extern \"C\" __global__ void f(const float *B, float *C)\n{\n    float sum = 0;\n    for (int k = 0; k < "
+          "4; k++)\n    {\n        /* as the document prints it */\n        sum += B[i];   \n    }\n    C[0] = sum;\n}\n",
+          sf);
+    ck_assert_int_eq(fclose(sf), 0);
     ck_assert_msg(run_in_root(NULL, 0, NULL, 0) == 0, "%s", report_err);
     char *md = readme();
     char *seeds = section(md, "## Seed kernels as written");
@@ -197,6 +206,26 @@ START_TEST(test_profiles_seeds_as_written)
     snprintf(path, sizeof path, "%s/tables.tex", out);
     has(file_get(path), "\\parbox[t]{0.26\\linewidth}{\\raggedright \\texttt{line 7: identifier \"i\" is undefined}. "
                         "The bug: \\texttt{B[i]} names an \\texttt{i} that does not exist\\strut}");
+    /* the failure gallery of slides.tex: a slide per failing kernel, in the INI's order, with
+     * the source line the error names (read from the source), the error and the fix */
+    snprintf(path, sizeof path, "%s/slides.tex", out);
+    char *slides = strdup(file_get(path));
+    const char *g_typo = strstr(slides, "\\begin{frame}[plain]{s\\_typo as written: it does not compile}\n"),
+               *g_wrong = strstr(slides, "\\begin{frame}[plain]{s\\_wrong as written: it computes wrong results}\n"),
+               *g_mixed = strstr(slides, "\\begin{frame}[plain]{s\\_mixed as written: it computes wrong results}\n");
+    ck_assert_msg(g_typo && g_wrong && g_mixed && g_typo < g_wrong && g_wrong < g_mixed, "%s", slides);
+    has(g_typo, "\\textbf{The source} (kernels/s.cu, line 7):\\par\\medskip\n\\texttt{sum += B[i];}\\par\\bigskip\n"
+              "\\textbf{The compiler's error}:\\par\\medskip\n\\texttt{line 7: identifier \"i\" is undefined}\\par\\bigskip\n"
+              "\\textbf{The bug and its fix}:\\par\\medskip\n\\texttt{B[i]} names an \\texttt{i} that does not exist\\par\n"
+              "\\end{frame}");
+    has(g_wrong, "\\textbf{The check} (2 of 2 runs wrong; the first):\\par\\medskip\n\\texttt{16000000 of 16777216 "
+               "elements beyond tolerance 0.0001; first at row 0 column 0}");
+    has(g_wrong, "\\textbf{The bug and its fix}:\\par\\medskip\nthe second tile overlaps the first\\par");
+    has(g_mixed, "(3 of 4 runs wrong; the first)");
+    /* the correct ones have no slide */
+    ck_assert_ptr_null(strstr(slides, "{s\\_ok as written"));
+    ck_assert_ptr_null(strstr(slides, "{s\\_i32 as written"));
+    free(slides);
 }
 END_TEST
 

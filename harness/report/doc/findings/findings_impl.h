@@ -147,6 +147,9 @@ void mmb_report_finding_verdict(struct mmb_report_finding *f, const char *kernel
 /* Each writes one finding and returns true, or false when the data does not carry it.
  * findings_compare.c: GPU generations a and b, the published GPU g against profile p,
  * cuBLAS, the element types, the small sizes; findings_compare_tuning.c: tuned group j. */
+/* findings_gallery.c: a slide of slides.tex for each seed kernel that fails as written on the
+ * primary GPU: the source line, the error and the fix. */
+void mmb_report_findings_gallery_slides(FILE *f, const struct mmb_report_findings_ctx *c);
 /* findings_seeds.c: seed 000's tiling claim, seed 004's bandwidth claim. */
 bool mmb_report_findings_seeds_000(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_findings_seeds_004(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);

@@ -474,6 +474,7 @@ static void slides_body(FILE *f, const struct mmb_report *rep, struct mmb_report
     mmb_report_findings_summary_gpus(&c, s);
     if (fig && s->text[0])
         figure_slide(f, rep, fig, s);
+    mmb_report_findings_gallery_slides(f, &c);
 }
 
 int mmb_report_findings_summary_slides(struct mmb_report *rep, char *err, size_t errlen)
