@@ -451,28 +451,38 @@ static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profile
  * the batch, the flush's kernels, then (hot) the warm-up launch's kernels, then the
  * measured launch's. Auto ranges carry no kernel names (on the H100 none of the
  * flush's ranges was named mmb_l2_*), so they are told apart by count: a launch
- * runs batch[i].kernels kernels, or, for a launch alone with kernels 0, what the
- * total leaves (a memset step the driver runs as a kernel shows up as an uneven
- * count and is refused). first[i] is the first measured range of launch i, count[i]
- * their number. */
+ * runs batch[i].kernels kernels, or, for the one launch of a batch with kernels 0
+ * (a library call), what the total leaves (a memset step the driver runs as a
+ * kernel shows up as an uneven count and is refused). first[i] is the first
+ * measured range of launch i, count[i] their number. */
 static enum mmb_status measured_ranges(const struct mmb_profiler *p, const struct mmb_profiled_launch *batch,
                                        size_t n, size_t total, bool cold, size_t *first, size_t *count,
                                        char *err, size_t errlen)
 {
     size_t flush_ranges = (size_t)mmb_l2_flush_kernels(p->flush);
-    size_t launches = cold ? 1 : 2, at = 0;
+    size_t launches = cold ? 1 : 2, at = 0, known = n * flush_ranges, unknown = 0, rest = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t k = (size_t)batch[i].kernels;
-        if (k == 0) {
-            size_t rest = total > flush_ranges ? total - flush_ranges : 0;
-            if (n != 1 || rest == 0 || rest % launches != 0) {
-                mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flush's %zu, then "
-                           "%zu launch%s of the same kernels", total, flush_ranges, launches,
-                           launches > 1 ? "es" : "");
-                return MMB_STATUS_PROFILING_DENIED;
-            }
-            k = rest / launches;
+        if (batch[i].kernels > 0)
+            known += launches * (size_t)batch[i].kernels;
+        else
+            unknown++;
+    }
+    if (unknown > 1) {
+        mmb_errorf(err, errlen, "%zu launches of unknown kernel counts in one batch: their ranges cannot be told "
+                   "apart", unknown);
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    if (unknown) {
+        rest = total > known ? total - known : 0;
+        if (rest == 0 || rest % launches != 0) {
+            mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flushes' and the known "
+                       "launches' %zu, then %zu launch%s of the same kernels", total, known, launches,
+                       launches > 1 ? "es" : "");
+            return MMB_STATUS_PROFILING_DENIED;
         }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = batch[i].kernels > 0 ? (size_t)batch[i].kernels : rest / launches;
         at += flush_ranges + (launches - 1) * k;
         first[i] = at;
         count[i] = k;

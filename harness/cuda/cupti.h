@@ -69,7 +69,7 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
 struct mmb_profiled_launch {
     mmb_launch_fn launch;
     void *ctx;
-    int kernels;          /* kernels one launch runs; 0: unknown, only in a batch of one */
+    int kernels;          /* kernels one launch runs; 0: unknown, at most one such launch a batch */
     struct mmb_row *row;  /* its counter columns and counter_status are written */
     double duration_ns;   /* out: gpu__time_duration.sum of its kernels */
 };

@@ -4,9 +4,10 @@
  * mmb_session_submit_counted); its row then waits in the session, in order, until the
  * batch's profiling passes are done, and goes to the caller's sink. The launches of a batch share the
  * passes (each after its own L2 flush, so each is measured as if alone), which every
- * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
- * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
- * stops at the ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
+ * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway goes
+ * alone, a batch holds one launch whose kernel count is not known
+ * (kernel_engine.kernels: cuBLAS) at most, and a batch stops at the ranges one pass
+ * records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
  * docs/counters.md, "Cost, and batches". MMB_COUNTER_BATCH=N (1..32) caps a batch. */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ static void batch_reset(struct mmb_session *s)
     s->npending = s->nbatch = 0;
     s->batch_kernel_s = 0.0;
     s->batch_ranges = 0;
+    s->batch_unknown = false;
 }
 
 /* Reads the counters of the waiting batch, then sends every waiting row to sink in
@@ -128,8 +130,10 @@ static size_t counters_take(struct mmb_session *s, struct pending_row *pr, const
     const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
     double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
     if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
-        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
+        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) &&
+        ((pr->kernels = engine->kernels(&pr->ctx)) > 0 || !s->batch_unknown)) {
         pr->wants_counters = true;
+        s->batch_unknown = s->batch_unknown || pr->kernels == 0;
         if (pr->ctx.cached)
             pr->ctx.cached->pins++;
         s->nbatch++;
