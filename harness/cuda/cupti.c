@@ -37,6 +37,8 @@
 #define MAX_LAUNCH_KERNELS 8
 /* A pass loop that runs this much past the config image's passes is a CUPTI bug. */
 #define EXTRA_PASSES 4
+/* Passes whose times are kept one by one (mmb_profiler_pass_seconds). */
+#define TIMED_PASSES 64
 
 /* cuptiProfilerInitialize is process-wide; sessions on several devices share it. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,6 +89,7 @@ struct mmb_profiler {
     size_t data_size;
     size_t data_ranges;         /* the ranges it holds */
     double step_s[MMB_PROFILER_STEP_COUNT]; /* seconds in each step, all measurements */
+    double pass_s[TIMED_PASSES];            /* seconds of each pass number, all measurements */
 };
 
 static const char *const step_names[MMB_PROFILER_STEP_COUNT] = {"set-up", "start", "launches", "stop",
@@ -100,6 +103,11 @@ const char *mmb_profiler_step_text(enum mmb_profiler_step step)
 double mmb_profiler_step_seconds(const struct mmb_profiler *p, enum mmb_profiler_step step)
 {
     return p && (unsigned)step < MMB_PROFILER_STEP_COUNT ? p->step_s[step] : 0.0;
+}
+
+double mmb_profiler_pass_seconds(const struct mmb_profiler *p, size_t pass)
+{
+    return p && pass < TIMED_PASSES ? p->pass_s[pass] : 0.0;
 }
 
 /* Adds the time since *since to step and moves *since to now. */
@@ -415,7 +423,7 @@ static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profile
 {
     cudaError_t e;
     enum mmb_status st = MMB_STATUS_OK;
-    double t = mmb_seconds_now();
+    double t = mmb_seconds_now(), t0 = t;
     CUpti_RangeProfiler_Start_Params sp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = p->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerStart(&sp), return MMB_STATUS_PROFILING_DENIED);
@@ -443,6 +451,8 @@ static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profile
     MMB_CHECK_CUPTI(r, return MMB_STATUS_PROFILING_DENIED);
     MMB_CHECK_CUDA(e = cudaDeviceSynchronize(), return mmb_gpu_status_of(e));
     step_end(p, MMB_PROFILER_STEP_WAIT, &t);
+    if (pass >= 0 && pass < TIMED_PASSES)
+        p->pass_s[pass] += t - t0;
     *all_submitted = stop.isAllPassSubmitted != 0;
     return MMB_STATUS_OK;
 }

@@ -304,6 +304,14 @@ void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t le
         used += (size_t)snprintf(out + used, len - used, "%s %s %.2f s", i ? "," : "",
                                  mmb_profiler_step_text((enum mmb_profiler_step)i),
                                  mmb_profiler_step_seconds(s->profiler, (enum mmb_profiler_step)i));
+    const char *sep = "; by pass:";
+    for (size_t i = 0; i < mmb_profiler_passes(s->profiler) + 4 && used < len; i++) {
+        double sec = mmb_profiler_pass_seconds(s->profiler, i);
+        if (sec <= 0.0)
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s %zu %.2f s", sep, i + 1, sec);
+        sep = ",";
+    }
 }
 
 const char *mmb_session_command(const struct mmb_session *s)
