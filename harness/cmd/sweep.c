@@ -684,7 +684,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     if (sw.progress)
         fputs("\r\033[K", stderr);
     struct mmb_phase_times phases = *mmb_session_phase_times(sw.session);
-    char steps[512];
+    char steps[1024];
     mmb_session_counter_steps(sw.session, steps, sizeof steps);
     summary->counter_passes = phases.counter_passes;
     double close_s = sweep_close(&sw, &waits);

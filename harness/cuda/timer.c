@@ -125,6 +125,15 @@ enum mmb_status mmb_timer_launch_first(struct mmb_timer *t, mmb_launch_fn launch
     return MMB_STATUS_OK;
 }
 
+enum mmb_status mmb_timer_launch_warmup(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                        char *err, size_t errlen)
+{
+    enum mmb_status st;
+    if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    return launch(ctx, err, errlen);
+}
+
 enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
                                   const struct mmb_converge_spec *spec, bool cold, bool with_first,
                                   struct mmb_timing *out, char *err, size_t errlen)
@@ -137,12 +146,9 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
     struct mmb_converge_step step;
     out->sm_clock_mhz = NAN;
     out->samples = NULL;
-    for (int i = 0; i < warmup; i++) {
-        if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+    for (int i = 0; i < warmup; i++)
+        if ((st = mmb_timer_launch_warmup(t, launch, ctx, cold, err, errlen)) != MMB_STATUS_OK)
             goto out;
-        if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
-            goto out;
-    }
     double t0 = mmb_seconds_now();
     if (with_first) {
         float f = 0.0f;

@@ -39,6 +39,12 @@ struct mmb_timing {
 enum mmb_status mmb_timer_launch_first(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
                                        char *err, size_t errlen);
 
+/* Enqueues one untimed launch as a warm-up launch is (after the flush when cold),
+ * without waiting for it: the verifying launch where the protocol has warm-ups, the
+ * first of them (mmb_timer_measure then runs the others). */
+enum mmb_status mmb_timer_launch_warmup(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                        char *err, size_t errlen);
+
 /* Runs warmup untimed launches, then timed ones in batches as the rule asks for them
  * (core/converge.h; a fixed count is one batch of up to MMB_CONVERGE_MAX_BATCH);
  * launch enqueues on the timer's stream. with_first: the launch of

@@ -53,7 +53,8 @@ const struct mmb_phase_times *mmb_session_phase_times(const struct mmb_session *
  * 18.0 s), counters 25.0 s (250 passes, set-up 0.3 s)"; what is 0 is left out. */
 void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t len);
 
-/* With counters, where their time went ("counter steps: set-up 0.1 s, start ..."); ""
+/* With counters, where their time went ("counter steps: set-up 0.1 s, start ...;
+ * by pass: 1 0.4 s, 2 ..." the passes by their number in a measurement); ""
  * without a profiler. */
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len);
 

@@ -4,9 +4,10 @@
  * mmb_session_submit_counted); its row then waits in the session, in order, until the
  * batch's profiling passes are done, and goes to the caller's sink. The launches of a batch share the
  * passes (each after its own L2 flush, so each is measured as if alone), which every
- * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
- * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
- * stops at the ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
+ * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway goes
+ * alone, a batch holds one launch whose kernel count is not known
+ * (kernel_engine.kernels: cuBLAS) at most, and a batch stops at the ranges one pass
+ * records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
  * docs/counters.md, "Cost, and batches". MMB_COUNTER_BATCH=N (1..32) caps a batch. */
 #include <math.h>
 #include <stdio.h>
@@ -17,8 +18,9 @@
 #include "cuda/session/session_impl.h"
 
 /* A launch whose passes would take longer than this (kernel time) is measured alone:
- * the per-pass cost it would share is small beside its own. */
-#define BATCH_LAUNCH_SECONDS 2.5
+ * it would fill a batch by itself. A shorter one shares the passes' fixed cost
+ * (Start and Stop, about 24 ms a pass on an H100: 0.3 s a measurement of 13 passes). */
+#define BATCH_LAUNCH_SECONDS 8.0
 /* A batch is measured once its passes would take this long (kernel time), or a
  * quarter of a configuration's time limit, whichever is less: a batch is measured
  * within the time limit of the configuration submitted last. */
@@ -42,6 +44,7 @@ static void batch_reset(struct mmb_session *s)
     s->npending = s->nbatch = 0;
     s->batch_kernel_s = 0.0;
     s->batch_ranges = 0;
+    s->batch_unknown = false;
 }
 
 /* Reads the counters of the waiting batch, then sends every waiting row to sink in
@@ -128,8 +131,10 @@ static size_t counters_take(struct mmb_session *s, struct pending_row *pr, const
     const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
     double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
     if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
-        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
+        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) &&
+        ((pr->kernels = engine->kernels(&pr->ctx)) > 0 || !s->batch_unknown)) {
         pr->wants_counters = true;
+        s->batch_unknown = s->batch_unknown || pr->kernels == 0;
         if (pr->ctx.cached)
             pr->ctx.cached->pins++;
         s->nbatch++;

@@ -58,7 +58,8 @@ struct kernel_engine {
     mmb_launch_fn launch;
     bool is_reference;   /* its error is the reference's own against float64 */
     /* Kernels one launch runs, to tell its profiler ranges apart in a batch
-     * (cupti.h); 0 when it cannot be known: the launch is then profiled alone. */
+     * (cupti.h); 0 when it cannot be known: one such launch a batch, whose count
+     * is what the others' leave of a pass's ranges. */
     int (*kernels)(struct launch_ctx *c);
 };
 
@@ -97,6 +98,7 @@ struct mmb_session {
     int npending, nbatch;         /* rows waiting; of them, waiting for counters */
     double batch_kernel_s;        /* the batch's passes' kernel time, estimated */
     size_t batch_ranges;          /* kernel ranges a pass of the batch records */
+    bool batch_unknown;           /* it holds a launch whose kernel count is not known */
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
     double *last_samples;         /* mmb_session_evaluate's last row's times (owned) */
     int blas_versions[2];         /* cuBLAS's and cuBLASLt's (mmb_blas_versions; 0: unknown) */
