@@ -12,6 +12,7 @@
 #include "check_run.h"
 #include "profile_fixture.h"
 #include "model/library.h"
+#include "model/profile_energy.h"
 #include "model/profile.h"
 #include "model/sizes.h"
 #include "search/tune_spec.h"
@@ -160,6 +161,12 @@ START_TEST(test_defaults)
     ck_assert_int_eq(p->cache, MMB_CACHE_COLD);
     ck_assert_str_eq(p->metrics, "default");
     ck_assert(p->seed == 1);
+    struct mmb_energy_spec energy;
+    mmb_energy_spec_of(p, false, &energy);
+    ck_assert(energy.on && energy.seconds == MMB_ENERGY_SECONDS_DEFAULT);
+    ck_assert_int_eq(energy.throttle_retries, MMB_THROTTLE_RETRIES_DEFAULT);
+    mmb_energy_spec_of(p, true, &energy); /* --no-energy */
+    ck_assert(!energy.on);
     ck_assert_int_eq(p->tune.line, 0);
     ck_assert_str_eq(p->tune.strategy, "brute_force");
     ck_assert_str_eq(p->tune.objective, "time");
@@ -178,6 +185,20 @@ START_TEST(test_defaults)
     ck_assert_str_eq(mmb_expr_text(k->block_x), "block_size_x");
     ck_assert_str_eq(mmb_expr_text(k->grid_div_y), "block_size_y");
     ck_assert_str_eq(mmb_expr_text(k->block_z), "1");
+    unload(p);
+}
+END_TEST
+
+START_TEST(test_energy_keys)
+{
+    struct mmb_profile *p = load_ok("energy.ini");
+    struct mmb_energy_spec energy;
+    mmb_energy_spec_of(p, false, &energy);
+    ck_assert(!energy.on && energy.seconds == 0.5);
+    ck_assert_int_eq(energy.throttle_retries, 0);
+    char text[128];
+    mmb_energy_protocol_items(&energy, NULL, text, sizeof text);
+    ck_assert_str_eq(text, "energy=off;clocks=as_found;throttle_retries=0");
     unload(p);
 }
 END_TEST
@@ -238,6 +259,11 @@ static const struct {
     {"bad-empty-value.ini", 3, "'warmup' has no value; expected an integer >= 0"},
     {"bad-bad-number.ini", 3, "bad value '2x' for 'repeats'; expected an integer >= 1"},
     {"bad-repeats-zero.ini", 3, "bad value '0' for 'repeats'"},
+    {"bad-energy-energy.ini", 3, "bad value 'maybe' for 'energy'; expected 'on' or 'off'"},
+    {"bad-energy-seconds.ini", 3, "bad value '0.01' for 'energy_seconds'; expected seconds, a number from 0.05 to 60"},
+    {"bad-energy-seconds2.ini", 3, "bad value '61' for 'energy_seconds'"},
+    {"bad-energy-retries.ini", 3, "bad value '11' for 'throttle_retries'; expected an integer from 0 to 10"},
+    {"bad-energy-setting.ini", 7, "parameter name 'nvml.sm_clock' is not a C identifier"},
     {"bad-warmup-negative.ini", 3, "bad value '-1' for 'warmup'"},
     {"bad-size-zero.ini", 2, "size 0 is out of range; expected 1 to"},
     {"bad-size-shape.ini", 2, "N = 0 in '1024x0x5' is out of range"},
@@ -757,6 +783,7 @@ int main(void)
     TCase *tc = tcase_create("profile");
     tcase_add_test(tc, test_good_profile);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_energy_keys);
     tcase_add_test(tc, test_tune_section);
     tcase_add_test(tc, test_crlf_bom_indent_long_comments);
     tcase_add_test(tc, test_binding);

@@ -71,6 +71,9 @@ static const struct opt_def opts[] = {
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
     {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: no CUPTI counter passes"},
+    {"no-energy", 0, OPT_FLAG, S(no_energy), 0, 0, 0, BOTH, NULL,
+     "no energy phase: power_w, energy_j and gflops_per_watt stay empty (clocks and throttle are still read; "
+     "default: the profile's energy key, else on; docs/energy.md)"},
     {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
      "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},
     {"noise", 0, OPT_NOISE, S(timing.noise), 0, 0, 0, BOTH, "X",

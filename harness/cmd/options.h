@@ -36,7 +36,7 @@ struct mmb_cmd_settings {
     int device;               /* --device */
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
-    bool no_cache, no_counters, verbose, record_restricted;
+    bool no_cache, no_counters, no_energy, verbose, record_restricted;
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */

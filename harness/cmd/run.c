@@ -67,7 +67,7 @@ int mmb_cmd_run(int argc, char **argv)
     struct mmb_metric_set set;
     int ndev;
     struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
-                                                 .cache_dir = s.cache_dir, .counters = !s.no_counters,
+                                                 .cache_dir = s.cache_dir, .counters = !s.no_counters, .no_energy = s.no_energy,
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,

@@ -266,6 +266,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
         .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose,
     };
+    mmb_energy_spec_of(profile, opts->no_energy, &so.energy);
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
     const struct mmb_device_info *dev = mmb_session_device(sw.session);
@@ -296,6 +297,8 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
+    if ((note = mmb_session_power_note(sw.session))[0])
+        fprintf(stderr, "mmbench run: warning: clocks, throttle, power and energy not measured: %s\n", note);
     sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
     char shard[32] = "";

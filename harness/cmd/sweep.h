@@ -18,6 +18,7 @@ struct mmb_run_options {
     const char *data_dir;     /* default "data" */
     const char *cache_dir;    /* cubin cache; NULL: none */
     bool counters;
+    bool no_energy;           /* --no-energy: no energy phase, whatever the profile says */
     const struct mmb_metric_set *metrics; /* the profile's, parsed; read when counters */
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */

@@ -48,6 +48,7 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
     const struct mmb_cmd_settings *o = r->settings;
     struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = !o->no_counters,
                                      .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose};
+    mmb_energy_spec_of(r->profile, o->no_energy, &so.energy);
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -136,6 +137,8 @@ static int tune_worker(void *ctx)
     const char *note = mmb_session_counter_note(r->session);
     if (note[0] && !r->settings->no_counters)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
+    if ((note = mmb_session_power_note(r->session))[0])
+        fprintf(stderr, "mmbench tune: warning: clocks, throttle, power and energy not measured: %s\n", note);
     r->progress = isatty(STDERR_FILENO) && !r->settings->verbose;
     fprintf(stderr,
             "mmbench tune: %s on %s (sm_%d%d), %d kernel x size x dtype, %s, compiles ahead on %d "

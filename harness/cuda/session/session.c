@@ -35,6 +35,7 @@ static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t e
         return st;
     if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->stream, s->flush, err, errlen)) != MMB_STATUS_OK)
         return st;
+    mmb_session_power_open(s);
     if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     if ((st = mmb_verifier_open(&s->verifier, s->arch, s->opts.cache_dir, err, errlen)) != MMB_STATUS_OK)
@@ -173,7 +174,8 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
 
 /* ---- where the time goes ---- */
 
-static const char *const phase_names[MMB_PHASE_COUNT] = {"problems", "prepare", "verify", "timing", "counters"};
+static const char *const phase_names[MMB_PHASE_COUNT] = {"problems", "prepare", "verify", "timing", "counters",
+                                                         "energy"};
 
 const char *mmb_phase_text(enum mmb_phase phase)
 {
@@ -200,7 +202,12 @@ void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t l
         if (i == MMB_PHASE_COUNTERS && used < len)
             used += (size_t)snprintf(out + used, len - used, " (%zu passes, set-up %.2f s)", t->counter_passes,
                                      t->counter_setup_seconds);
+        if (i == MMB_PHASE_ENERGY && used < len)
+            used += mmb_session_energy_format(t, out + used, len - used);
     }
+    if (t->throttle_retries && used < len)
+        snprintf(out + used, len - used, "; %zu timed again for throttled clocks, %zu still throttled (flagged)",
+                 t->throttle_retries, t->throttled_rows);
 }
 
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len)
@@ -349,16 +356,27 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
     if (row->status != MMB_STATUS_OK)
         return row->status;
 
-    struct mmb_timing tm;
-    row->status = mmb_timer_measure(s->timer, c->launch, c, eo->warmup, &eo->timing, cold, first_timed, &tm, err,
-                                    errlen);
-    mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
-    if (row->status != MMB_STATUS_OK) {
-        *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
-        return row->status;
+    /* timed again, a bounded number of times, while a limit throttles the clocks */
+    for (int attempt = 0;; attempt++) {
+        struct mmb_timing tm;
+        mmb_clock_watch_reset(&s->watch, s->have_nvml ? &s->nvml : NULL);
+        row->status = mmb_timer_measure(s->timer, c->launch, c, eo->warmup, &eo->timing, cold,
+                                        first_timed && attempt == 0, &tm, err, errlen);
+        mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
+        if (row->status != MMB_STATUS_OK) {
+            *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+            return row->status;
+        }
+        record_timing(s, &tm, row);
+        row->status = mmb_session_measure_power(s, c, tm.stats.median, row, err, errlen);
+        mmb_session_phase_end(s, MMB_PHASE_ENERGY, &t);
+        if (row->status != MMB_STATUS_OK) {
+            *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+            return row->status;
+        }
+        if (!mmb_session_throttled_again(s, row, attempt))
+            return row->status;
     }
-    record_timing(s, &tm, row);
-    return row->status;
 }
 
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,

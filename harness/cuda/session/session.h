@@ -28,6 +28,9 @@ const struct mmb_device_info *mmb_session_device(const struct mmb_session *s);
 void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_profile *profile,
                               const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
                               const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row);
+/* Why clocks, throttle reasons, power and energy go unmeasured in this session (NVML
+ * or the GPU missing from it); "" when they are measured. */
+const char *mmb_session_power_note(const struct mmb_session *s);
 /* Why counters are off for this session ("" when they are on). */
 const char *mmb_session_counter_note(const struct mmb_session *s);
 

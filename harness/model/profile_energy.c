@@ -1,0 +1,141 @@
+/* profile_energy.c - clocks, power and energy as a profile and the command line ask
+ * for them (profile_energy.h): device settings as parameters, the clock lock, the
+ * energy phase's settings and their [profile] keys (energy, energy_seconds,
+ * throttle_retries). */
+#include "model/profile_energy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "model/profile_parse.h"
+
+const struct mmb_setting_info mmb_setting_table[] = {
+    {MMB_SETTING_SM_CLOCK, "nvml.sm_clock", "MHz", 100, 10000,
+     "the SM clock, locked to this value for the configuration (nvmlDeviceSetGpuLockedClocks)"},
+    {MMB_SETTING_POWER_LIMIT, "nvml.power_limit", "W", 10, 10000,
+     "the board's power limit for the configuration (nvmlDeviceSetPowerManagementLimit)"},
+    {MMB_SETTING_COUNT, NULL, NULL, 0, 0, NULL},
+};
+
+bool mmb_param_is_setting(const char *name)
+{
+    return !strncmp(name, MMB_SETTING_PREFIX, strlen(MMB_SETTING_PREFIX));
+}
+
+const struct mmb_setting_info *mmb_setting_find(const char *param)
+{
+    for (const struct mmb_setting_info *s = mmb_setting_table; s->param; s++)
+        if (!strcmp(s->param, param))
+            return s;
+    return NULL;
+}
+
+void mmb_setting_names(char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const struct mmb_setting_info *s = mmb_setting_table; s->param && o < len; s++) {
+        int w = snprintf(out + o, len - o, "%sparam.%s (%s)", s == mmb_setting_table ? "" : s[1].param ? ", " : " or ",
+                         s->param, s->unit);
+        o += w > 0 ? (size_t)w : 0;
+    }
+}
+
+bool mmb_kernel_has_settings(const struct mmb_kernel_spec *kernel)
+{
+    for (int i = 0; i < kernel->nparams; i++)
+        if (mmb_param_is_setting(kernel->params[i].name))
+            return true;
+    return false;
+}
+
+void mmb_config_settings(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                         long long out[MMB_SETTING_COUNT])
+{
+    for (int s = 0; s < MMB_SETTING_COUNT; s++)
+        out[s] = -1;
+    for (int i = 0; cfg && i < kernel->nparams; i++) {
+        const struct mmb_setting_info *s = mmb_setting_find(kernel->params[i].name);
+        if (s)
+            out[s->value] = cfg->values[i];
+    }
+}
+
+bool mmb_clock_lock_parse(const char *text, struct mmb_clock_lock *out)
+{
+    *out = (struct mmb_clock_lock){MMB_CLOCKS_AS_FOUND, 0};
+    if (!strcmp(text, "base")) {
+        out->kind = MMB_CLOCKS_BASE;
+        return true;
+    }
+    if (!strcmp(text, "max")) {
+        out->kind = MMB_CLOCKS_MAX;
+        return true;
+    }
+    long long mhz;
+    if (mmb_profile_parse_ll(text, 100, 10000, &mhz) != 0)
+        return false;
+    out->kind = MMB_CLOCKS_MHZ;
+    out->mhz = (unsigned)mhz;
+    return true;
+}
+
+void mmb_clock_lock_text(const struct mmb_clock_lock *lock, char *out, size_t len)
+{
+    switch (lock ? lock->kind : MMB_CLOCKS_AS_FOUND) {
+    case MMB_CLOCKS_AS_FOUND: snprintf(out, len, "%s", ""); break;
+    case MMB_CLOCKS_BASE: snprintf(out, len, "base"); break;
+    case MMB_CLOCKS_MAX: snprintf(out, len, "max"); break;
+    case MMB_CLOCKS_MHZ: snprintf(out, len, "%u", lock->mhz); break;
+    }
+}
+
+void mmb_energy_spec_of(const struct mmb_profile *p, bool no_energy, struct mmb_energy_spec *out)
+{
+    out->on = p->energy && !no_energy;
+    out->seconds = p->energy_seconds > 0 ? p->energy_seconds : MMB_ENERGY_SECONDS_DEFAULT;
+    out->throttle_retries = p->throttle_retries >= 0 ? p->throttle_retries : MMB_THROTTLE_RETRIES_DEFAULT;
+}
+
+void mmb_energy_protocol_items(const struct mmb_energy_spec *spec, const struct mmb_clock_lock *lock, char *out,
+                               size_t len)
+{
+    char clocks[32];
+    mmb_clock_lock_text(lock, clocks, sizeof clocks);
+    if (spec->on)
+        snprintf(out, len, "energy=on:%gs;clocks=%s;throttle_retries=%d", spec->seconds,
+                 clocks[0] ? clocks : "as_found", spec->throttle_retries);
+    else
+        snprintf(out, len, "energy=off;clocks=%s;throttle_retries=%d", clocks[0] ? clocks : "as_found",
+                 spec->throttle_retries);
+}
+
+/* ---- the [profile] keys ---- */
+
+int mmb_profile_key_energy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    if (strcmp(value, "on") && strcmp(value, "off"))
+        return -1;
+    ld->p->energy = !strcmp(value, "on");
+    return 0;
+}
+
+int mmb_profile_key_energy_seconds(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    double v;
+    if (mmb_profile_parse_number(value, &v) || !(v >= 0.05) || v > 60)
+        return -1;
+    ld->p->energy_seconds = v;
+    return 0;
+}
+
+int mmb_profile_key_throttle_retries(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    long long v;
+    if (mmb_profile_parse_ll(value, 0, 10, &v))
+        return -1;
+    ld->p->throttle_retries = (int)v;
+    return 0;
+}
