@@ -110,6 +110,10 @@ START_TEST(test_window_from_update_to_update)
     ck_assert_msg(fabs(r.update_ms - 100.0) < 5.0, "updates every %.2f ms", r.update_ms);
     ck_assert_msg(fabs(r.period_ms - 0.05) < 0.05 * 0.1, "period %.5f ms", r.period_ms);
     ck_assert(fabs(r.energy_j - r.power_w * r.period_ms / 1e3) < 1e-12);
+    /* the window as times of day: now, less than a second ago, as long as the window */
+    ck_assert_msg(fabs(r.closed_epoch - r.opened_epoch - r.window_s) < 1e-3, "%.6f %.6f", r.opened_epoch,
+                  r.closed_epoch);
+    ck_assert(fabs((double)time(NULL) - r.closed_epoch) < 2.0);
     ck_assert(g->finished && r.launches == g->launched);
     /* the phase's cost: the wait for the first update (up to 100 ms) and the window */
     ck_assert_msg(r.seconds < 0.2 + 0.1 + 0.1, "%.3f s", r.seconds);

@@ -78,6 +78,7 @@ static void result_empty(struct mmb_energy_result *out)
 {
     memset(out, 0, sizeof *out);
     out->power_w = out->energy_j = out->window_s = out->period_ms = out->update_ms = NAN;
+    out->opened_epoch = out->closed_epoch = NAN;
 }
 
 /* Launches until the window closes or the counter stalls; the queue kept QUEUE_MS ahead. */
@@ -146,6 +147,12 @@ enum mmb_status mmb_energy_measure(const struct mmb_nvml_device *dev, const stru
     if (st != MMB_STATUS_OK || !w.shut)
         return st;
     out->window_s = w.closed - w.opened;
+    struct timespec rt;
+    if (clock_gettime(CLOCK_REALTIME, &rt) == 0) { /* the monotonic times as times of day */
+        double offset = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9 - mmb_seconds_now();
+        out->opened_epoch = w.opened + offset;
+        out->closed_epoch = w.closed + offset;
+    }
     out->updates = w.updates;
     out->update_ms = 1e3 * out->window_s / w.updates;
     out->period_ms = gpu_ms / (double)out->launches;

@@ -51,6 +51,8 @@ struct mmb_energy_result {
     double power_w;       /* mean board power over the window; NaN: not measured */
     double energy_j;      /* per launch; NaN: not measured */
     double window_s;      /* host time between the window's two counter updates */
+    double opened_epoch, closed_epoch; /* those updates, in seconds since 1970 (CLOCK_REALTIME), for
+                                        * cross-checks against other readers of the counter */
     double period_ms;     /* GPU time per launch of the loop */
     double update_ms;     /* mean interval between the counter's updates in the window */
     unsigned updates;     /* counter updates seen in the window */

@@ -86,8 +86,9 @@ enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_c
     energy_counted(&s->phases, &r);
     if (s->opts.verbose)
         fprintf(stderr, "  energy: %.1f W over %.3f s (%u counter updates, every %.1f ms), %.4g J per launch of %.4g ms"
-                " (%zu launches, phase %.3f s)\n", r.power_w, r.window_s, r.updates, r.update_ms, r.energy_j,
-                r.period_ms, r.launches, r.seconds);
+                " (%zu launches, phase %.3f s; window %.3f to %.3f s since 1970)\n", r.power_w, r.window_s,
+                r.updates, r.update_ms, r.energy_j, r.period_ms, r.launches, r.seconds, r.opened_epoch,
+                r.closed_epoch);
     return MMB_STATUS_OK;
 }
 
