@@ -201,6 +201,26 @@ START_TEST(test_seed_full_range)
 }
 END_TEST
 
+/* Objectives of energy: refused before any GPU work where the energy phase is off,
+ * and a two-objective list checked item by item. */
+START_TEST(test_energy_objectives)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
+    ck_assert_int_eq(mmbench("tune", "--objective", "energy", "--no-energy", "-o", "/dev/null", p, NULL), 2);
+    ASSERT_ERR("objective 'energy' needs the energy phase, which --no-energy turns off");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,gflops_per_watt", "--no-energy", "-o", "/dev/null", p,
+                             NULL), 2);
+    ASSERT_ERR("needs the energy phase");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,joules", "-o", "/dev/null", p, NULL), 2);
+    ASSERT_ERR("'joules' is not a numeric result column");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,energy,gflops", "-o", "/dev/null", p, NULL), 2);
+    ASSERT_ERR("at most two objectives");
+    int rc = mmbench("tune", "--objective", "time,energy", "--no-counters", "-o", "/dev/null", p, NULL);
+    ck_assert_msg(rc != 2, "exit %d: %s", rc, err);
+}
+END_TEST
+
 START_TEST(test_not_regular_files)
 {
     char fifo[128];
@@ -529,6 +549,7 @@ int main(void)
     tcase_add_test(tc, test_numbers_never_wrap);
     if (have_cuda) {
         tcase_add_test(tc, test_timing_options);
+        tcase_add_test(tc, test_energy_objectives);
         tcase_add_test(tc, test_seed_full_range);
     } else {
         tcase_add_test(tc, test_built_without_cuda);

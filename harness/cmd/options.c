@@ -95,7 +95,8 @@ static const struct opt_def opts[] = {
      "sizes to tune at, as the profile writes them (default: [tune] sizes, else the profile's)"},
     {"strategy", 0, OPT_TEXT, S(tune.strategy), 0, 0, 0, MMB_CMD_TUNE, "S", "search strategy (default brute_force)"},
     {"objective", 0, OPT_TEXT, S(tune.objective), 0, 0, 0, MMB_CMD_TUNE, "O",
-     "time, gflops or a numeric column, with :min or :max (default time)"},
+     "time, energy (energy_j), gflops, gflops_per_watt or another numeric column, with :min or :max; or two "
+     "joined by a comma, such as time,energy, for the Pareto front (docs/energy.md; default time)"},
     {"max-fevals", 0, OPT_LLONG, S(tune.max_fevals), 0, 1, LLONG_MAX, MMB_CMD_TUNE, "N",
      "configurations measured at most per kernel and problem (default: no limit)"},
     {"time-limit", 0, OPT_SECONDS, S(tune.time_limit), 0, 0, 0, MMB_CMD_TUNE, "SECONDS",
@@ -463,6 +464,7 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
         s->cache_dir = NULL;
     struct mmb_tune_options *t = &s->tune;
     t->counters = !s->no_counters;
+    t->energy = !s->no_energy;
     t->record_restricted = s->record_restricted;
     t->shard = s->shard;
     if (kind != MMB_CMD_TUNE)

@@ -151,10 +151,28 @@ static int t4_export(const struct tune_run *r, struct job *j, struct mmb_tune_hi
     }
     if (r->nworkers > 1 && mmb_tune_history_load(h, r->csv_path, j->kernel, id, NULL, NULL, err, errlen) != 0)
         return MMB_EXIT_FAILED;
-    if (mmb_tune_history_export_t4(h, r->plan->objective.text, job_compile_ms, j, path, &count, err, errlen) != 0)
+    char names[64];
+    mmb_objective_names(&r->plan->objective, names, sizeof names);
+    if (mmb_tune_history_export_t4(h, names, job_compile_ms, j, path, &count, err, errlen) != 0)
         return MMB_EXIT_FAILED;
     printf("  t4: %s (%zu results)\n", path, count);
     return 0;
+}
+
+/* A two-objective search's front, best first objective first. */
+static void print_front(const struct mmb_tune_plan *p, const struct mmb_tuner_result *res)
+{
+    const struct mmb_objective *o = &p->objective;
+    if (!o->second)
+        return;
+    printf("  Pareto front (%s, %s): %zu configuration%s\n", o->column->name, o->second->name, res->front.n,
+           res->front.n == 1 ? "" : "s");
+    for (size_t i = 0; i < res->front.n; i++) {
+        const struct mmb_row *b = &res->front.v[i].row;
+        printf("    %s  %s %.6g  %s %.6g  (%.4f ms, %.1f GFLOP/s, %.4g J, %.1f W)\n", b->params, o->column->name,
+               mmb_objective_value(o, b), o->second->name, res->front.v[i].score[1] * (o->second_maximize ? -1 : 1),
+               b->time_ms_median, b->gflops, b->energy_j, b->power_w);
+    }
 }
 
 static void print_summary(const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
@@ -191,6 +209,7 @@ static void print_summary(const struct tune_run *r, const struct job *j, const s
             printf("  (no cuBLAS reference at this size)");
         printf("\n");
     }
+    print_front(p, res);
     double other = res->seconds - j->measure_s - pool->wait_seconds;
     printf("  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
            "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
@@ -285,6 +304,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
             rc = t4_export(r, &j, h, &id, err, errlen);
         fflush(stdout);
     }
+    mmb_pareto_free(&res->front);
     free(res);
     mmb_imap_free(&j.compile_us);
     mmb_tune_history_free(h);

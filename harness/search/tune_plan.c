@@ -91,6 +91,10 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
     if (!opt->counters && mmb_objective_needs_counters(&plan->objective))
         return mmb_failf(err, errlen, "objective '%s' is a hardware counter; expected counters on (drop "
                          "--no-counters) or an objective such as time or gflops", objective);
+    if ((!opt->energy || !p->energy) && mmb_objective_needs_energy(&plan->objective))
+        return mmb_failf(err, errlen, "objective '%s' needs the energy phase, which %s turns off; expected it on "
+                         "(docs/energy.md) or an objective such as time or gflops", objective,
+                         !opt->energy ? "--no-energy" : "the profile's energy = off");
     plan->max_fevals = (size_t)(opt->max_fevals >= 0 ? opt->max_fevals : t->max_fevals);
     plan->time_limit = opt->time_limit >= 0 ? opt->time_limit : t->time_limit;
     plan->seed = opt->seed_set ? opt->seed : t->seed;

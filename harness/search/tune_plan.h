@@ -19,7 +19,7 @@ struct mmb_tune_options {
     long long max_fevals;      /* -1: from the profile */
     double time_limit;         /* < 0: from the profile */
     unsigned long long seed;
-    bool seed_set, counters, record_restricted;
+    bool seed_set, counters, energy, record_restricted; /* energy: no --no-energy */
     struct mmb_shard shard;    /* --shard K/N; n == 0: all */
 };
 
