@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check_run.h"
-
+#include "mmbench_run.h"
 #include "tmpdir.h"
 
 /* run and tune past their options: profiles, timing, the plan (CUDA builds only). */
@@ -25,54 +25,6 @@ static const bool have_cuda = true;
 #else
 static const bool have_cuda = false;
 #endif
-
-static char out[1 << 16], err[1 << 16];
-
-
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-/* Runs mmbench with argv (NULL-terminated, without the program), stdout and stderr
- * caught in out and err, for at most 60 s; returns the exit code. */
-static int mmbench(const char *arg0, ...)
-{
-    const char *prog = getenv("MMBENCH");
-    ck_assert_msg(prog != NULL, "MMBENCH must name the mmbench program");
-    char *argv[32] = {(char *)prog};
-    int n = 1;
-    va_list ap;
-    va_start(ap, arg0);
-    for (const char *a = arg0; a && n < 31; a = va_arg(ap, const char *))
-        argv[n++] = (char *)a;
-    va_end(ap);
-    argv[n] = NULL;
-    char po[128], pe[128];
-    snprintf(po, sizeof po, "%s/out", tmpdir);
-    snprintf(pe, sizeof pe, "%s/err", tmpdir);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-            _exit(127);
-        alarm(60);
-        execv(prog, argv);
-        _exit(127);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    slurp(po, out, sizeof out);
-    slurp(pe, err, sizeof err);
-    ck_assert_msg(WIFEXITED(status), "killed by signal %d; stderr: %s", WTERMSIG(status), err);
-    return WEXITSTATUS(status);
-}
 
 static const char *write_file(const char *name, const char *text)
 {
@@ -343,6 +295,35 @@ START_TEST(test_check_compile)
 }
 END_TEST
 
+/* check evaluates a kernel's restrictions at the element size of each dtype it runs,
+ * as run does: a configuration allowed only for 2-byte elements is counted and
+ * compiled for f16, and one allowed only for 4-byte elements is not compiled for it. */
+START_TEST(test_check_each_dtype)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\ndtypes = f32, f16\n[kernel tiled]\nsource = %s/kernels/tiled.cu\n"
+             "function = matmul_tiled\nparam.block_size_x = 16, 32\nparam.block_size_y = 16\n"
+             "block_x = block_size_x\nrestrict = block_size_x * elem_size == 64\n", root);
+    const char *p = write_file("each.ini", text);
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+    ck_assert_msg(strstr(out, "2 configurations, 2 allowed by its restrictions"), "%s", out);
+    ck_assert_int_eq(mmbench("check", "--list", p, NULL), 0);
+    ck_assert_msg(strstr(out, "run tiled block_size_x=16;block_size_y=16 f32 64x64x64\n") &&
+                  strstr(out, "run tiled block_size_x=32;block_size_y=16 f16 64x64x64\n") &&
+                  !strstr(out, "block_size_x=16;block_size_y=16 f16") && !strstr(out, "block_size_x=32;block_size_y=16 f32"),
+                  "%s", out);
+    snprintf(text, sizeof text, "[profile]\nsizes = 64\ndtypes = f16\n[kernel tiled]\nsource = %s/kernels/tiled.cu\n"
+             "function = matmul_tiled\nparam.block_size_x = 32\nparam.block_size_y = 16\nrestrict = elem_size == 2\n",
+             root);
+    p = write_file("half.ini", text);
+    ck_assert_msg(mmbench("check", p, NULL) == 0, "%s", err);
+    ck_assert_msg(strstr(out, "1 configurations, 1 allowed by its restrictions"), "%s", out);
+    if (mmbench("check", "--compile", "sm_80", p, NULL) == 2 && strstr(err, "without the CUDA toolkit"))
+        return;
+    ck_assert_msg(strstr(out, "compiled for sm_80: 1 ok, 0 failed"), "%s%s", out, err);
+}
+END_TEST
+
 /* check --list --shard K/N over N = 3: every run of the profile listed by exactly one
  * shard; tune refuses a strategy that cannot split before it looks for a GPU. */
 START_TEST(test_shards_from_the_command_line)
@@ -561,6 +542,7 @@ int main(void)
     tcase_add_test(tc, test_params_text_fits);
     tcase_add_test(tc, test_unknown_metric_set);
     tcase_add_test(tc, test_check_compile);
+    tcase_add_test(tc, test_check_each_dtype);
     tcase_add_test(tc, test_shards_from_the_command_line);
     tcase_add_test(tc, test_options_never_dropped);
     tcase_add_test(tc, test_no_gpu_one_line);

@@ -520,6 +520,44 @@ START_TEST(test_run_lock)
 }
 END_TEST
 
+static int count_rows(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* Workers of several GPUs that open one new file at once (run --devices all): the
+ * header is written once, and every worker's row is there, whole. */
+START_TEST(test_writers_open_a_new_file_at_once)
+{
+    enum { WORKERS = 8, ROUNDS = 20 };
+    for (int round = 0; round < ROUNDS; round++) {
+        char path[512], err[1024];
+        snprintf(path, sizeof path, "%s/shared-%d.csv", tmpdir, round);
+        pid_t pids[WORKERS];
+        for (int i = 0; i < WORKERS; i++) {
+            pids[i] = fork();
+            ck_assert_int_ge(pids[i], 0);
+            if (pids[i] == 0) {
+                struct mmb_row r;
+                row_sample(&r, i);
+                snprintf(r.gpu_uuid, sizeof r.gpu_uuid, "GPU-%d", i);
+                struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+                _exit(!w || mmb_csv_append_row(w, &r, err, sizeof err) != 0);
+            }
+        }
+        for (int i = 0; i < WORKERS; i++) {
+            int status;
+            ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+            ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "round %d: a worker failed", round);
+        }
+        int rows = 0;
+        ck_assert_msg(mmb_csv_read(path, count_rows, &rows, err, sizeof err) == 0, "round %d: %s", round, err);
+        ck_assert_int_eq(rows, WORKERS);
+    }
+}
+END_TEST
+
 START_TEST(test_writer_refuses_devices)
 {
     char err[1024];
@@ -659,6 +697,7 @@ int main(void)
     tcase_add_test(tc, test_old_column_set);
     tcase_add_test(tc, test_write_failure_leaves_no_half_row);
     tcase_add_test(tc, test_run_lock);
+    tcase_add_test(tc, test_writers_open_a_new_file_at_once);
     tcase_add_test(tc, test_writer_refuses_devices);
     tcase_add_test(tc, test_bad_fixtures);
     tcase_add_test(tc, test_line_ends);

@@ -312,7 +312,7 @@ static const struct {
     {"bad-function-bad.ini", 6, "expected a function name such as 'matmul', 'ns::matmul' or 'matmul<elem_t>', got 'f()'"},
     {"bad-too-long-value.ini", 6, "value is 140 characters long; expected at most 127"},
     {"bad-tune-strategy.ini", 5, "unknown strategy 'bayes'; expected one of brute_force, random, annealing, genetic"},
-    {"bad-tune-objective.ini", 5, "objective 'speed' is not a numeric result column; expected one of time,"},
+    {"bad-tune-objective.ini", 5, "objective 'speed': 'speed' is not a numeric result column; expected one of time, energy,"},
     /* Both bad: the first in the file is named, as the loader names the first bad line. */
     {"bad-tune-objective-first.ini", 5, "objective 'time:fast': expected ':min' or ':max' after the column"},
     /* Longer than any strategy name: still an unknown strategy, not a field too short. */

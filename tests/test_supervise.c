@@ -3,7 +3,9 @@
  * worker starts again; so does one whose process dies (launch_error); a sticky-error
  * exit restarts the worker; Ctrl-C reaches the workers and gives exit 130; GPUs of
  * one model share a CSV, each with its own rows, and one that dies leaves the others
- * running. */
+ * running; every row written becomes one JSON line on stdout, --fail-on counts each
+ * row once (written now, or resumed by a later run) and exits 1; progress comes as a
+ * line in a log, for one worker too. */
 #include <check.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 #include "cmd/common.h"
 #include "cmd/supervise.h"
 #include "results/csv.h"
+#include "results/csv_status.h"
 #include "tmpdir.h"
 
 static char csv[128];
@@ -114,7 +117,7 @@ static int interrupted(void *ctx)
 START_TEST(test_timeout_row_and_restart)
 {
     struct mmb_worker w = {.name = "GPU 0", .work = hangs};
-    ck_assert_int_eq(mmb_supervise("run", &w, 1), 0);
+    ck_assert_int_eq(mmb_supervise("run", &w, 1, NULL), 0);
     ck_assert_int_eq(w.timeouts, 1);
     struct found f = read_back();
     ck_assert(f.have);
@@ -126,7 +129,7 @@ END_TEST
 START_TEST(test_dead_worker_row_and_restart)
 {
     struct mmb_worker w = {.name = "GPU 0", .work = dies};
-    ck_assert_int_eq(mmb_supervise("run", &w, 1), 0);
+    ck_assert_int_eq(mmb_supervise("run", &w, 1, NULL), 0);
     ck_assert_int_eq(w.crashes, 1);
     struct found f = read_back();
     ck_assert(f.have);
@@ -138,7 +141,7 @@ END_TEST
 START_TEST(test_sticky_error_restarts)
 {
     struct mmb_worker w = {.name = "GPU 0", .work = loses_device};
-    ck_assert_int_eq(mmb_supervise("run", &w, 1), 0);
+    ck_assert_int_eq(mmb_supervise("run", &w, 1, NULL), 0);
     ck_assert_int_eq(w.restarts, 2);
 }
 END_TEST
@@ -146,7 +149,7 @@ END_TEST
 START_TEST(test_interrupt_reaches_workers)
 {
     struct mmb_worker w[2] = {{.name = "GPU 0", .work = interrupted}, {.name = "GPU 1", .work = interrupted}};
-    ck_assert_int_eq(mmb_supervise("run", w, 2), MMB_EXIT_INTERRUPTED);
+    ck_assert_int_eq(mmb_supervise("run", w, 2, NULL), MMB_EXIT_INTERRUPTED);
     ck_assert_int_eq(w[0].exit_code, MMB_EXIT_INTERRUPTED);
     ck_assert_int_eq(w[1].exit_code, MMB_EXIT_INTERRUPTED);
 }
@@ -169,15 +172,21 @@ static int sweeps(void *ctx)
     char err[512], marker[160];
     snprintf(marker, sizeof marker, "%s/died-%s", tmpdir, g->uuid);
     struct mmb_csv_writer *w = mmb_csv_writer_open(csv, err, sizeof err);
-    if (!w)
+    struct mmb_csv_statuses before;
+    if (!w || mmb_csv_statuses_load(&before, csv, true, err, sizeof err) != 0) {
+        fprintf(stderr, "sweeps: %s: %s\n", g->uuid, err);
         return MMB_EXIT_FAILED;
+    }
     for (int i = 0; i < CONFIGS; i++) {
         struct mmb_row row;
         the_row(&row);
         snprintf(row.gpu_uuid, sizeof row.gpu_uuid, "%s", g->uuid);
         snprintf(row.params, sizeof row.params, "block_size_x=%d", 8 << i);
-        if (mmb_csv_writer_has(w, &row))
+        if (mmb_csv_writer_has(w, &row)) {
+            if (mmb_csv_statuses_find(&before, &row, &row.status, &row.counter_status))
+                mmb_watch_resumed(&row);
             continue;
+        }
         mmb_watch_begin(&row, csv, 60);
         if (i == g->dies_at && access(marker, F_OK) != 0) {
             fclose(fopen(marker, "w"));
@@ -186,11 +195,54 @@ static int sweeps(void *ctx)
         row.time_ms_median = row.time_ms_min = row.time_ms_max = 1.0;
         if (mmb_csv_append_row(w, &row, err, sizeof err) != 0)
             return MMB_EXIT_FAILED;
+        mmb_watch_row("run", &row, false, false);
         mmb_watch_end((size_t)i + 1, CONFIGS);
         usleep(20000);
     }
     mmb_csv_writer_close(w);
+    mmb_csv_statuses_free(&before);
     return 0;
+}
+
+/* Runs the supervision of w with stdout and stderr in files of tmpdir, read back into
+ * out and err. */
+static int supervise_caught(struct mmb_worker *w, int n, struct mmb_supervise_rows *rows, char *out, char *err,
+                            size_t len)
+{
+    char po[160], pe[160];
+    snprintf(po, sizeof po, "%s/stdout", tmpdir);
+    snprintf(pe, sizeof pe, "%s/stderr", tmpdir);
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(1), saved_err = dup(2);
+    int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644), fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert(saved_out >= 0 && saved_err >= 0 && fo >= 0 && fe >= 0 && dup2(fo, 1) == 1 && dup2(fe, 2) == 2);
+    int rc = mmb_supervise("run", w, n, rows);
+    rc = mmb_supervise_verdict("run", rows, rc);
+    fflush(stdout);
+    fflush(stderr);
+    ck_assert(dup2(saved_out, 1) == 1 && dup2(saved_err, 2) == 2);
+    close(fo);
+    close(fe);
+    close(saved_out);
+    close(saved_err);
+    const char *paths[2] = {po, pe};
+    char *bufs[2] = {out, err};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(paths[i], "r");
+        ck_assert_ptr_nonnull(f);
+        bufs[i][fread(bufs[i], 1, len - 1, f)] = '\0';
+        fclose(f);
+    }
+    return rc;
+}
+
+static size_t count_lines(const char *text, const char *start)
+{
+    size_t n = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line))
+        n += strncmp(line, start, strlen(start)) == 0;
+    return n;
 }
 
 struct per_gpu {
@@ -214,7 +266,9 @@ static int count_gpu_rows(void *ctx, const struct mmb_row *row, const char *path
 
 /* Three GPUs of one model, one CSV: the one that dies has its configuration recorded
  * and is restarted while the others go on; each GPU ends with every configuration
- * exactly once, keyed by its UUID; progress shows every worker (a line in a log). */
+ * exactly once, keyed by its UUID; progress shows every worker (a line in a log);
+ * every row is one JSON line on stdout, and --fail-on launch_error counts the one
+ * recorded for the dead worker, now and when a second run resumes it. */
 START_TEST(test_gpus_of_one_model_share_a_file)
 {
     struct gpu g[3] = {{"GPU-a", -1}, {"GPU-b", 2}, {"GPU-c", -1}};
@@ -223,16 +277,17 @@ START_TEST(test_gpus_of_one_model_share_a_file)
         w[i] = (struct mmb_worker){.work = sweeps, .ctx = &g[i]};
         snprintf(w[i].name, sizeof w[i].name, "GPU %d", i);
     }
-    char log[160], text[8192] = "";
-    snprintf(log, sizeof log, "%s/stderr", tmpdir);
-    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ck_assert(saved >= 0 && fd >= 0 && dup2(fd, 2) == 2);
-    int rc = mmb_supervise("run", w, 3);
-    fflush(stderr);
-    ck_assert(dup2(saved, 2) == 2);
-    close(fd);
-    close(saved);
-    ck_assert_int_eq(rc, 0);
+    static char text[1 << 16], out[1 << 16];
+    struct mmb_supervise_rows rows = {.jsonl = true, .fail_on = 1u << MMB_STATUS_LAUNCH_ERROR, .progress_s = 0.05};
+    int rc = supervise_caught(w, 3, &rows, out, text, sizeof text);
+    ck_assert_msg(rc == MMB_EXIT_FAILED, "%d: %s", rc, text);
+    ck_assert_msg(rows.failed == 1, "%zu rows failed; stderr: %s", rows.failed, text);
+    ck_assert_uint_eq(rows.failed_resumed, 0);
+    ck_assert_uint_eq(rows.failed_by_status[MMB_STATUS_LAUNCH_ERROR], 1);
+    ck_assert_msg(strstr(text, "mmbench run: --fail-on: 1 row ended so (1 launch_error); exit 1"), "%s", text);
+    ck_assert_uint_eq(count_lines(out, "{\"gpu\":\"Fake GPU\""), 3 * CONFIGS);
+    ck_assert_uint_eq(count_lines(out, ""), 3 * CONFIGS);
+    ck_assert_msg(strstr(out, "\"status\":\"launch_error\""), "%s", out);
     ck_assert_int_eq(w[0].crashes + w[2].crashes, 0);
     ck_assert_int_eq(w[1].crashes, 1);
     for (int i = 0; i < 3; i++) {
@@ -247,12 +302,41 @@ START_TEST(test_gpus_of_one_model_share_a_file)
         ck_assert_int_eq(n[i].launch_error, i == 1);
         ck_assert_int_eq(n[i].other, 0);
     }
-    FILE *f = fopen(log, "r");
-    ck_assert_ptr_nonnull(f);
-    text[fread(text, 1, sizeof text - 1, f)] = '\0';
-    fclose(f);
     ck_assert_msg(strstr(text, "mmbench run: progress [GPU 0 ") && strstr(text, "] [GPU 2 "), "%s", text);
     ck_assert_msg(strstr(text, "GPU 1: the worker died of signal 9"), "%s", text);
+    /* again: every row resumed, none written, the launch_error still counted */
+    rc = supervise_caught(w, 3, &rows, out, text, sizeof text);
+    ck_assert_msg(rc == MMB_EXIT_FAILED, "%d: %s", rc, text);
+    ck_assert_uint_eq(rows.failed, 1);
+    ck_assert_uint_eq(rows.failed_resumed, 1);
+    ck_assert_str_eq(out, "");
+    ck_assert_msg(strstr(text, "1 of them written before this run and resumed"), "%s", text);
+    /* a status no row has: exit 0 */
+    rows.fail_on = 1u << MMB_STATUS_WRONG_RESULT;
+    ck_assert_int_eq(supervise_caught(w, 3, &rows, out, text, sizeof text), 0);
+    ck_assert_uint_eq(rows.failed, 0);
+}
+END_TEST
+
+/* Announces a configuration that takes a while, then ends: one worker, no terminal. */
+static int slow(void *ctx)
+{
+    struct mmb_row row;
+    the_row(&row);
+    mmb_watch_begin(&row, csv, 60);
+    usleep(400000);
+    mmb_watch_end(1, 1);
+    return 0;
+}
+
+/* One worker whose stderr is a file gets progress lines too, while a configuration runs. */
+START_TEST(test_progress_of_one_worker)
+{
+    struct mmb_worker w = {.name = "GPU 0", .work = slow};
+    static char text[1 << 16], out[1 << 16];
+    struct mmb_supervise_rows rows = {.progress_s = 0.1};
+    ck_assert_int_eq(supervise_caught(&w, 1, &rows, out, text, sizeof text), 0);
+    ck_assert_msg(count_lines(text, "mmbench run: progress [GPU 0 0 done] after ") >= 2, "%s", text);
 }
 END_TEST
 
@@ -265,7 +349,7 @@ static int replies(void *ctx)
 START_TEST(test_probe)
 {
     char reply[16];
-    ck_assert_int_eq(mmb_probe(replies, NULL, reply, sizeof reply), 0);
+    ck_assert_int_eq(mmb_probe("run", replies, NULL, reply, sizeof reply), 0);
     ck_assert_str_eq(reply, "3");
 }
 END_TEST
@@ -282,6 +366,7 @@ int main(void)
     tcase_add_test(tc, test_interrupt_reaches_workers);
     tcase_add_test(tc, test_probe);
     tcase_add_test(tc, test_gpus_of_one_model_share_a_file);
+    tcase_add_test(tc, test_progress_of_one_worker);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -60,26 +60,22 @@ static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_
     mmb_cubin_free(&cubin);
 }
 
-/* Compiles cfg at this size for each dtype the kernel runs whose run the shard takes:
- * once per dtype, or at every size when the defines read it. -1 when the source
- * cannot be read. */
+/* Compiles cfg at this size and dtype if the shard takes that run: once per dtype, or
+ * at every size when the defines read it. -1 when the source cannot be read. */
 static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, char **text,
-                      const struct mmb_config *cfg, const struct mmb_size *size, const struct mmb_cmd_settings *o,
-                      bool specific, bool *compiled, struct check_counts *n)
+                      const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d,
+                      const struct mmb_cmd_settings *o, bool specific, bool *compiled, struct check_counts *n)
 {
-    for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-        if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d) || (compiled[d] && !k->defines_use_size) ||
-            !mmb_shard_takes(&o->shard, k, cfg, size, (enum mmb_dtype)d))
-            continue;
-        char err[1024];
-        if (!*text && !(*text = mmb_file_read(k->source, NULL, err, sizeof err))) {
-            fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, err);
-            n->failed++;
-            return -1;
-        }
-        compile_config(p, k, *text, cfg, size, (enum mmb_dtype)d, o->arch, specific, n);
-        compiled[d] = true;
+    if ((compiled[d] && !k->defines_use_size) || !mmb_shard_takes(&o->shard, k, cfg, size, d))
+        return 0;
+    char err[1024];
+    if (!*text && !(*text = mmb_file_read(k->source, NULL, err, sizeof err))) {
+        fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, err);
+        n->failed++;
+        return -1;
     }
+    compile_config(p, k, *text, cfg, size, d, o->arch, specific, n);
+    compiled[d] = true;
     return 0;
 }
 #endif
@@ -102,27 +98,34 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
 #endif
         mmb_space_config_at(k, i, &cfg);
         bool any = false;
-        for (int si = 0; si < p->nsizes && rc == 0; si++) {
-            int which = -1;
-            char why[512];
-            int ok = mmb_space_allowed(k, &cfg, &p->sizes[si], 4, &which, why, sizeof why);
-            if (ok < 0) {
-                char params[MMB_PARAMS_LEN];
-                mmb_space_format_params(k, &cfg, params, sizeof params);
-                fprintf(stderr, "mmbench check: %s:%d: restriction '%s' of kernel %s cannot be evaluated at %s, "
-                        "size %lldx%lldx%lld: %s\n", p->path, k->restrictions[which].line,
-                        mmb_expr_text(k->restrictions[which].expr), k->name, params, p->sizes[si].m,
-                        p->sizes[si].n, p->sizes[si].k, why);
-                rc = -1;
-            }
-            if (ok != 1)
-                continue;
+        for (int si = 0; si < p->nsizes && rc == 0; si++)
+            for (int d = 0; d < MMB_DTYPE_COUNT && rc == 0; d++) {
+                if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
+                    continue;
+                /* restrictions may read elem_size: each dtype at its own */
+                int which = -1;
+                char why[512];
+                int ok = mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
+                                           why, sizeof why);
+                if (ok < 0) {
+                    char params[MMB_PARAMS_LEN];
+                    mmb_space_format_params(k, &cfg, params, sizeof params);
+                    fprintf(stderr, "mmbench check: %s:%d: restriction '%s' of kernel %s cannot be evaluated at %s, "
+                            "%s, size %lldx%lldx%lld: %s\n", p->path, k->restrictions[which].line,
+                            mmb_expr_text(k->restrictions[which].expr), k->name, params,
+                            mmb_dtype_info((enum mmb_dtype)d)->text, p->sizes[si].m, p->sizes[si].n, p->sizes[si].k,
+                            why);
+                    rc = -1;
+                }
+                if (ok != 1)
+                    continue;
 #ifdef MMB_HAVE_CUDA
-            if (compiles && compile_at(p, k, &text, &cfg, &p->sizes[si], o, specific, compiled, n) != 0)
-                rc = -1;
+                if (compiles && compile_at(p, k, &text, &cfg, &p->sizes[si], (enum mmb_dtype)d, o, specific,
+                                           compiled, n) != 0)
+                    rc = -1;
 #endif
-            any = true;
-        }
+                any = true;
+            }
         allowed += any;
     }
     free(text);

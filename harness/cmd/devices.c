@@ -1,5 +1,6 @@
-/* devices.c - `mmbench devices`: the GPUs, their peaks and data folders; and the GPU
- * count that run and tune take before they start their workers. */
+/* devices.c - `mmbench devices`: the GPUs, their peaks and data folders, as text or
+ * (--format json) as an array of objects; and the GPU count that run and tune take
+ * before they start their workers. */
 #include "cmd/devices.h"
 
 #include <ctype.h>
@@ -12,6 +13,8 @@
 #include "cmd/supervise.h"
 
 #ifdef MMB_HAVE_CUDA
+#include <cjson/cJSON.h>
+
 #include "cuda/gpu.h"
 #include "results/shard.h"
 
@@ -41,7 +44,7 @@ static void no_gpu(const char *command, const char *why)
 int mmb_cmd_gpu_count(const char *command)
 {
     char reply[600];
-    int rc = mmb_probe(count_gpus, NULL, reply, sizeof reply);
+    int rc = mmb_probe(command, count_gpus, NULL, reply, sizeof reply);
     if (rc == 0)
         return atoi(reply);
     if (rc == MMB_EXIT_NO_GPU)
@@ -68,6 +71,65 @@ int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, c
     return 0;
 }
 
+/* One GPU as JSON: every field of the text, and its UUID, versions and limits. */
+static cJSON *device_json(const struct mmb_device_info *d)
+{
+    char cc[16], folder[80];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    snprintf(folder, sizeof folder, "data/%s", d->slug);
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && cJSON_AddNumberToObject(o, "index", d->index) && cJSON_AddStringToObject(o, "name", d->name) &&
+              cJSON_AddStringToObject(o, "uuid", d->uuid) && cJSON_AddStringToObject(o, "cc", cc) &&
+              cJSON_AddNumberToObject(o, "sm_count", d->sm_count) &&
+              cJSON_AddNumberToObject(o, "sm_clock_mhz", d->sm_clock_mhz) &&
+              cJSON_AddNumberToObject(o, "mem_clock_mhz", d->mem_clock_mhz) &&
+              cJSON_AddNumberToObject(o, "mem_bus_bits", d->mem_bus_bits) &&
+              cJSON_AddNumberToObject(o, "mem_bytes", (double)d->mem_bytes) &&
+              cJSON_AddNumberToObject(o, "l2_bytes", (double)d->l2_bytes) &&
+              cJSON_AddNumberToObject(o, "max_threads_per_block", d->max_threads_per_block) &&
+              cJSON_AddNumberToObject(o, "smem_per_block_optin", (double)d->smem_per_block_optin) &&
+              cJSON_AddBoolToObject(o, "cluster_launch", d->cluster_launch) &&
+              cJSON_AddNumberToObject(o, "fp32_lanes_per_sm", d->fp32_lanes_per_sm) &&
+              cJSON_AddNumberToObject(o, "peak_gbps", d->peak_gbps) &&
+              cJSON_AddNumberToObject(o, "peak_gflops", d->peak_gflops) &&
+              cJSON_AddStringToObject(o, "driver", d->driver) && cJSON_AddStringToObject(o, "cuda", d->runtime) &&
+              cJSON_AddStringToObject(o, "data_folder", folder);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int devices_json(int n)
+{
+    char err[512];
+    cJSON *all = cJSON_CreateArray();
+    for (int i = 0; all && i < n; i++) {
+        struct mmb_device_info d;
+        if (mmb_gpu_query(i, &d, err, sizeof err) != 0) {
+            fprintf(stderr, "mmbench devices: device %d: %s\n", i, err);
+            cJSON_Delete(all);
+            return MMB_EXIT_FAILED;
+        }
+        cJSON *one = device_json(&d);
+        if (!one || !cJSON_AddItemToArray(all, one)) {
+            cJSON_Delete(one);
+            cJSON_Delete(all);
+            all = NULL;
+        }
+    }
+    char *text = all ? cJSON_Print(all) : NULL;
+    cJSON_Delete(all);
+    if (!text) {
+        fprintf(stderr, "mmbench devices: out of memory\n");
+        return MMB_EXIT_FAILED;
+    }
+    int rc = printf("%s\n", text) < 0 || fflush(stdout) != 0 ? MMB_EXIT_FAILED : MMB_EXIT_OK;
+    free(text);
+    return rc;
+}
+
 int mmb_cmd_devices(int argc, char **argv)
 {
     struct mmb_cmd_settings s;
@@ -80,6 +142,8 @@ int mmb_cmd_devices(int argc, char **argv)
         no_gpu("devices", err);
         return MMB_EXIT_NO_GPU;
     }
+    if (s.format == MMB_FORMAT_JSON)
+        return devices_json(n);
     printf("%-3s %-24s %-5s %4s %9s %9s %5s %7s %6s %10s %11s %s\n", "#", "name", "cc", "SMs", "SM MHz", "mem MHz",
            "bus", "mem GiB", "L2 MiB", "peak GB/s", "peak GFLOP/s", "data folder");
     for (int i = 0; i < n; i++) {

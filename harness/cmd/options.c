@@ -1,8 +1,9 @@
 /* options.c - the one table of every command's options: each row parses its value
- * into mmb_cmd_settings, states its range and default, and prints its --help line,
- * so that a shared option is declared once and every option is documented; the
- * options that contradict each other (a valued option given twice is refused too);
- * and the table of the commands: their arguments, what they do, their exit statuses. */
+ * into mmb_cmd_settings, states its range and default, and gives its --help line (and
+ * so the man page's and the completions', options_text.c), so that a shared option is
+ * declared once and every option is documented; the options that contradict each
+ * other (a valued option given twice is refused too); and the table of the commands:
+ * their arguments, what they do, their exit statuses. */
 #include "cmd/options.h"
 
 #include <errno.h>
@@ -17,45 +18,20 @@
 #include <unistd.h>
 
 #include "cmd/common.h"
+#include "cmd/options_impl.h"
 #include "core/array.h"
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
+#include "core/status.h"
 #include "report/input/formats.h"
 #include "search/strategy.h"
 
-enum opt_type {
-    OPT_FLAG,    /* bool set to true */
-    OPT_INT,     /* int in [lo, hi] */
-    OPT_LLONG,   /* long long in [lo, hi] */
-    OPT_U64,     /* unsigned 64-bit, all of it */
-    OPT_SECONDS, /* double > 0, finite */
-    OPT_NOISE,   /* a fraction or a percentage in (0, 1): core/converge.h */
-    OPT_TEXT,    /* const char *, not empty */
-    OPT_ALL,     /* the word 'all' sets a bool */
-    OPT_SHARD,   /* K/N (results/shard.h) */
-    OPT_ARCH,    /* sm_XY or XY: int XY */
-    OPT_DTYPE,   /* an element type's name (core/dtype.h), kept as text */
-    OPT_CACHE,   /* cold or hot (core/cache.h), kept as text */
-    OPT_SHAPE,   /* N or MxNxK (report/input/shape.h) */
-    OPT_FORMATS, /* figure formats, comma-separated, into the report's options */
-};
-
-struct opt_def {
-    const char *name;
-    char short_name;       /* 0: none */
-    enum opt_type type;
-    size_t offset;         /* into struct mmb_cmd_settings */
-    size_t set_offset;     /* a bool set when given; 0: none */
-    long long lo, hi;
-    unsigned commands;     /* the enum mmb_cmd_kind bits of the commands that take it */
-    const char *arg;       /* shown in --help */
-    const char *help;
-};
-
 #define S(field) offsetof(struct mmb_cmd_settings, field)
 #define BOTH (MMB_CMD_RUN | MMB_CMD_TUNE)
-#define ALL (MMB_CMD_RUN | MMB_CMD_TUNE | MMB_CMD_CHECK | MMB_CMD_MERGE | MMB_CMD_REPORT | MMB_CMD_DEVICES)
+#define ALL (MMB_CMD_RUN | MMB_CMD_TUNE | MMB_CMD_CHECK | MMB_CMD_MERGE | MMB_CMD_REPORT | MMB_CMD_DEVICES | \
+             MMB_CMD_EXPORT | MMB_CMD_COLUMNS | MMB_CMD_HELP)
+#define FORMATS(a, b) ((1LL << MMB_FORMAT_##a) | (1LL << MMB_FORMAT_##b))
 
 static const struct opt_def opts[] = {
     {"device", 0, OPT_INT, S(device), 0, 0, 1023, BOTH, "N", "GPU number, as `mmbench devices` lists them (default 0)"},
@@ -109,6 +85,12 @@ static const struct opt_def opts[] = {
      "Kernel Tuner T4 file, for a tune of one kernel x size x dtype (default: one beside the CSV each)"},
     {"no-t4", 0, OPT_FLAG, S(no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
     {"verbose", 'v', OPT_FLAG, S(verbose), 0, 0, 0, BOTH, NULL, "one line per row, and the counter passes"},
+    {"format", 0, OPT_FORMAT, S(format), 0, FORMATS(TEXT, JSONL), 0, BOTH, "FORMAT",
+     "text, or jsonl: every row written is also one JSON object on stdout, with the CSV's columns and their types "
+     "(mmbench columns), and the summary goes to stderr (default text)"},
+    {"fail-on", 0, OPT_STATUSES, S(fail_on), 0, 0, 0, BOTH, "STATUS[,STATUS...]",
+     "exit 1 when a row of the sweep (written now, or before and resumed) has one of these statuses, such as "
+     "wrong_result,launch_error: for CI (default: a failed configuration is a row, and the exit status 0)"},
     /* check */
     {"compile", 0, OPT_ARCH, S(arch), 0, 0, 0, MMB_CMD_CHECK, "sm_XY",
      "also compile every allowed configuration with NVRTC for that architecture as its device would: "
@@ -143,6 +125,33 @@ static const struct opt_def opts[] = {
     {"no-plots", 'n', OPT_FLAG, S(report.no_plots), 0, 0, 0, MMB_CMD_REPORT, NULL,
      "write the scripts, do not run gnuplot"},
     {"quiet", 'q', OPT_FLAG, S(quiet), 0, 0, 0, MMB_CMD_REPORT, NULL, "no summary line"},
+    /* devices */
+    {"format", 0, OPT_FORMAT, S(format), 0, FORMATS(TEXT, JSON), 0, MMB_CMD_DEVICES, "FORMAT",
+     "text, or json: an array of one object per GPU, with every field of the text and its UUID, versions and "
+     "limits (default text)"},
+    /* export */
+    {"best", 0, OPT_FLAG, S(export.best), 0, 0, 0, MMB_CMD_EXPORT, NULL,
+     "the fastest ok configuration (lowest median time) of each GPU, kernel, size, dtype and cache mode: the one "
+     "export there is, named so that others can follow"},
+    {"format", 0, OPT_FORMAT, S(format), 0, FORMATS(HEADER, JSON), 0, MMB_CMD_EXPORT, "FORMAT",
+     "header: a C header, '#define MMB_BEST_<KERNEL>_<M>X<N>X<K>_<DTYPE>_<CACHE>_<GPU>_<PARAM> VALUE' for each "
+     "parameter and '..._DEFINES \"-Dname=value ...\"' for NVRTC; or json (default header)"},
+    {"output", 'o', OPT_TEXT, S(export.output), 0, 0, 0, MMB_CMD_EXPORT, "FILE",
+     "write it to FILE, whole or not at all (default: stdout)"},
+    {"profile", 'p', OPT_TEXT, S(export.profile), 0, 0, 0, MMB_CMD_EXPORT, "NAME",
+     "only rows of this profile, the CSV's profile column (default: every profile)"},
+    {"gpu", 0, OPT_TEXT, S(export.gpu), 0, 0, 0, MMB_CMD_EXPORT, "GPU",
+     "only rows of this GPU: its name as the CSV has it, or its data folder (h100-80gb-hbm3; default: every GPU)"},
+    {"kernel", 0, OPT_TEXT, S(export.kernels), 0, 0, 0, MMB_CMD_EXPORT, "NAME[,NAME...]",
+     "only these kernels (default: every kernel with parameters)"},
+    /* help */
+    {"man", 0, OPT_FLAG, S(man), 0, 0, 0, MMB_CMD_HELP, NULL,
+     "print the manual page (roff) made from every command's help: the build installs it as mmbench.1"},
+    {"completion", 0, OPT_SHELL, S(completion), 0, 0, 0, MMB_CMD_HELP, "SHELL",
+     "print the completion script of bash or zsh (commands, options, their values, profiles) made from the "
+     "option table: the build installs both"},
+    {"version", 'V', OPT_FLAG, 0, 0, 0, 0, ALL, NULL,
+     "mmbench's version and commit, and the CUDA runtime, driver, NVRTC and CUPTI it was built with and finds"},
     {"help", 'h', OPT_FLAG, 0, 0, 0, 0, ALL, NULL, "this text"},
     {NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL},
 };
@@ -164,19 +173,11 @@ static const struct {
     {"list", "command", "--command prints only the command that measures each profile"},
     {"compile", "command", "--command prints only the command that measures each profile, and compiles nothing"},
     {"shard", "command", "--command prints only the command that measures each profile, for every shard"},
+    {"man", "completion", "one text at a time"},
     {NULL, NULL, NULL},
 };
 
-/* The commands: what each takes besides options, what it does, how it exits. */
-static const struct cmd_def {
-    enum mmb_cmd_kind kind;
-    const char *name;
-    const char *args;        /* in the usage line */
-    const char *what;        /* "profile": what a missing or extra argument is called */
-    int min_args, max_args;  /* positional arguments; -1: no limit */
-    const char *about;
-    const char *exits;
-} cmds[] = {
+static const struct cmd_def cmds[] = {
     {MMB_CMD_RUN, "run", "PROFILE.ini", "profile", 1, 1,
      "Runs every configuration of every kernel of the profile at every size and dtype on a GPU,\n"
      "one CSV row each; run it again after an interruption and it goes on where it stopped.",
@@ -206,7 +207,25 @@ static const struct cmd_def {
      "Lists the GPUs: name, compute capability, SMs, clocks, memory, L2, the peaks mmbench derives\n"
      "and each GPU's data folder.",
      "0 listed, 1 a GPU could not be queried, 69 no GPU"},
+    {MMB_CMD_EXPORT, "export", "--best [CSV or folder ...]", "inputs", 0, -1,
+     "Reads mmbench CSVs as report does (default: every *.csv under <root>/data, recursively) and\n"
+     "writes, for a program to compile the tuned kernel, the fastest ok configuration of each GPU,\n"
+     "kernel, size, dtype and cache mode: its parameters as the #defines of a C header, or as JSON.",
+     "0 written, 1 the output could not be written, 2 bad input (a CSV, an argument, nothing to\n"
+     "export)"},
+    {MMB_CMD_COLUMNS, "columns", "", "arguments", 0, 0,
+     "Prints the table of the results' columns as JSON, the one the CSV writer and reader use: each\n"
+     "column's name, type, role, unit, description, and the values a column of names allows.",
+     "0 printed"},
+    {MMB_CMD_HELP, "help", "[COMMAND]", "command", 0, 1,
+     "Lists the commands, or prints a command's help. --man and --completion print the manual page\n"
+     "and the shell completions, made from the same tables as every --help.",
+     "0 printed, 2 bad input"},
 };
+
+const struct opt_def *const mmb_cmd_option_rows = opts;
+const struct cmd_def *const mmb_cmd_command_rows = cmds;
+const size_t mmb_cmd_command_count = MMB_COUNT(cmds);
 
 static const struct cmd_def *cmd_of(enum mmb_cmd_kind kind)
 {
@@ -240,31 +259,6 @@ static int parse_u64(const char *text, unsigned long long *out)
     return 0;
 }
 
-static void print_usage(enum mmb_cmd_kind kind, FILE *f)
-{
-    const struct cmd_def *c = cmd_of(kind);
-    fprintf(f, "usage: mmbench %s [OPTIONS]%s%s\n\n%s\n\n", c->name, c->args[0] ? " " : "", c->args, c->about);
-    for (const struct opt_def *o = opts; o->name; o++) {
-        if (!(o->commands & kind))
-            continue;
-        char left[64], flag[4] = "   ";
-        if (o->short_name)
-            snprintf(flag, sizeof flag, "-%c,", o->short_name);
-        snprintf(left, sizeof left, "%s --%s%s%s", flag, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(f, "  %-32s %s\n", left, o->help);
-    }
-    char names[128];
-    if (kind == MMB_CMD_TUNE) {
-        mmb_strategy_list(names, sizeof names);
-        fprintf(f, "\nstrategies: %s (docs/tune.md)\n", names);
-    }
-    if (kind == MMB_CMD_REPORT) {
-        mmb_report_format_names(names, sizeof names, ", ", ", ");
-        fprintf(f, "\nformats: %s\n", names);
-    }
-    fprintf(f, "exit status: %s\n", c->exits);
-}
-
 static int bad_value(const struct mmb_cmd_settings *s, const struct opt_def *o, const char *text, const char *expect)
 {
     fprintf(stderr, "mmbench %s: --%s expects %s, not '%s'\n", s->command, o->name, expect, text);
@@ -291,7 +285,7 @@ static int arch_parse(const char *text, int *arch)
     return 0;
 }
 
-/* "f32, f64 or i32": every element type the dtype table has. */
+/* "f32, f64, ... or i8": every element type the dtype table has. */
 static void dtype_names(char *out, size_t len)
 {
     size_t o = 0;
@@ -301,6 +295,39 @@ static void dtype_names(char *out, size_t len)
                          mmb_dtype_info((enum mmb_dtype)d)->text);
         o += w > 0 ? (size_t)w : 0;
     }
+}
+
+static const char *const format_names[MMB_FORMAT_COUNT] = {"text", "jsonl", "json", "header"};
+
+const char *mmb_cmd_format_text(enum mmb_cmd_format format)
+{
+    return (unsigned)format < MMB_FORMAT_COUNT ? format_names[format] : "text";
+}
+
+/* A comma-separated list of statuses into bits; at least one. */
+static int statuses_parse(const struct mmb_cmd_settings *s, const struct opt_def *o, const char *list, unsigned *bits)
+{
+    _Static_assert(MMB_STATUS_COUNT <= 32, "--fail-on keeps a bit per status in an unsigned");
+    char names[512];
+    mmb_cmd_option_words(o, ", ", names, sizeof names);
+    *bits = 0;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        char one[64];
+        enum mmb_status st;
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+        bool known = n > 0 && n < sizeof one && mmb_status_parse(one, &st);
+        if (!known || (p[n] == ',' && !p[n + 1])) {
+            fprintf(stderr, "mmbench %s: --%s expects statuses of %s, comma-separated, not '%s'%s\n", s->command,
+                    o->name, names, list, known || n == 0 ? " (an empty one)" : "");
+            return -1;
+        }
+        *bits |= 1u << st;
+        p += n + (p[n] == ',');
+    }
+    if (!*bits)
+        return bad_value(s, o, list, "one status or more, comma-separated");
+    return 0;
 }
 
 /* "png,pdf": each format once, in the order given; at least one. */
@@ -415,6 +442,26 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         break;
     case OPT_FORMATS:
         return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
+    case OPT_FORMAT:
+    case OPT_SHELL: {
+        mmb_cmd_option_words(o, " or ", expect, sizeof expect);
+        bool found = false;
+        for (int f = 0; o->type == OPT_FORMAT && f < MMB_FORMAT_COUNT && !found; f++)
+            if ((o->lo & (1LL << f)) && !strcmp(arg, format_names[f])) {
+                *(enum mmb_cmd_format *)(base + o->offset) = (enum mmb_cmd_format)f;
+                found = true;
+            }
+        for (const char *const *sh = mmb_cmd_shells; o->type == OPT_SHELL && *sh && !found; sh++)
+            if (!strcmp(arg, *sh)) {
+                *(const char **)(base + o->offset) = *sh;
+                found = true;
+            }
+        if (!found)
+            return bad_value(s, o, arg, expect);
+        break;
+    }
+    case OPT_STATUSES:
+        return statuses_parse(s, o, arg, (unsigned *)(base + o->offset));
     }
     if (o->set_offset)
         *(bool *)(base + o->set_offset) = true;
@@ -433,6 +480,7 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
     s->tune.max_fevals = -1;
     s->tune.time_limit = -1;
     s->jobs = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
+    s->format = kind == MMB_CMD_EXPORT ? MMB_FORMAT_HEADER : MMB_FORMAT_TEXT;
 }
 
 /* Whether the command kind's option name is on the command line (a name may have a
@@ -460,6 +508,11 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
             return contradict(s, contradictions[i].a, contradictions[i].b, contradictions[i].why);
     if (kind == MMB_CMD_TUNE && s->no_cache && given(s, kind, "jobs") && s->jobs > 0)
         return contradict(s, "jobs", "no-cache", "compiles run ahead only through the cubin cache");
+    if (kind == MMB_CMD_EXPORT && !s->export.best) {
+        fprintf(stderr, "mmbench export: expected --best, the export there is (the fastest configuration of each "
+                "kernel, size and dtype); see mmbench export --help\n");
+        return -1;
+    }
     if (s->no_cache)
         s->cache_dir = NULL;
     struct mmb_tune_options *t = &s->tune;
@@ -527,7 +580,11 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
         values[index] = optarg; /* a flag: NULL, and twice is once */
         s->given[index] = true;
         if (!strcmp(o->name, "help")) {
-            print_usage(kind, stdout);
+            mmb_cmd_options_usage(kind, stdout);
+            return 1;
+        }
+        if (!strcmp(o->name, "version")) {
+            mmb_cmd_version_print(stdout);
             return 1;
         }
         if (apply(s, o, optarg) != 0)
@@ -549,3 +606,4 @@ int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct 
     s->profile = s->nargs ? s->args[0] : NULL;
     return finish(kind, s);
 }
+

@@ -1,8 +1,9 @@
 /* options.h - the options of every command, declared once in one table (name,
  * argument, type, range, default, help, which commands take it) that parses the
- * command line and prints --help, beside one table of the commands themselves
- * (what they take as arguments, what they do, their exit statuses). Numbers are
- * parsed whole and range-checked: nothing wraps, nothing empty becomes 0. */
+ * command line and gives --help, the man page and the shell completions their text
+ * (options_text.c), beside one table of the commands themselves (what they take as
+ * arguments, what they do, their exit statuses). Numbers are parsed whole and
+ * range-checked: nothing wraps, nothing empty becomes 0. */
 #ifndef MMB_CMD_OPTIONS_H
 #define MMB_CMD_OPTIONS_H
 
@@ -21,7 +22,15 @@ enum mmb_cmd_kind {
     MMB_CMD_MERGE = 8,
     MMB_CMD_REPORT = 16,
     MMB_CMD_DEVICES = 32,
+    MMB_CMD_EXPORT = 64,
+    MMB_CMD_COLUMNS = 128,
+    MMB_CMD_HELP = 256,
 };
+
+/* What a command prints on stdout (--format): its text for people, one JSON object
+ * per result row (run, tune), one JSON document (devices, export), or a C header
+ * (export). */
+enum mmb_cmd_format { MMB_FORMAT_TEXT, MMB_FORMAT_JSONL, MMB_FORMAT_JSON, MMB_FORMAT_HEADER, MMB_FORMAT_COUNT };
 
 /* Rows of the option table at most. */
 #define MMB_CMD_OPTIONS_MAX 128
@@ -56,12 +65,27 @@ struct mmb_cmd_settings {
     struct mmb_report_options report;
     struct mmb_report_shape report_size; /* --size, when report.size points here */
     bool quiet;               /* report: no summary line */
+    /* run, tune, devices, export */
+    enum mmb_cmd_format format; /* --format */
+    unsigned fail_on;         /* run, tune: --fail-on, a bit (1u << status) per status */
+    /* export */
+    struct {
+        bool best;            /* --best */
+        const char *output, *profile, *gpu, *kernels;
+    } export;
+    /* help */
+    bool man;                 /* --man */
+    const char *completion;   /* --completion SHELL */
     bool given[MMB_CMD_OPTIONS_MAX]; /* [i]: the table's option i is on the command line */
 };
 
 /* Fills s from argv (argv[0] is the command's name) for the command kind. Returns 0,
- * 1 after printing --help to stdout, or -1 after a message on stderr (bad input). */
+ * 1 after printing --help or --version to stdout, or -1 after a message on stderr
+ * (bad input). */
 int mmb_cmd_options_parse(enum mmb_cmd_kind kind, int argc, char **argv, struct mmb_cmd_settings *s);
+
+/* The name of a --format value ("jsonl"). */
+const char *mmb_cmd_format_text(enum mmb_cmd_format format);
 
 /* Parses a whole decimal integer in [lo, hi]; -1 on anything else (empty, trailing
  * text, out of range). For every number a command takes. */

@@ -18,6 +18,7 @@ struct run_job {
     const struct mmb_profile *profile;
     struct mmb_run_options opts; /* device set per worker */
     int nworkers;                /* GPUs sweeping at once (--devices all) */
+    bool jsonl;                  /* stdout carries the rows: the summary goes to stderr */
 };
 
 static int run_worker(void *ctx)
@@ -36,11 +37,14 @@ static int run_worker(void *ctx)
         fprintf(stderr, "mmbench run: %s\n", err);
         return sum.device_lost ? MMB_EXIT_DEVICE_LOST : MMB_EXIT_FAILED;
     }
-    printf("%s: %zu rows written, %zu already there, %zu configurations removed by restrictions\n", sum.csv_path,
-           sum.rows_written, sum.rows_resumed, sum.restricted);
+    struct mmb_cmd_summary out;
+    FILE *f = mmb_cmd_summary_open(&out, "run", job->jsonl);
+    fprintf(f, "%s: %zu rows written, %zu already there, %zu configurations removed by restrictions\n", sum.csv_path,
+            sum.rows_written, sum.rows_resumed, sum.restricted);
     for (int s = 0; s < MMB_STATUS_COUNT; s++)
         if (sum.by_status[s])
-            printf("  %-16s %zu\n", mmb_status_text((enum mmb_status)s), sum.by_status[s]);
+            fprintf(f, "  %-16s %zu\n", mmb_status_text((enum mmb_status)s), sum.by_status[s]);
+    mmb_cmd_summary_close(&out);
     if (sum.interrupted) {
         fprintf(stderr, "mmbench run: interrupted: %zu rows kept in %s (%zu written now); run the same command "
                 "again to go on from there\n", sum.rows_resumed + sum.rows_written, sum.csv_path, sum.rows_written);
@@ -71,7 +75,8 @@ int mmb_cmd_run(int argc, char **argv)
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
-                                                 .shard = s.shard}};
+                                                 .shard = s.shard, .judge_resumed = s.fail_on != 0},
+                          .jsonl = s.format == MMB_FORMAT_JSONL};
     if (mmb_cmd_load_profile("run", s.profile, p, &set) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
@@ -101,7 +106,8 @@ int mmb_cmd_run(int argc, char **argv)
         workers[i] = (struct mmb_worker){.work = run_worker, .ctx = &jobs[i]};
         snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", jobs[i].opts.device);
     }
-    rc = mmb_supervise("run", workers, nworkers);
+    struct mmb_supervise_rows rows = {.jsonl = job.jsonl, .fail_on = s.fail_on};
+    rc = mmb_supervise_verdict("run", &rows, mmb_supervise("run", workers, nworkers, &rows));
 out:
     mmb_profile_free(p);
     free(p);

@@ -17,6 +17,7 @@
 #include "model/space.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
+#include "results/csv_status.h"
 
 struct sweep {
     const struct mmb_profile *profile;
@@ -28,6 +29,7 @@ struct sweep {
     bool progress;
     double t0;
     struct mmb_converge_spec timing; /* the profile's, with the command line's over it */
+    struct mmb_csv_statuses resumed; /* judge_resumed: the CSV's statuses when the sweep began */
 };
 
 static void row_identity(const struct sweep *sw, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
@@ -53,8 +55,7 @@ static int write_row(struct sweep *sw, struct mmb_row *row, char *err, size_t er
     sw->sum->rows_written++;
     if ((unsigned)row->status < MMB_STATUS_COUNT)
         sw->sum->by_status[row->status]++;
-    if (sw->opts->verbose || !mmb_status_info(row->status)->quiet)
-        mmb_cmd_print_row(row, sw->progress);
+    mmb_watch_row("run", row, sw->opts->verbose, sw->progress);
     return 0;
 }
 
@@ -88,7 +89,7 @@ static void show_progress(struct sweep *sw, const struct mmb_row *row)
     sw->done++;
     if (!sw->progress)
         return;
-    fprintf(stderr, "\r\033[K[%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
+    fprintf(stderr, "\r\033[Kmmbench run: [%zu/%zu %.0fs] %s %s %lldx%lldx%lld", sw->done, sw->total,
             mmb_seconds_now() - sw->t0, row->kernel, row->params, row->m, row->n, row->k);
     fflush(stderr);
 }
@@ -153,6 +154,9 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
             if (done_before(sw, &row)) {
                 sw->sum->rows_resumed++;
                 sw->done++;
+                if (sw->opts->judge_resumed &&
+                    mmb_csv_statuses_find(&sw->resumed, &row, &row.status, &row.counter_status))
+                    mmb_watch_resumed(&row);
             } else if (mmb_space_allowed(k, &cfg, size, mmb_dtype_info(dtype)->size, &failed, why, sizeof why) != 0 ||
                        sw->opts->record_restricted) {
                 left++;
@@ -264,7 +268,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         return -1;
     struct mmb_session_options so = {
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters,
-        .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose,
+        .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose, .command = "run",
     };
     mmb_energy_spec_of(profile, opts->no_energy, &so.energy);
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
@@ -294,6 +298,9 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         summary->busy = sw.csv != NULL;
         goto fail;
     }
+    if (opts->judge_resumed &&
+        mmb_csv_statuses_load(&sw.resumed, summary->csv_path, opts->gpu_keyed, err, errlen) != 0)
+        goto fail;
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
@@ -335,6 +342,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     summary->counter_passes = mmb_session_phase_times(sw.session)->counter_passes;
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
+    mmb_csv_statuses_free(&sw.resumed);
     mmb_session_close(sw.session);
     return 0;
 fail:
@@ -342,6 +350,7 @@ fail:
         fputs("\r\033[K", stderr);
     if (sw.csv)
         mmb_csv_writer_close(sw.csv);
+    mmb_csv_statuses_free(&sw.resumed);
     mmb_session_close(sw.session);
     return -1;
 }

@@ -29,6 +29,7 @@ struct mmb_run_options {
     struct mmb_shard shard;   /* the runs to do, in the shard's own CSV; n == 0: all */
     bool gpu_keyed;           /* other GPUs of this model sweep into the same CSV at once:
                                * only this GPU's rows count as done */
+    bool judge_resumed;       /* tell the supervisor the statuses of the rows resumed (--fail-on) */
 };
 
 struct mmb_run_summary {

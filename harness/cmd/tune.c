@@ -47,7 +47,8 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_cmd_settings *o = r->settings;
     struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir, .counters = !o->no_counters,
-                                     .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose};
+                                     .metrics = r->metrics, .l2_flush = r->l2_flush, .verbose = o->verbose,
+                                     .command = "tune"};
     mmb_energy_spec_of(r->profile, o->no_energy, &so.energy);
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
@@ -152,8 +153,11 @@ static int tune_worker(void *ctx)
                 rc = tune_problem(r, &plan->sizes[si], (enum mmb_dtype)d, err, sizeof err);
     if (rc == 0) {
         char line[512];
+        struct mmb_cmd_summary out;
         mmb_phase_times_format(mmb_session_phase_times(r->session), line, sizeof line);
-        printf("time in the session: %s\n", line);
+        fprintf(mmb_cmd_summary_open(&out, "tune", r->settings->format == MMB_FORMAT_JSONL), "time in the session: %s\n",
+                line);
+        mmb_cmd_summary_close(&out);
     }
     if (rc)
         fprintf(stderr, "mmbench tune: %s\n", err);
@@ -246,7 +250,8 @@ int mmb_cmd_tune(int argc, char **argv)
             workers[i] = (struct mmb_worker){.work = tune_worker, .ctx = &runs[i]};
             snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", runs[i].device);
         }
-        rc = mmb_supervise("tune", workers, nworkers);
+        struct mmb_supervise_rows rows = {.jsonl = s.format == MMB_FORMAT_JSONL, .fail_on = s.fail_on};
+        rc = mmb_supervise_verdict("tune", &rows, mmb_supervise("tune", workers, nworkers, &rows));
     }
     free(runs);
     free(workers);

@@ -63,7 +63,8 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
         }
     }
     if (r->progress) {
-        fprintf(stderr, "\r\033[K[%zu measured, best %.4g ms] %s %s", j->measured, j->best_ms, j->kernel->name,
+        fprintf(stderr, "\r\033[Kmmbench tune: [%zu measured, best %.4g ms] %s %s", j->measured, j->best_ms,
+                j->kernel->name,
                 row->params[0] ? row->params : "-");
         fflush(stderr);
     }
@@ -87,8 +88,7 @@ static int job_record(void *ctx, const struct mmb_row *row, char *err, size_t er
     struct tune_run *r = j->run;
     if (mmb_csv_append_row(r->csv, row, err, errlen) != 0)
         return -1;
-    if (r->settings->verbose || !mmb_status_info(row->status)->quiet)
-        mmb_cmd_print_row(row, r->progress);
+    mmb_watch_row("tune", row, r->settings->verbose, r->progress);
     mmb_watch_end(j->run->measured, 0); /* no total: the strategy decides when it is done */
     return 0;
 }
@@ -140,8 +140,8 @@ static int t4_path_of(const struct tune_run *r, const struct mmb_row *id, char *
 /* The T4 file of the problem, from the history: this run's rows and the resumed ones.
  * GPUs of one model share the CSV, so with other workers the rows they appended are
  * read in first. */
-static int t4_export(const struct tune_run *r, struct job *j, struct mmb_tune_history *h, const struct mmb_row *id,
-                     char *err, size_t errlen)
+static int t4_export(FILE *f, const struct tune_run *r, struct job *j, struct mmb_tune_history *h,
+                     const struct mmb_row *id, char *err, size_t errlen)
 {
     char path[MMB_PATH_MAX + 128];
     size_t count = 0;
@@ -155,68 +155,68 @@ static int t4_export(const struct tune_run *r, struct job *j, struct mmb_tune_hi
     mmb_objective_names(&r->plan->objective, names, sizeof names);
     if (mmb_tune_history_export_t4(h, names, job_compile_ms, j, path, &count, err, errlen) != 0)
         return MMB_EXIT_FAILED;
-    printf("  t4: %s (%zu results)\n", path, count);
+    fprintf(f, "  t4: %s (%zu results)\n", path, count);
     return 0;
 }
 
 /* A two-objective search's front, best first objective first. */
-static void print_front(const struct mmb_tune_plan *p, const struct mmb_tuner_result *res)
+static void print_front(FILE *f, const struct mmb_tune_plan *p, const struct mmb_tuner_result *res)
 {
     const struct mmb_objective *o = &p->objective;
     if (!o->second)
         return;
-    printf("  Pareto front (%s, %s): %zu configuration%s\n", o->column->name, o->second->name, res->front.n,
+    fprintf(f, "  Pareto front (%s, %s): %zu configuration%s\n", o->column->name, o->second->name, res->front.n,
            res->front.n == 1 ? "" : "s");
     for (size_t i = 0; i < res->front.n; i++) {
         const struct mmb_row *b = &res->front.v[i].row;
-        printf("    %s  %s %.6g  %s %.6g  (%.4f ms, %.1f GFLOP/s, %.4g J, %.1f W)\n", b->params, o->column->name,
+        fprintf(f, "    %s  %s %.6g  %s %.6g  (%.4f ms, %.1f GFLOP/s, %.4g J, %.1f W)\n", b->params, o->column->name,
                mmb_objective_value(o, b), o->second->name, res->front.v[i].score[1] * (o->second_maximize ? -1 : 1),
                b->time_ms_median, b->gflops, b->energy_j, b->power_w);
     }
 }
 
-static void print_summary(const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
+static void print_summary(FILE *f, const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
                           const struct mmb_row *reference, const struct mmb_compile_pool_stats *pool)
 {
     const struct mmb_tune_plan *p = r->plan;
-    printf("%s @ %lldx%lldx%lld %s: %s, objective %s; %zu configurations", j->kernel->name, j->size.m, j->size.n,
+    fprintf(f, "%s @ %lldx%lldx%lld %s: %s, objective %s; %zu configurations", j->kernel->name, j->size.m, j->size.n,
            j->size.k, mmb_dtype_info(j->dtype)->text, p->strategy->name, p->objective.text, res->space);
     if (!mmb_shard_is_all(&r->shard)) {
         char part[32];
         mmb_shard_text(&r->shard, part, sizeof part);
-        printf(", %zu of them in part %s", res->space - res->elsewhere, part);
+        fprintf(f, ", %zu of them in part %s", res->space - res->elsewhere, part);
     }
     if (res->allowed)
-        printf(", %zu allowed, %zu removed by restrictions", res->allowed, res->space - res->elsewhere - res->allowed);
-    printf("\n  %zu results used (%zu measured now, %zu from %s), %zu restricted met; stopped: %s\n", res->fevals,
+        fprintf(f, ", %zu allowed, %zu removed by restrictions", res->allowed, res->space - res->elsewhere - res->allowed);
+    fprintf(f, "\n  %zu results used (%zu measured now, %zu from %s), %zu restricted met; stopped: %s\n", res->fevals,
            res->evaluated, res->resumed, r->csv_path, res->restricted, mmb_tuner_stop_text(res->stop));
-    printf("  rows written:");
+    fprintf(f, "  rows written:");
     for (int s = 0; s < MMB_STATUS_COUNT; s++)
         if (res->by_status[s])
-            printf(" %s %zu", mmb_status_text((enum mmb_status)s), res->by_status[s]);
-    printf("%s\n", res->recorded ? "" : " none");
+            fprintf(f, " %s %zu", mmb_status_text((enum mmb_status)s), res->by_status[s]);
+    fprintf(f, "%s\n", res->recorded ? "" : " none");
     if (!res->have_best) {
-        printf("  best: none (no configuration ran correctly)\n");
+        fprintf(f, "  best: none (no configuration ran correctly)\n");
     } else {
         const struct mmb_row *b = &res->best;
-        printf("  best: %s  %.4f ms  %.1f GFLOP/s", b->params, b->time_ms_median, b->gflops);
+        fprintf(f, "  best: %s  %.4f ms  %.1f GFLOP/s", b->params, b->time_ms_median, b->gflops);
         if (strcmp(p->objective.column->name, "time_ms_median") && strcmp(p->objective.column->name, "gflops"))
-            printf("  %s %.6g", p->objective.column->name, mmb_objective_value(&p->objective, b));
+            fprintf(f, "  %s %.6g", p->objective.column->name, mmb_objective_value(&p->objective, b));
         if (reference && reference->status == MMB_STATUS_OK && reference->time_ms_median > 0)
-            printf("  = %.1f%% of cuBLAS (%.4f ms, %.1f GFLOP/s)", 100.0 * reference->time_ms_median / b->time_ms_median,
+            fprintf(f, "  = %.1f%% of cuBLAS (%.4f ms, %.1f GFLOP/s)", 100.0 * reference->time_ms_median / b->time_ms_median,
                    reference->time_ms_median, reference->gflops);
         else
-            printf("  (no cuBLAS reference at this size)");
-        printf("\n");
+            fprintf(f, "  (no cuBLAS reference at this size)");
+        fprintf(f, "\n");
     }
-    print_front(p, res);
+    print_front(f, p, res);
     double other = res->seconds - j->measure_s - pool->wait_seconds;
-    printf("  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
+    fprintf(f, "  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
            "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
            res->seconds, j->measure_s, pool->wait_seconds, other > 0 ? other : 0.0, pool->nvrtc_seconds,
            r->settings->jobs, r->settings->jobs == 1 ? "" : "s", pool->compiled, pool->cache_hits, pool->failed);
     /* One line for scripts (scripts/bench-tune.sh). */
-    printf("  timing kernel=%s size=%lldx%lldx%lld dtype=%s wall_s=%.3f measure_s=%.3f wait_s=%.3f nvrtc_s=%.3f "
+    fprintf(f, "  timing kernel=%s size=%lldx%lldx%lld dtype=%s wall_s=%.3f measure_s=%.3f wait_s=%.3f nvrtc_s=%.3f "
            "compiled=%zu cache_hits=%zu measured=%zu\n",
            j->kernel->name, j->size.m, j->size.n, j->size.k, mmb_dtype_info(j->dtype)->text, res->seconds,
            j->measure_s, pool->wait_seconds, pool->nvrtc_seconds, pool->compiled, pool->cache_hits, res->evaluated);
@@ -237,6 +237,12 @@ static void stats_delta(struct mmb_compile_pool *pool, const struct mmb_compile_
     out->inline_compiles = now.inline_compiles - before->inline_compiles;
     out->nvrtc_seconds = now.nvrtc_seconds - before->nvrtc_seconds;
     out->wait_seconds = now.wait_seconds - before->wait_seconds;
+}
+
+/* --fail-on: a row of the history, in the CSV before this tune, told to the supervisor. */
+static void resumed_tell(void *ctx, size_t index, const struct mmb_row *row)
+{
+    mmb_watch_resumed(row);
 }
 
 int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const char *source,
@@ -267,6 +273,8 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     if (stale)
         fprintf(stderr, "mmbench tune: %s: %zu rows of %s are not in its current space (the profile changed); "
                 "they stay in the file and are not used\n", r->csv_path, stale, k->name);
+    if (r->settings->fail_on)
+        mmb_tune_history_each(h, resumed_tell, NULL);
     struct mmb_tuner_options o = {
         .kernel = k, .identity = &id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
         .strategy = is_reference ? mmb_strategy_find("brute_force") : p->strategy, .seed = p->seed,
@@ -299,10 +307,12 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
         if (!res->have_best)
             reference_out->status = MMB_STATUS_SKIPPED;
     } else if (rc == 0) {
-        print_summary(r, &j, res, reference, &pool);
+        struct mmb_cmd_summary out;
+        FILE *f = mmb_cmd_summary_open(&out, "tune", r->settings->format == MMB_FORMAT_JSONL);
+        print_summary(f, r, &j, res, reference, &pool);
         if (!r->settings->no_t4)
-            rc = t4_export(r, &j, h, &id, err, errlen);
-        fflush(stdout);
+            rc = t4_export(f, r, &j, h, &id, err, errlen);
+        mmb_cmd_summary_close(&out);
     }
     mmb_pareto_free(&res->front);
     free(res);

@@ -492,6 +492,13 @@ out:
     return st;
 }
 
+int mmb_compile_nvrtc_version(int *major, int *minor, char *err, size_t errlen)
+{
+    *major = *minor = 0;
+    MMB_CHECK_NVRTC(nvrtcVersion(major, minor), return -1);
+    return 0;
+}
+
 enum mmb_status mmb_compile(const struct mmb_compile_request *req, struct mmb_cubin *out,
                             char *err, size_t errlen)
 {

@@ -38,6 +38,9 @@ struct mmb_cubin {
     double compile_seconds;
 };
 
+/* The NVRTC library's version (12 and 4 for 12.4). Returns 0, or -1 with err. */
+int mmb_compile_nvrtc_version(int *major, int *minor, char *err, size_t errlen);
+
 /* Returns MMB_STATUS_OK, or MMB_STATUS_COMPILE_ERROR with the compiler's log (first
  * lines) in err. The function is compiled as an NVRTC name expression, so that a
  * template instance (`f<float>`) or a C++ function is found under its lowered name

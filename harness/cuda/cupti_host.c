@@ -4,6 +4,7 @@
  * units for a chip. */
 #include "cuda/cupti_host.h"
 
+#include <cupti_version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,16 @@
 #include "core/errcheck.h"
 #include "core/error.h"
 #include "cuda/cupti_impl.h"
+
+int mmb_cupti_host_version(unsigned *built, unsigned *found, char *err, size_t errlen)
+{
+    uint32_t v = 0;
+    *built = CUPTI_API_VERSION;
+    *found = 0;
+    MMB_CHECK_CUPTI(cuptiGetVersion(&v), return -1);
+    *found = v;
+    return 0;
+}
 
 /* CUPTI_ERROR_* names only; the meaning and the fix are ours. */
 void mmb_cupti_error(char *err, size_t errlen, const char *file, int line, const char *call, CUptiResult r)

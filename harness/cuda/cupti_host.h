@@ -7,6 +7,10 @@
 
 #include "results/metrics.h"
 
+/* The CUPTI API version of the headers mmbench was compiled with (CUPTI_API_VERSION)
+ * and of the CUPTI library it runs with (cuptiGetVersion). Returns 0, or -1 with err. */
+int mmb_cupti_host_version(unsigned *built, unsigned *found, char *err, size_t errlen);
+
 /* Checks every metric of set (and gpu__time_duration.sum) against CUPTI's tables for
  * chip ("GH100", "GA100", "AD102", ...) with the host API alone: no GPU, no driver.
  * Each name must be accepted and reported in the table's cupti_unit (so that the

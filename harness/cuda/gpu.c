@@ -23,6 +23,16 @@ struct mmb_module {
     bool non_portable;     /* cudaFuncAttributeNonPortableClusterSizeAllowed set */
 };
 
+int mmb_gpu_versions(int *runtime_built, int *runtime, int *driver, char *err, size_t errlen)
+{
+    *runtime_built = CUDART_VERSION;
+    *runtime = *driver = 0;
+    MMB_CHECK_CUDA(cudaRuntimeGetVersion(runtime), return -1);
+    /* 0 and success without a driver */
+    MMB_CHECK_CUDA(cudaDriverGetVersion(driver), return -1);
+    return 0;
+}
+
 int mmb_gpu_count(char *err, size_t errlen)
 {
     int n = 0;

@@ -30,6 +30,11 @@ struct mmb_device_info {
     char runtime[16];
 };
 
+/* The CUDA runtime mmbench was compiled against (CUDART_VERSION: 13000 for 13.0), the
+ * runtime library it runs with, and the newest CUDA the driver supports, 0 when no
+ * driver is found (which is no error). Returns 0, or -1 with err when a call fails. */
+int mmb_gpu_versions(int *runtime_built, int *runtime, int *driver, char *err, size_t errlen);
+
 /* Number of usable devices; 0 with err set when there is no driver or no GPU. */
 int mmb_gpu_count(char *err, size_t errlen);
 int mmb_gpu_query(int device, struct mmb_device_info *info, char *err, size_t errlen);

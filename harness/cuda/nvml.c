@@ -55,6 +55,7 @@ struct nvml_api {
     int (*power_limit_default)(void *, unsigned *);
     int (*power_limit_range)(void *, unsigned *, unsigned *);
     int (*set_power_limit)(void *, unsigned);
+    int (*driver_release)(char *, unsigned);
 };
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -100,6 +101,7 @@ static void load(void)
     NVML_SYM(power_limit_default, "nvmlDeviceGetPowerManagementDefaultLimit");
     NVML_SYM(power_limit_range, "nvmlDeviceGetPowerManagementLimitConstraints");
     NVML_SYM(set_power_limit, "nvmlDeviceSetPowerManagementLimit");
+    NVML_SYM(driver_release, "nvmlSystemGetDriverVersion");
 }
 
 static bool loaded(char *why, size_t whylen)
@@ -138,6 +140,16 @@ static bool present(void *const *slot, const char *name, char *why, size_t whyle
 #define NVML_CALL(field, name, ...)                                                                        \
     (present((void *const *)&api.field, name, why, whylen) ? said(api.field(__VA_ARGS__), name, why, whylen) \
                                                        : MMB_NVML_MISSING)
+
+void mmb_nvml_driver_release(char *out, size_t len)
+{
+    char text[96] = "", why[256];
+    size_t whylen = sizeof why;
+    if (len)
+        out[0] = '\0';
+    if (NVML_CALL(driver_release, "nvmlSystemGetDriverVersion", text, sizeof text) == 0)
+        snprintf(out, len, "%s", text);
+}
 
 int mmb_nvml_device_open(const char *gpu_uuid, struct mmb_nvml_device *dev, char *why, size_t whylen)
 {

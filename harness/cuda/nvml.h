@@ -1,5 +1,5 @@
 /* nvml.h - the NVIDIA management library, loaded at run time (no link to the driver,
- * so mmbench starts where NVML is missing): clocks, clock samples, clock event
+ * so mmbench starts where NVML is missing): the driver's release, clocks, clock samples, clock event
  * reasons and violation counters, power and the energy counter, and the settings
  * mmbench may change on request (locked clocks, the power limit). MMB_NVML_LIBRARY
  * names another library to load instead of libnvidia-ml.so.1 (the tests load a
@@ -24,6 +24,10 @@ enum {
 /* The SM clock of the GPU with this UUID ("GPU-..."), in MHz; NaN when NVML or the
  * device is not available, which is no error (the column stays empty). */
 double mmb_nvml_sm_clock_mhz(const char *gpu_uuid);
+
+/* The driver's release ("575.57.08") into out; "" when NVML or the driver is missing,
+ * which is no error. */
+void mmb_nvml_driver_release(char *out, size_t len);
 
 /* A GPU as NVML knows it. */
 struct mmb_nvml_device {

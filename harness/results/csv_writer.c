@@ -252,7 +252,20 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
         mmb_csv_writer_close(w);
         return NULL;
     }
-    if (writer_load(w, err, errlen) != 0) {
+    /* Under the appenders' lock: workers of several GPUs that open a new file at once
+     * would each write its header, and a partial line cut off here may be a row another
+     * worker is writing. */
+    int locked;
+    while ((locked = flock(w->fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    if (locked != 0) {
+        mmb_errorf(err, errlen, "%s: flock: %s", path, strerror(errno));
+        mmb_csv_writer_close(w);
+        return NULL;
+    }
+    int rc = writer_load(w, err, errlen);
+    flock(w->fd, LOCK_UN);
+    if (rc != 0) {
         mmb_csv_writer_close(w);
         return NULL;
     }

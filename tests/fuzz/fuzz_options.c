@@ -3,11 +3,11 @@
  * table (numbers, shards, contradicting or repeated options), the profile it names,
  * the metric set, the timing request against the profile, and tune's plan (kernels,
  * sizes, strategy, objective, T4 file). check runs whole: it reads profiles and writes
- * nothing. merge, report and devices parse their options only (they write files or
- * need a GPU).
+ * nothing. merge, report, devices, export, columns and help parse their options only
+ * (they write files, need a GPU or print texts).
  *
  * Input: arguments separated by newlines, the first the command (run, tune, check,
- * merge, report or devices; anything else is run's). An argument that starts with
+ * merge, report, devices, export, columns or help; anything else is run's). An argument that starts with
  * "profiles/" names a file of a private folder holding profiles/p.ini (a source kernel
  * and cuBLAS) and profiles/t.ini (with [tune]). */
 #include <stdbool.h>
@@ -73,6 +73,10 @@ static bool contradicts(enum mmb_cmd_kind kind, const struct mmb_cmd_settings *s
 {
     if (kind == MMB_CMD_REPORT)
         return s->report.no_plots && (s->report.gnuplot || s->report.nformats);
+    if (kind == MMB_CMD_EXPORT)
+        return !s->export.best; /* the one export there is must be asked for */
+    if (kind == MMB_CMD_HELP)
+        return s->man && s->completion;
     return (s->all_devices && s->output) || (s->t4 && s->no_t4) || (s->no_cache && s->cache_dir) ||
            (s->jobs > 0 && !s->cache_dir && kind == MMB_CMD_TUNE);
 }
@@ -106,7 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *name;
         enum mmb_cmd_kind kind;
     } commands[] = {{"tune", MMB_CMD_TUNE}, {"check", MMB_CMD_CHECK}, {"merge", MMB_CMD_MERGE},
-                    {"report", MMB_CMD_REPORT}, {"devices", MMB_CMD_DEVICES}};
+                    {"report", MMB_CMD_REPORT}, {"devices", MMB_CMD_DEVICES}, {"export", MMB_CMD_EXPORT},
+                    {"columns", MMB_CMD_COLUMNS}, {"help", MMB_CMD_HELP}};
     enum mmb_cmd_kind kind = MMB_CMD_RUN;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[0], commands[i].name))

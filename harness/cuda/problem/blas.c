@@ -36,6 +36,20 @@ static const struct {
     [MMB_COMPUTE_64F] = {CUBLAS_COMPUTE_64F, CUDA_R_64F, {.d = 1.0}, {.d = 0.0}},
 };
 
+int mmb_blas_versions(int *built, int *cublas, int *cublas_lt, char *err, size_t errlen)
+{
+    int major = 0, minor = 0, patch = 0;
+    *built = CUBLAS_VERSION;
+    *cublas = 0;
+    /* a library older than the one built against is found here, not at the first GEMM */
+    *cublas_lt = (int)cublasLtGetVersion();
+    MMB_CHECK_CUBLAS(cublasGetProperty(MAJOR_VERSION, &major), return -1);
+    MMB_CHECK_CUBLAS(cublasGetProperty(MINOR_VERSION, &minor), return -1);
+    MMB_CHECK_CUBLAS(cublasGetProperty(PATCH_LEVEL, &patch), return -1);
+    *cublas = major * 10000 + minor * 100 + patch;
+    return 0;
+}
+
 /* cuBLAS's recommendation for Hopper; more than any FP8 kernel asks for elsewhere. */
 #define LT_WORKSPACE_BYTES (32u << 20)
 #define LT_PLANS 8

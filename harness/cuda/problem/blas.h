@@ -15,6 +15,11 @@
 
 struct mmb_blas;
 
+/* The cuBLAS mmbench was compiled with (CUBLAS_VERSION: 130100 for 13.1.0) and the
+ * cuBLAS and cuBLASLt libraries it runs with, in the same form; no GPU needed. Returns 0,
+ * or -1 with err (the versions found so far kept, the others 0). */
+int mmb_blas_versions(int *built, int *cublas, int *cublas_lt, char *err, size_t errlen);
+
 /* For the current device (compute capability cc, major * 10 + minor), on stream. */
 enum mmb_status mmb_blas_open(struct mmb_blas **out, void *stream, int cc, char *err, size_t errlen);
 /* NULL is fine. */

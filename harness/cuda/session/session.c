@@ -223,6 +223,11 @@ void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t le
                                  mmb_profiler_step_seconds(s->profiler, (enum mmb_profiler_step)i));
 }
 
+const char *mmb_session_command(const struct mmb_session *s)
+{
+    return s->opts.command ? s->opts.command : "mmbench";
+}
+
 void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *since)
 {
     double now = mmb_seconds_now();
@@ -260,8 +265,9 @@ void mmb_session_read_counters(struct mmb_session *s, struct launch_ctx *c, bool
     s->phases.counter_passes += (size_t)passes;
     s->phases.counter_setup_seconds += setup_s;
     if (s->opts.verbose || st != MMB_STATUS_OK)
-        fprintf(stderr, "%scounters: %s, %d passes, %.0f ns%s%s\n", st != MMB_STATUS_OK ? "mmbench: warning: " : "  ",
-                mmb_status_text(st), passes, duration_ns, err[0] ? ": " : "", err);
+        fprintf(stderr, "mmbench %s: %scounters: %s, %d passes, %.0f ns%s%s\n", mmb_session_command(s),
+                st != MMB_STATUS_OK ? "warning: " : "", mmb_status_text(st), passes, duration_ns, err[0] ? ": " : "",
+                err);
 }
 
 /* Correct first: one launch on a poisoned output, compared on the GPU with the
@@ -317,8 +323,8 @@ static void record_timing(struct mmb_session *s, const struct mmb_timing *tm, st
     row->sm_clock_mhz = tm->sm_clock_mhz;
     s->phases.timed_kernel_seconds += tm->launched_ms / 1000.0;
     if (s->opts.verbose)
-        fprintf(stderr, "  timing: %zu launches, noise %.3g%%, stopped by %s\n", tm->stats.n, row->noise_pct,
-                row->stopped_by);
+        fprintf(stderr, "mmbench %s: timing: %zu launches, noise %.3g%%, stopped by %s\n", mmb_session_command(s),
+                tm->stats.n, row->noise_pct, row->stopped_by);
 }
 
 enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,

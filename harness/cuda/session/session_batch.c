@@ -68,8 +68,9 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
         s->phases.counter_passes += (size_t)passes;
         s->phases.counter_setup_seconds += setup_s;
         if (s->opts.verbose || st != MMB_STATUS_OK)
-            fprintf(stderr, "%scounters of %zu launch%s together: %s, %d passes%s%s\n",
-                    st != MMB_STATUS_OK ? "mmbench: warning: " : "  ", n, n == 1 ? "" : "es", mmb_status_text(st),
+            fprintf(stderr, "mmbench %s: %scounters of %zu launch%s together: %s, %d passes%s%s\n",
+                    mmb_session_command(s), st != MMB_STATUS_OK ? "warning: " : "", n, n == 1 ? "" : "es",
+                    mmb_status_text(st),
                     passes, err[0] ? ": " : "", err);
         for (size_t i = 0; i < n; i++) {
             batch[i].row->counter_status = st;

@@ -110,6 +110,8 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
                                     const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost);
 /* The counters of one launch alone into row (its counter_status always set). */
 void mmb_session_read_counters(struct mmb_session *s, struct launch_ctx *c, bool cold, struct mmb_row *row);
+/* The command the session's lines name ("run"; "mmbench" when none was given). */
+const char *mmb_session_command(const struct mmb_session *s);
 /* Adds the time since *since to phase and moves *since to now. */
 void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *since);
 

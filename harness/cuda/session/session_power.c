@@ -76,8 +76,8 @@ enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_c
         return st;
     if (r.why[0]) {
         if (strcmp(r.why, s->energy_note) && (s->opts.verbose || !s->energy_note[0]))
-            fprintf(stderr, "mmbench: warning: %s %s: power and energy not measured: %s\n", row->kernel, row->params,
-                    r.why);
+            fprintf(stderr, "mmbench %s: warning: %s %s: power and energy not measured: %s\n", mmb_session_command(s),
+                    row->kernel, row->params, r.why);
         snprintf(s->energy_note, sizeof s->energy_note, "%s", r.why);
         return MMB_STATUS_OK;
     }
@@ -98,9 +98,9 @@ bool mmb_session_throttled_again(struct mmb_session *s, const struct mmb_row *ro
         return false;
     if (attempt >= s->opts.energy.throttle_retries) {
         s->phases.throttled_rows++;
-        fprintf(stderr, "mmbench: warning: %s %s %lldx%lldx%lld: clocks throttled (%s) in %d measurement%s; the row "
-                "keeps the flag\n", row->kernel, row->params, row->m, row->n, row->k, row->throttle, attempt + 1,
-                attempt ? "s" : "");
+        fprintf(stderr, "mmbench %s: warning: %s %s %lldx%lldx%lld: clocks throttled (%s) in %d measurement%s; the row "
+                "keeps the flag\n", mmb_session_command(s), row->kernel, row->params, row->m, row->n, row->k,
+                row->throttle, attempt + 1, attempt ? "s" : "");
         return false;
     }
     s->phases.throttle_retries++;

@@ -21,6 +21,7 @@ struct mmb_session_options {
     const char *l2_flush;    /* L2 flush method (MMB_L2_SWEEP, l2flush.h); NULL: the default */
     bool verbose;
     struct mmb_energy_spec energy; /* the energy phase and throttle retries (model/profile_energy.h) */
+    const char *command;     /* "run", "tune": the session's lines on stderr start "mmbench COMMAND: " */
 };
 
 /* Where a session's wall time went, for the summary line of run and tune (and the
