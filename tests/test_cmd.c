@@ -81,6 +81,10 @@ START_TEST(test_numbers_never_wrap)
         const char *command, *option, *value, *expect;
     } cases[] = {
         {"run", "--device", "4294967296", "--device expects an integer from 0 to 1023, not '4294967296'"},
+        {"run", "--lock-clocks", "fast", "--lock-clocks 'fast': expected base, max or a whole number of MHz"},
+        {"tune", "--lock-clocks", "99", "--lock-clocks '99': expected base, max"},
+        {"run", "--lock-clocks", "1410MHz", "--lock-clocks '1410MHz'"},
+        {"tune", "--lock-clocks", "", "--lock-clocks"},
         {"run", "--device", "", "--device expects an integer from 0 to 1023, not ''"},
         {"run", "--device", "-1", "not '-1'"},
         {"run", "--repeats", "4294967297", "--repeats expects an integer from 1 to 1000000"},

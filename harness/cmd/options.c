@@ -47,6 +47,10 @@ static const struct opt_def opts[] = {
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
     {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: no CUPTI counter passes"},
+    {"lock-clocks", 0, OPT_TEXT, S(lock_clocks), 0, 0, 0, BOTH, "base|max|MHZ",
+     "lock the SM clocks of the GPUs used (NVML, needs root) to the base (TDP) clock, the highest, or MHZ, and "
+     "unlock them when the run ends, also after Ctrl-C or a worker's crash; exit 2 where NVML refuses "
+     "(docs/energy.md; default: the clocks as found)"},
     {"no-energy", 0, OPT_FLAG, S(no_energy), 0, 0, 0, BOTH, NULL,
      "no energy phase: power_w, energy_j and gflops_per_watt stay empty (clocks and throttle are still read; "
      "default: the profile's energy key, else on; docs/energy.md)"},
@@ -518,6 +522,11 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     struct mmb_tune_options *t = &s->tune;
     t->counters = !s->no_counters;
     t->energy = !s->no_energy;
+    if (s->lock_clocks && !mmb_clock_lock_parse(s->lock_clocks, &s->lock)) {
+        fprintf(stderr, "mmbench %s: --lock-clocks '%s': expected base, max or a whole number of MHz from 100 to "
+                "10000\n", s->command, s->lock_clocks);
+        return -1;
+    }
     t->record_restricted = s->record_restricted;
     t->shard = s->shard;
     if (kind != MMB_CMD_TUNE)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/profile_energy.h"
 #include "report/input/shape.h"
 #include "report/report.h"
 #include "results/shard.h"
@@ -46,6 +47,8 @@ struct mmb_cmd_settings {
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
     bool no_cache, no_counters, no_energy, verbose, record_restricted;
+    const char *lock_clocks;  /* --lock-clocks, as given */
+    struct mmb_clock_lock lock; /* it parsed; kind MMB_CLOCKS_AS_FOUND without it */
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */

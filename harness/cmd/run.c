@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/clocks.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/options.h"
@@ -106,8 +107,16 @@ int mmb_cmd_run(int argc, char **argv)
         workers[i] = (struct mmb_worker){.work = run_worker, .ctx = &jobs[i]};
         snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", jobs[i].opts.device);
     }
+    int devices[64];
+    for (int i = 0; i < nworkers; i++)
+        devices[i] = jobs[i].opts.device;
+    struct mmb_cmd_clocks clocks;
+    if ((rc = mmb_cmd_clocks_lock("run", &s.lock, devices, nworkers, &clocks)) != 0)
+        goto out;
     struct mmb_supervise_rows rows = {.jsonl = job.jsonl, .fail_on = s.fail_on};
     rc = mmb_supervise_verdict("run", &rows, mmb_supervise("run", workers, nworkers, &rows));
+    int restored = mmb_cmd_clocks_restore("run", &clocks);
+    rc = rc ? rc : restored;
 out:
     mmb_profile_free(p);
     free(p);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/clocks.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
@@ -250,8 +251,16 @@ int mmb_cmd_tune(int argc, char **argv)
             workers[i] = (struct mmb_worker){.work = tune_worker, .ctx = &runs[i]};
             snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", runs[i].device);
         }
-        struct mmb_supervise_rows rows = {.jsonl = s.format == MMB_FORMAT_JSONL, .fail_on = s.fail_on};
-        rc = mmb_supervise_verdict("tune", &rows, mmb_supervise("tune", workers, nworkers, &rows));
+        int devices[MMB_SHARD_PARTS_MAX];
+        for (int i = 0; i < nworkers; i++)
+            devices[i] = runs[i].device;
+        struct mmb_cmd_clocks clocks;
+        if ((rc = mmb_cmd_clocks_lock("tune", &s.lock, devices, nworkers, &clocks)) == 0) {
+            struct mmb_supervise_rows rows = {.jsonl = s.format == MMB_FORMAT_JSONL, .fail_on = s.fail_on};
+            rc = mmb_supervise_verdict("tune", &rows, mmb_supervise("tune", workers, nworkers, &rows));
+            int restored = mmb_cmd_clocks_restore("tune", &clocks);
+            rc = rc ? rc : restored;
+        }
     }
     free(runs);
     free(workers);

@@ -1,7 +1,6 @@
 /* profile_energy.c - clocks, power and energy as a profile and the command line ask
- * for them (profile_energy.h): device settings as parameters, the clock lock, the
- * energy phase's settings and their [profile] keys (energy, energy_seconds,
- * throttle_retries). */
+ * for them (profile_energy.h): the clock lock, the energy phase's settings and their
+ * [profile] keys (energy, energy_seconds, throttle_retries). */
 #include "model/profile_energy.h"
 
 #include <stdio.h>
@@ -10,58 +9,6 @@
 
 #include "core/error.h"
 #include "model/profile_parse.h"
-
-const struct mmb_setting_info mmb_setting_table[] = {
-    {MMB_SETTING_SM_CLOCK, "nvml.sm_clock", "MHz", 100, 10000,
-     "the SM clock, locked to this value for the configuration (nvmlDeviceSetGpuLockedClocks)"},
-    {MMB_SETTING_POWER_LIMIT, "nvml.power_limit", "W", 10, 10000,
-     "the board's power limit for the configuration (nvmlDeviceSetPowerManagementLimit)"},
-    {MMB_SETTING_COUNT, NULL, NULL, 0, 0, NULL},
-};
-
-bool mmb_param_is_setting(const char *name)
-{
-    return !strncmp(name, MMB_SETTING_PREFIX, strlen(MMB_SETTING_PREFIX));
-}
-
-const struct mmb_setting_info *mmb_setting_find(const char *param)
-{
-    for (const struct mmb_setting_info *s = mmb_setting_table; s->param; s++)
-        if (!strcmp(s->param, param))
-            return s;
-    return NULL;
-}
-
-void mmb_setting_names(char *out, size_t len)
-{
-    size_t o = 0;
-    out[0] = '\0';
-    for (const struct mmb_setting_info *s = mmb_setting_table; s->param && o < len; s++) {
-        int w = snprintf(out + o, len - o, "%sparam.%s (%s)", s == mmb_setting_table ? "" : s[1].param ? ", " : " or ",
-                         s->param, s->unit);
-        o += w > 0 ? (size_t)w : 0;
-    }
-}
-
-bool mmb_kernel_has_settings(const struct mmb_kernel_spec *kernel)
-{
-    for (int i = 0; i < kernel->nparams; i++)
-        if (mmb_param_is_setting(kernel->params[i].name))
-            return true;
-    return false;
-}
-
-void mmb_config_settings(const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                         long long out[MMB_SETTING_COUNT])
-{
-    for (int s = 0; s < MMB_SETTING_COUNT; s++)
-        out[s] = -1;
-    for (int i = 0; cfg && i < kernel->nparams; i++) {
-        const struct mmb_setting_info *s = mmb_setting_find(kernel->params[i].name);
-        if (s)
-            out[s->value] = cfg->values[i];
-    }
-}
 
 bool mmb_clock_lock_parse(const char *text, struct mmb_clock_lock *out)
 {
