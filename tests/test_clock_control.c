@@ -182,7 +182,14 @@ START_TEST(test_bad_record)
     fputs("owner=12\nuuid=" UUID "\ncolour=blue\n", f);
     fclose(f);
     ck_assert_int_eq(begin("max", getpid(), why, sizeof why), MMB_CLOCK_FAILED);
-    ck_assert_msg(strstr(why, ":3: expected owner=PID") && strstr(why, "colour=blue"), "%s", why);
+    ck_assert_msg(strstr(why, ":3: expected owner=PID or uuid=GPU-...") && strstr(why, "colour=blue"), "%s", why);
+    assert_locked(0, 0);
+    f = fopen(record, "w"); /* a record without its GPU */
+    ck_assert_ptr_nonnull(f);
+    fputs("owner=12\n", f);
+    fclose(f);
+    ck_assert_int_eq(begin("max", getpid(), why, sizeof why), MMB_CLOCK_FAILED);
+    ck_assert_msg(strstr(why, "expected owner=PID and uuid=GPU-... lines"), "%s", why);
     assert_locked(0, 0);
 }
 END_TEST

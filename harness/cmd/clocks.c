@@ -11,6 +11,7 @@
 #include "cuda/gpu.h"
 
 struct step {
+    const char *command;
     const struct mmb_clock_lock *lock;
     int device;        /* lock: the CUDA device */
     const char *uuid;  /* restore: the GPU */
@@ -28,6 +29,13 @@ static int lock_child(void *ctx)
         return MMB_EXIT_FAILED;
     }
     mmb_clock_control_state_dir(state, sizeof state);
+    char report[1024];
+    if (mmb_clock_control_recover(state, report, sizeof report, why, sizeof why) != 0) {
+        mmb_probe_reply(why);
+        return MMB_EXIT_FAILED;
+    }
+    if (report[0]) /* a run killed before it could unlock */
+        fprintf(stderr, "mmbench %s: %s\n", st->command, report);
     struct mmb_clock_baseline base;
     enum mmb_clock_outcome out = mmb_clock_control_begin(state, info.uuid, st->lock, getppid(), &base, why, sizeof why);
     if (out != MMB_CLOCK_OK) {
@@ -63,7 +71,7 @@ int mmb_cmd_clocks_lock(const char *command, const struct mmb_clock_lock *lock, 
     char text[32];
     mmb_clock_lock_text(lock, text, sizeof text);
     for (int i = 0; i < n && i < 64; i++) {
-        struct step st = {.lock = lock, .device = devices[i]};
+        struct step st = {.command = command, .lock = lock, .device = devices[i]};
         char reply[1024];
         int rc = mmb_probe(command, lock_child, &st, reply, sizeof reply);
         if (rc != 0) {
@@ -83,7 +91,7 @@ int mmb_cmd_clocks_restore(const char *command, struct mmb_cmd_clocks *held)
 {
     int rc = 0;
     for (int i = 0; i < held->n; i++) {
-        struct step st = {.uuid = held->uuid[i]};
+        struct step st = {.command = command, .uuid = held->uuid[i]};
         char reply[1024];
         if (mmb_probe(command, restore_child, &st, reply, sizeof reply) != 0) {
             fprintf(stderr, "mmbench %s: error: the SM clocks of %s stay locked: %s; unlock them with "

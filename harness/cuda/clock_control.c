@@ -32,7 +32,6 @@ void mmb_clock_control_state_dir(char *out, size_t len)
 struct record {
     pid_t owner;
     char uuid[48];
-    unsigned power_limit_mw; /* 0: the power limit was not read, and is not put back */
 };
 
 static int record_path(const char *dir, const char *uuid, char *out, size_t len, char *why, size_t whylen)
@@ -55,9 +54,9 @@ static int record_write(const char *dir, const struct record *r, char *why, size
     if (mmb_mkdir_p(dir, why, whylen) != 0 || record_path(dir, r->uuid, path, sizeof path, why, whylen) != 0)
         return -1;
     int n = snprintf(text, sizeof text,
-                     "# mmbench changed this GPU's clocks or power limit; what to put back if it died first\n"
-                     "owner=%ld\nuuid=%s\npower_limit_mw=%u\n",
-                     (long)r->owner, r->uuid, r->power_limit_mw);
+                     "# mmbench locked this GPU's SM clocks; whoever finds its owner dead unlocks them\n"
+                     "owner=%ld\nuuid=%s\n",
+                     (long)r->owner, r->uuid);
     return mmb_file_write_atomic(path, text, (size_t)n, why, whylen);
 }
 
@@ -75,7 +74,7 @@ static int record_read(const char *path, struct record *r, char *why, size_t why
         return -1;
     }
     long owner = -1;
-    bool have_uuid = false, have_limit = false;
+    bool have_uuid = false;
     int line = 0;
     for (char *p = text, *next; *p; p = next) {
         line++;
@@ -93,21 +92,15 @@ static int record_read(const char *path, struct record *r, char *why, size_t why
         } else if (!strncmp(p, "uuid=", 5) && strlen(p + 5) < sizeof r->uuid && p[5]) {
             snprintf(r->uuid, sizeof r->uuid, "%s", p + 5);
             have_uuid = true;
-        } else if (!strncmp(p, "power_limit_mw=", 15)) {
-            errno = 0;
-            unsigned long v = strtoul(p + 15, &end, 10);
-            have_limit = !errno && !*end && p[15] && v <= 1000000000ul;
-            r->power_limit_mw = (unsigned)v;
         } else {
-            mmb_errorf(why, whylen, "%s:%d: expected owner=PID, uuid=GPU-... or power_limit_mw=MW, found '%.60s'",
-                       path, line, p);
+            mmb_errorf(why, whylen, "%s:%d: expected owner=PID or uuid=GPU-..., found '%.60s'", path, line, p);
             free(text);
             return -1;
         }
     }
     free(text);
-    if (owner <= 0 || !have_uuid || !have_limit) {
-        mmb_errorf(why, whylen, "%s: expected owner=PID, uuid=GPU-... and power_limit_mw=MW lines; remove it once "
+    if (owner <= 0 || !have_uuid) {
+        mmb_errorf(why, whylen, "%s: expected owner=PID and uuid=GPU-... lines; remove it once "
                    "the GPU's settings are right (nvidia-smi -rgc restores the clocks)", path);
         return -1;
     }
@@ -120,16 +113,11 @@ static bool owner_alive(pid_t pid)
     return kill(pid, 0) == 0 || errno == EPERM;
 }
 
-/* Puts back what a record says: clocks unlocked, the power limit as found. */
+/* Puts back what a record says: clocks unlocked. */
 static int record_restore(const struct record *r, char *why, size_t whylen)
 {
     struct mmb_nvml_device dev;
     if (mmb_nvml_device_open(r->uuid, &dev, why, whylen) != 0 || mmb_nvml_unlock_clocks(&dev, why, whylen) != 0)
-        return -1;
-    unsigned now = 0;
-    if (r->power_limit_mw && (mmb_nvml_power_limit(&dev, &now, why, whylen) != 0 ||
-                              (now != r->power_limit_mw && mmb_nvml_set_power_limit(&dev, r->power_limit_mw, why,
-                                                                                     whylen) != 0)))
         return -1;
     return 0;
 }
@@ -199,14 +187,11 @@ enum mmb_clock_outcome mmb_clock_control_begin(const char *state_dir, const char
     int rc;
     if ((rc = mmb_nvml_device_open(uuid, &dev, why, whylen)) != 0)
         return outcome_of(rc);
-    char ignored[256];
-    if (mmb_nvml_power_limit(&dev, &base->power_limit_mw, ignored, sizeof ignored) != 0)
-        base->power_limit_mw = 0; /* not readable: neither put back nor set by a configuration's default */
     unsigned lo = 0, hi = 0;
     enum mmb_clock_outcome out = mmb_clock_lock_resolve(&dev, lock, &lo, &hi, why, whylen);
     if (out != MMB_CLOCK_OK)
         return out;
-    struct record mine = {.owner = owner, .power_limit_mw = base->power_limit_mw};
+    struct record mine = {.owner = owner};
     snprintf(mine.uuid, sizeof mine.uuid, "%s", uuid);
     if (record_write(state_dir, &mine, why, whylen) != 0)
         return MMB_CLOCK_FAILED;
@@ -261,8 +246,8 @@ int mmb_clock_control_recover(const char *state_dir, char *report, size_t len, c
             break;
         }
         size_t used = strlen(report);
-        snprintf(report + used, len - used, "%s%s: restored what mmbench pid %ld left (clocks unlocked, power limit "
-                 "%.0f W)", used ? "\n" : "", r.uuid, (long)r.owner, r.power_limit_mw / 1e3);
+        snprintf(report + used, len - used, "%s%s: restored what mmbench pid %ld left (clocks unlocked)",
+                 used ? "\n" : "", r.uuid, (long)r.owner);
     }
     closedir(d);
     return rc;

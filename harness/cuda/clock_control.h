@@ -8,10 +8,10 @@
  *    restores: the end of a run, Ctrl-C and SIGTERM (the supervisor restores after
  *    its workers stop), a worker's crash (the lock is the GPU's, not the worker's: it
  *    holds for the restarted worker, and the supervisor restores at the end), and the
- *    supervisor's own death (the next run with --lock-clocks, or mmbench's recovery).
- *  - the run's lock (mmb_clock_control_begin / _end): applied once, the power limit
- *    as found remembered; cmd/clocks.c runs both in a short-lived child of the
- *    supervisor (which never loads NVML or CUDA itself).
+ *    supervisor's own death (the next run with --lock-clocks recovers every GPU).
+ *  - the run's lock (mmb_clock_control_begin / _end): applied once; cmd/clocks.c runs
+ *    both in a short-lived child of the supervisor (which never loads NVML or CUDA
+ *    itself).
  *
  * Clocks are put back with nvmlDeviceResetGpuLockedClocks (nvidia-smi -rgc), which
  * unlocks them: NVML cannot read a lock someone set before the run, so mmbench does
@@ -34,11 +34,10 @@ enum mmb_clock_outcome {
     MMB_CLOCK_FAILED,   /* NVML missing or failing otherwise */
 };
 
-/* What a run restores: the power limit as found. */
+/* The lock a run holds. */
 struct mmb_clock_baseline {
     char uuid[48];
     struct mmb_clock_lock lock;     /* the run's lock (--lock-clocks) */
-    unsigned power_limit_mw;        /* as found; 0: not known (not read) */
 };
 
 /* The folder of restore records: $MMB_STATE_DIR, else $XDG_STATE_HOME/mmbench, else
@@ -51,15 +50,13 @@ enum mmb_clock_outcome mmb_clock_lock_resolve(const struct mmb_nvml_device *dev,
                                               unsigned *min_mhz, unsigned *max_mhz, char *why, size_t whylen);
 
 /* Begins a run's control of the GPU uuid, owned by pid owner: restores what a dead
- * owner left, refuses when a live one holds the GPU, writes the restore record, reads
- * the power limit into base, and applies the lock. On failure nothing stays changed
- * and no record stays. */
+ * owner left, refuses when a live one holds the GPU, writes the restore record and
+ * applies the lock. On failure nothing stays changed and no record stays. */
 enum mmb_clock_outcome mmb_clock_control_begin(const char *state_dir, const char *uuid,
                                                const struct mmb_clock_lock *lock, pid_t owner,
                                                struct mmb_clock_baseline *base, char *why, size_t whylen);
-/* Ends it: clocks unlocked when the record says they may have changed, the power
- * limit as found, the record removed. 0, or -1 with why (the record then stays, for
- * the next run). */
+/* Ends it: clocks unlocked where a record is, the record removed. 0, or -1 with why
+ * (the record then stays, for the next run). */
 int mmb_clock_control_end(const char *state_dir, const char *uuid, char *why, size_t whylen);
 /* Restores every GPU whose record's owner is dead; what it did, one line per GPU, in
  * report (""); -1 with why when a record cannot be read or a GPU not restored. */

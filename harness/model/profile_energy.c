@@ -46,19 +46,6 @@ void mmb_energy_spec_of(const struct mmb_profile *p, bool no_energy, struct mmb_
     out->throttle_retries = p->throttle_retries >= 0 ? p->throttle_retries : MMB_THROTTLE_RETRIES_DEFAULT;
 }
 
-void mmb_energy_protocol_items(const struct mmb_energy_spec *spec, const struct mmb_clock_lock *lock, char *out,
-                               size_t len)
-{
-    char clocks[32];
-    mmb_clock_lock_text(lock, clocks, sizeof clocks);
-    if (spec->on)
-        snprintf(out, len, "energy=on:%gs;clocks=%s;throttle_retries=%d", spec->seconds,
-                 clocks[0] ? clocks : "as_found", spec->throttle_retries);
-    else
-        snprintf(out, len, "energy=off;clocks=%s;throttle_retries=%d", clocks[0] ? clocks : "as_found",
-                 spec->throttle_retries);
-}
-
 /* ---- the [profile] keys ---- */
 
 int mmb_profile_key_energy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)

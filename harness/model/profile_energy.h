@@ -34,10 +34,4 @@ struct mmb_energy_spec {
 /* The profile's settings, with --no-energy over them. */
 void mmb_energy_spec_of(const struct mmb_profile *p, bool no_energy, struct mmb_energy_spec *out);
 
-/* The energy settings as items of a row's protocol text ("energy=on:0.2s;clocks=max;
- * throttle_retries=2"): the hook for results/protocol's text, where a protocol is
- * written. lock may be NULL (as found). */
-void mmb_energy_protocol_items(const struct mmb_energy_spec *spec, const struct mmb_clock_lock *lock, char *out,
-                               size_t len);
-
 #endif
