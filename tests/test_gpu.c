@@ -219,17 +219,20 @@ START_TEST(test_batched_counters_equal_alone)
         ck_assert_double_eq(b->ffma, a->ffma);
         ck_assert_double_eq(b->fadd, a->fadd);
         ck_assert_double_eq(b->fmul, a->fmul);
-        /* Within 1% or 64 KB: the naive kernel at 256 wrote 16 KB to DRAM in a batch and
-         * none alone (H100), where its output is 256 KB. Not L2 bytes: what reaches L2 depends on L1 hits, and for the naive kernel at
-         * 512 it moved between 29.4 and 32.2 MB from one lone measurement to another
-         * (H100), batched or not. */
-        const struct { const char *what; double batched, alone, within; } bytes[] = {
-            {"DRAM read", b->dram_read_bytes, a->dram_read_bytes, 0.01},
-            {"DRAM write", b->dram_write_bytes, a->dram_write_bytes, 0.01},
-            {"L1", b->l1_bytes, a->l1_bytes, 0.01},
+        /* Within 1% or 64 KB, and DRAM writes within the output's size more: an output
+         * that fits in L2 reaches DRAM only as L2 evicts it, whenever that falls (the
+         * naive kernel at 256, a 256 KB output, wrote 0, 16 KB and 72 KB to DRAM in one
+         * range or another on the H100, batched or alone). Not L2 bytes: what reaches
+         * L2 depends on L1 hits, and for the naive kernel at 512 it moved between 29.4
+         * and 32.2 MB from one lone measurement to another (H100), batched or not. */
+        const double output_bytes = (double)b->m * (double)b->n * sizeof(float);
+        const struct { const char *what; double batched, alone, within, slack; } bytes[] = {
+            {"DRAM read", b->dram_read_bytes, a->dram_read_bytes, 0.01, 65536},
+            {"DRAM write", b->dram_write_bytes, a->dram_write_bytes, 0.01, 65536 + output_bytes},
+            {"L1", b->l1_bytes, a->l1_bytes, 0.01, 65536},
         };
         for (size_t j = 0; j < sizeof bytes / sizeof bytes[0]; j++)
-            ck_assert_msg(fabs(bytes[j].batched - bytes[j].alone) <= bytes[j].within * bytes[j].alone + 65536,
+            ck_assert_msg(fabs(bytes[j].batched - bytes[j].alone) <= bytes[j].within * bytes[j].alone + bytes[j].slack,
                           "%s %lldx%lldx%lld, %s bytes: batched %.0f, alone %.0f", b->kernel, b->m, b->n, b->k,
                           bytes[j].what, bytes[j].batched, bytes[j].alone);
     }
