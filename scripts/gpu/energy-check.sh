@@ -19,6 +19,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH="$root/build-gpu/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$PATH:/usr/local/cuda/bin" MMB_CACHE_DIR=${MMB_CACHE_DIR:-/tmp/mmb-cache}
 export CUDA_DEVICE_ORDER=PCI_BUS_ID # mmbench's device 0 is nvidia-smi's GPU 0
+export MMB_SOURCE_ROOT="$root"
 mmbench=${MMBENCH:-$root/build-gpu/harness/mmbench}
 
 profile=/tmp/energy-check.ini
