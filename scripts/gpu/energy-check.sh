@@ -36,7 +36,7 @@ cp "$profile" "$out/"
 nvidia-smi --help-query-gpu >"$out/query-fields.txt" 2>&1
 fields=timestamp,power.draw
 grep -q '"total_energy_consumption"' "$out/query-fields.txt" && fields=timestamp,total_energy_consumption,power.draw
-nvidia-smi -i 0 --query-gpu=$fields --format=csv -lms 50 >"$out/nvidia-smi.csv" 2>&1 &
+nvidia-smi -i "${MMB_GPU_INDEX:-0}" --query-gpu=$fields --format=csv -lms 50 >"$out/nvidia-smi.csv" 2>&1 &
 smi=$!
 sleep 1
 rm -f "$out/energy-check.csv"
