@@ -4,26 +4,33 @@
 # protocol (seed 002's tunable kernel over profiles/tune-seed.ini's space at 4096, f32,
 # hot L2, 1 untimed + 7 timed launches per configuration, no counters), each with an
 # empty compile cache and then with the cache it filled; then profiles/course.ini
-# without counters (empty cubin cache, then warm) and with the default counters (warm).
+# without counters (empty cubin cache, then warm) and with the default counters (warm:
+# counters = best); then profiles/ladder.ini without counters (empty cubin cache) and
+# with the default counters (warm).
 # Writes $OUT/speed.csv, and $OUT/data/<gpu>/bench/speed.csv for collecting, with the
 # header task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms (issue 15; the
-# columns are explained in scripts/bench_vs_kt.py), and every log in
-# $OUT/bench-vs-kt.tar.gz. The step `noise` (not run by default: it takes about as long
-# again) sweeps the course profile twice without counters to a noise target
-# (MMB_BENCH_NOISE, default 0.5%) and compares the two runs' medians at 1024 and above
-# in $OUT/noise-repeat.txt.
+# columns are explained in scripts/bench_vs_kt.py); where each mmbench run's time went
+# (its phases, from the line it prints at its end) in $OUT/phases.csv beside it; and
+# every log in $OUT/bench-vs-kt.tar.gz. The step `noise` (not run by default: it takes
+# about as long again) sweeps the course profile twice without counters to a noise
+# target (MMB_BENCH_NOISE, default 0.5%) and compares the two runs' medians at 1024 and
+# above in $OUT/noise-repeat.txt. The step `before` (alone, a call of its own) runs the
+# course and the ladder with counters with an earlier mmbench, MMBENCH_BEFORE, each
+# first without counters to fill its cubin cache, into speed-before.csv and
+# phases-before.csv: where the time went before, for the table of after against before.
 #
 # Needs: build-gpu/ (scripts/gpu/build.sh, here) and .whl/ (Kernel Tuner's wheels)
 # carried along; the machine's python3 with numpy and cupy.
 #   MMBENCH             default build-gpu/harness/mmbench, else build/harness/mmbench
+#   MMBENCH_BEFORE      the earlier mmbench of the step `before`
 #   MMB_BENCH_SECONDS   time for all steps (default 560); each step gets what is left
-#   MMB_BENCH_STEPS     steps to run, default "kt mmbench course"; also "noise"
+#   MMB_BENCH_STEPS     steps to run, default "kt mmbench course ladder"; also "noise", "before"
 set -u
 root=$PWD
 out=${OUT:-/tmp/mmb-bench-vs-kt}
 work=/tmp/mmb-bench-vs-kt-work
 budget=${MMB_BENCH_SECONDS:-560}
-steps=" ${MMB_BENCH_STEPS:-kt mmbench course} "
+steps=" ${MMB_BENCH_STEPS:-kt mmbench course ladder} "
 size=4096
 t0=$(date +%s)
 py=${PYTHON:-python3}
@@ -129,20 +136,47 @@ if [[ $steps == *" mmbench "* ]]; then
     unset CUDA_CACHE_PATH
 fi
 
-# ---- the course sweep: no counters from an empty cubin cache, then counters and none, warm ----
+# counted CSV: how many ok rows have counters, and of what status
+counted() {
+    [ -f "$1" ] && "$py" - "$1" <<'PY'
+import collections, csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+print(f"bench-vs-kt: {sys.argv[1]}: counter_status of the ok rows",
+      dict(collections.Counter(r["counter_status"] for r in rows if r["status"] == "ok")))
+PY
+}
+
+# ---- the course sweep: no counters from an empty cubin cache, then counters (best) and none, warm ----
 if [[ $steps == *" course "* ]]; then
     timed course-no-counters-cold "$mmbench" run --no-counters --cache-dir "$work/cubins-course" \
         -o "$work/course-no-counters-cold.csv" profiles/course.ini
-    timed course-counters-warm "$mmbench" run --cache-dir "$work/cubins-course" \
+    timed course-counters-warm "$mmbench" run -v --cache-dir "$work/cubins-course" \
         -o "$work/course-counters-warm.csv" profiles/course.ini
-    [ -f "$work/course-counters-warm.csv" ] && "$py" - "$work/course-counters-warm.csv" <<'PY'
-import collections, csv, sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-print("bench-vs-kt: course-counters-warm: counter_status",
-      dict(collections.Counter(r["counter_status"] for r in rows if r["status"] == "ok")))
-PY
+    counted "$work/course-counters-warm.csv"
     timed course-no-counters-warm "$mmbench" run --no-counters --cache-dir "$work/cubins-course" \
         -o "$work/course-no-counters-warm.csv" profiles/course.ini
+fi
+
+# ---- the ladder: no counters from an empty cubin cache, then the default counters (best), warm ----
+if [[ $steps == *" ladder "* ]]; then
+    timed ladder-no-counters-cold "$mmbench" run --no-counters --cache-dir "$work/cubins-ladder" \
+        -o "$work/ladder-no-counters-cold.csv" profiles/ladder.ini
+    timed ladder-counters-warm "$mmbench" run -v --cache-dir "$work/cubins-ladder" \
+        -o "$work/ladder-counters-warm.csv" profiles/ladder.ini
+    counted "$work/ladder-counters-warm.csv"
+fi
+
+# ---- before: the course and the ladder with counters by an earlier mmbench ----
+if [[ $steps == *" before "* ]]; then
+    before=${MMBENCH_BEFORE:-}
+    [ -x "$before" ] || { say "step before: MMBENCH_BEFORE='$before' is not a program" >&2; exit 2; }
+    for p in course ladder; do
+        timed "$p-no-counters-cold-before" "$before" run --no-counters --cache-dir "$work/cubins-$p-before" \
+            -o "$work/$p-no-counters-cold-before.csv" "profiles/$p.ini"
+        timed "$p-counters-warm-before" "$before" run -v --cache-dir "$work/cubins-$p-before" \
+            -o "$work/$p-counters-warm-before.csv" "profiles/$p.ini"
+        counted "$work/$p-counters-warm-before.csv"
+    done
 fi
 
 # ---- the course sweep twice to a noise target: do the medians agree? ----
@@ -158,8 +192,43 @@ if [[ $steps == *" noise "* ]]; then
     } 2>&1 | tee "$out/noise-repeat.txt"
 fi
 
+# ---- phases.csv: where each mmbench run's time went ----
+phases_of() { # phases_of TASK... : the phase rows of the tasks' logs that ran
+    for task in "$@"; do
+        [ -f "$work/logs/$task.log" ] && "${driver[@]}" phases "$task" "$work/logs/$task.log"
+    done
+}
+{
+    echo "task,log,$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import bench_vs_kt; print(",".join(bench_vs_kt.PHASE_COLUMNS))' "$root/scripts")"
+    phases_of mmbench-cold mmbench-warm course-no-counters-cold course-counters-warm course-no-counters-warm \
+        ladder-no-counters-cold ladder-counters-warm
+} >"$work/phases.csv"
+{
+    head -n 1 "$work/phases.csv"
+    phases_of course-no-counters-cold-before course-counters-warm-before ladder-no-counters-cold-before \
+        ladder-counters-warm-before
+} >"$work/phases-before.csv"
+
 # ---- speed.csv ----
-if [[ $steps != *" kt "* && $steps != *" mmbench "* && $steps != *" course "* ]]; then
+if [[ $steps == *" before "* ]]; then
+    {
+        echo "task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms"
+        for p in course ladder; do
+            for run in "$p-no-counters-cold-before" "$p-counters-warm-before"; do
+                kernel=tunable; [ "$p" = ladder ] && kernel=10_stream_k
+                warmup=$(sed -n 's/^warmup *= *\([0-9][0-9]*\).*/\1/p' "profiles/$p.ini")
+                [ -f "$work/$run.csv" ] && "${driver[@]}" mmbench "$work/$run.csv" "$kernel" "$size" "${warmup:-2}" \
+                    "$work/$run.json" --all-kernels >/dev/null
+                task=$p-no-counters; cache=cold
+                [[ $run == *-counters-warm-* ]] && { task=$p-counters; cache=warm; }
+                "${driver[@]}" row "$task" mmbench-before "$cache" "$(wall "$run")" "$work/$run.json"
+            done
+        done
+    } >"$out/speed-before.csv"
+    cp "$work/phases-before.csv" "$out/phases-before.csv"
+    column -s, -t <"$out/phases-before.csv" 2>/dev/null || cat "$out/phases-before.csv"
+fi
+if [[ $steps != *" kt "* && $steps != *" mmbench "* && $steps != *" course "* && $steps != *" ladder "* ]]; then
     pack
     say "done in $(( $(date +%s) - t0 )) s (no speed.csv: none of its steps ran): $out/bench-vs-kt.tar.gz"
     exit 0
@@ -174,6 +243,11 @@ for run in course-no-counters-cold course-counters-warm course-no-counters-warm;
     [ -f "$work/$run.csv" ] && "${driver[@]}" mmbench "$work/$run.csv" tunable "$size" "${course_warmup:-2}" \
         "$work/$run.json" --all-kernels
 done
+ladder_warmup=$(sed -n 's/^warmup *= *\([0-9][0-9]*\).*/\1/p' profiles/ladder.ini)
+for run in ladder-no-counters-cold ladder-counters-warm; do
+    [ -f "$work/$run.csv" ] && "${driver[@]}" mmbench "$work/$run.csv" 10_stream_k "$size" "${ladder_warmup:-2}" \
+        "$work/$run.json" --all-kernels
+done
 {
     echo "task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms"
     for cache in cold warm; do
@@ -183,13 +257,19 @@ done
     "${driver[@]}" row course-no-counters mmbench cold "$(wall course-no-counters-cold)" "$work/course-no-counters-cold.json"
     "${driver[@]}" row course-counters mmbench warm "$(wall course-counters-warm)" "$work/course-counters-warm.json"
     "${driver[@]}" row course-no-counters mmbench warm "$(wall course-no-counters-warm)" "$work/course-no-counters-warm.json"
+    "${driver[@]}" row ladder-no-counters mmbench cold "$(wall ladder-no-counters-cold)" "$work/ladder-no-counters-cold.json"
+    "${driver[@]}" row ladder-counters mmbench warm "$(wall ladder-counters-warm)" "$work/ladder-counters-warm.json"
 } >"$out/speed.csv"
+cp "$work/phases.csv" "$out/phases.csv"
 slug=$(basename "$(dirname "$(find "$work" -path '*/data-*/*/tune-seed002-kt-protocol.csv' | head -n 1)")")
+# without the mmbench step, the data folder of GPU 0 as `mmbench devices` names it
+[ -n "$slug" ] && [ "$slug" != . ] || slug=$("$mmbench" devices 2>/dev/null | awk 'NR == 2 { sub("^data/", "", $NF); print $NF }')
 if [ -n "$slug" ] && [ "$slug" != . ]; then
-    mkdir -p "$out/data/$slug/bench" && cp "$out/speed.csv" "$out/data/$slug/bench/speed.csv"
-    say "speed.csv also in $out/data/$slug/bench/ (copy that folder into data/)"
+    mkdir -p "$out/data/$slug/bench" && cp "$out/speed.csv" "$out/phases.csv" "$out/data/$slug/bench/"
+    say "speed.csv and phases.csv also in $out/data/$slug/bench/ (copy that folder into data/)"
 fi
 column -s, -t <"$out/speed.csv" 2>/dev/null || cat "$out/speed.csv"
+column -s, -t <"$out/phases.csv" 2>/dev/null || cat "$out/phases.csv"
 awk -F, 'NR > 1 && $1 == "seed002-kt-protocol" { w[$2 " " $3] = $4 }
     END { for (c in w) if (c ~ /^kernel_tuner/) { split(c, a, " "); m = w["mmbench " a[2]];
           if (w[c] != "" && m != "" && m > 0) printf "bench-vs-kt: %s cache: Kernel Tuner / mmbench = %.2fx\n", a[2], w[c] / m } }' \

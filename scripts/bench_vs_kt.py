@@ -9,6 +9,12 @@
       the same summary from an mmbench results CSV
   bench_vs_kt.py row TASK TOOL CACHE WALL_S SUMMARY.json
       one line of speed.csv: task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms
+  bench_vs_kt.py phases TASK LOG...
+      where a run's or a tune's time went, from the line mmbench prints at its end (and
+      the older "mmbench: X s, N configurations: ..." lines), one CSV row per line found:
+      task,log,total_s,start_s,session_s,configurations,problems_s,prepare_s,verify_s,
+      timing_s,kernels_s,counters_s,passes,setup_s,compile_waits_s,writing_s,other_s,close_s
+      (empty where the line does not say)
   bench_vs_kt.py compare A.csv B.csv MIN_SIZE
       two mmbench runs of one profile: how far apart each configuration's medians are, at
       problems whose every dimension is at least MIN_SIZE, with the samples and the noise
@@ -270,6 +276,55 @@ def run_row(args):
     return 0
 
 
+PHASE_COLUMNS = ["total_s", "start_s", "session_s", "configurations", "problems_s", "prepare_s", "verify_s",
+                 "timing_s", "kernels_s", "counters_s", "passes", "setup_s", "compile_waits_s", "writing_s", "other_s",
+                 "close_s"]
+
+
+def phases_of(line):
+    """The phases of one summary line, or None: 'mmbench run: 61.2 s: start 0.40 s, session 1.10 s,
+    231 configurations: problems 3.1 s, ..., timing 45.1 s (kernels 43.1 s), counters 18.0 s
+    (118 passes, set-up 0.90 s), compile waits 0.3 s, writing 0.1 s, other 0.2 s, close 0.3 s',
+    tune's 'time: ...', and the older 'mmbench: 57.3 s, 153 configurations: ...'."""
+    m = re.match(r"\s*(?:mmbench(?: run)?|time):\s+([0-9.]+) s[:,]\s+(.*)$", line)
+    if not m or "configuration" not in m[2]:
+        return None
+    out = dict.fromkeys(PHASE_COLUMNS, "")
+    out["total_s"] = m[1]
+    rest = m[2]
+    n = re.search(r"(\d+) configurations?:", rest)
+    out["configurations"] = n[1] if n else ""
+    for name, col in (("start", "start_s"), ("session", "session_s"), ("problems", "problems_s"),
+                      ("prepare", "prepare_s"), ("verify", "verify_s"), ("timing", "timing_s"),
+                      ("kernels", "kernels_s"), ("counters", "counters_s"), ("set-up", "setup_s"),
+                      ("compile waits", "compile_waits_s"), ("writing", "writing_s"), ("other", "other_s"),
+                      ("close", "close_s")):
+        v = re.search(r"(?:^|[\s(,])" + re.escape(name) + r" ([0-9.]+) s", rest)
+        if v:
+            out[col] = v[1]
+    p = re.search(r"(\d+) passes", rest)
+    out["passes"] = p[1] if p else ""
+    return out
+
+
+def run_phases(args):
+    import csv
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    found = 0
+    for log in args.logs:
+        try:
+            lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
+        except OSError as e:
+            say(f"{log}: {e.strerror}")
+            continue
+        for line in lines:
+            ph = phases_of(line)
+            if ph:
+                w.writerow([args.task, os.path.basename(log)] + [ph[c] for c in PHASE_COLUMNS])
+                found += 1
+    return 0 if found else 1
+
+
 def load_ok(path):
     import csv
     rows = {}
@@ -334,6 +389,9 @@ def main():
     r = sub.add_parser("row")
     for name in ("task", "tool", "cache", "wall_s", "summary"):
         r.add_argument(name)
+    ph = sub.add_parser("phases")
+    ph.add_argument("task")
+    ph.add_argument("logs", nargs="+")
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")
@@ -342,7 +400,8 @@ def main():
     if args.cmd == "space":
         print(json.dumps(read_kernel(args.profile, args.kernel), indent=1))
         return 0
-    return {"kt": run_kt, "mmbench": run_mmbench, "row": run_row, "compare": run_compare}[args.cmd](args)
+    return {"kt": run_kt, "mmbench": run_mmbench, "row": run_row, "compare": run_compare,
+            "phases": run_phases}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -23,14 +23,26 @@ PAIRS = [  # label, mmbench column, ncu metric, ncu unit -> mmbench unit factor
     ("L2 MB", "l2_bytes", "lts__t_bytes.sum", None),
     ("tensor %", "tensor_pct", "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", None),
     ("tensor inst", "tensor_inst", "sm__inst_executed_pipe_tensor.sum", None),
-]
+    ("issue %", "issue_pct", "sm__inst_issued.avg.pct_of_peak_sustained_active", None),
+    ("smem wavefr.", "smem_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", None),
+    ("cycles/issue", "warp_cycles_per_issue", "smsp__average_warp_latency_per_inst_issued.ratio", None),
+] + [(f"stall {reason}"[:14], f"stall_{reason}",
+      f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio", None)
+     for reason in ("long_scoreboard", "short_scoreboard", "mio_throttle", "barrier", "math_pipe_throttle",
+                    "not_selected", "wait", "lg_throttle")]
+# warp cycles per issued instruction: ncu prints two decimals, so below half a cycle its
+# rounding alone makes 1%, and such a reason holds little back
+STALL_FLOOR = 0.5
 
 # The roofs of the hierarchical roofline: ncu's roofline section multiplies a level's
 # peak bytes per cycle by its cycles per second.
-ROOFS = [  # level, bytes per cycle at peak, cycles per second
-    ("L1", "l1tex__t_bytes.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second"),
-    ("L2", "lts__t_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second"),
-    ("DRAM", "dram__bytes.sum.peak_sustained", "dram__cycles_elapsed.avg.per_second"),
+# Shared memory: peak wavefronts per cycle, each up to 128 bytes (32 banks of 4 bytes).
+ROOFS = [  # level, (bytes or wavefronts) per cycle at peak, cycles per second, bytes per unit
+    ("L1", "l1tex__t_bytes.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second", 1.0),
+    ("SMEM", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second",
+     128.0),
+    ("L2", "lts__t_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second", 1.0),
+    ("DRAM", "dram__bytes.sum.peak_sustained", "dram__cycles_elapsed.avg.per_second", 1.0),
 ]
 
 # Below these, on both sides, a relative difference says nothing (0.001 MB against
@@ -44,20 +56,21 @@ UNIT = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msec
         "byte": 1e-6, "Kbyte": 1e-3, "KB": 1e-3, "Mbyte": 1.0, "MB": 1.0, "Gbyte": 1e3, "GB": 1e3}
 # cycles per second and bytes per cycle, to base units (--print-units base gives those)
 RATE = {"cycle/second": 1.0, "cycle/usecond": 1e6, "cycle/nsecond": 1e9, "hz": 1.0, "Khz": 1e3, "Mhz": 1e6,
-        "Ghz": 1e9, "GHz": 1e9, "byte/cycle": 1.0, "Kbyte/cycle": 1e3, "Mbyte/cycle": 1e6}
+        "Ghz": 1e9, "GHz": 1e9, "byte/cycle": 1.0, "Kbyte/cycle": 1e3, "Mbyte/cycle": 1e6,
+        "1/cycle": 1.0, "l1tex_wavefront/cycle": 1.0, "wavefront/cycle": 1.0}
 
 
 def roofs(rows):
     """Each level's peak bandwidth in GB/s (the median over the launches that have it)."""
     out = []
-    for level, per_cycle, per_second in ROOFS:
+    for level, per_cycle, per_second, unit_bytes in ROOFS:
         values = []
         for r in rows:
             if per_cycle in r and per_second in r:
                 (b, bu), (c, cu) = r[per_cycle], r[per_second]
                 try:
                     values.append(float(b.replace(",", "")) * RATE.get(bu, float("nan"))
-                                  * float(c.replace(",", "")) * RATE.get(cu, float("nan")) / 1e9)
+                                  * float(c.replace(",", "")) * RATE.get(cu, float("nan")) * unit_bytes / 1e9)
                 except ValueError:
                     pass
         values = sorted(v for v in values if v == v)
@@ -116,9 +129,10 @@ def main():
                 continue
             a, b = ours(m, column, label), ncu_value(n, metric, label)
             diff = 100.0 * (a - b) / b if b else float("nan")
-            if max(abs(a), abs(b)) < FLOOR.get(label, 0.0):
-                count, top = small.get(label, (0, 0.0))
-                small[label] = (count + 1, max(top, abs(a), abs(b)))
+            floor = FLOOR.get(label, STALL_FLOOR if column.startswith("stall_") else 0.0)
+            if max(abs(a), abs(b)) < floor:
+                count, top, _ = small.get(label, (0, 0.0, floor))
+                small[label] = (count + 1, max(top, abs(a), abs(b)), floor)
             elif diff == diff:
                 worst[label] = max(worst.get(label, 0.0), abs(diff))
             print(f"{m['kernel']:<11} {m['dtype']:<5} {m['m']:>5} {label:<14} {a:>14.3f} {b:>14.3f} {diff:>7.2f}")
@@ -126,13 +140,14 @@ def main():
     for label, _, _, _ in PAIRS:
         if label in worst:
             print(f"  {label:<14} {worst[label]:6.2f} %")
-    for label, (count, top) in small.items():
-        print(f"  {label:<14} {count} rows below {FLOOR[label]:g} on both sides (largest {top:.3f}), not compared")
+    for label, (count, top, floor) in small.items():
+        print(f"  {label:<14} {count} rows below {floor:g} on both sides (largest {top:.3f}), not compared")
     levels = roofs(timed)
     if levels:
         print("\nroofs of the hierarchical roofline (mmbench report reads these lines):")
     for level, gbps, per_cycle, per_second in levels:
-        print(f"roof {level} {gbps:.1f} GB/s  ({per_cycle} x {per_second})")
+        times = " x 128 B" if level == "SMEM" else ""
+        print(f"roof {level} {gbps:.1f} GB/s  ({per_cycle} x {per_second}{times})")
 
 
 if __name__ == "__main__":

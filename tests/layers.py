@@ -6,7 +6,9 @@ per role):
   - project headers are included rooted ("model/profile.h"), never by bare name;
   - an include goes only to the file's own folder or to a folder its rules allow
     (below it: report/figures/ and report/doc/ use report/input/, not each other;
-    cuda/session/ uses cuda/problem/, which uses cuda/);
+    cuda/session/ uses cuda/problem/, which uses cuda/; results/compare/,
+    results/best/ and results/t4/ use results/; cmd/tune/, one command, uses cmd/'s shared files, and
+    cmd/'s command table includes its front);
   - no .c or .h lies directly in harness/, and every folder holding sources has rules;
   - a private header (X_impl.h, and the few named in PRIVATE) is included only by its
     own module's files (X*.c and X*.h of its folder) and by that module's unit test
@@ -18,13 +20,16 @@ import os
 import re
 import sys
 
-BELOW_REPORT = {"core", "model", "results"}
+BELOW_REPORT = {"core", "model", "results", "results/compare", "results/t4"}
 # What each folder may include besides itself. The order is the order of the floors.
 ALLOWED = {
     "core": set(),
     "model": {"core"},
     "results": {"core", "model"},
-    "search": {"core", "model", "results"},
+    "results/compare": {"core", "model", "results"},
+    "results/best": {"core", "model", "results"},
+    "results/t4": {"core", "model", "results"},
+    "search": {"core", "model", "results", "results/t4"},
     "cuda": {"core", "model", "results"},
     "cuda/problem": {"core", "model", "results", "cuda"},
     "cuda/session": {"core", "model", "results", "cuda", "cuda/problem"},
@@ -32,8 +37,10 @@ ALLOWED = {
     "report/figures": BELOW_REPORT | {"report/input"},
     "report/doc": BELOW_REPORT | {"report/input"},
     "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc"},
-    "cmd": {"core", "model", "results", "search", "cuda", "cuda/problem", "cuda/session", "report", "report/input",
-            "report/figures", "report/doc"},
+    "cmd": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",
+            "cuda/session", "report", "report/input", "report/figures", "report/doc", "cmd/tune"},
+    "cmd/tune": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",
+                 "cuda/session", "report", "report/input", "report/figures", "report/doc", "cmd"},
 }
 # Private headers not named X_impl.h: header -> the file-name start of their module.
 PRIVATE = {"model/profile_parse.h": "profile"}

@@ -1,18 +1,27 @@
-/* mmbench_run.h - for tests: runs the mmbench program ($MMBENCH) as a user would, its
- * stdout and stderr caught in out and err. Include after tmpdir.h's tmpdir is made
- * (the streams pass through files in it). */
+/* mmbench_run.h - for tests: runs a command line of the mmbench program ($MMBENCH) as
+ * a user would, its stdout and stderr caught in out and err: in a fork of the test
+ * process through mmb_cmd_main (what main() calls: the same code, without loading the
+ * program and its CUDA libraries, ~0.2 s, each time), or the program itself where
+ * mmbench_exec_program is set. Include after tmpdir.h's tmpdir is made (the streams
+ * pass through files in it). */
 #ifndef MMB_TEST_MMBENCH_RUN_H
 #define MMB_TEST_MMBENCH_RUN_H
 
 #include <check.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd/commands.h"
 #include "tmpdir.h"
+
+/* Whether mmbench() starts the program itself (exec): for what only the program does
+ * (no command, its own --help). */
+static bool mmbench_exec_program __attribute__((unused));
 
 static char out[1 << 16] __attribute__((unused)), err[1 << 16] __attribute__((unused));
 
@@ -42,6 +51,7 @@ static inline int mmbench(const char *arg0, ...)
     char po[128], pe[128];
     snprintf(po, sizeof po, "%s/out", tmpdir);
     snprintf(pe, sizeof pe, "%s/err", tmpdir);
+    fflush(NULL);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
@@ -49,8 +59,13 @@ static inline int mmbench(const char *arg0, ...)
         if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
             _exit(127);
         alarm(60);
-        execv(prog, argv);
-        _exit(127);
+        if (mmbench_exec_program) {
+            execv(prog, argv);
+            _exit(127);
+        }
+        int rc = mmb_cmd_main(n, argv);
+        fflush(NULL);
+        _exit(rc);
     }
     int status;
     ck_assert_int_eq(waitpid(pid, &status, 0), pid);

@@ -50,6 +50,7 @@ static const char *profile_with(const char *profile_keys, const char *kernel_key
 
 START_TEST(test_no_command)
 {
+    mmbench_exec_program = true; /* the program itself */
     ck_assert_int_eq(mmbench(NULL), 2);
     ASSERT_ERR("usage: mmbench COMMAND");
     ASSERT_ERR("expected a command");
@@ -60,7 +61,8 @@ END_TEST
 
 START_TEST(test_help_everywhere)
 {
-    static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report"};
+    mmbench_exec_program = true;
+    static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report", "compare"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_msg(mmbench(commands[i], "--help", NULL) == 0, "%s --help: %s", commands[i], err);
         ck_assert_msg(strstr(out, "usage: mmbench") != NULL, "%s --help printed: %s", commands[i], out);
@@ -267,6 +269,43 @@ START_TEST(test_unknown_metric_set)
 }
 END_TEST
 
+/* --counters best|all|none on run and tune (--no-counters is none), and the profile's
+ * counters key: a bad mode is exit 2 with what was expected, before any GPU. */
+START_TEST(test_counters_mode)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune"};
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq(mmbench(commands[i], "--counters", "fastest", p, NULL), 2);
+        ASSERT_ERR("--counters expects best, all or none, not 'fastest'");
+        ck_assert_int_eq(mmbench(commands[i], "--no-counters", "--counters", "all", p, NULL), 2);
+        ASSERT_ERR("--no-counters and --counters all contradict each other");
+        ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
+        ck_assert_ptr_nonnull(strstr(out, "--counters MODE"));
+        if (!have_cuda)
+            continue;
+        ck_assert_int_ne(mmbench(commands[i], "--no-counters", "--counters", "none", "-o", "/dev/null", p, NULL), 2);
+        ck_assert_int_ne(mmbench(commands[i], "--counters", "best", "-o", "/dev/null", p, NULL), 2);
+    }
+    const char *bad = profile_with("counters = sometimes", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_eq(mmbench("check", bad, NULL), 2);
+    ASSERT_ERR("p.ini:3: ");
+    ASSERT_ERR("'best' (count each kernel's fastest configuration per size and dtype), 'all' or 'none'");
+    const char *all = profile_with("counters = all", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_eq(mmbench("check", all, NULL), 0);
+    if (!have_cuda)
+        return;
+    /* a search whose objective is a counter needs it of every configuration */
+    ck_assert_int_eq(mmbench("tune", "--objective", "dram_read_bytes:min", "--counters", "best", p, NULL), 2);
+    ASSERT_ERR("objective 'dram_read_bytes:min' is a hardware counter, which the search needs of every configuration");
+    const char *best = profile_with("counters = best", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_eq(mmbench("tune", "--objective", "dram_read_bytes:min", best, NULL), 2);
+    ASSERT_ERR("not --counters best as the profile says");
+    ck_assert_int_ne(mmbench("tune", "--objective", "dram_read_bytes:min", "--counters", "all", "-o", "/dev/null",
+                             best, NULL), 2);
+}
+END_TEST
+
 START_TEST(test_check_compile)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
@@ -439,7 +478,7 @@ END_TEST
 START_TEST(test_messages_name_their_command)
 {
     const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
-    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices", "compare"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         char want[64];
         snprintf(want, sizeof want, "mmbench %s: no such option as '--frobnicate'", commands[i]);
@@ -469,7 +508,7 @@ END_TEST
  * its help, and the options of a command are the ones it takes. */
 START_TEST(test_options_once_per_command)
 {
-    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices"};
+    static const char *const commands[] = {"run", "tune", "check", "merge", "report", "devices", "compare"};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
         char names[64][32];
@@ -545,6 +584,7 @@ int main(void)
     tcase_add_test(tc, test_space_bounded);
     tcase_add_test(tc, test_params_text_fits);
     tcase_add_test(tc, test_unknown_metric_set);
+    tcase_add_test(tc, test_counters_mode);
     tcase_add_test(tc, test_check_compile);
     tcase_add_test(tc, test_check_each_dtype);
     tcase_add_test(tc, test_shards_from_the_command_line);

@@ -84,6 +84,8 @@ static void a_row(struct mmb_row *r)
     r->repeats = 30;
     r->tensor_pct = 61.5;
     r->tensor_inst = 1048576.0;
+    r->issue_pct = 64.75;
+    r->stall_long_scoreboard = 12.5;
     r->pipe_pct = 12.25;
 }
 
@@ -129,6 +131,9 @@ START_TEST(test_row)
     ck_assert_str_eq(cJSON_GetObjectItem(o, "pipe")->valuestring, "tensor_fp8");
     ck_assert(cJSON_GetObjectItem(o, "tensor_pct")->valuedouble == 61.5);
     ck_assert(cJSON_GetObjectItem(o, "tensor_inst")->valuedouble == 1048576.0);
+    ck_assert(cJSON_GetObjectItem(o, "issue_pct")->valuedouble == 64.75);
+    ck_assert(cJSON_GetObjectItem(o, "stall_long_scoreboard")->valuedouble == 12.5);
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItem(o, "stall_barrier")));
     ck_assert(cJSON_GetObjectItem(o, "pipe_pct")->valuedouble == 12.25);
     ck_assert(cJSON_IsNull(cJSON_GetObjectItem(o, "noise_pct")));
     ck_assert(cJSON_IsNull(cJSON_GetObjectItem(o, "registers")));

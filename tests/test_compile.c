@@ -1,9 +1,9 @@
 /* test_compile.c - every configuration of every shipped profile compiles with NVRTC
  * for sm_80 and sm_90 (sm_90a for a kernel whose target is), in every dtype its
- * kernel runs, on a thread per core (the compile pool of `tune`); arch-specific code
- * compiles for sm_90a only, and the caches tell the variants apart. NVRTC needs no
- * GPU, so this runs in CI; a kernel or profile change that breaks a configuration
- * fails here. */
+ * kernel runs (`test_compile all`, in parallel on every CPU; CI runs it), and each
+ * kernel once in the default run; arch-specific code compiles for sm_90a only, and
+ * the caches tell the variants apart. NVRTC needs no GPU, so this runs in CI; a
+ * kernel or profile change that breaks a configuration fails here. */
 #include <check.h>
 #include <glob.h>
 #include <stdbool.h>
@@ -23,15 +23,16 @@
 #include "model/space.h"
 #include "tmpdir.h"
 
-static const int archs[] = {80, 90};
-
-/* Configurations already compiled, by compile key: the ladder's profiles share most of
- * theirs (ladder.ini's are in tune-ladder.ini's spaces, which ladder-awkward.ini
- * repeats), and so do precisions.ini and the GPU fixtures; compiling each once keeps
- * the test inside its time limit. */
-#define SEEN_MAX 16384
-static uint64_t seen[SEEN_MAX];
-static size_t nseen;
+/* The shipped configurations: every configuration of every shipped profile and GPU
+ * fixture in every dtype its kernel runs, at the first size that allows it, each
+ * once (by compile key: the ladder's profiles share most of theirs), compiled for
+ * each architecture of MMB_COMPILE_ARCHS (default "80 90": sm_90a for a kernel whose
+ * target is) by a compile pool of one thread per CPU. The sample takes of each
+ * kernel section only its first allowed configuration per dtype: every source,
+ * function, dtype and target once, for `meson test`; CI compiles them all
+ * (`test_compile all`, the meson test compile-all). */
+#define JOBS_MAX 16384
+#define PROFILES_MAX 32
 
 /* The compile key of cfg (targets included) with the kernel's source named by its
  * real path: profiles in different folders (profiles/, tests/fixtures/gpu/) reach one
@@ -49,157 +50,180 @@ static uint64_t key_of(const struct mmb_kernel_spec *k, const char *const *defin
     return key;
 }
 
-static bool seen_before(uint64_t key)
+struct shipped_job {
+    const struct mmb_profile *profile;
+    const struct mmb_kernel_spec *kernel;
+    const char *source;
+    struct mmb_config cfg;
+    const struct mmb_size *size;
+    enum mmb_dtype dtype;
+};
+
+struct shipped {
+    struct mmb_profile *profiles[PROFILES_MAX];
+    char *sources[PROFILES_MAX][MMB_MAX_KERNELS];
+    size_t nprofiles;
+    struct shipped_job *jobs;
+    size_t njobs;
+    uint64_t keys[JOBS_MAX];
+};
+
+static bool key_seen(struct shipped *sh, uint64_t key)
 {
-    for (size_t i = 0; i < nseen; i++)
-        if (seen[i] == key)
+    for (size_t i = 0; i < sh->njobs; i++)
+        if (sh->keys[i] == key)
             return true;
-    if (nseen < SEEN_MAX)
-        seen[nseen++] = key;
     return false;
 }
 
-/* One configuration to compile: its parameters, dtype and first allowed size. */
-struct job {
-    struct mmb_config cfg;
-    enum mmb_dtype dtype;
-    int size;
-};
-
-/* The configurations of kernel k not compiled before (at their first allowed size, in
- * every dtype the kernel runs), into a new array *out. */
-static size_t new_jobs(const struct mmb_profile *p, const struct mmb_kernel_spec *k, struct job **out)
+/* The jobs of one profile (its sample: each kernel's first allowed configuration per
+ * dtype), each configuration once across every profile. */
+static void shipped_add(struct shipped *sh, const char *path, bool sample)
 {
     char err[2048];
-    size_t n = 0, cap = 64;
-    struct job *jobs = malloc(cap * sizeof *jobs);
-    ck_assert_ptr_nonnull(jobs);
-    for (size_t i = 0; i < mmb_space_size(k); i++) {
-        struct mmb_config cfg;
-        mmb_space_config_at(k, i, &cfg);
-        for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
-            if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d))
-                continue;
-            int allowed_at = -1;
-            for (int si = 0; si < p->nsizes && allowed_at < 0; si++) {
-                int which;
-                if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
-                                      err, sizeof err) == 1)
-                    allowed_at = si;
-            }
-            if (allowed_at < 0)
-                continue;
-            struct mmb_defines defs;
-            ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[allowed_at], (enum mmb_dtype)d, &defs, err,
-                                              sizeof err) == 0, "%s", err);
-            if (seen_before(key_of(k, defs.list)))
-                continue;
-            if (n == cap) {
-                cap *= 2;
-                jobs = realloc(jobs, cap * sizeof *jobs);
-                ck_assert_ptr_nonnull(jobs);
-            }
-            jobs[n++] = (struct job){cfg, (enum mmb_dtype)d, allowed_at};
-        }
-    }
-    *out = jobs;
-    return n;
-}
-
-/* Every new configuration of the profile for each arch: handed to the pools (one per
- * arch, a thread per core), which compile them into the cache at cache_dir, then
- * each compiled here through that cache (a hit, or the compile itself when its pool
- * had not reached it) and checked. */
-static void compile_profile(const char *path, struct mmb_compile_pool *const pools[], const char *cache_dir,
-                            size_t *compiled)
-{
-    char err[2048];
+    ck_assert_uint_lt(sh->nprofiles, PROFILES_MAX);
     struct mmb_profile *p = calloc(1, sizeof *p);
     ck_assert_ptr_nonnull(p);
     ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+    size_t pi = sh->nprofiles++;
+    sh->profiles[pi] = p;
     for (int ki = 0; ki < p->nkernels; ki++) {
         const struct mmb_kernel_spec *k = &p->kernels[ki];
         if (k->kind != MMB_KERNEL_SOURCE)
             continue;
-        char *text = mmb_file_read(k->source, NULL, err, sizeof err);
+        char *text = sh->sources[pi][ki] = mmb_file_read(k->source, NULL, err, sizeof err);
         ck_assert_msg(text != NULL, "%s", err);
-        struct job *jobs;
-        size_t n = new_jobs(p, k, &jobs);
-        for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
-            for (size_t j = n; j-- > 0;) /* the pool takes the latest first: this order compiles the first first */
-                mmb_compile_pool_submit(pools[a], k, text, &jobs[j].cfg, 1, &p->sizes[jobs[j].size], jobs[j].dtype);
-        for (size_t j = 0; j < n; j++) {
-            struct mmb_defines defs;
-            ck_assert_msg(mmb_compile_defines(k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &defs, err,
-                                              sizeof err) == 0, "%s", err);
-            for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
-                bool specific;
-                if (!mmb_kernel_target(k, archs[a], &specific, err, sizeof err))
-                    continue; /* a device of this arch does not run it (nor did the pool compile it) */
-                double ms;
-                bool from_cache;
-                mmb_compile_pool_wait(pools[a], k, &jobs[j].cfg, &p->sizes[jobs[j].size], jobs[j].dtype, &ms,
-                                      &from_cache);
-                struct mmb_compile_request req = {.source_path = k->source, .source = text,
-                                                  .function = defs.function, .defines = defs.list,
-                                                  .arch = archs[a], .arch_specific = specific,
-                                                  .extra_options = k->nvrtc_options,
-                                                  .prelude = k->prelude, .cuda_headers = defs.cuda_headers,
-                                                  .headers = defs.headers, .cache_dir = cache_dir};
-                struct mmb_cubin cubin;
-                char params[256];
-                mmb_space_format_params(k, &jobs[j].cfg, params, sizeof params);
-                enum mmb_status st = mmb_compile(&req, &cubin, err, sizeof err);
-                /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
-                 * static shared memory are compile_error rows there, on purpose. */
-                if (st != MMB_STATUS_OK && p->tune.line && strstr(err, "uses too much shared data"))
+        unsigned sampled = 0; /* dtypes sampled */
+        for (size_t i = 0; i < mmb_space_size(k); i++) {
+            struct mmb_config cfg;
+            mmb_space_config_at(k, i, &cfg);
+            for (int d = 0; d < MMB_DTYPE_COUNT; d++) {
+                if (!mmb_kernel_runs_dtype(p, k, (enum mmb_dtype)d) || (sample && (sampled & (1u << d))))
                     continue;
-                ck_assert_msg(st == MMB_STATUS_OK, "%s: %s %s [%s] sm_%d: %s", path, k->name, params,
-                              mmb_dtype_info(jobs[j].dtype)->text, archs[a], err);
-                ck_assert_uint_gt(cubin.size, 0);
-                mmb_cubin_free(&cubin);
-                (*compiled)++;
+                int allowed_at = -1;
+                for (int si = 0; si < p->nsizes && allowed_at < 0; si++) {
+                    int which;
+                    if (mmb_space_allowed(k, &cfg, &p->sizes[si], mmb_dtype_info((enum mmb_dtype)d)->size, &which,
+                                          err, sizeof err) == 1)
+                        allowed_at = si;
+                }
+                if (allowed_at < 0)
+                    continue;
+                struct mmb_defines defs;
+                ck_assert_msg(mmb_compile_defines(k, &cfg, &p->sizes[allowed_at], (enum mmb_dtype)d, &defs, err,
+                                                  sizeof err) == 0, "%s", err);
+                sampled |= 1u << d;
+                uint64_t key = key_of(k, defs.list);
+                if (key_seen(sh, key))
+                    continue;
+                ck_assert_uint_lt(sh->njobs, JOBS_MAX);
+                sh->keys[sh->njobs] = key;
+                sh->jobs[sh->njobs++] = (struct shipped_job){p, k, text, cfg, &p->sizes[allowed_at], (enum mmb_dtype)d};
             }
         }
-        free(jobs);
-        free(text); /* every job of this kernel is done: no worker holds it */
     }
-    mmb_profile_free(p);
-    free(p);
 }
 
-START_TEST(test_every_shipped_configuration_compiles)
+static void shipped_free(struct shipped *sh)
 {
-    tmpdir_setup(); /* the pools' cache */
+    for (size_t i = 0; i < sh->nprofiles; i++) {
+        for (int k = 0; k < MMB_MAX_KERNELS; k++)
+            free(sh->sources[i][k]);
+        mmb_profile_free(sh->profiles[i]);
+        free(sh->profiles[i]);
+    }
+    free(sh->jobs);
+    free(sh);
+}
+
+/* Every job for arch, on one thread per CPU; returns the configurations compiled. */
+static size_t shipped_compile(const struct shipped *sh, int arch)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    char err[2048];
+    struct mmb_compile_pool *pool;
+    ck_assert_msg(mmb_compile_pool_open(&pool, cpus > 1 ? (int)cpus : 1, arch, NULL, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < sh->njobs; i++) { /* each submit goes first: submitted last to first, run first to last */
+        const struct shipped_job *j = &sh->jobs[sh->njobs - 1 - i];
+        ck_assert_int_eq(mmb_compile_pool_submit(pool, j->kernel, j->source, &j->cfg, 1, j->size, j->dtype), 0);
+    }
+    size_t compiled = 0;
+    for (size_t i = 0; i < sh->njobs; i++) {
+        const struct shipped_job *j = &sh->jobs[i];
+        bool specific;
+        if (!mmb_kernel_target(j->kernel, arch, &specific, err, sizeof err))
+            continue; /* a device of this arch does not run it */
+        enum mmb_status st = mmb_compile_pool_result(pool, j->kernel, &j->cfg, j->size, j->dtype, err, sizeof err);
+        /* A tuning profile keeps the seeds' whole spaces: tiles beyond 48 KB of
+         * static shared memory are compile_error rows there, on purpose. */
+        if (st != MMB_STATUS_OK && j->profile->tune.line && strstr(err, "uses too much shared data"))
+            continue;
+        char params[256];
+        mmb_space_format_params(j->kernel, &j->cfg, params, sizeof params);
+        ck_assert_msg(st == MMB_STATUS_OK, "%s: %s %s [%s] sm_%d%s: %s", j->profile->path, j->kernel->name, params,
+                      mmb_dtype_info(j->dtype)->text, arch, specific ? "a" : "", err);
+        compiled++;
+    }
+    struct mmb_compile_pool_stats stats;
+    mmb_compile_pool_stats(pool, &stats);
+    printf("sm_%d: %zu configurations compiled, NVRTC %.1f s on %ld CPUs\n", arch, compiled, stats.nvrtc_seconds,
+           cpus);
+    mmb_compile_pool_close(pool);
+    return compiled;
+}
+
+/* Every profile and fixture, all of their configurations or their sample, compiled
+ * for each architecture of MMB_COMPILE_ARCHS. */
+static void shipped_check(bool sample)
+{
     const char *source_root = getenv("MMB_SOURCE_ROOT");
     ck_assert_ptr_nonnull(source_root);
-    char pattern[1024], err[512];
+    char pattern[1024];
     snprintf(pattern, sizeof pattern, "%s/profiles/*.ini", source_root);
     glob_t g;
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 3);
-    size_t compiled = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
-    struct mmb_compile_pool *pools[sizeof archs / sizeof archs[0]];
-    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
-        ck_assert_msg(mmb_compile_pool_open(&pools[a], threads, archs[a], tmpdir, err, sizeof err) == 0, "%s", err);
+    struct shipped *sh = calloc(1, sizeof *sh);
+    ck_assert_ptr_nonnull(sh);
+    ck_assert_ptr_nonnull(sh->jobs = calloc(JOBS_MAX, sizeof *sh->jobs));
     for (size_t i = 0; i < g.gl_pathc; i++)
         if (!strstr(g.gl_pathv[i], "/seeds-as-written.ini")) /* fails on purpose: its own test */
-            compile_profile(g.gl_pathv[i], pools, tmpdir, &compiled);
+            shipped_add(sh, g.gl_pathv[i], sample);
+    globfree(&g);
     /* precision.ini's kernels that round badly compile too: they must fail by their results */
     static const char *const fixtures[] = {"awkward.ini", "hopper.ini", "precision.ini"};
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++) {
         char fixture[1024];
         snprintf(fixture, sizeof fixture, "%s/tests/fixtures/gpu/%s", source_root, fixtures[i]);
-        compile_profile(fixture, pools, tmpdir, &compiled);
+        shipped_add(sh, fixture, sample);
     }
-    globfree(&g);
-    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
-        mmb_compile_pool_close(pools[a]);
-    tmpdir_teardown();
-    printf("compiled %zu configurations\n", compiled);
-    ck_assert_uint_gt(compiled, 40);
+    const char *archs = getenv("MMB_COMPILE_ARCHS");
+    size_t compiled = 0, narchs = 0;
+    for (const char *a = archs && *archs ? archs : "80 90"; *a;) {
+        char *end;
+        long arch = strtol(a, &end, 10);
+        ck_assert_msg(end != a && arch >= 50 && arch < 1000, "MMB_COMPILE_ARCHS='%s': expected numbers such as 80 90",
+                      archs);
+        compiled += shipped_compile(sh, (int)arch);
+        narchs++;
+        for (a = end; *a == ' ' || *a == ','; a++)
+            ;
+    }
+    printf("%s: compiled %zu configurations (%zu distinct) for %zu architectures\n", sample ? "sample" : "all",
+           compiled, sh->njobs, narchs);
+    ck_assert_uint_gt(compiled, (sample ? 20 : 40) * narchs);
+    shipped_free(sh);
+}
+
+START_TEST(test_every_shipped_configuration_compiles)
+{
+    shipped_check(false);
+}
+END_TEST
+
+START_TEST(test_every_shipped_kernel_compiles)
+{
+    shipped_check(true);
 }
 END_TEST
 
@@ -587,12 +611,21 @@ START_TEST(test_kernel_target_per_device)
 }
 END_TEST
 
-int main(void)
+/* `test_compile all`: every shipped configuration (CI's compile-all); without an
+ * argument, everything else: the unit cases and each shipped kernel once. */
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("compile");
+    if (argc > 1 && !strcmp(argv[1], "all")) {
+        TCase *all = tcase_create("all");
+        tcase_set_timeout(all, 3600);
+        tcase_add_test(all, test_every_shipped_configuration_compiles);
+        suite_add_tcase(s, all);
+        return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
     TCase *tc = tcase_create("nvrtc");
     tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, test_every_shipped_configuration_compiles);
+    tcase_add_test(tc, test_every_shipped_kernel_compiles);
     tcase_add_test(tc, test_seeds_as_written_bind);
     tcase_add_test(tc, test_compile_error_reports_the_log);
     tcase_add_test(tc, test_cache_hit_returns_same_cubin);

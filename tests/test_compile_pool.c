@@ -192,6 +192,35 @@ START_TEST(test_pool_counts_failures)
 }
 END_TEST
 
+/* Without a cache (a compile check): each job's outcome and the compiler's message,
+ * and a job never submitted said to be so; nothing written anywhere. */
+START_TEST(test_pool_results_without_cache)
+{
+    struct mmb_kernel_spec broken = naive;
+    snprintf(broken.nvrtc_options, sizeof broken.nvrtc_options, "-Dmatmul_naive=\"oops(\"");
+    struct mmb_config cfgs[2];
+    configs(cfgs, 2);
+    char err[2048];
+    struct mmb_compile_pool *pool;
+    ck_assert_int_eq(mmb_compile_pool_open(&pool, 2, 80, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &naive, source, cfgs, 1, &size, MMB_F32), 0);
+    ck_assert_int_eq(mmb_compile_pool_submit(pool, &broken, source, cfgs, 1, &size, MMB_F32), 0);
+    ck_assert_int_eq(mmb_compile_pool_result(pool, &naive, &cfgs[0], &size, MMB_F32, err, sizeof err), MMB_STATUS_OK);
+    ck_assert_int_eq(mmb_compile_pool_result(pool, &broken, &cfgs[0], &size, MMB_F32, err, sizeof err),
+                     MMB_STATUS_COMPILE_ERROR);
+    ck_assert_msg(strstr(err, "NVRTC_ERROR_COMPILATION") && strstr(err, "oops"), "%s", err);
+    ck_assert_int_eq(mmb_compile_pool_result(pool, &naive, &cfgs[1], &size, MMB_F32, err, sizeof err),
+                     MMB_STATUS_SKIPPED);
+    ck_assert_ptr_nonnull(strstr(err, "not submitted"));
+    struct mmb_compile_pool_stats st;
+    mmb_compile_pool_stats(pool, &st);
+    ck_assert_uint_eq(st.compiled, 2);
+    ck_assert_uint_eq(st.failed, 1);
+    mmb_compile_pool_close(pool);
+    ck_assert_int_eq(cubins_in_cache(), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("compile_pool");
@@ -201,6 +230,7 @@ int main(void)
     tcase_add_test(tc, test_pool_compiles_once_then_caches);
     tcase_add_test(tc, test_pool_wait_unknown_and_inline);
     tcase_add_test(tc, test_pool_counts_failures);
+    tcase_add_test(tc, test_pool_results_without_cache);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -18,6 +18,7 @@
 #include "results/columns.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
+#include "results/resume.h"
 #include "results/row.h"
 #include "tmpdir.h"
 
@@ -75,6 +76,11 @@ static void row_sample(struct mmb_row *r, int i)
     r->dram_read_bytes = 137438953472.0; /* 2^37: exact, no exponent */
     r->ffma = 34359738368.0;
     r->dram_util_pct = 12.5;
+    r->issue_pct = 83.5;
+    r->smem_wavefronts = 8589934592.0;
+    r->warp_cycles_per_issue = 9.8125;
+    r->stall_mio_throttle = i == 2 ? NAN : 3.0625;
+    r->stall_barrier = 0.000125;
     r->counter_status = MMB_STATUS_OK;
     r->gflops = 41.0329102;
     r->peak_gbps = 3352.32;
@@ -131,9 +137,12 @@ START_TEST(test_columns_table)
         "sm_clock_max_mhz", "throttle", "power_w", "energy_j", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
-        "tensor_pct", "tensor_inst", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
+        "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts", "warp_cycles_per_issue", "stall_long_scoreboard",
+        "stall_short_scoreboard", "stall_mio_throttle", "stall_barrier", "stall_math_pipe_throttle",
+        "stall_not_selected", "stall_wait", "stall_lg_throttle", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
         "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "gflops_per_watt", "registers",
-        "smem_bytes", "timestamp",
+        "smem_bytes", "theoretical_occupancy_pct", "timestamp",
+        "source_digest", "compile_options", "protocol",
     };
     size_t n = sizeof design / sizeof design[0];
     ck_assert_uint_eq(mmb_columns_count(), n);
@@ -188,7 +197,7 @@ START_TEST(test_columns_roles)
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
                      "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
-                     "tensor_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct gflops_per_watt");
+                     "tensor_pct issue_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct gflops_per_watt");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);
@@ -387,17 +396,20 @@ START_TEST(test_header_mismatch)
     memcpy(p, ",DRIVER,", 8);
     file_put(path, text);
 
+    /* a column mmbench does not have would be lost by the rewrite: refused, the file unchanged */
     w = mmb_csv_writer_open(path, err, sizeof err);
     ck_assert_ptr_null(w);
-    ck_assert_msg(strstr(err, path) && strstr(err, "'DRIVER'") && strstr(err, "'driver'") &&
-                      strstr(err, "column 5"),
+    ck_assert_msg(strstr(err, path) && strstr(err, ":1: column 'DRIVER' is not one of mmbench's columns") &&
+                      strstr(err, "write to a new file"),
                   "%s", err);
+    ck_assert_str_eq(file_get(path), text);
 
-    /* an older, shorter column set is refused for appending, naming the first gap */
+    /* a header without a required column is no results file: refused, naming it */
     file_put(path, "gpu,gpu_uuid,cc\n");
     w = mmb_csv_writer_open(path, err, sizeof err);
     ck_assert_ptr_null(w);
-    ck_assert_msg(strstr(err, "'sm_count'"), "%s", err);
+    ck_assert_msg(strstr(err, "lacks the required column 'kernel'"), "%s", err);
+    ck_assert_str_eq(file_get(path), "gpu,gpu_uuid,cc\n");
 }
 END_TEST
 
@@ -679,6 +691,219 @@ START_TEST(test_csv_name)
 }
 END_TEST
 
+
+static void file_copy(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    ck_assert_msg(in && out, "%s -> %s", from, to);
+    char buf[1 << 15];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    ck_assert_int_eq(fclose(out), 0);
+}
+
+static int count_row(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
+{
+    ++*(size_t *)ctx;
+    return 0;
+}
+
+/* Rows of a file, up to 16. */
+static struct collect read_rows(const char *path)
+{
+    struct collect c = {0};
+    char err[1024];
+    ck_assert_msg(mmb_csv_read(path, collect_row, &c, err, sizeof err) == 0, "%s", err);
+    return c;
+}
+
+static void header_of(char *out, size_t len)
+{
+    size_t o = 0;
+    for (const struct mmb_column *col = mmb_columns; col->name; col++)
+        o += (size_t)snprintf(out + o, len - o, "%s%s", o ? "," : "", col->name);
+}
+
+/* Each header the committed data had (tests/fixtures/csv/old-headers: the first rows of
+ * data/h100-80gb-hbm3/quick.csv and data/published/gtx-titan-x.csv, 44 columns;
+ * data/h200/course.csv, 52; data/h100-80gb-hbm3/course.csv, 54, before the origin
+ * columns) is read, and appending rewrites it once under this header: every row read
+ * back the same, every cell kept as its text was (no digit lost), the new cells empty;
+ * the appended row carries its origin; a second open rewrites nothing. */
+START_TEST(test_migrate_old_headers)
+{
+    static const char *const fixtures[] = {"h100-quick.csv", "published.csv", "h200-course.csv", "h100-course.csv"};
+    char header[4096];
+    header_of(header, sizeof header);
+    for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
+        char from[1200], path[512], err[1024];
+        snprintf(from, sizeof from, "%s/tests/fixtures/csv/old-headers/%s", root, fixtures[f]);
+        tmp_path(path, sizeof path, fixtures[f]);
+        file_copy(from, path);
+        char *before = strdup(file_get(path));
+        ck_assert(strncmp(before, header, strlen(header)) != 0);
+        struct collect old = read_rows(path);
+        ck_assert_int_ge(old.n, 2);
+
+        struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+        ck_assert_msg(w != NULL, "%s: %s", fixtures[f], err);
+        ck_assert_uint_eq(mmb_csv_writer_rows(w), (size_t)old.n);
+        ck_assert(mmb_csv_writer_has(w, &old.rows[0]));
+        const char *after = file_get(path);
+        ck_assert_msg(strncmp(after, header, strlen(header)) == 0 && after[strlen(header)] == '\n', "%s", after);
+        struct collect now = read_rows(path);
+        ck_assert_int_eq(now.n, old.n);
+        for (int i = 0; i < old.n; i++) {
+            row_assert_equal(&now.rows[i], &old.rows[i]);
+            ck_assert_str_eq(now.rows[i].protocol, "");
+        }
+        /* every number as it was written: the cells of the old file are in the new one */
+        if (!strcmp(fixtures[f], "published.csv"))
+            ck_assert_ptr_nonnull(strstr(after, ",3349.53833008,"));
+
+        struct mmb_row row;
+        row_sample(&row, 0);
+        snprintf(row.source_digest, sizeof row.source_digest, "0123456789abcdef");
+        snprintf(row.compile_options, sizeof row.compile_options, "--gpu-architecture=sm_90 (NVRTC 13.0)");
+        snprintf(row.protocol, sizeof row.protocol, "mmbench=0.1.0;warmup=2;repeats=20");
+        ck_assert_int_eq(mmb_csv_append_row(w, &row, err, sizeof err), 0);
+        mmb_csv_writer_close(w);
+
+        struct stat st1, st2;
+        ck_assert_int_eq(stat(path, &st1), 0);
+        ck_assert_msg((w = mmb_csv_writer_open(path, err, sizeof err)) != NULL, "%s", err);
+        ck_assert_uint_eq(mmb_csv_writer_rows(w), (size_t)old.n + 1);
+        mmb_csv_writer_close(w);
+        ck_assert_int_eq(stat(path, &st2), 0);
+        ck_assert(st1.st_ino == st2.st_ino); /* already current: not rewritten again */
+        now = read_rows(path);
+        ck_assert_int_eq(now.n, old.n + 1);
+        row_assert_equal(&now.rows[old.n], &row);
+        free(before);
+    }
+}
+END_TEST
+
+/* Every CSV committed under data/ opens for appending (migrated where it is older) and
+ * keeps its rows. */
+START_TEST(test_migrate_committed_data)
+{
+    char cmd[2400], list[600];
+    snprintf(list, sizeof list, "%s/list", tmpdir);
+    snprintf(cmd, sizeof cmd, "find '%s/data' -name '*.csv' ! -name '*.samples.csv' ! -path '*/bench/*' | sort >'%s'",
+             root, list);
+    ck_assert_int_eq(system(cmd), 0);
+    FILE *f = fopen(list, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[1200];
+    int files = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        char path[600], err[1024];
+        snprintf(path, sizeof path, "%s/copy-%d.csv", tmpdir, files++);
+        file_copy(line, path);
+        size_t rows = 0;
+        ck_assert_msg(mmb_csv_read(path, count_row, &rows, err, sizeof err) == 0, "%s", err);
+        struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+        ck_assert_msg(w != NULL, "%s: %s", line, err);
+        ck_assert_uint_eq(mmb_csv_writer_rows(w), rows);
+        mmb_csv_writer_close(w);
+        size_t again = 0;
+        ck_assert_msg(mmb_csv_read(path, count_row, &again, err, sizeof err) == 0, "%s", err);
+        ck_assert_uint_eq(again, rows);
+    }
+    fclose(f);
+    ck_assert_int_gt(files, 5);
+}
+END_TEST
+
+/* A writer whose file another writer rewrote (renamed a new file over it, as a
+ * migration does) appends to the new file, not to the one it opened. */
+START_TEST(test_append_follows_rewrite)
+{
+    char path[512], other[512], err[1024];
+    tmp_path(path, sizeof path, "shared.csv");
+    tmp_path(other, sizeof other, "shared.new");
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row rows[2];
+    row_sample(&rows[0], 0);
+    row_sample(&rows[1], 2);
+    ck_assert_int_eq(mmb_csv_append_row(w, &rows[0], err, sizeof err), 0);
+    file_copy(path, other);
+    ck_assert_int_eq(rename(other, path), 0);
+    ck_assert_int_eq(mmb_csv_writer_lock(w, "GPU-a", err, sizeof err), 0);
+    ck_assert_int_eq(mmb_csv_append_row(w, &rows[1], err, sizeof err), 0);
+    struct collect c = read_rows(path);
+    ck_assert_int_eq(c.n, 2);
+    row_assert_equal(&c.rows[1], &rows[1]);
+    /* the run lock moved with it: a second run on the same GPU is refused */
+    struct mmb_csv_writer *w2 = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_ptr_nonnull(w2);
+    ck_assert_int_eq(mmb_csv_writer_lock(w2, "GPU-a", err, sizeof err), -1);
+    mmb_csv_writer_close(w2);
+    mmb_csv_writer_close(w);
+}
+END_TEST
+
+/* The writer remembers, per key, the row that counts: a later row of a key replaces
+ * the earlier one (a stale row measured again), a failure of the same origin does not
+ * replace an ok row. */
+START_TEST(test_writer_row_that_counts)
+{
+    char path[512], err[1024];
+    tmp_path(path, sizeof path, "versions.csv");
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    struct mmb_row old, edited, failed;
+    row_sample(&old, 0);
+    snprintf(old.source_digest, sizeof old.source_digest, "aaaaaaaaaaaaaaaa");
+    edited = old;
+    snprintf(edited.source_digest, sizeof edited.source_digest, "bbbbbbbbbbbbbbbb");
+    snprintf(edited.timestamp, sizeof edited.timestamp, "2026-11-22T00:00:00Z");
+    failed = edited;
+    failed.status = MMB_STATUS_TIMEOUT;
+    snprintf(failed.timestamp, sizeof failed.timestamp, "2026-11-23T00:00:00Z");
+    ck_assert_int_eq(mmb_csv_append_row(w, &old, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_resume_decide(mmb_csv_writer_find(w, &edited, false), &edited), MMB_RESUME_SOURCE);
+    ck_assert_int_eq(mmb_csv_append_row(w, &edited, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_resume_decide(mmb_csv_writer_find(w, &edited, false), &edited), MMB_RESUME_DONE);
+    ck_assert_int_eq(mmb_resume_decide(mmb_csv_writer_find(w, &old, true), &old), MMB_RESUME_SOURCE);
+    ck_assert_int_eq(mmb_csv_append_row(w, &failed, err, sizeof err), 0);
+    ck_assert(mmb_csv_writer_find(w, &edited, false)->ok);
+    mmb_csv_writer_close(w);
+    ck_assert_msg((w = mmb_csv_writer_open(path, err, sizeof err)) != NULL, "%s", err);
+    const struct mmb_row_version *v = mmb_csv_writer_find(w, &old, false);
+    ck_assert(v && v->ok && !strcmp(v->timestamp, "2026-11-22T00:00:00Z"));
+    mmb_csv_writer_close(w);
+}
+END_TEST
+
+/* A CSV reached through a link is rewritten where it lies: the link stays a link, the
+ * file keeps its mode. */
+START_TEST(test_migrate_through_link)
+{
+    char from[1200], real[512], link[512], err[1024];
+    snprintf(from, sizeof from, "%s/tests/fixtures/csv/old-headers/h200-course.csv", root);
+    tmp_path(real, sizeof real, "real.csv");
+    tmp_path(link, sizeof link, "link.csv");
+    file_copy(from, real);
+    ck_assert_int_eq(chmod(real, 0600), 0);
+    ck_assert_int_eq(symlink("real.csv", link), 0);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(link, err, sizeof err);
+    ck_assert_msg(w != NULL, "%s", err);
+    mmb_csv_writer_close(w);
+    struct stat st;
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    ck_assert_int_eq(stat(real, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0600);
+    ck_assert(strstr(file_get(real), ",timestamp,source_digest,compile_options,protocol\n") != NULL);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("csv");
@@ -703,6 +928,11 @@ int main(void)
     tcase_add_test(tc, test_line_ends);
     tcase_add_test(tc, test_not_regular);
     tcase_add_test(tc, test_csv_name);
+    tcase_add_test(tc, test_migrate_old_headers);
+    tcase_add_test(tc, test_migrate_committed_data);
+    tcase_add_test(tc, test_append_follows_rewrite);
+    tcase_add_test(tc, test_migrate_through_link);
+    tcase_add_test(tc, test_writer_row_that_counts);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,7 +1,8 @@
 /* test_gpu.c - on a GPU: every shipped kernel verified against the reference at
  * awkward sizes in every dtype, each failure mode gets its status, an interrupted
  * sweep resumes, counters are exact where exactness is known, two shards merged are
- * one run, the rounding dtypes pass and fail as their tolerance rule says, and
+ * one run, a resumed run measures an edited kernel again (rows with their origin and
+ * launch times), the rounding dtypes pass and fail as their tolerance rule says, and
  * Hopper's launch features (clusters seen from inside, TMA tensor maps element by
  * element, the sm_90a target) through the whole harness. Exits 77 (skipped) without
  * a GPU. */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -23,6 +25,7 @@
 #include "model/profile.h"
 #include "cmd/sweep.h"
 #include "model/space.h"
+#include "results/csv_samples.h"
 #include "tmpdir.h"
 
 #define EXIT_SKIP 77
@@ -35,21 +38,28 @@ static void fixture(const char *name, char *out, size_t len)
     snprintf(out, len, "%s/tests/fixtures/gpu/%s", source_root, name);
 }
 
-static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters,
-                                  struct mmb_profile *p, struct collected *rows)
+static struct mmb_run_summary run_mode(const char *profile_name, const char *csv, enum mmb_counters counters,
+                                       struct mmb_profile *p, struct collected *rows)
 {
     char path[1024], err[2048];
     fixture(profile_name, path, sizeof path);
     ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
     struct mmb_metric_set set;
     ck_assert_msg(mmb_metric_set_parse(p->metrics, &set, err, sizeof err) == 0, "%s", err);
-    struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir, .counters = counters,
+    struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir,
+                                .counters = counters,
                                 .metrics = &set, .warmup = -1};
     struct mmb_run_summary sum;
     ck_assert_msg(mmb_run_profile(p, &o, &sum, err, sizeof err) == 0, "%s", err);
     memset(rows, 0, sizeof *rows);
     ck_assert_msg(mmb_csv_read(csv, collect, rows, err, sizeof err) == 0, "%s", err);
     return sum;
+}
+
+static struct mmb_run_summary run(const char *profile_name, const char *csv, bool counters, struct mmb_profile *p,
+                                  struct collected *rows)
+{
+    return run_mode(profile_name, csv, counters ? MMB_COUNTERS_ALL : MMB_COUNTERS_NONE, p, rows);
 }
 
 /* Rows the awkward profile must produce, counted from its space independently of run.c. */
@@ -239,6 +249,97 @@ START_TEST(test_batched_counters_equal_alone)
 out:
     free(rows[0].rows);
     free(rows[1].rows);
+    free(p);
+}
+END_TEST
+
+/* counters = best: in every group (kernel x size x dtype) the fastest ok row, as the
+ * report picks it, has counters (or profiling_denied where the GPU refuses them), and
+ * no other row of the group does (not_best); every ok row has its theoretical
+ * occupancy. */
+static void best_check(const struct collected *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const struct mmb_row *r = &c->rows[i];
+        if (r->status != MMB_STATUS_OK)
+            continue;
+        ck_assert_msg(strcmp(r->kernel, "naive") != 0 ||
+                      (r->theoretical_occupancy_pct > 0 && r->theoretical_occupancy_pct <= 100),
+                      "%s %s: theoretical occupancy %g", r->kernel, r->params, r->theoretical_occupancy_pct);
+        const struct mmb_row *fastest = NULL;
+        for (size_t j = 0; j < c->n; j++) {
+            const struct mmb_row *o = &c->rows[j];
+            if (o->status == MMB_STATUS_OK && mmb_row_same_problem(o, r) &&
+                (!fastest || o->time_ms_median < fastest->time_ms_median))
+                fastest = o;
+        }
+        bool counted = r->counter_status == MMB_STATUS_OK || r->counter_status == MMB_STATUS_PROFILING_DENIED;
+        if (r == fastest)
+            ck_assert_msg(counted, "%s %s %lldx%lldx%lld: the fastest, counter_status %s", r->kernel, r->params, r->m,
+                          r->n, r->k, mmb_status_text(r->counter_status));
+        else if (!counted)
+            ck_assert_msg(r->counter_status == MMB_STATUS_NOT_BEST, "%s %s: counter_status %s", r->kernel, r->params,
+                          mmb_status_text(r->counter_status));
+    }
+}
+
+/* The first n rows of from (and its header) into to: what a stopped run leaves. */
+static void csv_head(const char *from, const char *to, size_t n)
+{
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "head -n %zu '%s' > '%s'", n + 1, from, to);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_best_counts_each_fastest)
+{
+    char all[1100], best[1100], part[1100];
+    snprintf(all, sizeof all, "%s/batch-all.csv", tmpdir);
+    snprintf(best, sizeof best, "%s/batch-best.csv", tmpdir);
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    struct collected rows;
+    struct mmb_run_summary sum = run_mode("batch.ini", best, MMB_COUNTERS_BEST, p, &rows);
+    mmb_profile_free(p);
+    ck_assert_uint_eq(rows.n, 18);
+    size_t counted = 0;
+    for (size_t i = 0; i < rows.n; i++)
+        counted += rows.rows[i].counter_status != MMB_STATUS_NOT_BEST;
+    ck_assert_uint_eq(counted, 1); /* one group: naive at 256 */
+    best_check(&rows);
+    /* every ok row, held with its group and appended with it, has its launch times in
+     * the samples side file; its protocol names the counting mode */
+    char err[512];
+    struct mmb_samples_set *set;
+    ck_assert_msg(mmb_samples_load(best, &set, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        if (r->status != MMB_STATUS_OK)
+            continue;
+        size_t n = 0;
+        const double *t = mmb_samples_find(set, r, &n);
+        ck_assert_msg(t && n == (size_t)r->repeats, "%s %s: %zu launch times of %lld", r->kernel, r->params, n,
+                      r->repeats);
+        ck_assert_msg(strstr(r->protocol, ";counters=none") || strstr(r->protocol, ";counter_mode=best;"), "%s",
+                      r->protocol);
+    }
+    mmb_samples_free(set);
+    printf("counters = best: %zu passes for 18 configurations\n", sum.counter_passes);
+    free(rows.rows);
+
+    /* Resumed groups: half of a run of all counted rows, then of a best run; the
+     * rest measured by best. The fastest of each whole group has its counters. */
+    run("batch.ini", all, true, p, &rows);
+    mmb_profile_free(p);
+    free(rows.rows);
+    for (int from_best = 0; from_best < 2; from_best++) {
+        snprintf(part, sizeof part, "%s/batch-part-%d.csv", tmpdir, from_best);
+        csv_head(from_best ? best : all, part, 9);
+        run_mode("batch.ini", part, MMB_COUNTERS_BEST, p, &rows);
+        mmb_profile_free(p);
+        ck_assert_uint_eq(rows.n, 18);
+        best_check(&rows);
+        free(rows.rows);
+    }
     free(p);
 }
 END_TEST
@@ -496,6 +597,108 @@ START_TEST(test_hopper_features_through_the_harness)
 }
 END_TEST
 
+
+/* `mmbench run` in dir with extra options, its output in out (stdout and stderr);
+ * returns the exit status. */
+static int run_in(const char *dir, const char *extra, char *out, size_t len)
+{
+    const char *mmbench = getenv("MMBENCH");
+    ck_assert_msg(mmbench != NULL, "MMBENCH must name the mmbench program");
+    char cmd[4096], log[1200];
+    snprintf(log, sizeof log, "%s/run.log", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run --no-counters --cache-dir . -o r.csv %s p.ini >run.log 2>&1", dir,
+             mmbench, extra);
+    int status = system(cmd);
+    FILE *f = fopen(log, "r");
+    size_t n = f ? fread(out, 1, len - 1, f) : 0;
+    out[n] = '\0';
+    if (f)
+        fclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void file_append(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Every row of a run names its origin and protocol and has its launch times; a resumed
+ * run measures nothing again; after an edit of the kernel only its rows are measured
+ * again (the new ones superseding the old), after a change of protocol every row, and
+ * --keep-stale keeps what is there. */
+START_TEST(test_resume_measures_an_edited_kernel_again)
+{
+    char dir[256], path[512], out[1 << 14], cmd[2048];
+    snprintf(dir, sizeof dir, "%s/resume", tmpdir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s/kernels/naive.cu' '%s/k.cu'", dir, getenv("MMB_SOURCE_ROOT"),
+             dir);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/p.ini", dir);
+    FILE *f = fopen(path, "w");
+    fputs("[profile]\nname = resume\nsizes = 64, 96\nrepeats = 7\nwarmup = 2\n"
+          "[kernel naive]\nsource = k.cu\nfunction = matmul_naive\nparam.block_size_x = 8, 16\n"
+          "param.block_size_y = 8\n[kernel cublas]\nlibrary = cublas\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_msg(run_in(dir, "", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "6 rows written, 0 already there"), "%s", out);
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    struct collected rows = {0};
+    char err[1024];
+    ck_assert_msg(mmb_csv_read(csv, collect, &rows, err, sizeof err) == 0, "%s", err);
+    struct mmb_samples_set *set;
+    ck_assert_msg(mmb_samples_load(csv, &set, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < rows.n; i++) {
+        const struct mmb_row *r = &rows.rows[i];
+        ck_assert_int_eq(r->status, MMB_STATUS_OK);
+        ck_assert_msg(strstr(r->protocol, "mmbench=") && strstr(r->protocol, ";warmup=2;repeats=7;cache=cold;"),
+                      "%s", r->protocol);
+        size_t n;
+        const double *t = mmb_samples_find(set, r, &n);
+        ck_assert_msg(t && n == 7, "%s %s: no samples", r->kernel, r->params);
+        if (!strcmp(r->kernel, "cublas")) {
+            ck_assert_msg(!strncmp(r->source_digest, "cuBLAS ", 7) && !r->compile_options[0], "%s", r->source_digest);
+        } else {
+            ck_assert_uint_eq(strlen(r->source_digest), 16);
+            ck_assert_msg(strstr(r->compile_options, "--gpu-architecture=sm_") &&
+                              strstr(r->compile_options, "-Delem_t=float") && strstr(r->compile_options, "(NVRTC ") &&
+                              !strstr(r->compile_options, "block_size"),
+                          "%s", r->compile_options);
+        }
+    }
+    mmb_samples_free(set);
+    free(rows.rows);
+
+    ck_assert_msg(run_in(dir, "", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "0 rows written, 6 already there") && !strstr(out, "measured otherwise"), "%s", out);
+
+    snprintf(path, sizeof path, "%s/k.cu", dir);
+    file_append(path, "/* edited */\n");
+    ck_assert_msg(run_in(dir, "", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "4 rows of r.csv were measured otherwise than this run measures: 4 kernel source (or a "
+                              "file it includes) changed (naive); measuring them again") &&
+                      strstr(out, "4 rows written, 2 already there"),
+                  "%s", out);
+    memset(&rows, 0, sizeof rows);
+    ck_assert_msg(mmb_csv_read(csv, collect, &rows, err, sizeof err) == 0, "%s", err);
+    ck_assert_uint_eq(rows.n, 10);
+    ck_assert_str_ne(rows.rows[0].source_digest, rows.rows[9].source_digest);
+    free(rows.rows);
+
+    ck_assert_msg(run_in(dir, "--warmup 3", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "6 timed or counted otherwise (protocol changed) (naive, cublas; warmup 2 against 3)") &&
+                      strstr(out, "6 rows written, 0 already there"),
+                  "%s", out);
+    file_append(path, "/* edited again */\n");
+    ck_assert_msg(run_in(dir, "--warmup 3 --keep-stale", out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "kept as they are (--keep-stale)") && strstr(out, "0 rows written, 6 already there"),
+                  "%s", out);
+}
+END_TEST
+
 int main(void)
 {
     char err[512];
@@ -518,7 +721,9 @@ int main(void)
     tcase_add_test(tc, test_each_failure_has_its_status);
     tcase_add_test(tc, test_counters_count_every_ffma);
     tcase_add_test(tc, test_batched_counters_equal_alone);
+    tcase_add_test(tc, test_best_counts_each_fastest);
     tcase_add_test(tc, test_shards_merge_to_one_run);
+    tcase_add_test(tc, test_resume_measures_an_edited_kernel_again);
     suite_add_tcase(s, tc);
     TCase *precision = tcase_create("precision"); /* CK_RUN_CASE=precision runs it alone */
     tcase_set_timeout(precision, 600);

@@ -18,6 +18,7 @@
 #include "model/library.h"
 #include "profile_fixture.h"
 #include "results/csv.h"
+#include "results/csv_samples.h"
 #include "results/shard.h"
 #include "tmpdir.h"
 
@@ -66,6 +67,7 @@ static int merge(const char *extra)
 struct writing {
     const struct mmb_profile *p;
     struct mmb_csv_writer *w;
+    struct mmb_samples_writer *samples; /* NULL: no side file */
     size_t written, skipped, limit; /* limit: stop after this many rows (a killed run) */
     const char *stamp;
 };
@@ -91,6 +93,15 @@ static void row_of(const struct mmb_profile *p, const struct mmb_shard_run *run,
     row->peak_gflops = 1000.0;
     row->gflops = 100.0;
     row->pipe_pct = row->fp32_pct = 10.0;
+    row->repeats = 3;
+}
+
+/* The launch times of a row of median m, as its side file holds them. */
+static void times_of(double m, double *t)
+{
+    t[0] = m;
+    t[1] = m / 2;
+    t[2] = 1.5 * m;
 }
 
 /* The sweep's rule: allowed runs of the shard not in the CSV yet, from any GPU. */
@@ -106,6 +117,10 @@ static int write_run(void *ctx, const struct mmb_shard_run *run)
         wr->skipped++;
         return 0;
     }
+    double t[3];
+    times_of(row.time_ms_median, t);
+    if (wr->samples)
+        ck_assert_msg(mmb_samples_append(wr->samples, &row, t, 3, e, sizeof e) == 0, "%s", e);
     ck_assert_msg(mmb_csv_append_row(wr->w, &row, e, sizeof e) == 0, "%s", e);
     wr->written++;
     return 0;
@@ -237,6 +252,66 @@ START_TEST(test_duplicates_keep_ok_then_latest)
     }
     free(c.rows);
     free(one.rows);
+    unload(p);
+}
+END_TEST
+
+/* Shards with side files of launch times: merge writes the merged CSV's side file, a
+ * line for each kept row; a row measured again in a shard (another source, later)
+ * supersedes the earlier one, with its own times. */
+START_TEST(test_merge_carries_samples)
+{
+    struct mmb_profile *p = calloc(1, sizeof *p);
+    char e[1024], path[320];
+    ck_assert_msg(mmb_profile_load(profile, p, e, sizeof e) == 0, "%s", e);
+    for (unsigned k = 1; k <= 2; k++) {
+        char unsharded[256];
+        struct mmb_shard s = {k, 2};
+        snprintf(unsharded, sizeof unsharded, "%s/course.csv", gpu_dir);
+        ck_assert_int_eq(mmb_shard_path(unsharded, &s, path, sizeof path), 0);
+        struct writing wr = {.p = p, .stamp = "2026-11-23T10:00:00Z"};
+        ck_assert_msg((wr.w = mmb_csv_writer_open(path, e, sizeof e)) != NULL, "%s", e);
+        ck_assert_msg((wr.samples = mmb_samples_writer_open(path, e, sizeof e)) != NULL, "%s", e);
+        ck_assert_int_eq(mmb_shard_each_run(p, &s, write_run, &wr), 0);
+        if (k == 1) {
+            /* the first row measured again after an edit of its kernel */
+            struct collected one = read_csv(path);
+            struct mmb_row again = one.rows[0];
+            snprintf(again.source_digest, sizeof again.source_digest, "00000000000000bb");
+            snprintf(again.timestamp, sizeof again.timestamp, "2026-11-24T10:00:00Z");
+            again.time_ms_median = again.time_ms_min = again.time_ms_max = 2.0;
+            double t[3];
+            times_of(2.0, t);
+            ck_assert_int_eq(mmb_samples_append(wr.samples, &again, t, 3, e, sizeof e), 0);
+            ck_assert_int_eq(mmb_csv_append_row(wr.w, &again, e, sizeof e), 0);
+            free(one.rows);
+        }
+        mmb_samples_writer_close(wr.samples);
+        mmb_csv_writer_close(wr.w);
+    }
+    ck_assert_msg(merge("") == 0, "%s %s", out, err);
+    ck_assert_msg(strstr(out, "of the 154 read, 0 were copies merged before and 1 a second row"), "%s", out);
+    snprintf(path, sizeof path, "%s/course.csv", gpu_dir);
+    struct collected c = read_csv(path);
+    ck_assert_uint_eq(c.n, 153);
+    struct mmb_samples_set *set;
+    ck_assert_msg(mmb_samples_load(path, &set, e, sizeof e) == 0, "%s", e);
+    ck_assert_uint_eq(mmb_samples_count(set), 153);
+    size_t again = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        size_t n;
+        const double *t = mmb_samples_find(set, &c.rows[i], &n);
+        ck_assert_msg(t && n == 3 && t[0] == c.rows[i].time_ms_median, "row %zu", i);
+        again += !strcmp(c.rows[i].source_digest, "00000000000000bb") && t[0] == 2.0;
+    }
+    ck_assert_uint_eq(again, 1);
+    mmb_samples_free(set);
+    free(c.rows);
+    /* merged again: the same */
+    ck_assert_int_eq(merge(""), 0);
+    ck_assert_msg(mmb_samples_load(path, &set, e, sizeof e) == 0, "%s", e);
+    ck_assert_uint_eq(mmb_samples_count(set), 153);
+    mmb_samples_free(set);
     unload(p);
 }
 END_TEST
@@ -439,6 +514,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_killed_shard_resumes_and_merges);
     tcase_add_test(tc, test_duplicates_keep_ok_then_latest);
+    tcase_add_test(tc, test_merge_carries_samples);
     tcase_add_test(tc, test_precisions_merge);
     tcase_add_test(tc, test_mixed_n_refused);
     tcase_add_test(tc, test_report_reads_shards);

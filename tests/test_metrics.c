@@ -28,6 +28,7 @@ static void row_empty(struct mmb_row *row)
         if (m->column)
             *mmb_metric_field(row, m) = NAN;
     row->gflops = row->flop_counted = row->intensity = NAN;
+    row->pipe_pct = row->fp32_pct = NAN; /* not derived yet, as mmb_row_init leaves a row */
 }
 
 START_TEST(test_table_consistent)
@@ -39,7 +40,7 @@ START_TEST(test_table_consistent)
     ck_assert_ptr_null(mmb_metrics[MMB_METRIC_DURATION].column);
 
     size_t first = offsetof(struct mmb_row, dram_read_bytes);
-    size_t last = offsetof(struct mmb_row, tensor_inst);
+    size_t last = offsetof(struct mmb_row, stall_lg_throttle);
     for (size_t i = 0; i < n; i++) {
         const struct mmb_metric *a = &mmb_metrics[i];
         ck_assert_msg(strchr(a->cupti, '.') != NULL, "%s lacks its roll-up suffix", a->cupti);
@@ -122,18 +123,27 @@ START_TEST(test_named_sets)
         ck_assert_msg(set_has_name(&set, memory[i]), "memory lacks %s", memory[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("compute", &set, err, sizeof err), 0);
-    ck_assert_uint_eq(mmb_metric_set_size(&set), 8);
-    const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct",
-                             "smem_bank_conflicts", "tensor_pct", "tensor_inst"};
-    for (size_t i = 0; i < 8; i++)
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 10);
+    const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct", "smem_bank_conflicts",
+                             "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts"};
+    for (size_t i = 0; i < 10; i++)
         ck_assert_msg(set_has_name(&set, compute[i]), "compute lacks %s", compute[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("tensor", &set, err, sizeof err), 0);
     ck_assert_uint_eq(mmb_metric_set_size(&set), 2);
     ck_assert(set_has_name(&set, "tensor_pct") && set_has_name(&set, "tensor_inst"));
 
+    /* the warp-stall reasons and their total, nothing else */
+    ck_assert_int_eq(mmb_metric_set_parse("stalls", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 9);
+    ck_assert(set_has_name(&set, "warp_cycles_per_issue") && set_has_name(&set, "stall_long_scoreboard") &&
+              set_has_name(&set, "stall_barrier") && !set_has_name(&set, "issue_pct"));
+    for (size_t i = 0; i < set.count; i++)
+        ck_assert_msg(strncmp(mmb_metrics[set.index[i]].cupti, "smsp__average_warp", 18) == 0, "%s",
+                      mmb_metrics[set.index[i]].cupti);
+
     struct mmb_metric_set all;
-    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, stalls, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
     ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
     ck_assert_uint_eq(all.count, set.count);
     for (size_t i = 0; i < all.count; i++)
@@ -179,7 +189,7 @@ START_TEST(test_unknown_names)
     ck_assert_msg(strstr(err, "l2_hit_pct"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("qwertyuiop", &set, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, none"), "%s", err);
+    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, stalls, none"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("ffma,,fadd", &set, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "empty name"), "%s", err);
@@ -299,10 +309,14 @@ START_TEST(test_derive_pipe_and_limiter)
     struct mmb_row f64 = row;
     snprintf(f64.dtype, sizeof f64.dtype, "f64");
     f64.peak_gflops = 66908.16, f64.l1_util_pct = 10.0, f64.l2_util_pct = 15.0;
+    f64.pipe_pct = f64.fp32_pct = NAN; /* a fresh row, as the device fills it in */
     mmb_row_derive(&f64);
     ck_assert(real_close(f64.peak_gflops, 33454.08));
     ck_assert(real_close(f64.fp32_pct, 100.0 * gflops / 33454.08));
-    ck_assert_str_eq(f64.limiter, "fp64");
+    /* its busiest unit is the FP64 pipe, at 19%: latency-bound (tests/test_limiter.c) */
+    struct mmb_row_bound bound;
+    ck_assert(mmb_row_bound(&f64, &bound) && bound.unit == MMB_LIMITER_FP64);
+    ck_assert_str_eq(f64.limiter, "latency");
     ck_assert(real_close(f64.declared_gbps, 2 * declared));
     /* an older f64 row: FP32 peak, no fp32_pct; the report scales it once */
     struct mmb_row old = f64;
@@ -310,7 +324,8 @@ START_TEST(test_derive_pipe_and_limiter)
     ck_assert(real_close(mmb_row_pipe_peak(&old), 33454.08));
     ck_assert(real_close(mmb_row_fp32_pct(&old), f64.fp32_pct));
     char buf[8];
-    ck_assert_str_eq(mmb_row_limiter(&old, buf, sizeof buf), "fp64");
+    ck_assert_str_eq(mmb_row_limiter(&old, buf, sizeof buf), "latency");
+    ck_assert(mmb_row_bound(&old, &bound) && bound.unit == MMB_LIMITER_FP64 && real_close(bound.pct, f64.fp32_pct));
     ck_assert(real_close(mmb_row_pipe_peak(&f64), 33454.08)); /* derived: not scaled twice */
 
     /* without L1 and L2 throughput (older files) there is no limiter to name */
@@ -395,13 +410,17 @@ START_TEST(test_derive_tensor_rows)
     ck_assert_str_eq(row.limiter, "tensor");
     ck_assert(real_close(mmb_row_fp32_peak(&row), 66908.16));
     ck_assert(real_close(mmb_row_pipe_pct(&row), row.pipe_pct));
+    /* derived again (timed, then counted under counters = best): the same peak, not 16 x 16 */
+    mmb_row_derive(&row);
+    ck_assert(real_close(row.peak_gflops, 16 * 66908.16));
+    ck_assert(real_close(row.pipe_pct, 100.0 * gflops / (16 * 66908.16)));
     /* compulsory bytes: f16 in and out */
     ck_assert(real_close(row.declared_gbps, 3.0 * 4096 * 4096 * 2 / 0.2e-3 / 1e9));
 
     struct mmb_row i8 = row;
     snprintf(i8.dtype, sizeof i8.dtype, "i8");
     snprintf(i8.pipe, sizeof i8.pipe, "tensor_i8");
-    i8.peak_gflops = 66908.16;
+    i8.peak_gflops = 66908.16, i8.pipe_pct = i8.fp32_pct = NAN; /* as the device fills it in */
     mmb_row_derive(&i8);
     ck_assert(real_close(i8.peak_gflops, 32 * 66908.16));
     /* int8 in, int32 out */
@@ -410,7 +429,7 @@ START_TEST(test_derive_tensor_rows)
     struct mmb_row dgemm = row;
     snprintf(dgemm.dtype, sizeof dgemm.dtype, "f64");
     snprintf(dgemm.pipe, sizeof dgemm.pipe, "tensor_f64");
-    dgemm.peak_gflops = 66908.16, dgemm.time_ms_median = 2.5;
+    dgemm.peak_gflops = 66908.16, dgemm.time_ms_median = 2.5, dgemm.pipe_pct = dgemm.fp32_pct = NAN;
     mmb_row_derive(&dgemm);
     ck_assert(real_close(dgemm.peak_gflops, 66908.16)); /* not 33454: the 143% of the FP64 pipe */
     ck_assert(dgemm.pipe_pct < 100.0);
@@ -418,7 +437,7 @@ START_TEST(test_derive_tensor_rows)
 
     struct mmb_row bad = row;
     snprintf(bad.pipe, sizeof bad.pipe, "tensor");
-    bad.peak_gflops = 66908.16;
+    bad.peak_gflops = 66908.16, bad.pipe_pct = bad.fp32_pct = NAN;
     mmb_row_derive(&bad);
     ck_assert(isnan(bad.peak_gflops) && isnan(bad.pipe_pct));
 }

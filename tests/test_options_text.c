@@ -24,7 +24,7 @@ static const bool have_cuda = false;
 #endif
 
 static const char *const commands[] = {"run", "tune", "check", "merge", "devices", "report", "export", "columns",
-                                       "help"};
+                                       "help", "compare"};
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 #define ASSERT_OUT(text) ck_assert_msg(strstr(out, text) != NULL, "expected '%s' in stdout: %s", text, out)
@@ -223,7 +223,12 @@ START_TEST(test_completions_from_the_table)
     ASSERT_OFFERS("mmbench run --format \"\"", "jsonl\n");
     ASSERT_OFFERS("mmbench devices --format j", "json\n");
     ASSERT_OFFERS("mmbench run --fail-on wrong_result,la", "wrong_result,launch_error\n");
+    ASSERT_OFFERS("mmbench compare --format \"\"", "md\n");
+    ASSERT_OFFERS("mmbench compare --fail-on slower,un", "slower,unsure\n");
+    ASSERT_OFFERS("mmbench comp", "compare\n");
     ASSERT_OFFERS("mmbench tune --strategy \"\"", "annealing\n");
+    ASSERT_OFFERS("mmbench run --counters \"\"", "best\n");
+    ASSERT_OFFERS("mmbench tune --counters n", "none\n");
     ASSERT_OFFERS("mmbench report --cache \"\"", "hot\n");
     ASSERT_OFFERS("mmbench help --completion \"\"", "zsh\n");
     ASSERT_OFFERS("mmbench help \"\"", "columns\n");
@@ -267,9 +272,20 @@ START_TEST(test_format_and_fail_on)
     ASSERT_ERR("mmbench export: --format expects json or header, not 'text'");
     ck_assert_int_eq(mmbench("check", "--format", "json", "p.ini", NULL), 2);
     ASSERT_ERR("mmbench check: no such option as '--format'");
+    /* compare's --format and --fail-on: rows of the same form, its own words */
+    ck_assert_int_eq(mmbench("compare", "--help", NULL), 0);
+    ASSERT_OUT("--format FORMAT");
+    ASSERT_OUT("--fail-on VERDICT[,VERDICT...]");
+    ck_assert_int_eq(mmbench("compare", "--format", "jsonl", "a.csv", "b.csv", NULL), 2);
+    ASSERT_ERR("mmbench compare: --format expects text or md, not 'jsonl'");
+    ck_assert_int_eq(mmbench("compare", "--fail-on", "slower,wrong_result", "a.csv", "b.csv", NULL), 2);
+    ASSERT_ERR("--fail-on expects verdicts of faster, slower, same, unsure, comma-separated, not "
+               "'slower,wrong_result'");
+    ck_assert_int_eq(mmbench("compare", "--fail-on", "slower,", "a.csv", "b.csv", NULL), 2);
+    ASSERT_ERR("(an empty one)");
     /* every new command names itself in its messages */
-    static const char *const news[] = {"export", "columns", "help"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const news[] = {"export", "columns", "help", "compare"};
+    for (size_t i = 0; i < 4; i++) {
         char want[64];
         snprintf(want, sizeof want, "mmbench %s: no such option as '--frobnicate'", news[i]);
         ck_assert_int_eq(mmbench(news[i], "--frobnicate", NULL), 2);

@@ -226,6 +226,27 @@ START_TEST(test_tune_section)
 }
 END_TEST
 
+/* What a profile is for and what its kernels change, for the report: read as given,
+ * NONE and empty when not given. */
+START_TEST(test_report_keys)
+{
+    struct mmb_profile *p = load_ok("good-report-keys.ini");
+    ck_assert_int_eq(p->role, MMB_PROFILE_ROLE_LADDER);
+    ck_assert_str_eq(mmb_profile_role_text(p->role), "ladder");
+    ck_assert_str_eq(p->kernels[0].summary, "one thread per output");
+    ck_assert_str_eq(p->kernels[0].motivation, "smem_bank_conflicts");
+    ck_assert_int_eq(p->kernels[0].motivation_line, 9);
+    mmb_profile_free(p);
+    free(p);
+    p = load_ok("good-crlf.ini");
+    ck_assert_int_eq(p->role, MMB_PROFILE_ROLE_NONE);
+    ck_assert_str_eq(p->kernels[0].summary, "");
+    ck_assert_ptr_null(mmb_profile_role_text(MMB_PROFILE_ROLE_NONE));
+    mmb_profile_free(p);
+    free(p);
+}
+END_TEST
+
 START_TEST(test_crlf_bom_indent_long_comments)
 {
     /* A BOM, CRLF, indented keys and header, and comments longer than libinih's
@@ -253,6 +274,9 @@ static const struct {
 } bad_profiles[] = {
     {"bad-unknown-section.ini", 4, "unknown section [tuning]; expected [profile] or [kernel NAME] or [tune]"},
     {"bad-unknown-key.ini", 3, "unknown key 'repeat' in [profile]; expected one of name, description, sizes"},
+    {"bad-role.ini", 3, "bad value 'lecture' for 'role'; expected 'story', 'ladder', 'tuning', 'as-written', "
+                        "'precisions', 'other'"},
+    {"bad-motivation-name.ini", 7, "expected a counter column such as 'smem_bank_conflicts', got 'bank conflicts'"},
     {"bad-empty-value.ini", 3, "'warmup' has no value; expected an integer >= 0"},
     {"bad-bad-number.ini", 3, "bad value '2x' for 'repeats'; expected an integer >= 1"},
     {"bad-repeats-zero.ini", 3, "bad value '0' for 'repeats'"},
@@ -783,6 +807,7 @@ int main(void)
     tcase_add_test(tc, test_energy_keys);
     tcase_add_test(tc, test_tune_section);
     tcase_add_test(tc, test_crlf_bom_indent_long_comments);
+    tcase_add_test(tc, test_report_keys);
     tcase_add_test(tc, test_binding);
     tcase_add_test(tc, test_timing);
     tcase_add_loop_test(tc, test_bad_profile, 0, (int)(sizeof bad_profiles / sizeof bad_profiles[0]));

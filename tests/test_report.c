@@ -17,6 +17,8 @@
 #include "report/figures/gp.h"
 #include "report/input/data.h"
 #include "report_run.h"
+#include "results/csv.h"
+#include "results/csv_samples.h"
 
 static bool gnuplot_on_path(void)
 {
@@ -81,11 +83,25 @@ START_TEST(test_gp_log_tics)
 }
 END_TEST
 
+/* ---- the fixtures' report, drawn once for the tests that read it ---- */
+
+static char drawn_dir[512]; /* its folder */
+
+static void drawn_setup(void)
+{
+    tmpdir_setup();
+    snprintf(drawn_dir, sizeof drawn_dir, "%s/out", tmpdir);
+    ck_assert_msg(report_fixtures(drawn_dir, true) == 0, "%s", report_err);
+}
+
+static void drawn_teardown(void)
+{
+    tmpdir_teardown();
+}
+
 START_TEST(test_report_files)
 {
-    char out[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
+    const char *out = drawn_dir;
     ck_assert(exists("%s/README.md", out));
     ck_assert(exists("%s/tables.tex", out));
     bool drawn = gnuplot_on_path();
@@ -110,7 +126,8 @@ START_TEST(test_report_files)
     snprintf(path, sizeof path, "%s/tables.tex", out);
     const char *tex = file_get(path);
     ck_assert_ptr_nonnull(tex);
-    ck_assert_ptr_nonnull(strstr(tex, "\\begin{tabular}"));
+    ck_assert_ptr_nonnull(strstr(tex, "\\begin{longtable}"));
+    ck_assert_ptr_null(strstr(tex, "resizebox")); /* never scaled */
     ck_assert_ptr_nonnull(strstr(tex, "tiled\\_rect"));
     snprintf(path, sizeof path, "%s/README.md", out);
     const char *md = file_get(path);
@@ -124,32 +141,30 @@ START_TEST(test_report_files)
 }
 END_TEST
 
+/* Each script was run on its own, from its folder, by its own gnuplot (as a reader
+ * redrawing one figure would), and gnuplot had nothing to say: the report keeps a
+ * script's log only when gnuplot wrote to it. */
 START_TEST(test_report_scripts_run)
 {
     if (!gnuplot_on_path()) {
         fprintf(stderr, "test_report_scripts_run: no gnuplot on PATH, skipped\n");
         return;
     }
-    char out[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    ck_assert_msg(report_fixtures(out, false) == 0, "%s", report_err);
-    char cmd[1024];
-    /* every script on its own, as a reader redrawing one figure would */
-    snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && ls *.gp > list.txt", out);
+    char cmd[1024], list_path[600];
+    snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && ls *.gp > list.txt && (ls *.log 2>/dev/null > logs.txt; true)", drawn_dir);
     ck_assert_int_eq(system(cmd), 0);
-    char list_path[600];
-    snprintf(list_path, sizeof list_path, "%s/gnuplot/list.txt", out);
+    snprintf(list_path, sizeof list_path, "%s/gnuplot/logs.txt", drawn_dir);
+    const char *logs = file_get(list_path);
+    ck_assert_msg(logs && !logs[0], "gnuplot said something drawing: %s", logs ? logs : "(no list)");
+    snprintf(list_path, sizeof list_path, "%s/gnuplot/list.txt", drawn_dir);
     char *list = strdup(file_get(list_path));
     ck_assert_ptr_nonnull(list);
     int scripts = 0;
     for (char *name = strtok(list, "\n"); name; name = strtok(NULL, "\n"), scripts++) {
-        snprintf(cmd, sizeof cmd, "cd '%s/gnuplot' && gnuplot '%s' > '%s.out' 2>&1", out, name, name);
-        int rc = system(cmd);
-        char log[700];
-        snprintf(log, sizeof log, "%s/gnuplot/%s.out", out, name);
-        const char *text = file_get(log);
-        ck_assert_msg(rc == 0, "gnuplot %s: exit %d: %s", name, rc, text ? text : "");
-        ck_assert_msg(!text || !text[0], "gnuplot %s said: %s", name, text);
+        char stem[256];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(name) - 3), name);
+        for (const char *const *fmt = (const char *const[]){"png", "svg", "pdf", NULL}; *fmt; fmt++)
+            ck_assert_msg(exists("%s/figures/%s.%s", drawn_dir, stem, *fmt), "%s.%s", stem, *fmt);
     }
     free(list);
     ck_assert_int_eq(scripts, (int)(sizeof per_gpu_figures / sizeof per_gpu_figures[0] +
@@ -181,10 +196,7 @@ static void links_check(const char *out, int at_least)
 
 START_TEST(test_report_links)
 {
-    char out[512];
-    snprintf(out, sizeof out, "%s/out", tmpdir);
-    ck_assert_msg(report_fixtures(out, true) == 0, "%s", report_err);
-    links_check(out, 11);
+    links_check(drawn_dir, 11);
 }
 END_TEST
 
@@ -283,8 +295,10 @@ START_TEST(test_report_published)
     ck_assert_ptr_nonnull(strstr(md, "published figure, Kernel Tuner notebook (seed 000), not measured by mmbench"));
     ck_assert_ptr_nonnull(strstr(md, "block_size_x=64, block_size_y=1")); /* the note on the cut-off row */
     ck_assert_ptr_nonnull(strstr(md, "naive †"));
-    ck_assert_ptr_nonnull(strstr(md, "**502.0**")); /* best of the block-size table */
     ck_assert(exists("%s/gnuplot/heatmap-geforce-gtx-titan-x-naive.gp", out));
+    /* the block-size table is tuning detail: tuning.md's */
+    snprintf(readme, sizeof readme, "%s/tuning.md", out);
+    ck_assert_ptr_nonnull(strstr(file_get(readme), "**502.0**")); /* best of the block-size table */
 }
 END_TEST
 
@@ -311,12 +325,18 @@ START_TEST(test_report_tuning)
     /* the headline counts restricted rows apart from failures, failures by status */
     ck_assert_ptr_nonnull(strstr(md, "244 restricted, configurations that a tuning profile's restrictions exclude"));
     ck_assert_ptr_nonnull(strstr(md, "that did not run or failed: 50 wrong_result, 7 invalid_config, 12 compile_error, 7 skipped"));
-    ck_assert_ptr_nonnull(strstr(md, "[Tuning](#tuning)"));
+    ck_assert_ptr_nonnull(strstr(md, "[tuning.md](tuning.md)"));
 
-    const char *tuning = strstr(md, "## Tuning");
+    /* the tuning detail is tuning.md's, not the README's */
+    ck_assert_ptr_null(strstr(md, "\n## Tuning"));
+    char tpath[600];
+    snprintf(tpath, sizeof tpath, "%s/tuning.md", out);
+    char *tuning_md = strdup(file_get(tpath));
+    ck_assert_ptr_nonnull(tuning_md);
+    const char *tuning = strstr(tuning_md, "## Tuning");
     ck_assert_ptr_nonnull(tuning);
-    const char *caveats = strstr(tuning, "## Caveats");
-    ck_assert_ptr_nonnull(caveats);
+    ck_assert_ptr_nonnull(strstr(tuning_md, "## What tuning found"));
+    const char *caveats;
     ck_assert_ptr_nonnull(strstr(tuning, "| NVIDIA H200 | tunable | 4096 | `bx="));
     ck_assert_ptr_nonnull(strstr(tuning, "36 ok, 244 restricted, 4 invalid_config, 4 compile_error (288)"));
     ck_assert_ptr_nonnull(strstr(tuning, "`data/h200/tune-seed-tunable-4096x4096x4096-f32.t4.json`"));
@@ -382,6 +402,7 @@ START_TEST(test_report_tuning)
     ck_assert_ptr_null(strstr(md, "## Tuning"));
     ck_assert_ptr_null(strstr(md, "(#tuning)"));
     ck_assert(!exists("%s/gnuplot/tune-spread-naive.gp", plain));
+    free(tuning_md);
 }
 END_TEST
 
@@ -494,6 +515,19 @@ START_TEST(test_report_bad_inputs)
     ck_assert_int_eq(report_run(4, order), 2);
     ck_assert_msg(strstr(report_err, "order.csv:2: expected time_ms_min <= time_ms_median <= time_ms_max"), "%s",
                   report_err);
+    ck_assert(!exists("%s/README.md", out));
+    /* a side file of launch times named as a results CSV; and a broken one beside its CSV */
+    snprintf(path, sizeof path, "%s/run.samples.csv", tmpdir);
+    file_put(path, "gpu_uuid,kernel,params,dtype,m,n,k,cache,timestamp,samples_ms\nG,k,,f32,8,8,8,cold,T,1 x\n");
+    char *side[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, side), 2);
+    ck_assert_msg(strstr(report_err, "run.samples.csv: the side file of launch times of a results CSV"), "%s",
+                  report_err);
+    snprintf(path, sizeof path, "%s/run.csv", tmpdir);
+    file_put(path, "kernel,params,dtype,m,n,k,status,time_ms_median\nk,,f32,8,8,8,ok,1\n");
+    char *beside[] = {"report", "-o", out, path, NULL};
+    ck_assert_int_eq(report_run(4, beside), 2);
+    ck_assert_msg(strstr(report_err, "run.samples.csv:2: column 'samples_ms'"), "%s", report_err);
     ck_assert(!exists("%s/README.md", out));
 
     /* a header and no row: a report that says so, no undefined behaviour */
@@ -707,8 +741,10 @@ START_TEST(test_report_findings)
     snprintf(path, sizeof path, "%s/README.md", out);
     char *md = strdup(file_get(path));
     ck_assert_ptr_nonnull(md);
-    static const char opening[] = "# mmbench report\n\n## Key findings\n\n- **";
+    /* the summary first, then the findings */
+    static const char opening[] = "# mmbench report\n\n## Summary\n\n- ";
     ck_assert_msg(strncmp(md, opening, strlen(opening)) == 0, "%.200s", md);
+    ck_assert_ptr_nonnull(strstr(md, "\n## Key findings\n\n- **"));
     const char *end = strstr(md, "\n## This report");
     ck_assert_ptr_nonnull(end);
     size_t bullets = 0;
@@ -726,13 +762,18 @@ START_TEST(test_report_findings)
         "naive 22×, tiled 42×, rect\\_tiles 11×, tunable 10×, cublas 1.96×",
         /* the rows that lack L1 and L2 throughput, named with their file */
         "which the rows of naive, tiled, rect\\_tiles, tunable, cublas (data/h100-80gb-hbm3/results.csv) lack",
-        "is naive 0.98, tiled 0.97, rect\\_tiles 1.00, tunable 1.00, cublas 0.99. Within 3% for every kernel",
-        "the largest difference is tunable at 8192: ×1.06, where the H200 moves 31% fewer DRAM bytes (36.7 GB "
-        "against 53.0 GB): its larger L2 keeps more of the reuse",
-        "runs naive 23× and tiled 12× faster than the GTX TITAN X (published), whose FP32 peak is 10× lower",
-        "The best, bx=32 by=4 tx=4 ty=8, reaches 33.9 TFLOP/s, 66% of cuBLAS",
-        "The best runs at 30% occupancy, the three slowest at 99% on average",
-        "The H200 ranks them alike: the same 8 fastest, in the same order",
+        /* GPUs compared at one configuration, through compare's verdicts: the H100's best configuration on
+         * both; times 10 launches a side, intervals from min and max (worked out by hand from the rows) */
+        "each kernel at the H100 80GB HBM3's best configuration and the same configuration on the H200",
+        "naive 1.037 \\[1.034, 1.040\\] SLOWER, tiled 1.027 \\[1.026, 1.028\\] SLOWER, rect\\_tiles 0.998 "
+        "\\[0.997, 0.999\\] SAME, tunable 0.998 \\[0.996, 1.004\\] SAME",
+        "the largest difference beyond the noise is at 8192 (bx=32 by=4 tx=4 ty=8): tunable 0.942 \\[0.929, 0.973\\] "
+        "FASTER, where at this configuration the H200 moves 31% fewer DRAM bytes (36.7 GB against 53.0 GB): its larger "
+        "L2 keeps more of the reuse",
+        "These rows carry no launch times, so the intervals come from the rows' min and max",
+        "The rows record no protocol, so nothing shows that the two GPUs were timed alike",
+        "runs naive 19× and tiled 12× faster than the GTX TITAN X (published), whose FP32 peak is 10× lower",
+        "so mmbench compare gives them no verdict (UNSURE)",
         "143% of the FP64 pipe's peak (33.5 TFLOP/s): DGEMM runs on the FP64 tensor cores",
         "the timing spread (max - min over the median) reaches",
     };
@@ -740,6 +781,18 @@ START_TEST(test_report_findings)
         const char *at = strstr(md, says[i]);
         ck_assert_msg(at && at < end, "Key findings lack: %s", says[i]);
     }
+    free(md);
+    /* what tuning found: tuning.md's findings, not the README's */
+    static const char *const tuned[] = {
+        "The best, bx=32 by=4 tx=4 ty=8, reaches 33.9 TFLOP/s, 66% of cuBLAS",
+        "The best runs at 30% occupancy, the three slowest at 99% on average",
+        "The H200 ranks them alike: the same 8 fastest, in the same order",
+    };
+    snprintf(path, sizeof path, "%s/tuning.md", out);
+    md = strdup(file_get(path));
+    ck_assert_ptr_nonnull(md);
+    for (size_t i = 0; i < sizeof tuned / sizeof tuned[0]; i++)
+        ck_assert_msg(strstr(md, tuned[i]), "tuning.md lacks: %s", tuned[i]);
     free(md);
     snprintf(path, sizeof path, "%s/tables.tex", out);
     const char *tex = file_get(path);
@@ -755,7 +808,8 @@ START_TEST(test_report_findings)
     snprintf(path, sizeof path, "%s/README.md", out);
     md = file_get(path);
     ck_assert_ptr_nonnull(strstr(md, "naive is limited by L1/TEX throughput (86%; pipe 9.3%, L1 86%, L2 41%, DRAM 5.9%)"));
-    ck_assert_ptr_nonnull(strstr(md, "cublas is limited by the FP32 pipe (77%"));
+    /* without the issue rate, the SM's busiest unit (87%) more than 2 points above the pipe (77%) */
+    ck_assert_ptr_nonnull(strstr(md, "cublas is limited by the SM's busiest unit (87%; pipe 77%"));
     ck_assert_ptr_nonnull(strstr(md, "What limits it is L1/TEX throughput."));
     ck_assert_ptr_null(strstr(md, "measure again with the default metrics to name it"));
 
@@ -782,24 +836,172 @@ START_TEST(test_report_findings)
     ck_assert_ptr_nonnull(strstr(gp, "title \"L1 intensity\""));
     snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
     ck_assert_ptr_nonnull(strstr(file_get(path2), "# naive, L1"));
+    /* the traffic figure has a shared-memory panel where a kernel has wavefronts (tiled) */
+    snprintf(path2, sizeof path2, "%s/gnuplot/traffic-synthetic-gpu-with-sol-counters.gp", out);
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "set title \"shared-memory bytes\""));
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "set title \"L1/TEX bytes (global)\""));
+    /* only 1k, 4k and 8k are labelled: the 4096 rows of sol.csv */
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
+    ck_assert_ptr_nonnull(strstr(file_get(path2), " \"4k\"  # "));
+
+    /* ncu-stalls.txt's roofs come first (its L1, the shared-memory level), ncu-compare.txt
+     * fills what it lacks (L2); without an L2 roof the L2 points are left out, and said */
+    snprintf(path2, sizeof path2, "%s/ncu-stalls.txt", dir);
+    file_put(path2, "roof L1 40000.0 GB/s  (l1tex)\nroof SMEM 8363.5 GB/s  (wavefronts x 128 B)\n");
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", troot, 1), 0);
+    rc = report_run(5, argv_roofs);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", root, 1), 0);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.gp", out);
+    gp = file_get(path2);
+    ck_assert_ptr_nonnull(strstr(gp, "B2 = 40000.0"));
+    ck_assert_ptr_nonnull(strstr(gp, "B1 = 8192.0"));
+    ck_assert_ptr_nonnull(strstr(gp, "B3 = 8363.5"));
+    snprintf(path2, sizeof path2, "%s/ncu-compare.txt", dir);
+    file_put(path2, "no roof lines\n");
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", troot, 1), 0);
+    rc = report_run(5, argv_roofs);
+    ck_assert_int_eq(setenv("MMB_SOURCE_ROOT", root, 1), 0);
+    ck_assert_msg(rc == 0, "%s", report_err);
+    snprintf(path2, sizeof path2, "%s/gnuplot/roofline-synthetic-gpu-with-sol-counters.dat", out);
+    ck_assert_ptr_null(strstr(file_get(path2), "# naive, L2"));
+    ck_assert_ptr_nonnull(strstr(file_get(path2), "# naive, L1"));
+    snprintf(path2, sizeof path2, "%s/README.md", out);
+    ck_assert_msg(strstr(file_get(path2), "Left out for want of a measured roof: the Synthetic GPU with SOL counters's "
+                                          "L2 points (scripts/gpu/ncu-stalls.sh on that GPU measures the roofs)."),
+                  "%s", file_get(path2));
 }
 END_TEST
 
-int main(void)
+
+/* Rows of the same configuration on two GPUs with their launch times and one protocol:
+ * the GPUs are compared from every launch's time; a configuration measured again (its
+ * kernel edited) counts by its later row, the earlier one left out and said; another
+ * protocol on one GPU: no verdict, and the report says why. The side files of
+ * samples in the data folders are read with their CSVs, not as CSVs. */
+static void gpu_rows(const char *dir, const char *gpu, double scale, const char *protocol, bool edited)
+{
+    char path[700], e[1024];
+    snprintf(path, sizeof path, "%s/course.csv", dir);
+    ck_assert_int_eq(mkdir(dir, 0755) == 0 || errno == EEXIST, 1);
+    struct mmb_csv_writer *w = mmb_csv_writer_open(path, e, sizeof e);
+    struct mmb_samples_writer *sw = mmb_samples_writer_open(path, e, sizeof e);
+    ck_assert_msg(w && sw, "%s", e);
+    static const char *const kernels[] = {"naive", "tiled", "cublas"};
+    for (int pass = 0; pass < (edited ? 2 : 1); pass++)
+        for (int size = 2048; size <= 4096; size *= 2)
+            for (int k = 0; k < 3; k++) {
+                if (pass && k != 1)
+                    continue; /* tiled measured again after an edit, 30% faster */
+                struct mmb_row r;
+                mmb_row_init(&r);
+                snprintf(r.gpu, sizeof r.gpu, "%s", gpu);
+                snprintf(r.gpu_uuid, sizeof r.gpu_uuid, "GPU-%s", gpu);
+                snprintf(r.profile, sizeof r.profile, "course");
+                snprintf(r.kernel, sizeof r.kernel, "%s", kernels[k]);
+                snprintf(r.params, sizeof r.params, "%s", k < 2 ? "block_size_x=32;block_size_y=32" : "");
+                snprintf(r.dtype, sizeof r.dtype, "f32");
+                snprintf(r.cache, sizeof r.cache, "cold");
+                snprintf(r.protocol, sizeof r.protocol, "%s", protocol);
+                snprintf(r.source_digest, sizeof r.source_digest, pass ? "00000000000000bb" : "00000000000000aa");
+                snprintf(r.timestamp, sizeof r.timestamp, "2026-11-2%dT10:00:00Z", 5 + pass);
+                r.m = r.n = r.k = size;
+                r.peak_gbps = 3352;
+                r.peak_gflops = 66900;
+                double base = (size == 4096 ? 8.0 : 1.0) * (3 - k) * scale * (pass ? 0.7 : 1.0);
+                double t[12];
+                for (int i = 0; i < 12; i++)
+                    t[i] = (double)(float)(base * (1.0 + 0.001 * ((i * 7) % 12 - 5.5) / 5.5));
+                double sorted[12];
+                memcpy(sorted, t, sizeof t);
+                for (int i = 0; i < 12; i++) /* insertion sort */
+                    for (int j = i; j > 0 && sorted[j] < sorted[j - 1]; j--) {
+                        double x = sorted[j];
+                        sorted[j] = sorted[j - 1];
+                        sorted[j - 1] = x;
+                    }
+                r.repeats = 12;
+                r.time_ms_median = 0.5 * (sorted[5] + sorted[6]);
+                r.time_ms_min = sorted[0];
+                r.time_ms_max = sorted[11];
+                r.time_ms_stddev = 0.001 * base;
+                ck_assert_int_eq(mmb_samples_append(sw, &r, t, 12, e, sizeof e), 0);
+                ck_assert_int_eq(mmb_csv_append_row(w, &r, e, sizeof e), 0);
+            }
+    mmb_samples_writer_close(sw);
+    mmb_csv_writer_close(w);
+}
+
+START_TEST(test_report_one_configuration)
+{
+    char troot[600], data[700], dir[800], out[700], path[900];
+    snprintf(troot, sizeof troot, "%s/root", tmpdir);
+    snprintf(data, sizeof data, "%s/data", troot);
+    snprintf(out, sizeof out, "%s/reports", troot);
+    ck_assert_int_eq(mkdir(troot, 0755), 0);
+    ck_assert_int_eq(mkdir(data, 0755), 0);
+    const char *proto = "mmbench=0.1.0;warmup=2;repeats=12;cache=cold;l2_flush=read:8;counters=none";
+    snprintf(dir, sizeof dir, "%s/h100", data);
+    gpu_rows(dir, "NVIDIA H100 80GB HBM3", 1.0, proto, true);
+    snprintf(dir, sizeof dir, "%s/h200", data);
+    gpu_rows(dir, "NVIDIA H200", 0.9, proto, false);
+    char *argv[] = {"report", "-q", "--no-plots", "-o", out, data, NULL};
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    snprintf(path, sizeof path, "%s/README.md", out);
+    char *md = strdup(file_get(path));
+    ck_assert_msg(strstr(md, "2 more rows left out, superseded by a later measurement"), "%.3000s", md);
+    /* tiled: the later rows (0.7 of the time) against the H200's 0.9: SLOWER on the H200 */
+    const char *finding = strstr(md, "**H200 against");
+    ck_assert_ptr_nonnull(finding);
+    ck_assert_msg(strstr(finding, "naive 0.900 \\[0.899, 0.901\\] FASTER, tiled 1.286 \\[1.284, 1.288\\] SLOWER"),
+                  "%.1500s", finding);
+    ck_assert_msg(strstr(finding, "Both GPUs' rows were timed under one protocol (") &&
+                      strstr(finding, "and every interval comes from every launch's time."), "%.1500s", finding);
+    ck_assert_ptr_nonnull(strstr(md, "### GPU generations at one configuration"));
+    ck_assert_msg(strstr(md, "| tiled | `bx=32 by=32` | 11.20 | 14.40 | 1.286 | 1.284 – 1.288 | SLOWER |"), "%.1500s",
+                  strstr(md, "### GPU generations at one"));
+    free(md);
+
+    /* the H200 timed otherwise: no verdict between the two */
+    gpu_rows(dir, "NVIDIA H200", 0.9, "mmbench=0.1.0;warmup=0;repeats=12;cache=cold;l2_flush=read:8;counters=none",
+             false);
+    ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
+    md = file_get(path);
+    ck_assert_msg(strstr(md, "were timed under different protocols (warmup 2 against 0): mmbench compares GPUs only "
+                             "under one protocol, so this report gives no verdict"), "%.1500s", strstr(md, "**H200"));
+}
+END_TEST
+
+/* `test_report tuning`: the tuning report of the repository's data alone (its own
+ * meson test, report-tuning, which runs beside the others); without an argument,
+ * everything else. */
+int main(int argc, char **argv)
 {
     Suite *s = suite_create("report");
+    if (argc > 1 && !strcmp(argv[1], "tuning")) {
+        TCase *tuning = tcase_create("tuning");
+        tcase_add_checked_fixture(tuning, tmpdir_setup, tmpdir_teardown);
+        tcase_set_timeout(tuning, 120);
+        tcase_add_test(tuning, test_report_tuning);
+        suite_add_tcase(s, tuning);
+        return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
+    }
+    /* the fixtures' report drawn once (in this process), read by each test */
+    TCase *dr = tcase_create("drawn");
+    tcase_add_unchecked_fixture(dr, drawn_setup, drawn_teardown);
+    tcase_set_timeout(dr, 120);
+    tcase_add_test(dr, test_report_files);
+    tcase_add_test(dr, test_report_scripts_run);
+    tcase_add_test(dr, test_report_links);
+    suite_add_tcase(s, dr);
     TCase *tc = tcase_create("report");
     tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gp_log_tics);
-    tcase_add_test(tc, test_report_files);
-    tcase_add_test(tc, test_report_scripts_run);
-    tcase_add_test(tc, test_report_links);
     tcase_add_test(tc, test_report_without_gnuplot);
     tcase_add_test(tc, test_report_malformed);
     tcase_add_test(tc, test_report_bad_options);
     tcase_add_test(tc, test_report_published);
-    tcase_add_test(tc, test_report_tuning);
     tcase_add_test(tc, test_report_ncu_caveat);
     tcase_add_test(tc, test_report_bad_inputs);
     tcase_add_test(tc, test_report_dangling_links);
@@ -808,6 +1010,7 @@ int main(void)
     tcase_add_test(tc, test_report_gnuplot_named);
     tcase_add_test(tc, test_report_many);
     tcase_add_test(tc, test_report_findings);
+    tcase_add_test(tc, test_report_one_configuration);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

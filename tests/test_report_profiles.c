@@ -69,6 +69,16 @@ static void has(const char *text, const char *what)
 }
 
 /* The part of the README from heading `from` to the next "\n## ". */
+/* reports/ladder.md: the Kernel ladder section's own page */
+static char *ladder_md(void)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/ladder.md", out);
+    char *md = file_get(path);
+    ck_assert_ptr_nonnull(md);
+    return strdup(md);
+}
+
 static char *section(const char *md, const char *from)
 {
     const char *a = strstr(md, from);
@@ -108,9 +118,9 @@ START_TEST(test_profiles_story_default)
     /* the rule, in the report itself, and where each other profile went */
     has(md, "**Profiles.** The story (Key findings, Figures and Tables) is drawn from one profile, `course` (the "
             "default; `--profile NAME` chooses another;");
-    has(md, "`ladder` in [Kernel ladder](#kernel-ladder); `seeds-as-written` in [Seed kernels as written]"
+    has(md, "`ladder` in [Kernel ladder](ladder.md); `seeds-as-written` in [Seed kernels as written]"
             "(#seed-kernels-as-written); `sweep2` in [Other profiles](#other-profiles)");
-    has(md, "[Tables](#tables) · [Kernel ladder](#kernel-ladder) · [Seed kernels as written](#seed-kernels-as-written) · "
+    has(md, "[Tables](#tables) · [Kernel ladder](ladder.md) · [Seed kernels as written](#seed-kernels-as-written) · "
             "[Other profiles](#other-profiles) · [Caveats](#caveats)");
     char *other = section(md, "## Other profiles");
     has(other, "### Profile `sweep2`");
@@ -148,6 +158,8 @@ START_TEST(test_profiles_story_named)
     ck_assert_msg(run_in_root(NULL, 0, inputs, 2) == 0, "%s", report_err);
     md = readme();
     has(md, "drawn from one profile, `sweep2` (the profile with the most ok rows;");
+    free(md);
+    md = ladder_md();
     has(md, "## Kernel ladder");
     free(md);
 }
@@ -183,7 +195,7 @@ START_TEST(test_profiles_seeds_as_written)
     free(md);
     char path[900];
     snprintf(path, sizeof path, "%s/tables.tex", out);
-    has(file_get(path), "\\parbox[t]{0.38\\linewidth}{\\raggedright \\texttt{line 7: identifier \"i\" is undefined}. "
+    has(file_get(path), "\\parbox[t]{0.26\\linewidth}{\\raggedright \\texttt{line 7: identifier \"i\" is undefined}. "
                         "The bug: \\texttt{B[i]} names an \\texttt{i} that does not exist\\strut}");
 }
 END_TEST
@@ -193,15 +205,25 @@ START_TEST(test_profiles_ladder)
     root_make();
     ck_assert_msg(run_in_root(NULL, 0, NULL, 0) == 0, "%s", report_err);
     char *md = readme();
-    char *ladder = section(md, "## Kernel ladder");
+    ck_assert_ptr_null(strstr(md, "## Kernel ladder")); /* its own page */
+    char *page = ladder_md();
+    char *ladder = section(page, "## Kernel ladder");
+    free(page);
     has(ladder, "### Test GPU A, profile `ladder`");
     has(ladder, "#### Test GPU A: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)");
-    has(ladder, "| Step | Configuration | TFLOP/s 4096 | TFLOP/s 8192 | × prev. | % cuBLAS | Limiter | FP32 % | L1 % | "
-                "L2 % | DRAM % | Bank confl. | Occup. % |");
-    has(ladder, "| step0 | `bx=32` | 6.2 | 6.2 | – | 12 | L1 | 9 | 74 | 14 | 6.7 | 0 | 99 |");
-    has(ladder, "| step1 | `bm=64` | 17.2 | 17.2 | 2.75 | 34 | L1 | 26 | 70 | 6 | 2.3 | 268.4 M | 49 |");
-    has(ladder, "| step2 | `bm=128` | 34.4 | 34.4 | 2.00 | 68 | FP32 | 51 | 48 | 8 | 2.0 | 18.0 k | 25 |");
-    has(ladder, "| cublas | `-` | 50.9 | 50.9 | 1.48 | 100 | FP32 | 76 | 61 | 18 | 3.0 | 0 | 12 |");
+    has(ladder, "#### Test GPU A: the roofline of the kernel ladder (profile ladder) at 4096 (f32, cold L2)");
+    has(ladder, "| Step | Configuration | TFLOP/s 4096 | TFLOP/s 8192 | × prev. | % cuBLAS | Limiter | FP32 % | Issue % | "
+                "L1 % | L2 % | DRAM % | Top stalls | Bank confl. | Occup. % |");
+    has(ladder, "| step0 | `bx=32` | 6.2 | 6.2 | – | 12 | L1 | 9 | 42 | 74 | 14 | 6.7 | Long Scoreboard 20.3, Not "
+                "Selected 4.2 | 0 | 99 |");
+    has(ladder, "| step1 | `bm=64` | 17.2 | 17.2 | 2.75 | 34 | L1 | 26 | 55 | 70 | 6 | 2.3 | MIO Throttle 9.0, Barrier "
+                "2.1 | 268.4 M | 49 |");
+    /* FP32 51%, L1 48%, the SM's busiest unit 58%: nothing at 60% of its peak */
+    has(ladder, "| step2 | `bm=128` | 34.4 | 34.4 | 2.00 | 68 | LATENCY | 51 | 50 | 48 | 8 | 2.0 | Not Selected 2.2, "
+                "Long Scoreboard 1.4 | 18.0 k | 25 |");
+    /* issue 85%, SM 86%: the issue rate, within 2 points of the SM's busiest unit */
+    has(ladder, "| cublas | `-` | 50.9 | 50.9 | 1.48 | 100 | ISSUE | 76 | 85 | 61 | 18 | 3.0 | Not Selected 3.5, Long "
+                "Scoreboard 0.5 | 0 | 12 |");
     free(ladder);
     /* the figure is the section's, not the story's */
     char *figures = section(md, "## Figures");
@@ -212,8 +234,10 @@ START_TEST(test_profiles_ladder)
                   "4096 its 3 steps go from step0's 6.2 TFLOP/s to step2's 34.4 (×5.50), 68% of cuBLAS and 51% of the "
                   "FP32 peak; at 8192 the fastest is step2 at 34.4, 68% of cuBLAS.");
     has(findings, "The largest gains over the step above: step1 ×2.75 (after step0), step2 ×2.00 (after step1).");
-    has(findings, "What limits each step at 4096: L1/TEX throughput from step0 to step1; the FP32 pipe from step2 to "
-                  "cublas.");
+    has(findings, "What limits each step at 4096: L1/TEX throughput from step0 to step1; latency (no unit at 60% of its "
+                  "peak) for step2; the SM's instruction issue for cublas.");
+    has(findings, "What the latency-bound steps wait for, in warp cycles per issued instruction: step2 Not Selected "
+                  "2.2, Long Scoreboard 1.4.");
     has(findings, "step2 cuts shared-memory bank conflicts from 268.4 M to 18.0 k at 4096 (×2.00 in speed).");
     free(findings);
     free(md);
@@ -221,11 +245,33 @@ START_TEST(test_profiles_ladder)
     snprintf(path, sizeof path, "%s/gnuplot/ladder-test-gpu-a.dat", out);
     const char *dat = file_get(path);
     ck_assert_ptr_nonnull(dat);
-    has(dat, "2 34.3597 34.3597 \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  ×2.00  51% FP32  68% cuBLAS\"  # step2");
+    has(dat, "2 34.3597 34.3597 \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  ×2.00  51% FP32  68% cuBLAS\" \"34.4  (68%)\"  # step2");
     snprintf(path, sizeof path, "%s/gnuplot/ladder-test-gpu-a.gp", out);
     const char *gp = file_get(path);
     has(gp, "set ytics (\"step0\" 0, \"step1\" 1, \"step2\" 2, \"cublas\" 3)");
     has(gp, "set x2label \"% of the FP32 peak (66.9 TFLOP/s)\"");
+
+    /* the ladder's roofline at 4096: DRAM and shared memory, which have roofs (bench/ncu-stalls.txt),
+     * not L2, which has bytes but no roof; an arrow from each step to the next per level */
+    snprintf(path, sizeof path, "%s/gnuplot/ladder-roofline-test-gpu-a.dat", out);
+    dat = file_get(path);
+    ck_assert_ptr_nonnull(dat);
+    /* 2 x 4096^3 FLOP over 4,000,000,000 + 67,108,864 DRAM bytes; over 880,000,000 x 128 shared bytes */
+    has(dat, "# step0, DRAM\n33.7927894 ");
+    has(dat, "# step2, shared\n1.22016116 ");
+    has(dat, "# arrows from each step to the next, DRAM: x y dx dy\n");
+    has(dat, "# step1 -> step2\n");
+    has(dat, "# arrows from each step to the next, shared: x y dx dy\n");
+    /* the DRAM points named: the name's leading digits, or the name (these have none) */
+    has(dat, "# labels of the DRAM points: x y text\n33.7927894 ");
+    has(dat, " \"step2\"\n");
+    ck_assert_ptr_null(strstr(dat, ", L2\n"));
+    ck_assert_ptr_null(strstr(dat, "# step0, shared")); /* no wavefronts: no shared point */
+    snprintf(path, sizeof path, "%s/gnuplot/ladder-roofline-test-gpu-a.gp", out);
+    gp = file_get(path);
+    has(gp, "B3 = 33402.4");
+    has(gp, "with vectors head filled");
+    ck_assert_ptr_null(strstr(gp, "B1 = "));
 }
 END_TEST
 

@@ -1,12 +1,14 @@
 /* test_status.c - the status table maps every value to text and back, and its flags
- * say how the commands, the report and T4 treat each status. */
+ * say how the commands, the report and T4 treat each status; the dtype and counter-mode
+ * tables map theirs. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_run.h"
-#include "core/status.h"
+#include "core/counters.h"
 #include "core/dtype.h"
+#include "core/status.h"
 
 START_TEST(test_status_round_trip)
 {
@@ -68,6 +70,33 @@ START_TEST(test_dtype_round_trip)
 }
 END_TEST
 
+/* The counter modes: each to its text and back, the profiles' spelling, the list
+ * that messages print. */
+START_TEST(test_counters_round_trip)
+{
+    int n = 0;
+    for (const struct mmb_counters_info *c = mmb_counters_table; c->text; c++, n++) {
+        enum mmb_counters back;
+        ck_assert_int_eq(c->value, n);
+        ck_assert(mmb_counters_parse(c->text, &back));
+        ck_assert_int_eq(back, c->value);
+        ck_assert_str_eq(mmb_counters_text(c->value), c->text);
+        ck_assert(strlen(c->meaning) > 0);
+    }
+    ck_assert_int_eq(n, MMB_COUNTERS_COUNT);
+    enum mmb_counters c = MMB_COUNTERS_ALL;
+    ck_assert(!mmb_counters_parse("Best", &c) && !mmb_counters_parse("", &c));
+    ck_assert_int_eq(c, MMB_COUNTERS_ALL);
+    ck_assert_ptr_null(mmb_counters_text(MMB_COUNTERS_COUNT));
+    char names[64];
+    mmb_counters_names(names, sizeof names);
+    ck_assert_str_eq(names, "best, all or none");
+    /* not_best is a counter status of a good row: quiet, not a failure */
+    ck_assert(mmb_status_info(MMB_STATUS_NOT_BEST)->quiet && !mmb_status_info(MMB_STATUS_NOT_BEST)->failed);
+    ck_assert_str_eq(mmb_status_text(MMB_STATUS_NOT_BEST), "not_best");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("status");
@@ -76,6 +105,7 @@ int main(void)
     tcase_add_test(tc, test_status_unknown);
     tcase_add_test(tc, test_status_flags);
     tcase_add_test(tc, test_dtype_round_trip);
+    tcase_add_test(tc, test_counters_round_trip);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

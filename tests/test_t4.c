@@ -12,7 +12,7 @@
 #include "check_run.h"
 #include "core/file.h"
 #include "results/csv.h"
-#include "results/t4.h"
+#include "results/t4/t4.h"
 #include "tmpdir.h"
 
 /* The schema's enum for "invalidity". */

@@ -203,6 +203,39 @@ START_TEST(test_bad_options)
 }
 END_TEST
 
+/* tune --counters best: each search (kernel x size) and cuBLAS's row has its fastest ok
+ * row counted (or profiling_denied where the GPU refuses counters), the other ok rows
+ * not_best. */
+START_TEST(test_best_counts_each_search_fastest)
+{
+    const char *mmbench = getenv("MMBENCH");
+    char csv[512], cmd[4096];
+    snprintf(csv, sizeof csv, "%s/best.csv", tmpdir);
+    snprintf(cmd, sizeof cmd, "'%s' tune --counters best --jobs 2 --cache-dir '%s/cubins' -o '%s' "
+             "'%s/tests/fixtures/tune/small.ini'", mmbench, tmpdir, csv, root);
+    ck_assert_int_eq(system(cmd), 0);
+    struct collected c = read_csv(csv);
+    ck_assert_uint_eq(c.n, 2 * ROWS_PER_SIZE);
+    size_t counted = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        const struct mmb_row *r = &c.rows[i], *fastest = NULL;
+        if (r->status != MMB_STATUS_OK)
+            continue;
+        for (size_t j = 0; j < c.n; j++)
+            if (c.rows[j].status == MMB_STATUS_OK && mmb_row_same_problem(&c.rows[j], r) &&
+                (!fastest || c.rows[j].time_ms_median < fastest->time_ms_median))
+                fastest = &c.rows[j];
+        bool has = r->counter_status == MMB_STATUS_OK || r->counter_status == MMB_STATUS_PROFILING_DENIED;
+        ck_assert_msg(has == (r == fastest) && (has || r->counter_status == MMB_STATUS_NOT_BEST),
+                      "%s %s %lld: counter_status %s", r->kernel, r->params, r->m,
+                      mmb_status_text(r->counter_status));
+        counted += has;
+    }
+    ck_assert_uint_eq(counted, 2 * 3); /* cublas, naive, tunable at each of the two sizes */
+    free(c.rows);
+}
+END_TEST
+
 int main(void)
 {
     char err[512];
@@ -222,6 +255,7 @@ int main(void)
     tcase_add_test(tc, test_annealing_reproducible);
     tcase_add_test(tc, test_shards_merge_to_the_whole_tune);
     tcase_add_test(tc, test_bad_options);
+    tcase_add_test(tc, test_best_counts_each_search_fastest);
     suite_add_tcase(s, tc);
     int failed = mmb_test_failures(s, false);
     if (tmpdir_remove() != 0)

@@ -660,7 +660,8 @@ START_TEST(test_plan_reference)
         struct mmb_tune_plan *plan = calloc(1, sizeof *plan);
         ck_assert(p && plan);
         ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
-        struct mmb_tune_options opt = {.max_fevals = -1, .time_limit = -1, .counters = true};
+        struct mmb_tune_options opt = {.max_fevals = -1, .time_limit = -1, .counters = MMB_COUNTERS_ALL,
+                                       .counters_set = true};
         ck_assert_msg(mmb_tune_plan_make(p, &opt, plan, err, sizeof err) == 0, "%s", err);
         ck_assert_str_eq(plan->cublas->name, "cublas");
         ck_assert_int_eq(plan->cublas->kind, MMB_KERNEL_CUBLAS);

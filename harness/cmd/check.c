@@ -24,6 +24,7 @@
 #ifdef MMB_HAVE_CUDA
 #include "core/file.h"
 #include "cuda/compile.h"
+#include "cuda/compile_pool.h"
 #endif
 
 struct check_counts {
@@ -33,60 +34,109 @@ struct check_counts {
 };
 
 #ifdef MMB_HAVE_CUDA
-/* Compiles one configuration at one size and dtype. */
-static void compile_config(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const char *text,
-                           const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d, int arch,
-                           bool specific, struct check_counts *n)
+/* One configuration at one size and dtype, compiled by the pool. */
+struct check_job {
+    const struct mmb_kernel_spec *kernel;
+    struct mmb_config cfg;
+    const struct mmb_size *size;
+    enum mmb_dtype dtype;
+    bool specific;
+};
+
+/* A profile's compiles: handed to the pool as they are found, read back in that order. */
+struct check_compiles {
+    struct mmb_compile_pool *pool;
+    char *texts[MMB_MAX_KERNELS];  /* the kernels' sources, which the pool reads */
+    struct check_job *jobs;
+    size_t n, cap;
+};
+
+/* Hands one configuration at one size and dtype to the pool; -1 when out of memory. */
+static int compile_submit(struct check_compiles *cc, const struct mmb_kernel_spec *k, const char *text,
+                          const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d, bool specific)
 {
-    char why[1024], params[MMB_PARAMS_LEN];
-    struct mmb_defines defs;
-    struct mmb_cubin cubin = {0};
-    enum mmb_status st = MMB_STATUS_COMPILE_ERROR;
-    if (mmb_compile_defines(k, cfg, size, d, &defs, why, sizeof why) == 0) {
-        struct mmb_compile_request req = {.source_path = k->source, .source = text, .function = defs.function,
-                                          .defines = defs.list, .arch = arch, .arch_specific = specific,
-                                          .extra_options = k->nvrtc_options, .prelude = k->prelude,
-                                          .cuda_headers = defs.cuda_headers, .headers = defs.headers};
-        st = mmb_compile(&req, &cubin, why, sizeof why);
+    if (cc->n == cc->cap) {
+        size_t cap = cc->cap ? 2 * cc->cap : 64;
+        struct check_job *jobs = realloc(cc->jobs, cap * sizeof *jobs);
+        if (!jobs)
+            return -1;
+        cc->jobs = jobs;
+        cc->cap = cap;
     }
-    if (st != MMB_STATUS_OK) {
-        mmb_space_format_params(k, cfg, params, sizeof params);
-        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d%s: %s\n", p->path, k->line,
-                k->name, params, mmb_dtype_info(d)->text, size->m, size->n, size->k, arch, specific ? "a" : "", why);
+    cc->jobs[cc->n++] = (struct check_job){k, *cfg, size, d, specific};
+    return mmb_compile_pool_submit(cc->pool, k, text, cfg, 1, size, d);
+}
+
+/* Every compile's outcome, in the order submitted: a line for each failure. */
+static void compile_results(const struct mmb_profile *p, struct check_compiles *cc, int arch, struct check_counts *n)
+{
+    /* The pool runs the last submitted first: the first job is compiled on this thread
+     * while the workers take the rest from the other end. */
+    for (size_t i = 0; i < cc->n; i++) {
+        const struct check_job *j = &cc->jobs[i];
+        char why[1024], params[MMB_PARAMS_LEN];
+        enum mmb_status st = mmb_compile_pool_result(cc->pool, j->kernel, &j->cfg, j->size, j->dtype, why, sizeof why);
+        if (st == MMB_STATUS_OK) {
+            n->compiled++;
+            continue;
+        }
+        if (st == MMB_STATUS_SKIPPED) { /* its defines could not be evaluated: say why */
+            struct mmb_defines defs;
+            (void)mmb_compile_defines(j->kernel, &j->cfg, j->size, j->dtype, &defs, why, sizeof why);
+        }
+        mmb_space_format_params(j->kernel, &j->cfg, params, sizeof params);
+        fprintf(stderr, "mmbench check: %s:%d: kernel %s %s [%s] %lldx%lldx%lld sm_%d%s: %s\n", p->path,
+                j->kernel->line, j->kernel->name, params, mmb_dtype_info(j->dtype)->text, j->size->m, j->size->n,
+                j->size->k, arch, j->specific ? "a" : "", why);
         n->failed++;
-    } else {
-        n->compiled++;
     }
-    mmb_cubin_free(&cubin);
+}
+
+static void compiles_close(struct check_compiles *cc)
+{
+    mmb_compile_pool_close(cc->pool); /* before the sources it reads */
+    for (int i = 0; i < MMB_MAX_KERNELS; i++)
+        free(cc->texts[i]);
+    free(cc->jobs);
 }
 
 /* Compiles cfg at this size and dtype if the shard takes that run: once per dtype, or
- * at every size when the defines read it. -1 when the source cannot be read. */
-static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, char **text,
+ * at every size when the defines read it. -1 when the source cannot be read or memory
+ * runs out. */
+static int compile_at(const struct mmb_profile *p, const struct mmb_kernel_spec *k, struct check_compiles *cc,
                       const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype d,
                       const struct mmb_cmd_settings *o, bool specific, bool *compiled, struct check_counts *n)
 {
     if ((compiled[d] && !k->defines_use_size) || !mmb_shard_takes(&o->shard, k, cfg, size, d))
         return 0;
+    size_t ki = (size_t)(k - p->kernels);
     char err[1024];
-    if (!*text && !(*text = mmb_file_read(k->source, NULL, err, sizeof err))) {
+    if (!cc->texts[ki] && !(cc->texts[ki] = mmb_file_read(k->source, NULL, err, sizeof err))) {
         fprintf(stderr, "mmbench check: %s:%d: %s\n", p->path, k->line, err);
         n->failed++;
         return -1;
     }
-    compile_config(p, k, *text, cfg, size, d, o->arch, specific, n);
+    if (compile_submit(cc, k, cc->texts[ki], cfg, size, d, specific) != 0) {
+        fprintf(stderr, "mmbench check: out of host memory\n");
+        n->failed++;
+        return -1;
+    }
     compiled[d] = true;
     return 0;
 }
+#else
+struct check_compiles {
+    int unused;
+};
 #endif
 
 /* The allowed configurations of one kernel (compiled with o->arch); -1 on a
  * restriction that cannot be evaluated, after a file:line message. */
 static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spec *k, const struct mmb_cmd_settings *o,
-                        struct check_counts *n)
+                        struct check_compiles *cc, struct check_counts *n)
 {
     size_t count = mmb_space_size(k), allowed = 0;
-    char *text = NULL, other_target[256] = "";
+    char other_target[256] = "";
     int rc = 0;
     bool specific = false;
     bool compiles = o->arch && k->kind == MMB_KERNEL_SOURCE &&
@@ -120,7 +170,7 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
                 if (ok != 1)
                     continue;
 #ifdef MMB_HAVE_CUDA
-                if (compiles && compile_at(p, k, &text, &cfg, &p->sizes[si], (enum mmb_dtype)d, o, specific,
+                if (compiles && compile_at(p, k, cc, &cfg, &p->sizes[si], (enum mmb_dtype)d, o, specific,
                                            compiled, n) != 0)
                     rc = -1;
 #endif
@@ -128,7 +178,7 @@ static int check_kernel(const struct mmb_profile *p, const struct mmb_kernel_spe
             }
         allowed += any;
     }
-    free(text);
+    (void)cc;
     const struct mmb_library *lib = mmb_library_of(k->kind);
     char what[80];
     snprintf(what, sizeof what, lib ? "(library %s)" : "%s", lib ? lib->name : k->function);
@@ -202,10 +252,29 @@ static int check_profile(const char *path, const struct mmb_cmd_settings *o)
         return 0;
     }
     struct check_counts n = {0, 0, 0, 0};
+    struct check_compiles cc;
+    memset(&cc, 0, sizeof cc);
+#ifdef MMB_HAVE_CUDA
+    char err[1024];
+    /* NVRTC on every CPU (--jobs); nothing cached: a check keeps no cubins */
+    if (o->arch && mmb_compile_pool_open(&cc.pool, o->jobs > 0 ? o->jobs : 1, o->arch, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "mmbench check: %s\n", err);
+        mmb_profile_free(p);
+        free(p);
+        return MMB_EXIT_FAILED;
+    }
+#endif
     printf("%s: profile '%s', %d sizes\n", path, p->name, p->nsizes);
     for (int ki = 0; ki < p->nkernels; ki++)
-        if (check_kernel(p, &p->kernels[ki], o, &n) != 0)
+        if (check_kernel(p, &p->kernels[ki], o, &cc, &n) != 0)
             rc = MMB_EXIT_BAD_INPUT;
+#ifdef MMB_HAVE_CUDA
+    if (o->arch) {
+        fflush(stdout);
+        compile_results(p, &cc, o->arch, &n);
+        compiles_close(&cc);
+    }
+#endif
     if (rc == 0)
         shard_report(p, o);
     if (o->arch)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/space.h"
+#include "results/columns.h"
 #include "search/tune_spec.h"
 
 #ifdef MMB_HAVE_CUDA
@@ -94,7 +95,8 @@ int mmb_cmd_load_profile(const char *command, const char *path, struct mmb_profi
         fprintf(stderr, "mmbench %s: %s\n", command, err);
         return -1;
     }
-    if (mmb_tune_spec_check(p, err, sizeof err) != 0 || mmb_space_check_restrictions(p, err, sizeof err) != 0) {
+    if (mmb_tune_spec_check(p, err, sizeof err) != 0 || mmb_space_check_restrictions(p, err, sizeof err) != 0 ||
+        mmb_profile_check_motivations(p, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench %s: %s\n", command, err);
         mmb_profile_free(p);
         return -1;

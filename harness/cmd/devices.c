@@ -41,6 +41,22 @@ static void no_gpu(const char *command, const char *why)
             command, name ? len : (int)strlen(why), name ? name : why);
 }
 
+int mmb_cmd_gpu_count_here(const char *command, int device)
+{
+    char err[512];
+    int n = mmb_gpu_count(err, sizeof err);
+    if (n <= 0) {
+        no_gpu(command, err);
+        return -1;
+    }
+    if (device >= n) {
+        fprintf(stderr, "mmbench %s: --device %d, but there %s %d GPU%s (0 to %d)\n", command, device,
+                n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n - 1);
+        return -2;
+    }
+    return n;
+}
+
 int mmb_cmd_gpu_count(const char *command)
 {
     char reply[600];
@@ -165,6 +181,11 @@ int mmb_cmd_device_part(int device, int ndev, unsigned *part, unsigned *parts, c
     *part = 0;
     *parts = 1;
     return 0;
+}
+
+int mmb_cmd_gpu_count_here(const char *command, int device)
+{
+    return mmb_cmd_gpu_count(command);
 }
 
 int mmb_cmd_gpu_count(const char *command)

@@ -20,16 +20,21 @@
 #include "core/error.h"
 #include "results/csv.h"
 #include "results/csv_name.h"
+#include "results/csv_samples.h"
+#include "results/resume.h"
 #include "results/shard.h"
 
 /* Missing runs listed by name at most; the rest are counted. */
 #define MISSING_SHOWN 20
+/* Inputs of one folder at most: the merged CSV and the shards (MMB_SHARD_MAX). */
+#define MERGE_FILES_MAX (MMB_SHARD_MAX + 1)
 
 struct entry {
     struct mmb_row row;
     char *key;     /* mmb_row_key with the device: one row per key */
     size_t order;  /* among the profile's runs; SIZE_MAX: not one of them */
     size_t seq;    /* input order */
+    size_t file;   /* the input it came from (merge.samples) */
 };
 
 struct expected {
@@ -47,6 +52,8 @@ struct merge {
     size_t nexp, capexp;
     struct entry *rows;
     size_t n, cap;
+    struct mmb_samples_set *samples[MERGE_FILES_MAX]; /* of each input, by entry.file */
+    size_t nfiles;
 };
 
 /* ---- the profile's runs ---- */
@@ -161,23 +168,16 @@ static int add_row(void *ctx, const struct mmb_row *row, const char *path, long 
     e->row = *row;
     e->order = SIZE_MAX;
     e->seq = m->n++;
+    e->file = m->nfiles - 1;
     return 0;
 }
 
-/* By key; of one key's rows the one kept first: an ok row before a failed one, then
- * the later measurement (timestamp), then the one read last. */
+/* By key, then in the order read. */
 static int keep_cmp(const void *a, const void *b)
 {
     const struct entry *x = a, *y = b;
     int c = strcmp(x->key, y->key);
-    if (c)
-        return c;
-    bool okx = x->row.status == MMB_STATUS_OK, oky = y->row.status == MMB_STATUS_OK;
-    if (okx != oky)
-        return okx ? -1 : 1;
-    if ((c = strcmp(y->row.timestamp, x->row.timestamp)) != 0)
-        return c;
-    return (x->seq < y->seq) - (x->seq > y->seq);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 static int order_cmp(const void *a, const void *b)
@@ -197,6 +197,9 @@ static void rows_free(struct merge *m)
     m->n = m->cap = 0;
     for (size_t i = 0; i < m->nexp; i++)
         m->exp[i].seen = false;
+    for (size_t i = 0; i < m->nfiles; i++)
+        mmb_samples_free(m->samples[i]);
+    m->nfiles = 0;
 }
 
 /* Keeps one row per key, marks the profile's runs seen and puts the rows in the
@@ -209,15 +212,29 @@ static void rows_settle(struct merge *m, size_t *copies, size_t *dropped)
         qsort(m->rows, m->n, sizeof *m->rows, keep_cmp);
     size_t kept = 0;
     *copies = *dropped = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        const struct entry *k = kept ? &m->rows[kept - 1] : NULL;
-        if (k && !strcmp(k->key, m->rows[i].key)) {
-            bool copy = k->row.status == m->rows[i].row.status && !strcmp(k->row.timestamp, m->rows[i].row.timestamp);
-            ++*(copy ? copies : dropped);
-            free(m->rows[i].key);
-            continue;
+    for (size_t i = 0; i < m->n;) {
+        /* the rows of one key, in the order read: the one that counts (results/resume.h) */
+        size_t end = i + 1, win = i;
+        struct mmb_row_version vw, v;
+        mmb_row_version_of(&m->rows[i].row, &vw);
+        for (; end < m->n && !strcmp(m->rows[end].key, m->rows[i].key); end++) {
+            mmb_row_version_of(&m->rows[end].row, &v);
+            if (mmb_row_version_replaces(&vw, &v)) {
+                win = end;
+                vw = v;
+            }
         }
-        m->rows[kept++] = m->rows[i];
+        const struct entry *w = &m->rows[win];
+        for (size_t j = i; j < end; j++) {
+            if (j == win)
+                continue;
+            bool copy = w->row.status == m->rows[j].row.status && !strcmp(w->row.timestamp, m->rows[j].row.timestamp);
+            ++*(copy ? copies : dropped);
+            free(m->rows[j].key);
+        }
+        struct entry keep = *w;
+        m->rows[kept++] = keep;
+        i = end;
     }
     m->n = kept;
     for (size_t i = 0; i < m->n; i++) {
@@ -240,6 +257,11 @@ static void rows_settle(struct merge *m, size_t *copies, size_t *dropped)
 static int rows_read(struct merge *m, const char *path, char *err, size_t errlen)
 {
     bool partial = false;
+    if (m->nfiles == MERGE_FILES_MAX)
+        return mmb_failf(err, errlen, "%s: more than %d files to merge", path, MERGE_FILES_MAX);
+    if (mmb_samples_load(path, &m->samples[m->nfiles], err, errlen) != 0)
+        return -1;
+    m->nfiles++;
     int rc = mmb_csv_read_appended(path, add_row, m, &partial, err, errlen);
     if (rc == 0 && partial)
         printf("  %s: its last line is half a row (stopped while writing it), left out\n", path);
@@ -329,22 +351,41 @@ static int shard_files_find(const char *dir, const char *stem, struct shard_file
     return rc;
 }
 
-/* Writes the rows to path through a file beside it, renamed over path at the end. */
+/* Writes the rows to path, and the launch times of those that have them to its side
+ * file (results/csv_samples.h), each through a file beside it renamed over it at the
+ * end: the side file first, so that no row of the new CSV lacks its times. */
 static int rows_write(const struct merge *m, const char *path, char *err, size_t errlen)
 {
-    char tmp[MMB_PATH_MAX + 32];
+    char tmp[MMB_PATH_MAX + 32], tmp_samples[MMB_PATH_MAX + 64], samples[MMB_PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s.merging", path);
-    if (remove(tmp) != 0 && errno != ENOENT)
+    if (mmb_samples_path(tmp, tmp_samples, sizeof tmp_samples) != 0 ||
+        mmb_samples_path(path, samples, sizeof samples) != 0)
+        return mmb_failf(err, errlen, "%s: path too long", path);
+    if ((remove(tmp) != 0 && errno != ENOENT) || (remove(tmp_samples) != 0 && errno != ENOENT))
         return mmb_failf(err, errlen, "%s: cannot remove: %s", tmp, strerror(errno));
     struct mmb_csv_writer *w = mmb_csv_writer_open(tmp, err, errlen);
     if (!w)
         return -1;
-    int rc = 0;
-    for (size_t i = 0; i < m->n && rc == 0; i++)
-        rc = mmb_csv_append_row(w, &m->rows[i].row, err, errlen);
+    struct mmb_samples_writer *sw = mmb_samples_writer_open(tmp, err, errlen);
+    int rc = sw ? 0 : -1;
+    size_t timed = 0;
+    for (size_t i = 0; i < m->n && rc == 0; i++) {
+        const struct entry *e = &m->rows[i];
+        size_t n = 0;
+        const double *t = mmb_samples_find(m->samples[e->file], &e->row, &n);
+        if (t && (rc = mmb_samples_append(sw, &e->row, t, n, err, errlen)) != 0)
+            break;
+        timed += t != NULL;
+        rc = mmb_csv_append_row(w, &e->row, err, errlen);
+    }
+    mmb_samples_writer_close(sw);
     mmb_csv_writer_close(w);
+    if (rc == 0 && timed && rename(tmp_samples, samples) != 0)
+        rc = mmb_failf(err, errlen, "%s: cannot rename to %s: %s", tmp_samples, samples, strerror(errno));
     if (rc == 0 && rename(tmp, path) != 0)
         rc = mmb_failf(err, errlen, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+    if (!timed)
+        remove(tmp_samples);
     return rc;
 }
 
@@ -426,7 +467,7 @@ static int merge_folder(struct merge *m, const char *dir, const char *name)
             rc = MMB_EXIT_FAILED;
         } else {
             printf("  %zu rows -> %s; of the %zu read, %zu were copies merged before and %zu a second row of a "
-                   "configuration on one GPU (the ok one kept, else the latest)\n", m->n, out, read, copies,
+                   "configuration on one GPU (the row that counts kept: docs/profiles.md)\n", m->n, out, read, copies,
                    dropped);
         }
         if (!m->tune)

@@ -20,17 +20,20 @@
 #include "cmd/common.h"
 #include "cmd/options_impl.h"
 #include "core/array.h"
+#include "core/clock.h"
 #include "core/cache.h"
 #include "core/converge.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "core/status.h"
+#include "core/verdict.h"
 #include "report/input/formats.h"
 #include "search/strategy.h"
 
 #define S(field) offsetof(struct mmb_cmd_settings, field)
 #define BOTH (MMB_CMD_RUN | MMB_CMD_TUNE)
 #define ALL (MMB_CMD_RUN | MMB_CMD_TUNE | MMB_CMD_CHECK | MMB_CMD_MERGE | MMB_CMD_REPORT | MMB_CMD_DEVICES | \
-             MMB_CMD_EXPORT | MMB_CMD_COLUMNS | MMB_CMD_HELP)
+             MMB_CMD_EXPORT | MMB_CMD_COLUMNS | MMB_CMD_HELP | MMB_CMD_COMPARE)
 #define FORMATS(a, b) ((1LL << MMB_FORMAT_##a) | (1LL << MMB_FORMAT_##b))
 
 static const struct opt_def opts[] = {
@@ -41,12 +44,15 @@ static const struct opt_def opts[] = {
      "only shard K of N of the runs (docs/profiles.md), into <CSV stem>.shard-K-of-N.csv (default: all)"},
     {"output", 'o', OPT_TEXT, S(output), 0, 0, 0, BOTH, "CSV",
      "results file (default DATA/<gpu>/<profile>.csv; tune: DATA/<gpu>/tune-<profile>.csv)"},
-    {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH | MMB_CMD_MERGE, "DATA",
+    {"data-dir", 0, OPT_TEXT, S(data_dir), 0, 0, 0, BOTH | MMB_CMD_MERGE | MMB_CMD_COMPARE, "DATA",
      "folder of the per-GPU results (default data)"},
     {"cache-dir", 0, OPT_TEXT, S(cache_dir), 0, 0, 0, BOTH, "DIR",
      "cubin cache (default $MMB_CACHE_DIR, else ~/.cache/mmbench)"},
     {"no-cache", 0, OPT_FLAG, S(no_cache), 0, 0, 0, BOTH, NULL, "compile every configuration, keep no cubins"},
-    {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: no CUPTI counter passes"},
+    {"counters", 0, OPT_COUNTERS, S(counters), S(counters_set), 0, 0, BOTH, "MODE",
+     "which rows get CUPTI counters: best (each kernel's fastest configuration per size and dtype, and cuBLAS), "
+     "all or none (default: the profile's counters, else best for run and all for tune)"},
+    {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: the same as --counters none"},
     {"lock-clocks", 0, OPT_TEXT, S(lock_clocks), 0, 0, 0, BOTH, "base|max|MHZ",
      "lock the SM clocks of the GPUs used (NVML, needs root) to the base (TDP) clock, the highest, or MHZ, and "
      "unlock them when the run ends, also after Ctrl-C or a worker's crash; exit 2 where NVML refuses "
@@ -69,6 +75,9 @@ static const struct opt_def opts[] = {
      "limit per configuration, then a `timeout` row (default: the profile's, else 120)"},
     {"record-restricted", 0, OPT_FLAG, S(record_restricted), 0, 0, 0, BOTH, NULL,
      "write rows with status restricted too"},
+    {"keep-stale", 0, OPT_FLAG, S(keep_stale), 0, 0, 0, BOTH, NULL,
+     "take the rows already in the CSV as done even where they were measured otherwise (another kernel source "
+     "or included file, compile options, protocol, or none recorded); default: measure those again"},
     {"kernel", 0, OPT_TEXT, S(tune.kernels), 0, 0, 0, MMB_CMD_TUNE, "NAME[,NAME...]",
      "kernels to tune (default: [tune] kernels, else every source kernel)"},
     {"size", 0, OPT_TEXT, S(tune.sizes), 0, 0, 0, MMB_CMD_TUNE, "SIZES",
@@ -83,8 +92,9 @@ static const struct opt_def opts[] = {
      "wall time per kernel and problem (default: none)"},
     {"seed", 0, OPT_U64, S(tune.seed), S(tune.seed_set), 0, 0, MMB_CMD_TUNE, "S",
      "seed of random strategies, unsigned 64-bit (default: [tune] seed, else 0)"},
-    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, MMB_CMD_TUNE, "N",
-     "NVRTC threads compiling ahead, 0 none (default: one per CPU)"},
+    {"jobs", 0, OPT_INT, S(jobs), 0, 0, 1024, BOTH | MMB_CMD_CHECK, "N",
+     "NVRTC threads: compiling ahead of the GPU into the cubin cache (run, tune; 0 none), compiling (check "
+     "--compile; 0 is 1) (default: one per CPU)"},
     {"t4", 0, OPT_TEXT, S(t4), 0, 0, 0, MMB_CMD_TUNE, "FILE",
      "Kernel Tuner T4 file, for a tune of one kernel x size x dtype (default: one beside the CSV each)"},
     {"no-t4", 0, OPT_FLAG, S(no_t4), 0, 0, 0, MMB_CMD_TUNE, NULL, "write no T4 files"},
@@ -111,6 +121,21 @@ static const struct opt_def opts[] = {
     {"tune", 0, OPT_FLAG, S(tune_files), 0, 0, 0, MMB_CMD_MERGE, NULL,
      "merge tune's files (tune-<name>.shard-K-of-N.csv); a tune's runs depend on its strategy, so none is "
      "reported missing"},
+    /* compare */
+    {"gpus", 0, OPT_TEXT, S(gpus), 0, 0, 0, MMB_CMD_COMPARE, "A B",
+     "compare the GPU folders DATA/A (old) and DATA/B (new) instead of two CSVs or folders (also --gpus A,B)"},
+    {"threshold", 0, OPT_NOISE, S(threshold), 0, 0, 0, MMB_CMD_COMPARE, "X",
+     "SAME only where the ratio's 95% interval lies within 1 +- X, such as 2% or 0.02 (default 2%)"},
+    {"format", 0, OPT_FORMAT, S(format), 0, FORMATS(TEXT, MD), 0, MMB_CMD_COMPARE, "FORMAT",
+     "text, or md: the same table in Markdown (default text)"},
+    {"fail-on", 0, OPT_VERDICTS, S(fail_on), 0, 0, 0, MMB_CMD_COMPARE, "VERDICT[,VERDICT...]",
+     "exit 1 when a configuration compared gets one of these verdicts, such as slower,unsure: for CI (default: "
+     "the verdicts are printed, and the exit status 0)"},
+    {"any-protocol", 0, OPT_FLAG, S(any_protocol), 0, 0, 0, MMB_CMD_COMPARE, NULL,
+     "also compare rows timed under different protocols (said in each row's notes); default: leave them out"},
+    {"profile", 'p', OPT_TEXT, S(only), 0, 0, 0, MMB_CMD_COMPARE, "NAME",
+     "with folders, only the results of profile NAME (NAME.csv of each; tune: tune-NAME.csv) (default: every CSV "
+     "both folders have)"},
     /* report */
     {"output", 'o', OPT_TEXT, S(report.out), 0, 0, 0, MMB_CMD_REPORT, "DIR", "output folder (default <root>/reports)"},
     {"profile", 'p', OPT_TEXT, S(report.profile), 0, 0, 0, MMB_CMD_REPORT, "NAME",
@@ -120,6 +145,9 @@ static const struct opt_def opts[] = {
      "size of the bars, tables and heatmaps: N or MxNxK (default 4096 when present, else the best covered size)"},
     {"formats", 'f', OPT_FORMATS, S(report), 0, 0, 0, MMB_CMD_REPORT, "LIST",
      "figure formats, comma-separated (default all, below)"},
+    {"preset", 0, OPT_PRESET, S(report.preset), 0, 0, 0, MMB_CMD_REPORT, "NAME",
+     "figure sizes: screen (each figure's own canvas), slides (1920 x 1080, no text under 9.5 pt in the 6 in PDF) "
+     "or print (6.5 in wide, no text under 8 pt) (default screen)"},
     {"dtype", 't', OPT_DTYPE, S(report.dtype), 0, 0, 0, MMB_CMD_REPORT, "TYPE",
      "element type to show (default f32)"},
     {"cache", 'c', OPT_CACHE, S(report.cache), 0, 0, 0, MMB_CMD_REPORT, "MODE",
@@ -197,16 +225,26 @@ static const struct cmd_def cmds[] = {
     {MMB_CMD_MERGE, "merge", "PROFILE.ini", "profile", 1, 1,
      "In every GPU folder of DATA, merges the profile's shard CSVs (<name>.shard-K-of-N.csv, from\n"
      "`run --shard K/N`) and the merged CSV already there into DATA/<gpu>/<name>.csv: each\n"
-     "configuration once per GPU (a second row of one GPU: the ok one kept, else the latest), in\n"
+     "configuration once per GPU (of two rows of one GPU the later, unless it failed where the earlier\n"
+     "of the same origin is ok; docs/profiles.md), with the side files of launch times, in\n"
      "the order of an unsharded run. Prints each shard's rows and the profile's runs no shard has.",
      "0 merged, 1 runs or shard files missing (the merged CSV holds the rest) or a file not\n"
      "written, 2 bad input (shards of different N, two files of one shard, a bad CSV, a row\n"
      "not of the profile, no shard file)"},
     {MMB_CMD_REPORT, "report", "[CSV or folder ...]", "inputs", 0, -1,
      "Reads mmbench CSVs (default: every *.csv under <root>/data, recursively), writes\n"
-     "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md and\n"
-     "tables.tex. <root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.",
+     "gnuplot data and scripts, draws the figures with gnuplot, and writes README.md,\n"
+     "tables.tex and claims.json (each number of the findings with its rows and formula).\n"
+     "<root> is $MMB_SOURCE_ROOT, else the current folder. No GPU needed.",
      "0 written, 1 a file could not be written or a figure not drawn, 2 bad input"},
+    {MMB_CMD_COMPARE, "compare", "OLD NEW (CSV or folder each)", "inputs", 0, 2,
+     "Compares two runs: two results CSVs, two folders of them (the CSVs of one name in both),\n"
+     "or two GPU folders of DATA (--gpus A B). For each configuration both have (kernel,\n"
+     "parameters, dtype, size, cache; by default also timed under the same protocol), the two\n"
+     "medians, their ratio new/old, its 95% interval (distribution-free, from every launch's time\n"
+     "where the side file has them, else from each row's min and max; docs/compare.md) and a\n"
+     "verdict: FASTER, SLOWER, SAME (the interval within the threshold) or UNSURE. No GPU needed.",
+     "0 compared, 1 a verdict that --fail-on names, 2 bad input (a file, a folder, no configuration in common)"},
     {MMB_CMD_DEVICES, "devices", "", "arguments", 0, 0,
      "Lists the GPUs: name, compute capability, SMs, clocks, memory, L2, the peaks mmbench derives\n"
      "and each GPU's data folder.",
@@ -301,36 +339,58 @@ static void dtype_names(char *out, size_t len)
     }
 }
 
-static const char *const format_names[MMB_FORMAT_COUNT] = {"text", "jsonl", "json", "header"};
+static const char *const format_names[MMB_FORMAT_COUNT] = {"text", "jsonl", "json", "header", "md"};
 
 const char *mmb_cmd_format_text(enum mmb_cmd_format format)
 {
     return (unsigned)format < MMB_FORMAT_COUNT ? format_names[format] : "text";
 }
 
-/* A comma-separated list of statuses into bits; at least one. */
-static int statuses_parse(const struct mmb_cmd_settings *s, const struct opt_def *o, const char *list, unsigned *bits)
+/* One word of a --fail-on list: its bit (1u << status, or 1u << verdict, as the row's
+ * type says); false when the word names none. */
+static bool word_bit(const struct opt_def *o, const char *word, unsigned *bit)
 {
     _Static_assert(MMB_STATUS_COUNT <= 32, "--fail-on keeps a bit per status in an unsigned");
+    _Static_assert(MMB_VERDICT_COUNT <= 32, "--fail-on keeps a bit per verdict in an unsigned");
+    enum mmb_status st;
+    enum mmb_verdict v;
+    if (o->type == OPT_STATUSES && mmb_status_parse(word, &st)) {
+        *bit = 1u << st;
+        return true;
+    }
+    if (o->type == OPT_VERDICTS && mmb_verdict_parse(word, &v)) {
+        *bit = 1u << v;
+        return true;
+    }
+    return false;
+}
+
+/* A comma-separated list of statuses or verdicts into bits; at least one. */
+static int words_parse(const struct mmb_cmd_settings *s, const struct opt_def *o, const char *list, unsigned *bits)
+{
+    const char *what = o->type == OPT_VERDICTS ? "verdicts" : "statuses";
     char names[512];
     mmb_cmd_option_words(o, ", ", names, sizeof names);
     *bits = 0;
     for (const char *p = list; *p;) {
         size_t n = strcspn(p, ",");
         char one[64];
-        enum mmb_status st;
+        unsigned bit = 0;
         snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
-        bool known = n > 0 && n < sizeof one && mmb_status_parse(one, &st);
+        bool known = n > 0 && n < sizeof one && word_bit(o, one, &bit);
         if (!known || (p[n] == ',' && !p[n + 1])) {
-            fprintf(stderr, "mmbench %s: --%s expects statuses of %s, comma-separated, not '%s'%s\n", s->command,
-                    o->name, names, list, known || n == 0 ? " (an empty one)" : "");
+            fprintf(stderr, "mmbench %s: --%s expects %s of %s, comma-separated, not '%s'%s\n", s->command, o->name,
+                    what, names, list, known || n == 0 ? " (an empty one)" : "");
             return -1;
         }
-        *bits |= 1u << st;
+        *bits |= bit;
         p += n + (p[n] == ',');
     }
-    if (!*bits)
-        return bad_value(s, o, list, "one status or more, comma-separated");
+    if (!*bits) {
+        char expect[64];
+        snprintf(expect, sizeof expect, "one of the %s or more, comma-separated", what);
+        return bad_value(s, o, list, expect);
+    }
     return 0;
 }
 
@@ -446,6 +506,18 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         break;
     case OPT_FORMATS:
         return formats_parse(s, o, arg, (struct mmb_report_options *)(base + o->offset));
+    case OPT_PRESET:
+        if (!mmb_report_format_preset_parse(arg, (enum mmb_report_preset *)(base + o->offset))) {
+            mmb_cmd_option_words(o, ", ", expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
+    case OPT_COUNTERS:
+        if (!mmb_counters_parse(arg, (enum mmb_counters *)(base + o->offset))) {
+            mmb_counters_names(expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
     case OPT_FORMAT:
     case OPT_SHELL: {
         mmb_cmd_option_words(o, " or ", expect, sizeof expect);
@@ -465,7 +537,8 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
         break;
     }
     case OPT_STATUSES:
-        return statuses_parse(s, o, arg, (unsigned *)(base + o->offset));
+    case OPT_VERDICTS:
+        return words_parse(s, o, arg, (unsigned *)(base + o->offset));
     }
     if (o->set_offset)
         *(bool *)(base + o->set_offset) = true;
@@ -476,6 +549,7 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     memset(s, 0, sizeof *s);
+    s->started = mmb_seconds_now();
     s->command = cmd_of(kind)->name;
     s->data_dir = "data";
     snprintf(s->default_cache, sizeof s->default_cache, "%s", cache);
@@ -483,6 +557,7 @@ static void defaults(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s, const c
     s->warmup = -1;
     s->tune.max_fevals = -1;
     s->tune.time_limit = -1;
+    s->threshold = MMB_VERDICT_THRESHOLD;
     s->jobs = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
     s->format = kind == MMB_CMD_EXPORT ? MMB_FORMAT_HEADER : MMB_FORMAT_TEXT;
 }
@@ -510,7 +585,7 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     for (size_t i = 0; contradictions[i].a; i++)
         if (given(s, kind, contradictions[i].a) && given(s, kind, contradictions[i].b))
             return contradict(s, contradictions[i].a, contradictions[i].b, contradictions[i].why);
-    if (kind == MMB_CMD_TUNE && s->no_cache && given(s, kind, "jobs") && s->jobs > 0)
+    if ((kind & BOTH) && s->no_cache && given(s, kind, "jobs") && s->jobs > 0)
         return contradict(s, "jobs", "no-cache", "compiles run ahead only through the cubin cache");
     if (kind == MMB_CMD_EXPORT && !s->export.best) {
         fprintf(stderr, "mmbench export: expected --best, the export there is (the fastest configuration of each "
@@ -519,8 +594,18 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     }
     if (s->no_cache)
         s->cache_dir = NULL;
+    if (s->no_counters && s->counters_set && s->counters != MMB_COUNTERS_NONE) {
+        fprintf(stderr, "mmbench %s: --no-counters and --counters %s contradict each other; expected one of them\n",
+                s->command, mmb_counters_text(s->counters));
+        return -1;
+    }
+    if (s->no_counters) {
+        s->counters = MMB_COUNTERS_NONE;
+        s->counters_set = true;
+    }
     struct mmb_tune_options *t = &s->tune;
-    t->counters = !s->no_counters;
+    t->counters = s->counters;
+    t->counters_set = s->counters_set;
     t->energy = !s->no_energy;
     if (s->lock_clocks && !mmb_clock_lock_parse(s->lock_clocks, &s->lock)) {
         fprintf(stderr, "mmbench %s: --lock-clocks '%s': expected base, max or a whole number of MHz from 100 to "
@@ -529,11 +614,11 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
     }
     t->record_restricted = s->record_restricted;
     t->shard = s->shard;
-    if (kind != MMB_CMD_TUNE)
+    if (!(kind & BOTH))
         return 0;
     if (!s->cache_dir && s->jobs > 0) {
-        fprintf(stderr, "mmbench tune: --no-cache: compiles cannot run ahead without the cubin cache; "
-                "compiling on the measuring thread\n");
+        fprintf(stderr, "mmbench %s: --no-cache: compiles cannot run ahead without the cubin cache; "
+                "compiling on the measuring thread\n", s->command);
         s->jobs = 0;
     }
     return 0;

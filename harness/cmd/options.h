@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "model/profile_energy.h"
 #include "report/input/shape.h"
 #include "report/report.h"
@@ -26,12 +27,20 @@ enum mmb_cmd_kind {
     MMB_CMD_EXPORT = 64,
     MMB_CMD_COLUMNS = 128,
     MMB_CMD_HELP = 256,
+    MMB_CMD_COMPARE = 512,
 };
 
 /* What a command prints on stdout (--format): its text for people, one JSON object
- * per result row (run, tune), one JSON document (devices, export), or a C header
- * (export). */
-enum mmb_cmd_format { MMB_FORMAT_TEXT, MMB_FORMAT_JSONL, MMB_FORMAT_JSON, MMB_FORMAT_HEADER, MMB_FORMAT_COUNT };
+ * per result row (run, tune), one JSON document (devices, export), a C header
+ * (export), or Markdown (compare). */
+enum mmb_cmd_format {
+    MMB_FORMAT_TEXT,
+    MMB_FORMAT_JSONL,
+    MMB_FORMAT_JSON,
+    MMB_FORMAT_HEADER,
+    MMB_FORMAT_MD,
+    MMB_FORMAT_COUNT
+};
 
 /* Rows of the option table at most. */
 #define MMB_CMD_OPTIONS_MAX 128
@@ -39,6 +48,7 @@ enum mmb_cmd_format { MMB_FORMAT_TEXT, MMB_FORMAT_JSONL, MMB_FORMAT_JSON, MMB_FO
 /* Everything a command takes from the command line. */
 struct mmb_cmd_settings {
     const char *command;      /* "run", "tune", ...: for messages */
+    double started;           /* mmb_seconds_now() when the command began: the phases' start */
     char **args;              /* the positional arguments (profiles; report: CSVs and folders) */
     size_t nargs;
     const char *profile;      /* run, tune, merge: the one positional argument */
@@ -46,9 +56,11 @@ struct mmb_cmd_settings {
     int device;               /* --device */
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
-    bool no_cache, no_counters, no_energy, verbose, record_restricted;
+    bool no_cache, no_counters, no_energy, verbose, record_restricted, keep_stale;
     const char *lock_clocks;  /* --lock-clocks, as given */
     struct mmb_clock_lock lock; /* it parsed; kind MMB_CLOCKS_AS_FOUND without it */
+    enum mmb_counters counters; /* --counters (--no-counters: none); read when counters_set */
+    bool counters_set;
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */
@@ -64,13 +76,20 @@ struct mmb_cmd_settings {
     bool print_command;       /* --command: only the command that measures each profile */
     /* merge */
     bool tune_files;          /* --tune: tune's shard files */
+    /* compare (--format and --fail-on below) */
+    const char *gpus;         /* --gpus A (B is the argument), or A,B */
+    double threshold;         /* --threshold: SAME within it (default MMB_VERDICT_THRESHOLD) */
+    bool any_protocol;        /* --any-protocol */
+    const char *only;         /* --profile NAME: only NAME.csv of each folder */
     /* report: its options, output folder, root and command line filled in */
     struct mmb_report_options report;
     struct mmb_report_shape report_size; /* --size, when report.size points here */
     bool quiet;               /* report: no summary line */
-    /* run, tune, devices, export */
+    /* run, tune, devices, export, compare */
     enum mmb_cmd_format format; /* --format */
-    unsigned fail_on;         /* run, tune: --fail-on, a bit (1u << status) per status */
+    /* --fail-on, one bit per word: run, tune: (1u << status) per status; compare:
+     * (1u << verdict) per verdict */
+    unsigned fail_on;
     /* export */
     struct {
         bool best;            /* --best */

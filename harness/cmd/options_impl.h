@@ -23,9 +23,12 @@ enum opt_type {
     OPT_CACHE,   /* cold or hot (core/cache.h), kept as text */
     OPT_SHAPE,   /* N or MxNxK (report/input/shape.h) */
     OPT_FORMATS, /* figure formats, comma-separated, into the report's options */
+    OPT_PRESET,  /* a figure preset's name (report/input/formats.h), an enum mmb_report_preset */
     OPT_FORMAT,  /* an enum mmb_cmd_format; lo holds the bits (1 << format) of those the row takes */
     OPT_STATUSES,/* statuses (core/status.h), comma-separated, as bits (1u << status) */
+    OPT_VERDICTS,/* verdicts (core/verdict.h), comma-separated, as bits (1u << verdict) */
     OPT_SHELL,   /* a shell of mmb_cmd_shells, kept as text */
+    OPT_COUNTERS,/* a counter mode (core/counters.h) */
 };
 
 struct opt_def {
@@ -60,7 +63,7 @@ extern const size_t mmb_cmd_command_count;
 extern const char *const mmb_cmd_shells[];
 
 /* The words an option's value may be, joined by sep: the dtypes, cache modes,
- * formats, statuses, strategies or shells its type names; "" for any text. */
+ * formats, statuses, verdicts, counter modes, strategies or shells its type names; "" for any text. */
 void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, size_t len);
 
 /* Prints the --help of the command kind. */

@@ -1,7 +1,8 @@
 /* options_text.c - every text of the program made from the option and command tables:
  * --help, `mmbench help`, the manual page and the shell completions. A word a value
  * may be comes from the table that defines it (dtypes, cache modes, statuses,
- * strategies, formats), so that none of these texts keeps a list of its own. */
+ * verdicts, counter modes, strategies, formats), so that none of these texts keeps a list
+ * of its own. */
 #include "cmd/options_text.h"
 
 #include <stdbool.h>
@@ -10,8 +11,10 @@
 #include "cmd/options.h"
 #include "cmd/options_impl.h"
 #include "core/cache.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "core/status.h"
+#include "core/verdict.h"
 #include "report/input/formats.h"
 #include "search/strategy.h"
 
@@ -33,7 +36,8 @@ static const struct {
 
 static const char exit_statuses[] =
     "0 the work finished (a configuration that fails is a row with its status), 1 results could not be "
-    "written or --fail-on found a row, 2 bad input (file:line: what was expected), 69 no GPU or driver, "
+    "written, or --fail-on found a row of one of its statuses (compare: a configuration of one of its "
+    "verdicts), 2 bad input (file:line: what was expected), 69 no GPU or driver, "
     "130 interrupted (every finished row kept); each command's --help lists its own";
 
 /* Appends text (len bytes) to out after sep, within size; false when it does not fit. */
@@ -67,6 +71,10 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
         for (const struct mmb_report_format_info *f = mmb_report_format_table; f->name && ok; f++)
             ok = word_add(out, len, &n, sep, f->name, strlen(f->name));
         break;
+    case OPT_PRESET:
+        for (const struct mmb_report_preset_info *pr = mmb_report_format_preset_table; pr->name && ok; pr++)
+            ok = word_add(out, len, &n, sep, pr->name, strlen(pr->name));
+        break;
     case OPT_FORMAT:
         for (int f = 0; f < MMB_FORMAT_COUNT && ok; f++)
             if (o->lo & (1LL << f))
@@ -76,9 +84,23 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
         for (const struct mmb_status_info *st = mmb_status_table; st->text && ok; st++)
             ok = word_add(out, len, &n, sep, st->text, strlen(st->text));
         break;
+    case OPT_VERDICTS:
+        /* as people type them: the parse takes any case */
+        for (const struct mmb_verdict_info *v = mmb_verdict_table; v->text && ok; v++) {
+            char lower[16];
+            size_t w = 0;
+            for (; v->text[w] && w + 1 < sizeof lower; w++)
+                lower[w] = (char)(v->text[w] >= 'A' && v->text[w] <= 'Z' ? v->text[w] - 'A' + 'a' : v->text[w]);
+            ok = word_add(out, len, &n, sep, lower, w);
+        }
+        break;
     case OPT_SHELL:
         for (const char *const *sh = mmb_cmd_shells; *sh && ok; sh++)
             ok = word_add(out, len, &n, sep, *sh, strlen(*sh));
+        break;
+    case OPT_COUNTERS:
+        for (const struct mmb_counters_info *c = mmb_counters_table; c->text && ok; c++)
+            ok = word_add(out, len, &n, sep, c->text, strlen(c->text));
         break;
     default:
         if (!strcmp(o->name, "strategy")) {
@@ -113,10 +135,11 @@ static enum value_kind option_value(const struct opt_def *o, char *words, size_t
     return VALUE_TEXT;
 }
 
-/* A value that lists words with commas: --fail-on wrong_result,timeout. */
+/* A value that lists words with commas: --fail-on wrong_result,timeout (compare:
+ * --fail-on slower,unsure). */
 static bool option_is_list(const struct opt_def *o)
 {
-    return o->type == OPT_STATUSES || o->type == OPT_FORMATS;
+    return o->type == OPT_STATUSES || o->type == OPT_VERDICTS || o->type == OPT_FORMATS;
 }
 
 /* What a command's arguments are: profiles, CSV files or folders, a command, nothing. */

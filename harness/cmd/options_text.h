@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-/* A command of the program's table (main.c): its name, its function and what it does. */
+/* A command of the program's table (commands.c): its name, its function and what it does. */
 struct mmb_cmd_entry {
     const char *name;
     int (*fn)(int argc, char **argv);

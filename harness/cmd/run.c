@@ -19,6 +19,7 @@ struct run_job {
     const struct mmb_profile *profile;
     struct mmb_run_options opts; /* device set per worker */
     int nworkers;                /* GPUs sweeping at once (--devices all) */
+    bool check_device;           /* the worker looks for its GPU (one GPU: no count before) */
     bool jsonl;                  /* stdout carries the rows: the summary goes to stderr */
 };
 
@@ -28,6 +29,9 @@ static int run_worker(void *ctx)
     struct mmb_run_summary sum;
     char err[2048];
     unsigned part, parts = 1;
+    int n = job->check_device ? mmb_cmd_gpu_count_here("run", job->opts.device) : 1;
+    if (n < 0)
+        return n == -1 ? MMB_EXIT_NO_GPU : MMB_EXIT_BAD_INPUT;
     /* GPUs of one model share their folder's CSV: each sweeps it all, keyed by its UUID. */
     if (job->nworkers > 1 && mmb_cmd_device_part(job->opts.device, job->nworkers, &part, &parts, err, sizeof err)) {
         fprintf(stderr, "mmbench run: GPU %d: %s\n", job->opts.device, err);
@@ -42,6 +46,9 @@ static int run_worker(void *ctx)
     FILE *f = mmb_cmd_summary_open(&out, "run", job->jsonl);
     fprintf(f, "%s: %zu rows written, %zu already there, %zu configurations removed by restrictions\n", sum.csv_path,
             sum.rows_written, sum.rows_resumed, sum.restricted);
+    if (sum.stale_total)
+        fprintf(f, "  %zu of the rows already there were measured otherwise: %s\n", sum.stale_total,
+                job->opts.keep_stale ? "kept (--keep-stale)" : "measured again, the new rows superseding them");
     for (int s = 0; s < MMB_STATUS_COUNT; s++)
         if (sum.by_status[s])
             fprintf(f, "  %-16s %zu\n", mmb_status_text((enum mmb_status)s), sum.by_status[s]);
@@ -72,29 +79,33 @@ int mmb_cmd_run(int argc, char **argv)
     struct mmb_metric_set set;
     int ndev;
     struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
-                                                 .cache_dir = s.cache_dir, .counters = !s.no_counters, .no_energy = s.no_energy,
+                                                 .cache_dir = s.cache_dir, .jobs = s.jobs, .started = s.started,
+                                                 .no_energy = s.no_energy,
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
-                                                 .shard = s.shard, .judge_resumed = s.fail_on != 0},
+                                                 .shard = s.shard, .keep_stale = s.keep_stale,
+                                                 .judge_resumed = s.fail_on != 0},
                           .jsonl = s.format == MMB_FORMAT_JSONL};
     if (mmb_cmd_load_profile("run", s.profile, p, &set) != 0) {
         free(p);
         return MMB_EXIT_BAD_INPUT;
     }
+    job.opts.counters = mmb_profile_counters(p, s.counters_set, s.counters, MMB_COUNTERS_BEST,
+                                             mmb_metric_set_size(&set) == 0);
     rc = MMB_EXIT_BAD_INPUT;
     struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {
         fprintf(stderr, "mmbench run: %s\n", err);
         goto out;
     }
-    if ((ndev = mmb_cmd_gpu_count("run")) < 0) {
+    /* All GPUs: counted in a child first; one GPU: its worker looks for it, which
+     * spares a process and a CUDA initialisation */
+    if (!s.all_devices) {
+        ndev = 1;
+        job.check_device = true;
+    } else if ((ndev = mmb_cmd_gpu_count("run")) < 0) {
         rc = MMB_EXIT_NO_GPU;
-        goto out;
-    }
-    if (s.device >= ndev) {
-        fprintf(stderr, "mmbench run: --device %d, but there %s %d GPU%s (0 to %d)\n", s.device,
-                ndev == 1 ? "is" : "are", ndev, ndev == 1 ? "" : "s", ndev - 1);
         goto out;
     }
     int nworkers = s.all_devices ? (ndev < 64 ? ndev : 64) : 1;

@@ -25,6 +25,7 @@
 #include "core/imap.h"
 #include "results/columns_json.h"
 #include "results/csv.h"
+#include "results/resume.h"
 
 #define MAX_RESTARTS 32
 /* A worker asked to stop by Ctrl-C gets this long to finish its row. */
@@ -377,10 +378,13 @@ static void record_unfinished(struct watch *ws, struct child *c, enum mmb_status
     snprintf(row.reason, sizeof row.reason, "%s", reason);
     mmb_timestamp_utc(row.timestamp, sizeof row.timestamp);
     struct mmb_csv_writer *w = mmb_csv_writer_open(c->begun.csv_path, err, sizeof err);
-    if (!w || (!mmb_csv_writer_has(w, &row) && mmb_csv_append_row(w, &row, err, sizeof err) != 0)) {
+    /* a row measured as this one would be is there already (another worker's): none more; a
+     * stale one is superseded by this one */
+    bool done = w && mmb_resume_decide(mmb_csv_writer_find(w, &row, false), &row) == MMB_RESUME_DONE;
+    if (!w || (!done && mmb_csv_append_row(w, &row, err, sizeof err) != 0)) {
         fprintf(stderr, "mmbench %s: could not record the %s row of %s %s: %s\n", ws->command, mmb_status_text(st),
                 row.kernel, row.params, err);
-    } else {
+    } else if (!done) {
         mmb_cmd_print_row(ws->command, &row, false);
         row_written(ws, &row);
     }

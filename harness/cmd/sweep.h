@@ -6,9 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "core/status.h"
 #include "model/profile.h"
 #include "results/metrics.h"
+#include "results/resume.h"
 #include "results/shard.h"
 
 struct mmb_run_options {
@@ -17,9 +19,10 @@ struct mmb_run_options {
                                * writes beside it (results/shard.h: mmb_shard_path) */
     const char *data_dir;     /* default "data" */
     const char *cache_dir;    /* cubin cache; NULL: none */
-    bool counters;
+    int jobs;                 /* NVRTC threads compiling ahead into the cache (needs it); 0: none */
+    enum mmb_counters counters; /* which rows get counters (mmb_profile_counters) */
     bool no_energy;           /* --no-energy: no energy phase, whatever the profile says */
-    const struct mmb_metric_set *metrics; /* the profile's, parsed; read when counters */
+    const struct mmb_metric_set *metrics; /* the profile's, parsed; read unless counters is none */
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */
     struct mmb_timing_request timing; /* the command line's over the profile's (mmb_profile_timing) */
@@ -27,13 +30,19 @@ struct mmb_run_options {
     double timeout;           /* > 0 overrides the profile's seconds per configuration */
     const char *l2_flush;     /* L2 flush method (MMB_L2_SWEEP); NULL: the default */
     struct mmb_shard shard;   /* the runs to do, in the shard's own CSV; n == 0: all */
+    double started;           /* mmb_seconds_now() when the command began; 0: when the sweep did */
     bool gpu_keyed;           /* other GPUs of this model sweep into the same CSV at once:
                                * only this GPU's rows count as done */
+    bool keep_stale;          /* a row measured before from another source, with other compile
+                               * options or another protocol counts as done (results/resume.h) */
     bool judge_resumed;       /* tell the supervisor the statuses of the rows resumed (--fail-on) */
 };
 
 struct mmb_run_summary {
     size_t rows_written, rows_resumed, restricted;
+    size_t stale[MMB_RESUME_COUNT]; /* rows already there, by why they are stale (measured
+                                     * again, or kept with keep_stale) */
+    size_t stale_total;
     size_t by_status[MMB_STATUS_COUNT];
     char csv_path[MMB_PATH_MAX];
     bool device_lost;         /* stopped after a sticky error: run again to go on */

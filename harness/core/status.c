@@ -28,6 +28,10 @@ const struct mmb_status_info mmb_status_table[] = {
     {MMB_STATUS_TIMEOUT, "timeout",
      "ran over the time limit for one configuration; its worker was stopped and the sweep went on",
      .t4 = "runtime", .failed = true},
+    /* a counter_status only: the counters were read for another configuration of the group */
+    {MMB_STATUS_NOT_BEST, "not_best",
+     "timed and verified; counters = best read the counters only for the fastest configuration of this kernel at "
+     "this size and dtype", .t4 = "correct", .quiet = true},
     {MMB_STATUS_COUNT, NULL, NULL, NULL, false, false},
 };
 

@@ -528,6 +528,43 @@ out:
     return st;
 }
 
+int mmb_compile_options_text(const struct mmb_compile_request *req, int skip_defines, char *out, size_t len,
+                             char *err, size_t errlen)
+{
+    struct nvrtc_options o;
+    int major = 0, minor = 0;
+    if (build_options(req, &o, err, errlen) != MMB_STATUS_OK)
+        return -1;
+    int rc = -1;
+    MMB_CHECK_NVRTC(nvrtcVersion(&major, &minor), goto out);
+    char text[4096];
+    size_t n = 0;
+    text[0] = '\0';
+    for (int i = 0; i < o.count; i++) {
+        bool param = false;
+        for (int d = 0; d < skip_defines && d < o.ndefs && !param; d++)
+            param = o.argv[i] == o.defs[d];
+        if (!param && n < sizeof text)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", n ? " " : "", o.argv[i]);
+    }
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, " (NVRTC %d.%d)", major, minor);
+    if (strlen(text) < len) {
+        snprintf(out, len, "%s", text);
+    } else {
+        /* too long for the cell: its start, and a hash of the whole so that two texts
+         * that differ only in their tail still differ */
+        char tail[32];
+        int t = snprintf(tail, sizeof tail, " ... #%016llx",
+                         (unsigned long long)mmb_hash_bytes(MMB_FNV_SEED, text, strlen(text)));
+        snprintf(out, len, "%.*s%s", (int)(len - 1 - (size_t)t), text, tail);
+    }
+    rc = 0;
+out:
+    options_free(&o);
+    return rc;
+}
+
 bool mmb_names_identifier(const char *source, const char *name)
 {
     /* The identifier part of a name expression: "f<float>" -> "f", "ns::f" -> "f". */

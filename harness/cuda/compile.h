@@ -56,6 +56,15 @@ struct mmb_kernel_attrs;
 enum mmb_status mmb_module_build(const struct mmb_compile_request *req, struct mmb_module **out,
                                  struct mmb_kernel_attrs *attrs, char *err, size_t errlen);
 
+/* What NVRTC gets for req, as one line, without the first skip_defines of its -D
+ * macros (a configuration's parameters, which the row's params hold): the
+ * architecture, the standard, the prelude, the other defines, the extra options, then
+ * NVRTC's version, as "--gpu-architecture=sm_90 --std=c++17 -Delem_t=float -lineinfo
+ * (NVRTC 13.0)"; a text longer than len keeps its start and a hash of the whole.
+ * Returns 0, or -1 with err. */
+int mmb_compile_options_text(const struct mmb_compile_request *req, int skip_defines, char *out, size_t len,
+                             char *err, size_t errlen);
+
 /* Whether source mentions the identifier of a function name expression ("f" of
  * "f<float>") as a whole word: tells a missing function from other compile errors. */
 bool mmb_names_identifier(const char *source, const char *name);

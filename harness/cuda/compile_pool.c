@@ -26,6 +26,7 @@ struct job {
     const char *source;
     struct mmb_defines defines;
     enum mmb_status status;
+    char *message;        /* the compiler's, when it failed; NULL: none or out of memory */
     double seconds;
     bool from_cache;
 };
@@ -36,7 +37,7 @@ struct mmb_compile_pool {
     pthread_t *threads;
     int nthreads;
     int arch;
-    char cache_dir[MMB_PATH_MAX];
+    char cache_dir[MMB_PATH_MAX]; /* "": none */
     struct mmb_imap jobs;     /* key -> struct job * */
     struct job **queue;       /* front first */
     size_t qlen;
@@ -55,17 +56,19 @@ static void run_job(const struct mmb_compile_pool *p, struct job *j)
         .source_path = j->kernel->source, .source = j->source, .function = j->defines.function,
         .defines = j->defines.list, .arch = p->arch, .arch_specific = specific,
         .extra_options = j->kernel->nvrtc_options,
-        .cache_dir = p->cache_dir, .prelude = j->kernel->prelude,
+        .cache_dir = p->cache_dir[0] ? p->cache_dir : NULL, .prelude = j->kernel->prelude,
         .cuda_headers = j->defines.cuda_headers, .headers = j->defines.headers,
     };
     struct mmb_cubin cubin;
-    char err[1024]; /* a compile error is remembered in the cache with this much of its log */
+    char err[1024] = ""; /* a compile error is remembered in the cache with this much of its log */
     double t0 = mmb_seconds_now();
     j->status = mmb_compile(&req, &cubin, err, sizeof err);
     j->seconds = mmb_seconds_now() - t0;
     j->from_cache = cubin.from_cache;
     if (j->status == MMB_STATUS_OK)
         mmb_cubin_free(&cubin);
+    else
+        j->message = strdup(err);
 }
 
 /* With the lock held. */
@@ -118,7 +121,7 @@ int mmb_compile_pool_open(struct mmb_compile_pool **out, int threads, int arch, 
         return -1;
     }
     p->arch = arch;
-    snprintf(p->cache_dir, sizeof p->cache_dir, "%s", cache_dir);
+    snprintf(p->cache_dir, sizeof p->cache_dir, "%s", cache_dir ? cache_dir : "");
     if ((e = pthread_mutex_init(&p->lock, NULL)) || (e = pthread_cond_init(&p->work, NULL)) ||
         (e = pthread_cond_init(&p->done, NULL))) {
         mmb_errorf(err, errlen, "%s:%d: pthread init: %s", __FILE__, __LINE__, strerror(e));
@@ -200,20 +203,18 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
     return rc;
 }
 
-void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
-                           const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype dtype,
-                           double *ms, bool *from_cache)
+/* Waits for cfg's job as mmb_compile_pool_wait says; with the lock held on return.
+ * NULL when it was never submitted. */
+static struct job *job_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
+                            const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype dtype)
 {
     struct mmb_defines d;
     char ignored[256];
-    *ms = NAN;
-    *from_cache = false;
-    if (mmb_compile_defines(kernel, cfg, size, dtype, &d, ignored, sizeof ignored) != 0)
-        return;
-    uint64_t key = mmb_compile_key(kernel, d.list);
     double t0 = mmb_seconds_now();
     pthread_mutex_lock(&p->lock);
-    struct job *j = find_job(p, key);
+    if (mmb_compile_defines(kernel, cfg, size, dtype, &d, ignored, sizeof ignored) != 0)
+        return NULL;
+    struct job *j = find_job(p, mmb_compile_key(kernel, d.list));
     if (j && j->state == JOB_QUEUED) {
         /* No worker has started it: the caller would only wait for one to free up. */
         j->state = JOB_RUNNING;
@@ -225,12 +226,32 @@ void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_s
     }
     while (j && j->state != JOB_DONE)
         pthread_cond_wait(&p->done, &p->lock);
-    if (j) {
-        *ms = j->seconds * 1e3;
-        *from_cache = j->from_cache;
-    }
     p->stats.wait_seconds += mmb_seconds_now() - t0;
+    return j;
+}
+
+void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
+                           const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype dtype,
+                           double *ms, bool *from_cache)
+{
+    struct job *j = job_wait(p, kernel, cfg, size, dtype);
+    *ms = j ? j->seconds * 1e3 : NAN;
+    *from_cache = j && j->from_cache;
     pthread_mutex_unlock(&p->lock);
+}
+
+enum mmb_status mmb_compile_pool_result(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
+                                        const struct mmb_config *cfg, const struct mmb_size *size,
+                                        enum mmb_dtype dtype, char *err, size_t errlen)
+{
+    struct job *j = job_wait(p, kernel, cfg, size, dtype);
+    enum mmb_status st = j ? j->status : MMB_STATUS_SKIPPED;
+    if (!j)
+        mmb_errorf(err, errlen, "not submitted to the compile pool");
+    else if (st != MMB_STATUS_OK)
+        mmb_errorf(err, errlen, "%s", j->message ? j->message : "(the compiler's message was lost: out of memory)");
+    pthread_mutex_unlock(&p->lock);
+    return st;
 }
 
 void mmb_compile_pool_stats(struct mmb_compile_pool *p, struct mmb_compile_pool_stats *out)
@@ -242,7 +263,9 @@ void mmb_compile_pool_stats(struct mmb_compile_pool *p, struct mmb_compile_pool_
 
 static void free_job(void *ctx, size_t key, uintptr_t value)
 {
-    free((void *)value);
+    struct job *j = (struct job *)value;
+    free(j->message);
+    free(j);
 }
 
 void mmb_compile_pool_close(struct mmb_compile_pool *p)

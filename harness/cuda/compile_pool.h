@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "core/dtype.h"
+#include "core/status.h"
 #include "model/profile.h"
 #include "model/space.h"
 
@@ -24,8 +25,8 @@ struct mmb_compile_pool_stats {
     double wait_seconds;     /* the caller blocked in mmb_compile_pool_wait */
 };
 
-/* threads >= 1; cache_dir must not be NULL (the cache is how cubins reach the
- * session). Returns 0, or -1 with err. */
+/* threads >= 1; cache_dir is how cubins reach the session (NULL: nothing is kept,
+ * for a compile check). Returns 0, or -1 with err. */
 int mmb_compile_pool_open(struct mmb_compile_pool **out, int threads, int arch, const char *cache_dir,
                           char *err, size_t errlen);
 
@@ -43,6 +44,14 @@ int mmb_compile_pool_submit(struct mmb_compile_pool *p, const struct mmb_kernel_
 void mmb_compile_pool_wait(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
                            const struct mmb_config *cfg, const struct mmb_size *size, enum mmb_dtype dtype,
                            double *ms, bool *from_cache);
+
+/* As mmb_compile_pool_wait, and how the compile ended: MMB_STATUS_OK, or its status
+ * with the compiler's message (the one the cache remembered, for a rejection it
+ * remembered) in err; MMB_STATUS_SKIPPED when cfg was not submitted (the device does
+ * not run the kernel, or its defines cannot be evaluated). */
+enum mmb_status mmb_compile_pool_result(struct mmb_compile_pool *p, const struct mmb_kernel_spec *kernel,
+                                        const struct mmb_config *cfg, const struct mmb_size *size,
+                                        enum mmb_dtype dtype, char *err, size_t errlen);
 
 void mmb_compile_pool_stats(struct mmb_compile_pool *p, struct mmb_compile_pool_stats *out);
 /* Drops what is queued, waits for the running compiles, joins the threads. */

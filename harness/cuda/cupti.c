@@ -221,15 +221,22 @@ static enum mmb_status open_steps(struct mmb_profiler *p, const struct mmb_metri
                     errlen) != 0)
         return MMB_STATUS_PROFILING_DENIED;
 
-    const char *replay = getenv("MMB_CUPTI_REPLAY");
-    p->kernel_replay = replay && strcmp(replay, "kernel") == 0;
-    const char *setup = getenv("MMB_CUPTI_SETUP");
-    p->enable_each = !(setup && strcmp(setup, "once") == 0);
+    const char *setup, *replay;
+    mmb_profiler_env_modes(&setup, &replay);
+    p->kernel_replay = !strcmp(replay, "kernel");
+    p->enable_each = !strcmp(setup, "each");
     if (!p->flush) {
         mmb_errorf(err, errlen, "no L2 flush for the profiling passes");
         return MMB_STATUS_PROFILING_DENIED;
     }
     return MMB_STATUS_OK;
+}
+
+void mmb_profiler_env_modes(const char **setup, const char **replay)
+{
+    const char *r = getenv("MMB_CUPTI_REPLAY"), *s = getenv("MMB_CUPTI_SETUP");
+    *replay = r && strcmp(r, "kernel") == 0 ? "kernel" : "user";
+    *setup = s && strcmp(s, "once") == 0 ? "once" : "each";
 }
 
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,

@@ -29,6 +29,12 @@ struct mmb_profiler;
  *   MMB_STATUS_SKIPPED           the set is empty (`none`);
  *   another status               a CUDA call failed (err names it).
  * *out is NULL unless MMB_STATUS_OK. */
+/* How the profiler collects, as the environment sets it and its protocol names it:
+ * *setup "each" (the range profiler set up for every measurement) or "once"
+ * (MMB_CUPTI_SETUP=once); *replay "user" (mmbench replays each pass) or "kernel"
+ * (MMB_CUPTI_REPLAY=kernel). */
+void mmb_profiler_env_modes(const char **setup, const char **replay);
+
 enum mmb_status mmb_profiler_open(struct mmb_profiler **out, int device, const struct mmb_metric_set *set,
                                   struct mmb_l2_flush *flush, void *stream, char *err, size_t errlen);
 

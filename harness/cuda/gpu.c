@@ -80,6 +80,7 @@ int mmb_gpu_query(int device, struct mmb_device_info *info, char *err, size_t er
     info->mem_bytes = prop.totalGlobalMem;
     info->l2_bytes = (size_t)prop.l2CacheSize;
     info->max_threads_per_block = prop.maxThreadsPerBlock;
+    info->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
     info->smem_per_block_optin = prop.sharedMemPerBlockOptin;
     int clusters = 0;
     if (attribute(cudaDevAttrClusterLaunch, device, &clusters, err, errlen))

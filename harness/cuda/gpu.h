@@ -21,6 +21,7 @@ struct mmb_device_info {
     size_t mem_bytes;
     size_t l2_bytes;
     int max_threads_per_block;
+    int max_threads_per_sm;   /* resident threads per multiprocessor: the occupancy's 100% */
     size_t smem_per_block_optin;
     bool cluster_launch;  /* thread-block clusters (compute capability 9.0 on) */
     int fp32_lanes_per_sm;

@@ -143,10 +143,11 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
     cudaError_t e;
     enum mmb_status st = MMB_STATUS_OK;
     cudaEvent_t *events = NULL;
-    double *ms = NULL;
+    double *ms = NULL, *order = NULL; /* ms: the rule sorts it; order: as launched */
     size_t n = 0, ms_cap = 0, created = 0, events_cap = 0;
     struct mmb_converge_step step;
     out->sm_clock_mhz = NAN;
+    out->samples = NULL;
     for (int i = 0; i < warmup; i++) {
         if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
             goto out;
@@ -173,6 +174,16 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
                          err, errlen);
         if (st != MMB_STATUS_OK)
             goto out;
+        double *grown = realloc(order, (n + step.more) * sizeof *grown);
+        if (!grown) {
+            mmb_errorf(err, errlen, "out of host memory");
+            st = MMB_STATUS_OUT_OF_MEMORY;
+            goto out;
+        }
+        order = grown;
+        if (n == 1 && with_first)
+            order[0] = ms[0]; /* one sample is its own order: the rule sorts from min_samples on */
+        memcpy(order + n, ms + n, step.more * sizeof *ms);
         n += step.more;
         mmb_converge_step(spec, ms, n, mmb_seconds_now() - t0, &step);
     }
@@ -183,8 +194,19 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
     out->launched_ms = 0.0;
     for (size_t i = with_first ? 1 : 0; i < n; i++)
         out->launched_ms += ms[i];
+    if (!order && n > 0) { /* the first launch alone: no batch ran */
+        if (!(order = malloc(n * sizeof *order))) {
+            mmb_errorf(err, errlen, "out of host memory");
+            st = MMB_STATUS_OUT_OF_MEMORY;
+            goto out;
+        }
+        memcpy(order, ms, n * sizeof *order);
+    }
     mmb_stats_compute(ms, n, &out->stats);
+    out->samples = order;
+    order = NULL;
 out:
+    free(order);
     for (size_t i = 0; i < created; i++)
         cudaEventDestroy(events[i]);
     free(events);

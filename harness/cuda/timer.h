@@ -33,6 +33,8 @@ struct mmb_timing {
     enum mmb_stop stop;       /* why they stopped */
     double sm_clock_mhz;      /* read through NVML during the first batch; NaN without NVML */
     double launched_ms;       /* the times of the launches this call made (not the first's) */
+    double *samples;          /* every timed launch's time in ms, in launch order (stats.n of
+                               * them): the caller frees it; NULL when the timing failed */
 };
 
 /* Enqueues one launch timed as the timed launches are (after the flush when cold),

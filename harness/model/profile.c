@@ -34,6 +34,37 @@ static int key_description(struct loader *ld, const char *key, const char *value
     return mmb_profile_copy_text(ld->p->description, sizeof ld->p->description, value, msg, msglen);
 }
 
+static const char *const role_texts[MMB_PROFILE_ROLE_COUNT] = {
+    [MMB_PROFILE_ROLE_STORY] = "story",           [MMB_PROFILE_ROLE_LADDER] = "ladder",
+    [MMB_PROFILE_ROLE_TUNING] = "tuning",         [MMB_PROFILE_ROLE_AS_WRITTEN] = "as-written",
+    [MMB_PROFILE_ROLE_PRECISIONS] = "precisions", [MMB_PROFILE_ROLE_OTHER] = "other",
+};
+
+const char *mmb_profile_role_text(enum mmb_profile_role role)
+{
+    return (unsigned)role < MMB_PROFILE_ROLE_COUNT ? role_texts[role] : NULL;
+}
+
+void mmb_profile_role_names(char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int r = MMB_PROFILE_ROLE_NONE + 1; r < MMB_PROFILE_ROLE_COUNT && o < len; r++) {
+        int w = snprintf(buf + o, len - o, "%s'%s'", o ? ", " : "", role_texts[r]);
+        o += w > 0 ? (size_t)w : 0;
+    }
+}
+
+static int key_role(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    for (int r = MMB_PROFILE_ROLE_NONE + 1; r < MMB_PROFILE_ROLE_COUNT; r++)
+        if (!strcmp(value, role_texts[r])) {
+            ld->p->role = (enum mmb_profile_role)r;
+            return 0;
+        }
+    return -1;
+}
+
 static int key_sizes(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
     return mmb_sizes_parse(value, ld->p->sizes, MMB_MAX_SIZES, &ld->p->nsizes, msg, msglen);
@@ -120,6 +151,8 @@ static const struct key_def profile_keys[] = {
     {"warmup", key_warmup, "an integer >= 0", 0, NULL, NULL},
     {"cache", key_cache, "'cold' or 'hot'", 0, NULL, NULL},
     {"metrics", key_metrics, "a metric set such as 'default'", 0, NULL, NULL},
+    {"counters", mmb_profile_key_counters, "'best' (count each kernel's fastest configuration per size and dtype), 'all' or "
+     "'none'", 0, NULL, NULL},
     {"seed", key_seed, "an unsigned 64-bit integer", 0, NULL, NULL},
     {"max_configurations", key_max_configs, "an integer >= 1 (the most configurations one kernel may have)", 0,
      NULL, NULL},
@@ -130,6 +163,7 @@ static const struct key_def profile_keys[] = {
      "window at least)", 0, NULL, NULL},
     {"throttle_retries", mmb_profile_key_throttle_retries, "an integer from 0 to 10 (measurements again of a row "
      "taken while the clocks were throttled)", 0, NULL, NULL},
+    {"role", key_role, NULL, 0, NULL, mmb_profile_role_names},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
 
@@ -269,6 +303,21 @@ static int key_geometry(struct loader *ld, const char *key, const char *value, c
     return mmb_profile_msgf(msg, msglen, "internal error: '%s' is not a geometry key", key);
 }
 
+static int key_summary(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    return mmb_profile_copy_text(ld->kernel->summary, sizeof ld->kernel->summary, value, msg, msglen);
+}
+
+/* A column name as the CSV spells it; whether it is a counter is results/'s to say. */
+static int key_motivation(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    if (!mmb_profile_is_identifier(value))
+        return mmb_profile_msgf(msg, msglen, "expected a counter column such as 'smem_bank_conflicts', got '%s'",
+                                value);
+    ld->kernel->motivation_line = ld->line;
+    return mmb_profile_copy_text(ld->kernel->motivation, sizeof ld->kernel->motivation, value, msg, msglen);
+}
+
 static int key_nvrtc_options(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
     return mmb_profile_copy_text(ld->kernel->nvrtc_options, sizeof ld->kernel->nvrtc_options, value, msg, msglen);
@@ -307,6 +356,8 @@ static const struct key_def kernel_keys[] = {
     {"prelude", mmb_profile_key_prelude, "'none' or 'stdint' (uint8_t and the other <cstdint> types, as nvcc "
      "makes them visible)", KEY_SOURCE_ONLY, NULL, NULL},
     {"nvrtc_options", key_nvrtc_options, "NVRTC options such as '-lineinfo'", KEY_SOURCE_ONLY, NULL, NULL},
+    {"summary", key_summary, "free text: what this kernel changes from the one before", 0, NULL, NULL},
+    {"motivation", key_motivation, "a counter column such as 'smem_bank_conflicts'", 0, NULL, NULL},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
 

@@ -8,6 +8,7 @@
 
 #include "core/cache.h"
 #include "core/converge.h"
+#include "core/counters.h"
 #include "core/dtype.h"
 #include "core/expr.h"
 #include "model/library.h"
@@ -78,8 +79,35 @@ enum mmb_prelude {
     MMB_PRELUDE_STDINT,       /* the fixed-width integer types (uint8_t, ...) as <cstdint> has them */
 };
 
+/* What a profile is for in the report (`role =`): its story, a ladder of kernels,
+ * a tuning run, kernels as their documents print them, a precision sweep; NONE: not
+ * declared (the report falls back on the profile's name, for profiles written before
+ * the key). One table (profile.c) maps each to its text. */
+enum mmb_profile_role {
+    MMB_PROFILE_ROLE_NONE,
+    MMB_PROFILE_ROLE_STORY,
+    MMB_PROFILE_ROLE_LADDER,
+    MMB_PROFILE_ROLE_TUNING,
+    MMB_PROFILE_ROLE_AS_WRITTEN,
+    MMB_PROFILE_ROLE_PRECISIONS,
+    MMB_PROFILE_ROLE_OTHER,
+    MMB_PROFILE_ROLE_COUNT,
+};
+
+/* "ladder" for MMB_PROFILE_ROLE_LADDER; NULL for NONE and out of range. */
+const char *mmb_profile_role_text(enum mmb_profile_role role);
+/* The names of the roles, quoted and joined ("'story', 'ladder', ..."), for messages. */
+void mmb_profile_role_names(char *buf, size_t len);
+
 struct mmb_kernel_spec {
     char name[64];            /* from the section header [kernel NAME] */
+    /* For the report's worklog (docs/profiles.md "Report keys"): what this kernel
+     * changes from the one before (`summary`), and the counter column that motivated
+     * the change (`motivation`, a column name checked against the column table by
+     * mmb_profile_check_motivations, results/profile_columns.h); "" when not given. */
+    char summary[200];
+    char motivation[48];
+    int motivation_line;
     int line;                 /* of the section header */
     enum mmb_kernel_kind kind;/* MMB_KERNEL_SOURCE, or a library's (model/library.h) */
     char source[MMB_PATH_MAX];/* resolved against the profile's folder */
@@ -150,6 +178,7 @@ struct mmb_profile {
     char path[MMB_PATH_MAX];
     char name[64];            /* [profile] name, default: file name without .ini */
     char description[256];
+    enum mmb_profile_role role; /* `role =`; NONE when not declared */
     struct mmb_size sizes[MMB_MAX_SIZES];
     int nsizes;
     unsigned dtypes;          /* bit (1u << enum mmb_dtype); default f32 */
@@ -161,6 +190,8 @@ struct mmb_profile {
     enum mmb_cache_mode cache;/* default cold */
     char metrics[256];        /* metric set text, default "default" */
     int metrics_line;         /* where it is set; 0: the default */
+    enum mmb_counters counters; /* which rows get counters (`counters =`) */
+    int counters_line;        /* where it is set; 0: not set, the command's default (mmb_profile_counters) */
     double tolerance[MMB_DTYPE_COUNT]; /* tolerance.DTYPE; NaN: the dtype's rule (mmb_dtype_tolerance_for) */
     unsigned long long seed;  /* input generator seed, default 1 */
     double timeout;           /* seconds one configuration may take, default 120 */
@@ -199,6 +230,12 @@ struct mmb_timing_request {
  * --max-seconds with no target anywhere. */
 int mmb_profile_timing(const struct mmb_profile *p, const struct mmb_timing_request *cli,
                        struct mmb_converge_spec *out, char *err, size_t errlen);
+
+/* Which rows get counters: the command line's mode when given (cli_set), else the
+ * profile's `counters`, else the command's own default (run: best, tune: all); none
+ * whatever was asked when the profile's metric set is empty (`metrics = none`). */
+enum mmb_counters mmb_profile_counters(const struct mmb_profile *p, bool cli_set, enum mmb_counters cli,
+                                       enum mmb_counters command_default, bool no_metrics);
 
 /* The dtypes kernel supports: its own `dtypes`, or the profile's when it has none
  * (bits 1u << enum mmb_dtype). */

@@ -126,6 +126,7 @@ int mmb_profile_check_tune_kernels(struct loader *ld);
 int mmb_profile_key_noise(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 int mmb_profile_key_min_samples(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 int mmb_profile_key_max_seconds(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_counters(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 int mmb_profile_end_timing(struct loader *ld, const struct key_def *keys);
 
 /* The binding keys of [kernel] (profile_binding.c) and the check of their

@@ -1,7 +1,8 @@
 /* profile_timing.c - how the profile times a configuration: a fixed count (repeats)
  * or a noise target (noise, min_samples, max_seconds; core/converge.h), the check
  * that [profile] asks for one of them, and the command line's overrides over the
- * profile (mmb_profile_timing). docs/profiles.md, "Timing", says the same. */
+ * profile (mmb_profile_timing); and which rows get counters (`counters`,
+ * mmb_profile_counters). docs/profiles.md, "Timing" and "Counters", says the same. */
 #include "model/profile.h"
 
 #include <math.h>
@@ -15,6 +16,24 @@
 int mmb_profile_key_noise(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
     return mmb_noise_parse(value, &ld->p->noise);
+}
+
+int mmb_profile_key_counters(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
+{
+    if (!mmb_counters_parse(value, &ld->p->counters))
+        return -1;
+    ld->p->counters_line = ld->line;
+    return 0;
+}
+
+enum mmb_counters mmb_profile_counters(const struct mmb_profile *p, bool cli_set, enum mmb_counters cli,
+                                       enum mmb_counters command_default, bool no_metrics)
+{
+    if (no_metrics)
+        return MMB_COUNTERS_NONE;
+    if (cli_set)
+        return cli;
+    return p->counters_line ? p->counters : command_default;
 }
 
 int mmb_profile_key_min_samples(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)

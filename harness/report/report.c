@@ -75,6 +75,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
                      char *err, size_t errlen)
 {
     res->bad_input = true;
+    rep->data.root = rep->root;
     if (mmb_report_inputs_read(opt->inputs, opt->ninputs, rep->root, &rep->data, err, errlen) != 0 ||
         mmb_report_select(&rep->data, opt->profile, opt->dtype, opt->cache, opt->size, err, errlen) != 0)
         return -1;
@@ -82,7 +83,7 @@ static int data_read(struct mmb_report *rep, const struct mmb_report_options *op
     snprintf(res->warning, sizeof res->warning, "%s", rep->data.warnings);
     if (!(rep->devices = mmb_report_devices_read(rep->root, &rep->data)))
         return mmb_failf(err, errlen, "out of memory");
-    mmb_report_profiles_rank(&rep->data, rep->root);
+    mmb_report_profiles_rank(&rep->data);
     return 0;
 }
 
@@ -135,6 +136,7 @@ int mmb_report_write(const struct mmb_report_options *opt, struct mmb_report_res
     snprintf(rep->out, sizeof rep->out, "%s", opt->out);
     for (size_t i = 0; i < opt->nformats && i < MMB_REPORT_FORMAT_COUNT; i++)
         rep->formats[rep->nformats++] = opt->formats[i];
+    rep->preset = opt->preset;
     snprintf(rep->gnuplot, sizeof rep->gnuplot, "%s", opt->gnuplot ? opt->gnuplot : "");
     snprintf(rep->command, sizeof rep->command, "%s", opt->command ? opt->command : "");
     int rc = report_run(rep, opt, res, err, errlen);

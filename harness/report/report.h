@@ -1,6 +1,7 @@
 /* report.h - the report: every CSV of data/ (or those named) turned into
- * gnuplot figures, reports/README.md and reports/tables.tex. Needs no GPU and no
- * CUDA, so any machine can regenerate the report from the committed data. */
+ * gnuplot figures, reports/README.md, reports/tables.tex and reports/claims.json.
+ * Needs no GPU and no CUDA, so any machine can regenerate the report from the
+ * committed data. */
 #ifndef MMB_REPORT_H
 #define MMB_REPORT_H
 
@@ -15,6 +16,7 @@ struct mmb_report_options {
     const char *out;     /* output folder */
     enum mmb_report_format formats[MMB_REPORT_FORMAT_COUNT]; /* in the order asked for */
     size_t nformats;
+    enum mmb_report_preset preset; /* how large figures are drawn; default screen */
     const char *gnuplot; /* the program; NULL or "": gnuplot on PATH */
     const char *command; /* the command line, as the README shows it; NULL: none */
     const char *profile; /* the story's profile; NULL: course when present, else the most ok rows */

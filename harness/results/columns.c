@@ -1,7 +1,8 @@
 /* columns.c - the CSV column table and the text of one cell. The writer and the
  * reader both go through mmb_columns[], so a column added there is written, read
  * and checked everywhere at once, and its role, requirement and better direction
- * reach the row key, the tuner and T4 from here. */
+ * reach the row key, the tuner and T4 from here; and a profile's `motivation` keys are
+ * checked against it (a kernel's motivating counter must be a measured column). */
 #include "results/columns.h"
 
 #include <errno.h>
@@ -90,7 +91,34 @@ const struct mmb_column mmb_columns[] = {
         "tensor pipe utilisation: cycles any tensor pipe (HMMA, HGMMA/QGMMA, IMMA, DMMA) was active, percent of the "
         "SM's active cycles"),
     COL(tensor_inst, REAL, COUNTER, NO, NONE, NONNEG, "", "warp instructions executed by the tensor pipes"),
-    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "", "ok, profiling_denied, or skipped when no counters were asked"),
+    COL(issue_pct, REAL, COUNTER, NO, HIGHER, NONNEG, "%",
+        "SM issue throughput: instructions issued, percent of the SM's sustained peak over its active cycles (ncu's "
+        "Issue Slots Busy)"),
+    COL(smem_wavefronts, REAL, COUNTER, NO, LOWER, NONNEG, "",
+        "shared-memory wavefronts of the L1 data pipe (loads, stores, atomics): one per cycle an SM's shared memory "
+        "serves up to 128 bytes"),
+    COL(warp_cycles_per_issue, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction: the average warp's latency between two instructions (ncu's Warp Cycles "
+        "Per Issued Instruction); the stall_ columns are its parts"),
+    COL(stall_long_scoreboard, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled waiting for a global or local memory result (a load through L1TEX, L2, DRAM)"),
+    COL(stall_short_scoreboard, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled waiting for a shared-memory or other MIO result (shared loads, special functions)"),
+    COL(stall_mio_throttle, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled because the MIO queue (shared-memory and special instructions) was full"),
+    COL(stall_barrier, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled at a barrier (__syncthreads) for the block's other warps"),
+    COL(stall_math_pipe_throttle, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled because the arithmetic pipe the instruction needs was busy"),
+    COL(stall_not_selected, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled eligible, but another warp was issued: the scheduler had work"),
+    COL(stall_wait, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled on a fixed-latency dependency (the compiler's wait count)"),
+    COL(stall_lg_throttle, REAL, COUNTER, NO, LOWER, NONNEG, "cycles",
+        "warp cycles per issued instruction stalled because the local/global memory queue was full"),
+    COL(counter_status, STATUS, COUNTER, NO, NONE, STATUS, "",
+        "ok, profiling_denied, skipped when no counters were asked, or not_best (counters = best counted a faster "
+        "configuration of this kernel, size and dtype)"),
     COL(gflops, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/s", "2MNK / median time"),
     COL(flop_counted, REAL, DERIVED, NO, NONE, NONNEG, "FLOP", "2 ffma + fadd + fmul"),
     COL(intensity, REAL, DERIVED, NO, HIGHER, POSITIVE, "FLOP/B", "2MNK per DRAM byte"),
@@ -107,12 +135,24 @@ const struct mmb_column mmb_columns[] = {
         "nvbench's GlobalMem BW: compulsory bytes (MK + KN + MN) x element size / median time"),
     COL(declared_bw_pct, REAL, DERIVED, NO, HIGHER, NONNEG, "%", "nvbench's BWUtil: declared_gbps as percent of peak_gbps"),
     COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
-        "the busiest of the pipe (pipe_pct), L1, L2 and DRAM throughput: what limits the kernel"),
+        "what limits the kernel: the busiest of the pipe (pipe_pct), the SM's issue rate, the SM's busiest unit, "
+        "L1, L2 and DRAM throughput, or latency when none is at 60% of its peak (docs/counters.md)"),
     COL(gflops_per_watt, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/J",
         "2MNK / energy_j: energy efficiency, GFLOP per joule (GFLOP/s per watt)"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
+    COL(theoretical_occupancy_pct, REAL, STATIC, NO, NONE, NONNEG, "%",
+        "theoretical occupancy: the warps that may be resident on an SM at once (the occupancy API, from the "
+        "block size, registers and shared memory), percent of the SM's maximum; no counters needed"),
     COL(timestamp, STR, IDENTITY, NO, NONE, TEXT, "", "ISO 8601 UTC time of the measurement"),
+    COL(source_digest, STR, IDENTITY, NO, NONE, TEXT, "",
+        "the kernel source and every file it includes (FNV-1a 64, 16 hex digits); for a library kernel, the "
+        "library that computes the dtype and its version (cuBLAS 13.1.0; cuBLASLt for e4m3)"),
+    COL(compile_options, STR, IDENTITY, NO, NONE, TEXT, "",
+        "what NVRTC compiled with besides the parameters' -D macros (architecture, standard, defines, the "
+        "profile's nvrtc_options) and NVRTC's version; empty for a library kernel"),
+    COL(protocol, STR, IDENTITY, NO, NONE, TEXT, "",
+        "how the row was timed and counted: key=value items joined by ';' (docs/profiles.md, Protocol)"),
     {NULL, MMB_COL_STR, 0, 0, MMB_ROLE_IDENTITY, MMB_REQUIRED_NO, MMB_BETTER_NONE, MMB_DOMAIN_TEXT, NULL, NULL},
 };
 
@@ -375,6 +415,29 @@ int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_ro
         *(enum mmb_status *)p = s;
         return 0;
     }
+    }
+    return 0;
+}
+
+/* ---- a profile's values that name a column -------------------------------------------------- */
+
+static bool motivating(const struct mmb_column *c)
+{
+    return c && (c->role == MMB_ROLE_COUNTER || c->role == MMB_ROLE_DERIVED || c->role == MMB_ROLE_STATIC) &&
+           (c->type == MMB_COL_INT || c->type == MMB_COL_REAL);
+}
+
+int mmb_profile_check_motivations(const struct mmb_profile *p, char *err, size_t errlen)
+{
+    for (int i = 0; i < p->nkernels; i++) {
+        const struct mmb_kernel_spec *k = &p->kernels[i];
+        if (!k->motivation[0] || motivating(mmb_column_find(k->motivation)))
+            continue;
+        return mmb_failf(err, errlen,
+                         "%s:%d: motivation: '%s' is not a counter column; expected a counter, derived or static "
+                         "number such as 'smem_bank_conflicts', 'dram_read_bytes' or 'registers' (mmbench columns "
+                         "lists them)",
+                         p->path, k->motivation_line, k->motivation);
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/profile.h"
 #include "results/row_fields.h"
 
 enum mmb_col_type { MMB_COL_STR, MMB_COL_INT, MMB_COL_REAL, MMB_COL_STATUS };
@@ -95,5 +96,10 @@ int mmb_column_parse(const struct mmb_column *c, const char *text, struct mmb_ro
  * others to 9 significant digits; NaN stays NaN. A resumed tune reads its scores
  * from the CSV, so the tuner rounds fresh ones with this to replay the same path. */
 double mmb_csv_round(double v);
+
+/* Every kernel's `motivation` of a profile (the counter that motivated its change, for
+ * the report's worklog) is empty or names a measured column (a counter, a derived or a
+ * static number): returns 0, else -1 with err "path:line: ...". */
+int mmb_profile_check_motivations(const struct mmb_profile *p, char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "results/columns.h"
+#include "results/csv_impl.h"
 
 /* "kernel, params, dtype, m, n, k and status": the columns every file must have. */
 static void required_list(char *out, size_t len)
@@ -181,6 +182,37 @@ static int records_parse(const char *path, const char *buf, size_t len, record_f
     return rc;
 }
 
+struct records_ctx {
+    mmb_csv_record_fn fn;
+    void *ctx;
+    const char **fields;
+    size_t cap;
+};
+
+static int records_forward(void *ctx, const struct record *rec, long line, char *err, size_t errlen)
+{
+    struct records_ctx *c = ctx;
+    if (rec->nfields > c->cap) {
+        const char **f = realloc(c->fields, rec->nfields * sizeof *f);
+        if (!f)
+            return mmb_failf(err, errlen, "out of memory");
+        c->fields = f;
+        c->cap = rec->nfields;
+    }
+    for (size_t i = 0; i < rec->nfields; i++)
+        c->fields[i] = record_field(rec, i);
+    return c->fn(c->ctx, c->fields, rec->nfields, line, err, errlen);
+}
+
+int mmb_csv_records(const char *path, const char *buf, size_t len, mmb_csv_record_fn fn, void *ctx, char *err,
+                    size_t errlen)
+{
+    struct records_ctx c = {fn, ctx, NULL, 0};
+    int rc = records_parse(path, buf, len, records_forward, &c, err, errlen);
+    free(c.fields);
+    return rc;
+}
+
 /* ---- reader ------------------------------------------------------------------ */
 
 struct reader {
@@ -341,4 +373,123 @@ int mmb_csv_read_appended(const char *path, mmb_csv_row_fn fn, void *ctx, bool *
     int rc = mmb_csv_read_buffer(path, buf, keep, false, fn, ctx, err, errlen);
     free(buf);
     return rc;
+}
+
+/* ---- migration: an older header to this table's ------------------------------ */
+
+bool mmb_csv_cell_needs_quotes(const char *s)
+{
+    if (s[0] == ' ' || s[0] == '\t')
+        return true;
+    size_t n = strlen(s);
+    if (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        return true;
+    return strpbrk(s, ",\"\r\n") != NULL;
+}
+
+struct migration {
+    const char *path;
+    size_t ncols;         /* the table's */
+    long *from;           /* [table column]: the file's field, -1 when the file lacks it */
+    size_t nfields;       /* the file's header */
+    bool header_done, current;
+    char *out;
+    size_t len, cap;
+    size_t added;         /* table columns the file lacked */
+};
+
+static int out_append(struct migration *m, const char *s, size_t n, bool quote, char *err, size_t errlen)
+{
+    size_t need = quote ? 2 * n + 3 : n;
+    if (m->len + need + 2 > m->cap) {
+        size_t cap = m->cap ? m->cap : 4096;
+        while (cap < m->len + need + 2)
+            cap *= 2;
+        char *grown = realloc(m->out, cap);
+        if (!grown)
+            return mmb_failf(err, errlen, "%s: out of memory", m->path);
+        m->out = grown;
+        m->cap = cap;
+    }
+    m->len += quote ? csv_write(m->out + m->len, m->cap - m->len, s, n) : (memcpy(m->out + m->len, s, n), n);
+    return 0;
+}
+
+static int migration_header(struct migration *m, const struct record *rec, char *err, size_t errlen)
+{
+    m->nfields = rec->nfields;
+    m->current = rec->nfields == m->ncols;
+    for (size_t c = 0; c < m->ncols; c++)
+        m->from[c] = -1;
+    for (size_t i = 0; i < rec->nfields; i++) {
+        const char *name = record_field(rec, i);
+        const struct mmb_column *c = mmb_column_find(name);
+        if (!c)
+            return mmb_failf(err, errlen, "%s:1: column '%s' is not one of mmbench's columns: rewriting the file to "
+                             "this mmbench's header would drop it; write to a new file (-o)", m->path, name);
+        size_t at = (size_t)(c - mmb_columns);
+        if (m->from[at] >= 0)
+            return mmb_failf(err, errlen, "%s:1: column '%s' appears twice in the header", m->path, name);
+        m->from[at] = (long)i;
+        m->current = m->current && at == i;
+    }
+    for (size_t c = 0; c < m->ncols; c++) {
+        m->added += m->from[c] < 0;
+        if (m->from[c] < 0 && mmb_columns[c].required != MMB_REQUIRED_NO) {
+            char list[256];
+            required_list(list, sizeof list);
+            return mmb_failf(err, errlen, "%s:1: header lacks the required column '%s' (a CSV of mmbench results "
+                             "must have %s)", m->path, mmb_columns[c].name, list);
+        }
+    }
+    for (size_t c = 0; c < m->ncols && !m->current; c++) {
+        if (out_append(m, c ? "," : "", c ? 1 : 0, false, err, errlen) != 0 ||
+            out_append(m, mmb_columns[c].name, strlen(mmb_columns[c].name), false, err, errlen) != 0)
+            return -1;
+    }
+    return m->current ? 0 : out_append(m, "\n", 1, false, err, errlen);
+}
+
+static int migration_record(void *ctx, const struct record *rec, long line, char *err, size_t errlen)
+{
+    struct migration *m = ctx;
+    if (!m->header_done) {
+        m->header_done = true;
+        return migration_header(m, rec, err, errlen);
+    }
+    if (m->current)
+        return 0;
+    if (rec->nfields != m->nfields)
+        return mmb_failf(err, errlen, "%s:%ld: expected %zu fields as in the header, found %zu", m->path, line,
+                         m->nfields, rec->nfields);
+    for (size_t c = 0; c < m->ncols; c++) {
+        const char *cell = m->from[c] >= 0 ? record_field(rec, (size_t)m->from[c]) : "";
+        if ((c && out_append(m, ",", 1, false, err, errlen) != 0) ||
+            out_append(m, cell, strlen(cell), mmb_csv_cell_needs_quotes(cell), err, errlen) != 0)
+            return -1;
+    }
+    return out_append(m, "\n", 1, false, err, errlen);
+}
+
+int mmb_csv_migrate_text(const char *path, const char *buf, size_t len, char **out, size_t *outlen, size_t *added,
+                         char *err, size_t errlen)
+{
+    struct migration m = {.path = path, .ncols = mmb_columns_count()};
+    *out = NULL;
+    *outlen = 0;
+    *added = 0;
+    if (!(m.from = calloc(m.ncols, sizeof *m.from)))
+        return mmb_failf(err, errlen, "%s: out of memory", path);
+    int rc = records_parse(path, buf, len, migration_record, &m, err, errlen);
+    if (rc == 0 && !m.header_done)
+        rc = mmb_failf(err, errlen, "%s:1: expected the CSV header line, found only blank lines", path);
+    free(m.from);
+    if (rc != 0 || m.current) {
+        free(m.out);
+        return rc;
+    }
+    *out = m.out;
+    *outlen = m.len;
+    *added = m.added;
+    return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results/row.h"
 
@@ -14,15 +15,29 @@ struct mmb_csv_writer;
  * about 300 MB; anything larger is refused, not read until memory runs out. */
 #define MMB_CSV_MAX_BYTES ((size_t)256 << 20)
 
-/* Opens path for appending: creates it with the header when absent or empty.
- * When it exists, its header must be this table's (else -1, err names file and
- * the first differing column); a trailing partial line left by a killed run is cut
- * off; the keys of the rows present are remembered for mmb_csv_writer_has. */
+/* Opens path for appending: creates it with the header when absent or empty. A
+ * trailing partial line left by a killed run is cut off. A file written by an older
+ * mmbench (fewer columns, another order, every column one of this table's) is
+ * rewritten once, atomically, under this table's header, the new cells empty and the
+ * others as they were; a header naming a column this table lacks is refused (-1, err
+ * names the file and the column). The keys of the rows present are remembered, each
+ * with the version of its row that counts (results/resume.h), for
+ * mmb_csv_writer_find. Another writer's rewrite of the file is followed when
+ * appending. */
 struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t errlen);
 
-/* True when a row with the same key is already in the file: the same cells in the
- * column table's key, config and device columns (kernel, params, dtype, m, n, k,
- * cache, gpu_uuid): this configuration measured on row's GPU. */
+/* The version of the row that counts for row's key in the file (results/resume.h),
+ * NULL when there is none: with the GPU (any_gpu false), the same cells in the column
+ * table's key, config and device columns (kernel, params, dtype, m, n, k, cache,
+ * gpu_uuid); with any_gpu, the same without the device. */
+struct mmb_row_version;
+const struct mmb_row_version *mmb_csv_writer_find(const struct mmb_csv_writer *w, const struct mmb_row *row,
+                                                  bool any_gpu);
+/* The protocol text whose hash a version of this file carries (struct
+ * mmb_row_version's protocol); NULL when not kept (a file of many protocols). */
+const char *mmb_csv_writer_protocol(const struct mmb_csv_writer *w, uint64_t hash);
+/* True when a row with the same key is already in the file: this configuration
+ * measured on row's GPU. */
 bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row);
 /* The same without the device: this configuration measured on any GPU. A GPU that
  * sweeps alone takes a row of another GPU of its folder (its model) as done; GPUs of

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,9 +24,26 @@ static size_t key_hash(const struct mmb_row *row, bool with_device)
 static int add(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
 {
     struct mmb_csv_statuses *s = ctx;
-    uintptr_t v = (uintptr_t)row->status | (uintptr_t)row->counter_status << 8;
-    if (mmb_imap_put(&s->map, key_hash(row, s->with_device), v) != 0)
+    struct mmb_csv_status_entry e = {.status = row->status, .counter_status = row->counter_status};
+    mmb_row_version_of(row, &e.version);
+    size_t key = key_hash(row, s->with_device);
+    uintptr_t at;
+    if (mmb_imap_get(&s->map, key, &at)) {
+        if (mmb_row_version_replaces(&s->entries[at].version, &e.version))
+            s->entries[at] = e;
+        return 0;
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        struct mmb_csv_status_entry *grown = realloc(s->entries, cap * sizeof *grown);
+        if (!grown)
+            return mmb_failf(err, errlen, "%s:%ld: out of memory", path, line);
+        s->entries = grown;
+        s->cap = cap;
+    }
+    if (mmb_imap_put(&s->map, key, (uintptr_t)s->n) != 0)
         return mmb_failf(err, errlen, "%s:%ld: out of memory", path, line);
+    s->entries[s->n++] = e;
     return 0;
 }
 
@@ -53,15 +71,18 @@ int mmb_csv_statuses_load(struct mmb_csv_statuses *s, const char *path, bool wit
 bool mmb_csv_statuses_find(const struct mmb_csv_statuses *s, const struct mmb_row *row, enum mmb_status *status,
                            enum mmb_status *counter_status)
 {
-    uintptr_t v;
-    if (!mmb_imap_get(&s->map, key_hash(row, s->with_device), &v))
+    uintptr_t at;
+    if (!mmb_imap_get(&s->map, key_hash(row, s->with_device), &at))
         return false;
-    *status = (enum mmb_status)(v & 0xff);
-    *counter_status = (enum mmb_status)((v >> 8) & 0xff);
+    *status = s->entries[at].status;
+    *counter_status = s->entries[at].counter_status;
     return true;
 }
 
 void mmb_csv_statuses_free(struct mmb_csv_statuses *s)
 {
     mmb_imap_free(&s->map);
+    free(s->entries);
+    s->entries = NULL;
+    s->n = s->cap = 0;
 }

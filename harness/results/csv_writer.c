@@ -19,20 +19,18 @@
 #include "core/file.h"
 #include "core/hash.h"
 #include "results/columns.h"
+#include "results/csv_impl.h"
+#include "results/resume.h"
 
-static bool cell_needs_quotes(const char *s)
-{
-    if (s[0] == ' ' || s[0] == '\t')
-        return true;
-    size_t n = strlen(s);
-    if (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        return true;
-    return strpbrk(s, ",\"\r\n") != NULL;
-}
+/* The keys of the rows in the file, each with the version of its row that counts
+ * (results/resume.h): an open-addressing map. */
+struct slot {
+    char *key;
+    struct mmb_row_version version;
+};
 
-/* The keys of the rows in the file: an open-addressing set of strings. */
 struct key_set {
-    char **slots;
+    struct slot *slots;
     size_t cap, count;
 };
 
@@ -42,19 +40,29 @@ struct mmb_csv_writer {
     size_t rows;
     struct key_set keys; /* configuration and GPU: mmb_csv_writer_has */
     struct key_set runs; /* configuration alone: mmb_csv_writer_has_any_gpu */
+    char *owner;         /* whose run lock it holds (mmb_csv_writer_lock), NULL: none */
+    /* the protocol texts of its rows, by the hash their versions carry (a file holds a
+     * few), to say how a stale row was measured; past the table's size, not kept */
+    struct {
+        uint64_t hash;
+        char *text;
+    } protocols[32];
+    size_t nprotocols;
 };
+
+static int run_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen);
 
 static int key_set_grow(struct key_set *s)
 {
     size_t cap = s->cap ? 2 * s->cap : 256;
-    char **slots = calloc(cap, sizeof *slots);
+    struct slot *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return -1;
     for (size_t i = 0; i < s->cap; i++) {
-        if (!s->slots[i])
+        if (!s->slots[i].key)
             continue;
-        size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, s->slots[i], strlen(s->slots[i])) & (cap - 1);
-        while (slots[h])
+        size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, s->slots[i].key, strlen(s->slots[i].key)) & (cap - 1);
+        while (slots[h].key)
             h = (h + 1) & (cap - 1);
         slots[h] = s->slots[i];
     }
@@ -64,32 +72,37 @@ static int key_set_grow(struct key_set *s)
     return 0;
 }
 
-static bool key_set_has(const struct key_set *s, const char *key)
+static struct slot *key_set_find(const struct key_set *s, const char *key)
 {
     if (s->cap == 0)
-        return false;
+        return NULL;
     size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, key, strlen(key)) & (s->cap - 1);
-    while (s->slots[h]) {
-        if (strcmp(s->slots[h], key) == 0)
-            return true;
+    while (s->slots[h].key) {
+        if (strcmp(s->slots[h].key, key) == 0)
+            return &s->slots[h];
         h = (h + 1) & (s->cap - 1);
     }
-    return false;
+    return NULL;
 }
 
-static int key_set_add(struct key_set *s, const char *key)
+/* Adds key with version v, or keeps for it whichever of its version and v counts. */
+static int key_set_add(struct key_set *s, const char *key, const struct mmb_row_version *v)
 {
-    if (key_set_has(s, key))
+    struct slot *old = key_set_find(s, key);
+    if (old) {
+        if (mmb_row_version_replaces(&old->version, v))
+            old->version = *v;
         return 0;
+    }
     if (2 * (s->count + 1) > s->cap && key_set_grow(s) != 0)
         return -1;
     char *copy = strdup(key);
     if (!copy)
         return -1;
     size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, key, strlen(key)) & (s->cap - 1);
-    while (s->slots[h])
+    while (s->slots[h].key)
         h = (h + 1) & (s->cap - 1);
-    s->slots[h] = copy;
+    s->slots[h] = (struct slot){copy, *v};
     s->count++;
     return 0;
 }
@@ -97,7 +110,7 @@ static int key_set_add(struct key_set *s, const char *key)
 static void key_set_free(struct key_set *s)
 {
     for (size_t i = 0; i < s->cap; i++)
-        free(s->slots[i]);
+        free(s->slots[i].key);
     free(s->slots);
     s->slots = NULL;
     s->cap = s->count = 0;
@@ -148,7 +161,7 @@ static size_t row_format(const struct mmb_row *row, char *out, size_t len)
             out[o++] = ',';
         }
         size_t n = strlen(cell);
-        if (cell_needs_quotes(cell)) {
+        if (mmb_csv_cell_needs_quotes(cell)) {
             size_t need = csv_write(out + o, len - o, cell, n);
             if (need >= len - o)
                 return 0;
@@ -167,15 +180,23 @@ static size_t row_format(const struct mmb_row *row, char *out, size_t len)
     return o;
 }
 
-/* Remembers a row's keys, with and without its GPU. */
+/* Remembers a row's keys, with and without its GPU, and its protocol's text. */
 static int keys_add(struct mmb_csv_writer *w, const struct mmb_row *row)
 {
     char key[MMB_ROW_KEY_LEN];
+    struct mmb_row_version v;
+    mmb_row_version_of(row, &v);
+    if (v.protocol && !mmb_csv_writer_protocol(w, v.protocol) &&
+        w->nprotocols < sizeof w->protocols / sizeof w->protocols[0]) {
+        if (!(w->protocols[w->nprotocols].text = strdup(row->protocol)))
+            return -1;
+        w->protocols[w->nprotocols++].hash = v.protocol;
+    }
     mmb_row_key(row, true, key, sizeof key);
-    if (key_set_add(&w->keys, key) != 0)
+    if (key_set_add(&w->keys, key, &v) != 0)
         return -1;
     mmb_row_key(row, false, key, sizeof key);
-    return key_set_add(&w->runs, key);
+    return key_set_add(&w->runs, key, &v);
 }
 
 static int writer_existing_row(void *ctx, const struct mmb_row *row, const char *path, long line,
@@ -190,14 +211,97 @@ static int writer_existing_row(void *ctx, const struct mmb_row *row, const char 
     return 0;
 }
 
-/* Loads the rows already in the file, cutting a partial last line first. */
+static int writer_lock(int fd, const char *path, int how, char *err, size_t errlen)
+{
+    while (flock(fd, how) != 0) {
+        if (errno != EINTR) {
+            mmb_errorf(err, errlen, "%s: flock: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Opens path for appending into w->fd (closing the one before). */
+static int writer_reopen(struct mmb_csv_writer *w, char *err, size_t errlen)
+{
+    int fd = open(w->path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0) {
+        mmb_errorf(err, errlen, "%s: cannot open for appending: %s", w->path, strerror(errno));
+        return -1;
+    }
+    if (w->fd >= 0)
+        close(w->fd);
+    w->fd = fd;
+    return w->owner ? run_lock(w, w->owner, err, errlen) : 0;
+}
+
+/* Whether w->fd is still the file at w->path: another writer may have rewritten it
+ * under a newer header (writer_migrate), renaming a new file over it. */
+static bool writer_current(const struct mmb_csv_writer *w)
+{
+    struct stat open_st, path_st;
+    return fstat(w->fd, &open_st) == 0 && open_st.st_nlink > 0 && stat(w->path, &path_st) == 0 &&
+           path_st.st_ino == open_st.st_ino && path_st.st_dev == open_st.st_dev;
+}
+
+/* Takes the append lock on the file at w->path, following a rewrite of it. */
+static int writer_lock_current(struct mmb_csv_writer *w, char *err, size_t errlen)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        if (writer_lock(w->fd, w->path, LOCK_EX, err, errlen) != 0)
+            return -1;
+        if (writer_current(w))
+            return 0;
+        flock(w->fd, LOCK_UN);
+        if (writer_reopen(w, err, errlen) != 0)
+            return -1;
+    }
+    mmb_errorf(err, errlen, "%s: replaced again and again while appending; expected one writer to rewrite it",
+               w->path);
+    return -1;
+}
+
+/* Replaces the file by text (its rows under this mmbench's header), atomically: a new
+ * file renamed over it, then opened for appending. The caller holds the lock. */
+static int writer_migrate(struct mmb_csv_writer *w, const char *text, size_t len, size_t added, char *err,
+                          size_t errlen)
+{
+    /* through a link, the file it names is rewritten (the link stays), with its mode */
+    char *target = realpath(w->path, NULL);
+    struct stat st;
+    bool had_mode = fstat(w->fd, &st) == 0;
+    int rc = mmb_file_write_atomic(target ? target : w->path, text, len, err, errlen);
+    if (rc == 0 && had_mode)
+        (void)chmod(target ? target : w->path, st.st_mode & 07777);
+    free(target);
+    if (rc != 0)
+        return -1;
+    int old = w->fd;
+    w->fd = -1;
+    rc = writer_reopen(w, err, errlen);
+    flock(old, LOCK_UN);
+    close(old);
+    if (rc == 0)
+        fprintf(stderr, "mmbench: %s: rewritten once under this mmbench's header (%zu column%s added, empty in its "
+                "%zu rows)\n", w->path, added, added == 1 ? "" : "s", w->rows);
+    return rc;
+}
+
+/* Loads the rows already in the file, cutting a partial last line first; a file of an
+ * older header is rewritten under this one (mmb_csv_migrate_text) once its rows have
+ * been read. Holds the append lock throughout. */
 static int writer_load(struct mmb_csv_writer *w, char *err, size_t errlen)
 {
+    if (writer_lock_current(w, err, errlen) != 0)
+        return -1;
     size_t len;
     char *buf = mmb_file_read_regular(w->path, MMB_CSV_MAX_BYTES, "CSV file", &len, err, errlen);
-    if (!buf)
+    if (!buf) {
+        flock(w->fd, LOCK_UN);
         return -1;
-    char header[4096];
+    }
+    char header[8192];
     size_t hlen = header_format(header, sizeof header);
     size_t keep = len;
     while (keep > 0 && buf[keep - 1] != '\n')
@@ -216,11 +320,18 @@ static int writer_load(struct mmb_csv_writer *w, char *err, size_t errlen)
         }
         len = keep;
     }
+    char *migrated = NULL;
+    size_t mlen = 0, added = 0;
     if (rc == 0 && len == 0)
         rc = write_all(w->fd, w->path, header, hlen, err, errlen);
-    else if (rc == 0) {
-        rc = mmb_csv_read_buffer(w->path, buf, len, true, writer_existing_row, w, err, errlen);
-    }
+    else if (rc == 0 && (rc = mmb_csv_migrate_text(w->path, buf, len, &migrated, &mlen, &added, err, errlen)) == 0)
+        rc = mmb_csv_read_buffer(w->path, migrated ? migrated : buf, migrated ? mlen : len, true,
+                                 writer_existing_row, w, err, errlen);
+    if (rc == 0 && migrated)
+        rc = writer_migrate(w, migrated, mlen, added, err, errlen);
+    if (w->fd >= 0)
+        flock(w->fd, LOCK_UN);
+    free(migrated);
     free(buf);
     return rc;
 }
@@ -234,9 +345,8 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
         return NULL;
     }
     /* O_APPEND: every row lands at the end, whatever else holds the file open. */
-    w->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
-    if (w->fd < 0) {
-        mmb_errorf(err, errlen, "%s: cannot open for appending: %s", path, strerror(errno));
+    w->fd = -1;
+    if (writer_reopen(w, err, errlen) != 0) {
         free(w->path);
         free(w);
         return NULL;
@@ -272,18 +382,31 @@ struct mmb_csv_writer *mmb_csv_writer_open(const char *path, char *err, size_t e
     return w;
 }
 
-bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row)
+const struct mmb_row_version *mmb_csv_writer_find(const struct mmb_csv_writer *w, const struct mmb_row *row,
+                                                  bool any_gpu)
 {
     char key[MMB_ROW_KEY_LEN];
-    mmb_row_key(row, true, key, sizeof key);
-    return key_set_has(&w->keys, key);
+    mmb_row_key(row, !any_gpu, key, sizeof key);
+    const struct slot *s = key_set_find(any_gpu ? &w->runs : &w->keys, key);
+    return s ? &s->version : NULL;
+}
+
+const char *mmb_csv_writer_protocol(const struct mmb_csv_writer *w, uint64_t hash)
+{
+    for (size_t i = 0; i < w->nprotocols; i++)
+        if (w->protocols[i].hash == hash)
+            return w->protocols[i].text;
+    return NULL;
+}
+
+bool mmb_csv_writer_has(const struct mmb_csv_writer *w, const struct mmb_row *row)
+{
+    return mmb_csv_writer_find(w, row, false) != NULL;
 }
 
 bool mmb_csv_writer_has_any_gpu(const struct mmb_csv_writer *w, const struct mmb_row *row)
 {
-    char key[MMB_ROW_KEY_LEN];
-    mmb_row_key(row, false, key, sizeof key);
-    return key_set_has(&w->runs, key);
+    return mmb_csv_writer_find(w, row, true) != NULL;
 }
 
 int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char *err, size_t errlen)
@@ -297,12 +420,8 @@ int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char
     }
     /* One writer at a time (workers of several GPUs may share a file), and a row that
      * could not be written whole (a full disk) is cut off again: no half row stays. */
-    while (flock(w->fd, LOCK_EX) != 0) {
-        if (errno != EINTR) {
-            mmb_errorf(err, errlen, "%s: flock: %s", w->path, strerror(errno));
-            return -1;
-        }
-    }
+    if (writer_lock_current(w, err, errlen) != 0)
+        return -1;
     struct stat st;
     int rc = fstat(w->fd, &st);
     if (rc != 0)
@@ -328,6 +447,16 @@ int mmb_csv_append_row(struct mmb_csv_writer *w, const struct mmb_row *row, char
 }
 
 int mmb_csv_writer_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen)
+{
+    if (run_lock(w, owner, err, errlen) != 0)
+        return -1;
+    free(w->owner);
+    if (!(w->owner = strdup(owner)))
+        return mmb_failf(err, errlen, "%s: out of memory", w->path);
+    return 0;
+}
+
+static int run_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen)
 {
     /* An open-file-description lock on one byte far past any real data, chosen by the
      * owner's name: held while the writer is open, gone with its process, so that a
@@ -360,6 +489,9 @@ void mmb_csv_writer_close(struct mmb_csv_writer *w)
         close(w->fd); /* write(2) already put every row in the file: nothing to lose here */
     key_set_free(&w->keys);
     key_set_free(&w->runs);
+    for (size_t i = 0; i < w->nprotocols; i++)
+        free(w->protocols[i].text);
+    free(w->owner);
     free(w->path);
     free(w);
 }

@@ -11,6 +11,9 @@ const struct mmb_limiter mmb_limiter_table[] = {
     {MMB_LIMITER_L1, "l1", "L1/TEX throughput"},
     {MMB_LIMITER_L2, "l2", "L2 throughput"},
     {MMB_LIMITER_DRAM, "dram", "DRAM bandwidth"},
+    {MMB_LIMITER_ISSUE, "issue", "the SM's instruction issue"},
+    {MMB_LIMITER_SM, "sm", "the SM's busiest unit"},
+    {MMB_LIMITER_LATENCY, "latency", "latency (no unit at 60% of its peak)"},
     {MMB_LIMITER_COUNT, NULL, NULL},
 };
 

@@ -46,6 +46,34 @@ const struct mmb_metric mmb_metrics[] = {
            MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR),
     METRIC("sm__inst_executed_pipe_tensor.sum", tensor_inst, "instruction", 1.0, SUM,
            MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR),
+    /* the limiter's other SM unit, ncu's Issue Slots Busy, and the shared-memory level of
+     * the roofline (wavefronts x 128 bytes); both fit in default's passes */
+    METRIC("sm__inst_issued.avg.pct_of_peak_sustained_active", issue_pct, "percent", 1.0, TIME_AVG,
+           MMB_METRIC_COMPUTE),
+    METRIC("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", smem_wavefronts, "l1tex_wavefront", 1.0, SUM,
+           MMB_METRIC_COMPUTE),
+    /* what holds the warps back: ncu's Warp State Statistics, warp cycles per issued
+     * instruction in total and for the eight reasons that hold matrix kernels back (of
+     * the nineteen, the rest are branches, instruction fetch, memory barriers, sleep,
+     * textures and the tensor cores' own); 3 passes more on GH100 (10 to 13) */
+    METRIC("smsp__average_warp_latency_per_inst_issued.ratio", warp_cycles_per_issue, "gpc_cycle", 1.0, TIME_AVG,
+           MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", stall_long_scoreboard, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio", stall_short_scoreboard, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", stall_mio_throttle, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", stall_barrier, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio", stall_math_pipe_throttle, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio", stall_not_selected, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_wait_per_issue_active.ratio", stall_wait, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
+    METRIC("smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio", stall_lg_throttle, "instruction", 1.0,
+           TIME_AVG, MMB_METRIC_STALLS),
     {NULL, NULL, NULL, 0.0, MMB_MERGE_SUM, 0, 0},
 };
 
@@ -59,6 +87,7 @@ static const struct {
     {"memory", MMB_METRIC_MEMORY, false},
     {"compute", MMB_METRIC_COMPUTE, false},
     {"tensor", MMB_METRIC_TENSOR, false},
+    {"stalls", MMB_METRIC_STALLS, false},
     {"none", 0, true},
 };
 #define SET_NAMES (sizeof set_names / sizeof set_names[0])
@@ -181,7 +210,7 @@ static void report_unknown(const char *word, char *err, size_t errlen)
         snprintf(err, errlen, "unknown metric '%s'; did you mean %s?", word, list);
     else
         snprintf(err, errlen,
-                 "unknown metric '%s'; expected default, memory, compute, tensor, none, or a comma list "
+                 "unknown metric '%s'; expected default, memory, compute, tensor, stalls, none, or a comma list "
                  "of CSV columns (dram_gbps, sm_util_pct, ...) or CUPTI names", word);
 }
 
@@ -204,7 +233,7 @@ int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err
         size_t len = (size_t)(last - p);
         if (len == 0) {
             snprintf(err, errlen, "metric set '%s': empty name (expected default, memory, compute, "
-                     "tensor, none, or a comma list of metrics)", text);
+                     "tensor, stalls, none, or a comma list of metrics)", text);
             return -1;
         }
         if (len >= sizeof word)

@@ -21,6 +21,7 @@ enum {
     MMB_METRIC_MEMORY = 1u << 0,
     MMB_METRIC_COMPUTE = 1u << 1,
     MMB_METRIC_TENSOR = 1u << 2,
+    MMB_METRIC_STALLS = 1u << 3,
 };
 
 struct mmb_metric {
@@ -30,7 +31,7 @@ struct mmb_metric {
     const char *cupti_unit;  /* dimension CUPTI reports (checked offline by the tests) */
     double scale;            /* CSV value = CUPTI value * scale */
     enum mmb_metric_merge merge;
-    unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR */
+    unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR | MMB_METRIC_STALLS */
     size_t offset;           /* offsetof(struct mmb_row, column's field): a double */
 };
 
@@ -39,7 +40,7 @@ struct mmb_metric {
  * event timing and with ncu). */
 extern const struct mmb_metric mmb_metrics[];
 #define MMB_METRIC_DURATION 0
-#define MMB_METRIC_MAX 32
+#define MMB_METRIC_MAX 48
 
 size_t mmb_metrics_count(void);
 /* By CUPTI name or CSV column; NULL when neither. */
@@ -56,8 +57,9 @@ struct mmb_metric_set {
 
 /* `default` (every column), `memory` (DRAM bytes, bandwidth and utilisation, L1 and
  * L2 hit rates), `compute` (SM %, FP32 instruction counts, occupancy, bank conflicts,
- * the tensor pipes), `tensor` (the tensor pipes' utilisation and instructions),
- * `none`, or a comma list of set names, CUPTI names and column names, spaces allowed.
+ * the tensor pipes, issue throughput, shared-memory wavefronts), `tensor` (the tensor
+ * pipes' utilisation and instructions), `stalls` (warp cycles per issued instruction,
+ * in total and per stall reason), `none`, or a comma list of set names, CUPTI names and column names, spaces allowed.
  * NULL text is `default`. An unknown name is -1 with err naming it and its closest
  * matches. */
 int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err, size_t errlen);

@@ -93,27 +93,54 @@ bool mmb_row_pipe(const struct mmb_row *row, enum mmb_pipe *pipe)
     return true;
 }
 
-/* The busiest of the pipe, L1, L2 and DRAM; "" unless all four are known. */
-static void limiter_of(const struct mmb_row *row, double pipe_pct, char *out, size_t len)
+/* The limiter kind of the row's pipe; FP32 when the pipe is unknown. */
+static enum mmb_limiter_kind pipe_kind(const struct mmb_row *row)
 {
     enum mmb_pipe pipe;
     const struct mmb_limiter *pl = mmb_row_pipe(row, &pipe) ? mmb_limiter_parse(mmb_pipe_info(pipe)->limiter) : NULL;
+    return pl ? pl->value : MMB_LIMITER_FP32;
+}
+
+static bool bound_of(const struct mmb_row *row, double pipe_pct, struct mmb_row_bound *b)
+{
     const struct {
         enum mmb_limiter_kind kind;
         double pct;
-    } levels[] = {{pl ? pl->value : MMB_LIMITER_FP32, pipe_pct},
-                  {MMB_LIMITER_L1, row->l1_util_pct},
-                  {MMB_LIMITER_L2, row->l2_util_pct},
-                  {MMB_LIMITER_DRAM, row->dram_util_pct}};
+        bool required;
+    } units[] = {{pipe_kind(row), pipe_pct, true},
+                 {MMB_LIMITER_ISSUE, row->issue_pct, false},
+                 {MMB_LIMITER_L1, row->l1_util_pct, true},
+                 {MMB_LIMITER_L2, row->l2_util_pct, true},
+                 {MMB_LIMITER_DRAM, row->dram_util_pct, true}};
     size_t best = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
-        if (!isfinite(levels[i].pct))
-            return;
-        if (levels[i].pct > levels[best].pct)
+    double sm_rivals = pipe_pct; /* what sm_util_pct includes and must exceed to be named */
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (!isfinite(units[i].pct)) {
+            if (units[i].required)
+                return false;
+            continue;
+        }
+        if (units[i].kind == MMB_LIMITER_ISSUE)
+            sm_rivals = fmax(sm_rivals, units[i].pct);
+        if (units[i].pct > units[best].pct)
             best = i;
     }
-    snprintf(out, len, "%s", mmb_limiter_info(levels[best].kind)->text);
+    b->unit = units[best].kind;
+    b->pct = units[best].pct;
+    if (isfinite(row->sm_util_pct) && row->sm_util_pct > b->pct && row->sm_util_pct > sm_rivals + MMB_LIMITER_SM_MARGIN) {
+        b->unit = MMB_LIMITER_SM;
+        b->pct = row->sm_util_pct;
+    }
+    b->verdict = b->pct >= MMB_LIMITER_NEAR_PEAK ? b->unit : MMB_LIMITER_LATENCY;
+    return true;
+}
+
+static void limiter_of(const struct mmb_row *row, double pipe_pct, char *out, size_t len)
+{
+    struct mmb_row_bound b;
+    out[0] = '\0';
+    if (bound_of(row, pipe_pct, &b))
+        snprintf(out, len, "%s", mmb_limiter_info(b.verdict)->text);
 }
 
 void mmb_row_derive(struct mmb_row *row)
@@ -123,9 +150,12 @@ void mmb_row_derive(struct mmb_row *row)
     if (!isnan(row->ffma) && !isnan(row->fadd) && !isnan(row->fmul))
         row->flop_counted = 2.0 * row->ffma + row->fadd + row->fmul;
     row->intensity = intensity_of(row);
-    /* the device gives its FP32 peak; the row's pipe may be another */
+    /* the device gives its FP32 peak; the row's pipe may be another. A row derived
+     * before (timed, then counted under counters = best) holds its pipe's peak already:
+     * scaled from the FP32 peak again, not from itself. */
     enum mmb_pipe pipe;
-    row->peak_gflops = mmb_row_pipe(row, &pipe) ? mmb_pipe_peak(row->peak_gflops, row->cc, pipe, row->gpu) : NAN;
+    double fp32_peak = mmb_row_fp32_peak(row);
+    row->peak_gflops = mmb_row_pipe(row, &pipe) ? mmb_pipe_peak(fp32_peak, row->cc, pipe, row->gpu) : NAN;
     row->pipe_pct = percent_of(row->gflops, row->peak_gflops);
     row->fp32_pct = row->pipe_pct;
     row->declared_gbps = giga_per_second(compulsory_bytes(row), row);
@@ -205,12 +235,36 @@ double mmb_row_compulsory_bytes(const struct mmb_row *row)
     return compulsory_bytes(row);
 }
 
+bool mmb_row_bound(const struct mmb_row *row, struct mmb_row_bound *bound)
+{
+    return bound_of(row, mmb_row_pipe_pct(row), bound);
+}
+
+double mmb_row_unit_pct(const struct mmb_row *row, enum mmb_limiter_kind unit)
+{
+    switch (unit) {
+    case MMB_LIMITER_ISSUE:
+        return row->issue_pct;
+    case MMB_LIMITER_SM:
+        return row->sm_util_pct;
+    case MMB_LIMITER_L1:
+        return row->l1_util_pct;
+    case MMB_LIMITER_L2:
+        return row->l2_util_pct;
+    case MMB_LIMITER_DRAM:
+        return row->dram_util_pct;
+    case MMB_LIMITER_LATENCY:
+    case MMB_LIMITER_COUNT:
+        return NAN;
+    default:
+        return unit == pipe_kind(row) ? mmb_row_pipe_pct(row) : NAN;
+    }
+}
+
 const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len)
 {
-    if (row->limiter[0])
-        return row->limiter;
     limiter_of(row, mmb_row_pipe_pct(row), buf, len);
-    return buf;
+    return buf[0] ? buf : row->limiter;
 }
 
 static bool cell_equal(const struct mmb_column *c, const struct mmb_row *a, const struct mmb_row *b)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/dtype.h"
+#include "results/limiter.h"
 #include "results/row_fields.h"
 
 /* Sets every cell empty; status ok, counter_status skipped. */
@@ -25,10 +26,10 @@ void mmb_row_init(struct mmb_row *row);
  *   declared_gbps   = (m k + k n + m n) x element size / median time (nvbench's
  *                     GlobalMem BW of seed 004: compulsory bytes, not measured ones)
  *   declared_bw_pct = 100 declared_gbps / peak_gbps (nvbench's BWUtil)
- *   limiter         = the highest of pipe_pct, l1_util_pct, l2_util_pct and
- *                     dram_util_pct, as limiter.h names it (the pipe as the pipe
- *                     table's limiter says: fp32, fp64, int32, tensor); "" unless all
- *                     four are known
+ *   limiter         = mmb_row_bound's verdict, as limiter.h names it: the busiest
+ *                     unit if at MMB_LIMITER_NEAR_PEAK or above, else latency; ""
+ *                     unless pipe_pct, l1_util_pct, l2_util_pct and dram_util_pct
+ *                     are known
  * intensity uses 2 m n k, not flop_counted, so that the roofline places every kernel
  * by the work the problem needs, the same for every kernel of a size: one that wastes
  * FLOPs (padding, recomputed tiles) gains no intensity from the waste, and rows
@@ -65,7 +66,25 @@ double mmb_row_declared_gbps(const struct mmb_row *row);
 double mmb_row_declared_pct(const struct mmb_row *row);
 /* (m k + k n + m n) x element size; NaN without sizes or a known dtype. */
 double mmb_row_compulsory_bytes(const struct mmb_row *row);
-/* The limiter cell, else computed into buf (len >= 8); "" when a level is unknown. */
+/* What bounds a kernel, by Nsight Compute's Speed-of-Light rule: the busiest of the
+ * row's pipe (pipe_pct, as the pipe table's limiter names it: fp32, fp64, int32,
+ * tensor), the SM's issue rate (issue_pct), L1, L2 and DRAM throughput, in that order
+ * on ties; the busiest SM unit (sm_util_pct) in their stead when it exceeds the pipe
+ * and the issue rate by more than MMB_LIMITER_SM_MARGIN points. issue_pct and
+ * sm_util_pct count where known (older files lack the issue rate); the other four
+ * must be. verdict is unit when its pct is at least MMB_LIMITER_NEAR_PEAK, else
+ * MMB_LIMITER_LATENCY. False when a required level is unknown. */
+struct mmb_row_bound {
+    enum mmb_limiter_kind unit;    /* the busiest unit */
+    double pct;                    /* its use, percent of its peak */
+    enum mmb_limiter_kind verdict; /* unit, or MMB_LIMITER_LATENCY */
+};
+bool mmb_row_bound(const struct mmb_row *row, struct mmb_row_bound *bound);
+/* A unit's use in percent of its peak (the pipe's kinds: pipe_pct when the row runs
+ * on that pipe); NaN unknown or for MMB_LIMITER_LATENCY. */
+double mmb_row_unit_pct(const struct mmb_row *row, enum mmb_limiter_kind unit);
+/* The verdict of mmb_row_bound as text, computed into buf (len >= 8) from the
+ * counters, else the row's limiter cell (a file whose counters were left out), else "". */
 const char *mmb_row_limiter(const struct mmb_row *row, char *buf, size_t len);
 
 /* True when a and b measure the same problem: every key column (kernel, dtype, m,

@@ -45,7 +45,11 @@ struct mmb_row {
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
     double l1_util_pct, l2_util_pct, l1_bytes, l2_bytes;
     double tensor_pct, tensor_inst;
-    enum mmb_status counter_status;   /* ok, profiling_denied, or skipped (none asked) */
+    double issue_pct, smem_wavefronts;
+    /* warp-stall reasons: warp cycles per issued instruction, in total and per reason */
+    double warp_cycles_per_issue, stall_long_scoreboard, stall_short_scoreboard, stall_mio_throttle;
+    double stall_barrier, stall_math_pipe_throttle, stall_not_selected, stall_wait, stall_lg_throttle;
+    enum mmb_status counter_status;   /* ok, profiling_denied, skipped (none asked) or not_best */
     /* derived */
     double gflops, flop_counted, intensity, peak_gbps;
     char pipe[16];      /* core/dtype.h's pipe table: the pipe whose peak peak_gflops is */
@@ -55,7 +59,14 @@ struct mmb_row {
     double gflops_per_watt; /* 2MNK per joule of a launch, in GFLOP/J (= GFLOP/s per W) */
     /* static */
     long long registers, smem_bytes;
+    double theoretical_occupancy_pct; /* the occupancy API's resident warps, % of the SM's maximum */
     char timestamp[32]; /* ISO 8601 UTC */
+    /* origin: what was measured and how (results/resume.h compares them on resume) */
+    char source_digest[32];   /* the kernel source and every file it includes, as 16 hex
+                               * digits; a library kernel's name and version */
+    char compile_options[256]; /* what NVRTC got besides the parameters' -D macros, and its
+                               * version */
+    char protocol[256];       /* results/protocol.h: how it was timed and counted */
 };
 
 #endif

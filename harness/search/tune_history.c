@@ -14,11 +14,27 @@
 #include "core/imap.h"
 #include "model/space.h"
 #include "results/csv.h"
-#include "results/t4.h"
+#include "results/resume.h"
+#include "results/t4/t4.h"
 
 struct mmb_tune_history {
     struct mmb_imap rows; /* index -> struct mmb_row * */
+    bool (*keep)(void *ctx, size_t index, const struct mmb_row *row);
+    void *keep_ctx;
+    size_t left_out;
 };
+
+void mmb_tune_history_filter(struct mmb_tune_history *h,
+                             bool (*keep)(void *ctx, size_t index, const struct mmb_row *row), void *ctx)
+{
+    h->keep = keep;
+    h->keep_ctx = ctx;
+}
+
+size_t mmb_tune_history_left_out(const struct mmb_tune_history *h)
+{
+    return h->left_out;
+}
 
 struct mmb_tune_history *mmb_tune_history_new(void)
 {
@@ -43,7 +59,11 @@ int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct 
 {
     uintptr_t old;
     if (mmb_imap_get(&h->rows, index, &old)) {
-        *(struct mmb_row *)old = *row;
+        struct mmb_row_version a, b;
+        mmb_row_version_of((const struct mmb_row *)old, &a);
+        mmb_row_version_of(row, &b);
+        if (mmb_row_version_replaces(&a, &b))
+            *(struct mmb_row *)old = *row;
         return 0;
     }
     struct mmb_row *copy = malloc(sizeof *copy);
@@ -158,6 +178,10 @@ static int load_row(void *ctx, const struct mmb_row *row, const char *path, long
     size_t index;
     if (mmb_space_parse_params(c->kernel, row->params, &cfg, &index) != 0) {
         c->stale++; /* the profile's space changed since: not this space's result */
+        return 0;
+    }
+    if (c->h->keep && !c->h->keep(c->h->keep_ctx, index, row)) {
+        c->h->left_out++;
         return 0;
     }
     if (mmb_tune_history_add(c->h, index, row) != 0) {

@@ -3,6 +3,7 @@
 #ifndef MMB_TUNE_HISTORY_H
 #define MMB_TUNE_HISTORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model/profile.h"
@@ -13,7 +14,15 @@ struct mmb_tune_history;
 
 struct mmb_tune_history *mmb_tune_history_new(void);
 void mmb_tune_history_free(struct mmb_tune_history *h);
-/* Remembers row as configuration index's result (a later add replaces it). */
+/* Which rows of the file count when loading: keep(ctx, index, row) false leaves a row
+ * out (a row measured otherwise than the tune would measure it now: results/resume.h),
+ * counted by mmb_tune_history_left_out. Without a filter every row counts. */
+void mmb_tune_history_filter(struct mmb_tune_history *h,
+                             bool (*keep)(void *ctx, size_t index, const struct mmb_row *row), void *ctx);
+/* The rows the filter left out, over every load. */
+size_t mmb_tune_history_left_out(const struct mmb_tune_history *h);
+/* Remembers row as configuration index's result: a later add replaces it as
+ * mmb_row_version_replaces says (results/resume.h). */
 int mmb_tune_history_add(struct mmb_tune_history *h, size_t index, const struct mmb_row *row);
 /* NULL when index has no row. */
 const struct mmb_row *mmb_tune_history_find(const struct mmb_tune_history *h, size_t index);

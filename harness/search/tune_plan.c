@@ -88,9 +88,13 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
     const char *objective = opt->objective ? opt->objective : t->objective;
     if (mmb_objective_parse(objective, &plan->objective, why, sizeof why) != 0)
         return mmb_failf(err, errlen, "%s%s", opt->objective ? "--objective: " : "", why);
-    if (!opt->counters && mmb_objective_needs_counters(&plan->objective))
-        return mmb_failf(err, errlen, "objective '%s' is a hardware counter; expected counters on (drop "
-                         "--no-counters) or an objective such as time or gflops", objective);
+    /* tune counts every configuration unless asked otherwise: its CSV is also the search's record */
+    plan->counters = mmb_profile_counters(p, opt->counters_set, opt->counters, MMB_COUNTERS_ALL, false);
+    if (plan->counters != MMB_COUNTERS_ALL && mmb_objective_needs_counters(&plan->objective))
+        return mmb_failf(err, errlen, "objective '%s' is a hardware counter, which the search needs of every "
+                         "configuration; expected counters = all (--counters all, not --counters %s%s) or an "
+                         "objective such as time or gflops", objective, mmb_counters_text(plan->counters),
+                         opt->counters_set ? "" : " as the profile says");
     if ((!opt->energy || !p->energy) && mmb_objective_needs_energy(&plan->objective))
         return mmb_failf(err, errlen, "objective '%s' needs the energy phase, which %s turns off; expected it on "
                          "(docs/energy.md) or an objective such as time or gflops", objective,

@@ -19,7 +19,9 @@ struct mmb_tune_options {
     long long max_fevals;      /* -1: from the profile */
     double time_limit;         /* < 0: from the profile */
     unsigned long long seed;
-    bool seed_set, counters, energy, record_restricted; /* energy: no --no-energy */
+    bool seed_set, energy, record_restricted; /* energy: no --no-energy */
+    enum mmb_counters counters; /* --counters (--no-counters: none); read when counters_set */
+    bool counters_set;
     struct mmb_shard shard;    /* --shard K/N; n == 0: all */
 };
 
@@ -34,6 +36,7 @@ struct mmb_tune_plan {
     double time_limit;
     uint64_t seed;
     bool record_restricted;
+    enum mmb_counters counters; /* the command line's, else the profile's, else all */
     /* The reference library kernel (model/library.h), measured at every tuned size:
      * the profile's [kernel] with its library, or bare_reference when it has none. */
     const struct mmb_kernel_spec *cublas;

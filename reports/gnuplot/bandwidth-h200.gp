@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/bandwidth-h200.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-bandwidth-h200.pdf" : "../figures/bandwidth-h200.".fmt)
     set multiplot title "NVIDIA H200: DRAM bandwidth, measured and declared (f32, cold L2)" font F22
     unset label
     unset object
@@ -56,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.0700
     set rmargin at screen 0.4000
     set bmargin at screen 0.3000
@@ -66,33 +75,33 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Measured DRAM traffic / time (counters)"
-    set yrange [0:1369.42]
+    set yrange [0:1376.56]
     set ylabel "GB/s"
-    set y2range [0:28.4448]
+    set y2range [0:28.593]
     set y2tics nomirror
     set y2label "% of the DRAM peak (4814 GB/s)"
     set format y2 "%g"
     set arrow 1 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 60 MiB" at 2289.73, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     plot "bandwidth-h200.dat" index 0 using 1:2 with linespoints ls 1 notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 1 using 1:2 with points ls 1 pt 4 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 2 using 1:2 with linespoints ls 2 notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 3 using 1:2 with points ls 2 pt 6 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 4 using 1:2 with linespoints ls 3 notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 5 using 1:2 with points ls 3 pt 8 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 6 using 1:2 with linespoints ls 4 notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 7 using 1:2 with points ls 4 pt 10 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 8 using 1:2 with linespoints ls 5 notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $2 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($11 > 0 ? $2 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 9 using 1:2 with points ls 5 pt 6 lw 2.5 notitle
     unset label
     unset object
@@ -132,6 +141,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5850
     set rmargin at screen 0.9150
     set bmargin at screen 0.3000
@@ -142,33 +159,33 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "nvbench's declared bytes (A, B, C once) / time"
-    set yrange [0:229.193]
+    set yrange [0:228.845]
     set ylabel "GB/s"
-    set y2range [0:4.76067]
+    set y2range [0:4.75345]
     set y2tics nomirror
     set y2label "% of the DRAM peak (4814 GB/s)"
     set format y2 "%g"
     set arrow 1 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#505050" back
     set label "L2 60 MiB" at 2289.73, graph 0.970 right offset -0.5,0 tc rgb "#505050" font F14
     plot "bandwidth-h200.dat" index 0 using 1:4 with linespoints ls 1 notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 0 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 1 using 1:4 with points ls 1 pt 4 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 2 using 1:4 with linespoints ls 2 notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 2 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 3 using 1:4 with points ls 2 pt 6 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 4 using 1:4 with linespoints ls 3 notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 4 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 5 using 1:4 with points ls 3 pt 8 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 6 using 1:4 with linespoints ls 4 notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 7 using 1:4 with points ls 4 pt 10 lw 2.5 notitle, \
          "bandwidth-h200.dat" index 8 using 1:4 with linespoints ls 5 notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($9 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
-         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($10 > 0 ? $4 : NaN) with points pt 12 ps 4 * PS lw 2 lc rgb "#303030" notitle, \
+         "bandwidth-h200.dat" index 8 using 1:($11 > 0 ? $4 : NaN) with points pt 6 ps 5 * PS lw 1.5 lc rgb "#707070" notitle, \
          "bandwidth-h200.dat" index 9 using 1:4 with points ls 5 pt 6 lw 2.5 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98

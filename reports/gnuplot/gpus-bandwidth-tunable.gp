@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/gpus-bandwidth-tunable.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1800,1050 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1800,1050 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 9.00in,5.25in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-gpus-bandwidth-tunable.pdf" : "../figures/gpus-bandwidth-tunable.".fmt)
     set multiplot title "tunable: memory bandwidth on every GPU (f32, cold L2)" font F22
     unset label
     unset object
@@ -56,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.0850
     set rmargin at screen 0.4750
     set bmargin at screen 0.3000
@@ -66,16 +75,16 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Memory bandwidth (GB/s)"
-    set yrange [0:1562.27]
+    set yrange [0:1650.9]
     set ylabel "GB/s"
-    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
-    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
-    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
-    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
-    plot "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#808000" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#808000" font F14
+    plot "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:2 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#808000" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:4 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#808000" notitle
     unset label
     unset object
     unset arrow
@@ -114,6 +123,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5700
     set rmargin at screen 0.9600
     set bmargin at screen 0.3000
@@ -124,16 +141,16 @@ do for [i = 1:words(formats)] {
     set xrange [176.552:11878.4]
     set xlabel "Matrix size N (N×N×N, log scale)"
     set title "Bandwidth utilisation (% of each GPU's DRAM peak)"
-    set yrange [0:46.6027]
+    set yrange [0:49.2465]
     set ylabel "% of DRAM peak"
-    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#0072B2" back
-    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#0072B2" font F14
-    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#009E73" back
-    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#009E73" font F14
-    plot "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle, \
-         "bandwidth-h200.dat" index 6 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" notitle
+    set arrow 1 from 2090.23, graph 0 to 2090.23, graph 1 nohead dt 2 lw 2 lc rgb "#5E3C99" back
+    set label "H100 80GB HBM3 L2 50 MiB" at 2090.23, graph 0.970 right offset -0.5,0 tc rgb "#5E3C99" font F14
+    set arrow 2 from 2289.73, graph 0 to 2289.73, graph 1 nohead dt 2 lw 2 lc rgb "#808000" back
+    set label "H200 L2 60 MiB" at 2289.73, graph 0.910 right offset -0.5,0 tc rgb "#808000" font F14
+    plot "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h100-80gb-hbm3.dat" index 6 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#5E3C99" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:3 with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#808000" notitle, \
+         "bandwidth-h200.dat" index 6 using 1:5 with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#808000" notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -155,10 +172,10 @@ do for [i = 1:words(formats)] {
     set xrange [0:1]
     set yrange [0:1]
     set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
-    plot NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#0072B2" title "H100 80GB HBM3, measured", \
-         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#0072B2" title "H100 80GB HBM3, declared", \
-         NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#009E73" title "H200, measured", \
-         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#009E73" title "H200, declared"
+    plot NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#5E3C99" title "H100 80GB HBM3, measured", \
+         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#5E3C99" title "H100 80GB HBM3, declared", \
+         NaN with linespoints dt 1 pt 7 ps 2 * PS lw 2.5 lc rgb "#808000" title "H200, measured", \
+         NaN with linespoints dt 2 pt 6 ps 2 * PS lw 2.5 lc rgb "#808000" title "H200, declared"
     unset multiplot
     unset output
 }

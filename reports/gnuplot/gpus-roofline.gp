@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1780,990 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1780,990 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.90in,4.95in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/gpus-roofline.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1780,990 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1780,990 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.90in,4.95in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-gpus-roofline.pdf" : "../figures/gpus-roofline.".fmt)
     set multiplot title "Every GPU: hierarchical roofline (f32, cold L2, shared axes)" font F22
     unset label
     unset object
@@ -56,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
@@ -66,7 +75,7 @@ do for [i = 1:words(formats)] {
     set ylabel "GFLOP/s (log scale)"
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:817.777]
+    set xrange [0.1:3276.8]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]
@@ -75,47 +84,46 @@ do for [i = 1:words(formats)] {
     B0 = 3352.3
     roof0(x) = x * B0 < P ? x * B0 : P
     set label "DRAM 3352 GB/s" at 1.08408, 3634.17 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
-    B1 = 13100.4
+    B1 = 13117.0
     roof1(x) = x * B1 < P ? x * B1 : P
-    set label "L2 13100 GB/s" at 0.587067, 7690.81 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
-    B2 = 134719.2
+    set label "L2 13117 GB/s" at 0.586732, 7696.17 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    B2 = 133676.3
     roof2(x) = x * B2 < P ? x * B2 : P
-    set label "L1 134719 GB/s" at 0.205694, 27711 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    set label "L1 133676 GB/s" at 0.206415, 27592.8 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    B3 = 33419.1
+    roof3(x) = x * B3 < P ? x * B3 : P
+    set label "shared 33419 GB/s" at 0.385184, 12872.5 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030" font F14
     plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
          roof1(x) with lines lw 2.5 dt 2 lc rgb "#303030" notitle, \
          roof2(x) with lines lw 2.5 dt 4 lc rgb "#303030" notitle, \
+         roof3(x) with lines lw 2.5 dt 5 lc rgb "#303030" notitle, \
          "roofline-h100-80gb-hbm3.dat" index 0 using 1:2 with linespoints ls 1 lw 1 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with linespoints ls 1 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 1 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with linespoints ls 1 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 2 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 2 lw 1 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with linespoints ls 1 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with linespoints ls 2 lw 1 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 3 lw 1 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 6 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 7 using 1:2 with linespoints ls 2 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 8 using 1:2 with linespoints ls 3 lw 1 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 8 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2 with linespoints ls 4 lw 1 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 9 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 10 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 11 using 1:2 with linespoints ls 3 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 12 using 1:2 with linespoints ls 4 lw 1 notitle, \
          "roofline-h100-80gb-hbm3.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h100-80gb-hbm3.dat" index 15 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
+         "roofline-h100-80gb-hbm3.dat" index 13 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 14 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 15 using 1:2 with linespoints ls 4 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 16 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 17 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 18 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 19 using 1:2 with linespoints ls 5 lw 1 pt 4 notitle, \
+         "roofline-h100-80gb-hbm3.dat" index 20 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
     unset label
     unset object
     unset arrow
@@ -154,6 +162,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788
@@ -164,7 +180,7 @@ do for [i = 1:words(formats)] {
     unset ylabel
     set logscale x 10
     set format x "%.10g"
-    set xrange [0.1:817.777]
+    set xrange [0.1:3276.8]
     set logscale y 10
     set format y "%.10g"
     set yrange [1000:160580]
@@ -173,39 +189,46 @@ do for [i = 1:words(formats)] {
     B0 = 4814.3
     roof0(x) = x * B0 < P ? x * B0 : P
     set label "DRAM 4814 GB/s" at 0.92114, 4434.65 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    B1 = 15406.1
+    roof1(x) = x * B1 < P ? x * B1 : P
+    set label "L2 15406 GB/s" at 0.545763, 8408.08 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    B2 = 133438.1
+    roof2(x) = x * B2 < P ? x * B2 : P
+    set label "L1 133438 GB/s" at 0.206581, 27565.7 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
+    B3 = 33359.5
+    roof3(x) = x * B3 < P ? x * B3 : P
+    set label "shared 33360 GB/s" at 0.385493, 12859.9 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F12
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030" font F14
     plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
+         roof1(x) with lines lw 2.5 dt 2 lc rgb "#303030" notitle, \
+         roof2(x) with lines lw 2.5 dt 4 lc rgb "#303030" notitle, \
+         roof3(x) with lines lw 2.5 dt 5 lc rgb "#303030" notitle, \
          "roofline-h200.dat" index 0 using 1:2 with linespoints ls 1 lw 1 notitle, \
          "roofline-h200.dat" index 0 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 1 using 1:2 with linespoints ls 1 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 1 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
          "roofline-h200.dat" index 2 using 1:2 with linespoints ls 1 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 2 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 2 lw 1 notitle, \
-         "roofline-h200.dat" index 3 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 3 using 1:2 with linespoints ls 1 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 4 using 1:2 with linespoints ls 2 lw 1 notitle, \
          "roofline-h200.dat" index 4 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 5 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 6 using 1:2 with linespoints ls 3 lw 1 notitle, \
-         "roofline-h200.dat" index 6 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 7 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 7 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 8 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 5 using 1:2 with linespoints ls 2 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 6 using 1:2 with linespoints ls 2 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 7 using 1:2 with linespoints ls 2 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 8 using 1:2 with linespoints ls 3 lw 1 notitle, \
          "roofline-h200.dat" index 8 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 9 using 1:2 with linespoints ls 4 lw 1 notitle, \
-         "roofline-h200.dat" index 9 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 10 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 10 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 11 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 11 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h200.dat" index 9 using 1:2 with linespoints ls 3 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 10 using 1:2 with linespoints ls 3 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 11 using 1:2 with linespoints ls 3 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 12 using 1:2 with linespoints ls 4 lw 1 notitle, \
          "roofline-h200.dat" index 12 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 13 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
-         "roofline-h200.dat" index 13 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 14 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
-         "roofline-h200.dat" index 14 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
-         "roofline-h200.dat" index 15 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
+         "roofline-h200.dat" index 13 using 1:2 with linespoints ls 4 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 14 using 1:2 with linespoints ls 4 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 15 using 1:2 with linespoints ls 4 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 16 using 1:2 with linespoints ls 5 lw 1 notitle, \
+         "roofline-h200.dat" index 16 using 1:2:3 with labels left offset 0.7,0 font F12 tc rgb "#404040" notitle, \
+         "roofline-h200.dat" index 17 using 1:2 with linespoints ls 5 lw 1 pt 6 notitle, \
+         "roofline-h200.dat" index 18 using 1:2 with linespoints ls 5 lw 1 pt 8 notitle, \
+         "roofline-h200.dat" index 19 using 1:2 with linespoints ls 5 lw 1 pt 4 notitle, \
+         "roofline-h200.dat" index 20 using 1:2 with points pt 6 ps 4.5 * PS lw 1.5 lc rgb "#707070" notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -226,7 +249,7 @@ do for [i = 1:words(formats)] {
     unset x2tics
     set xrange [0:1]
     set yrange [0:1]
-    set key center center horizontal maxrows 2 width 2 samplen 3 spacing 1.2
+    set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
     plot NaN with points ls 1 lw 2 title "naive", \
          NaN with points ls 2 lw 2 title "tiled", \
          NaN with points ls 3 lw 2 title "rect_tiles", \

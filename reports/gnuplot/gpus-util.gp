@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1780,990 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1780,990 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.90in,4.95in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/gpus-util.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1780,990 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1780,990 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.90in,4.95in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-gpus-util.pdf" : "../figures/gpus-util.".fmt)
     set multiplot title "Every GPU: Speed of Light at 4096 (f32, cold L2)" font F22
     unset label
     unset object
@@ -56,6 +57,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.1124
     set rmargin at screen 0.5056
     set tmargin at screen 0.8788
@@ -69,17 +78,20 @@ do for [i = 1:words(formats)] {
     set yrange [0:112]
     set ytics 0,20,100
     set grid noxtics
-    set boxwidth 0.1546
-    plot "util-h100-80gb-hbm3.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
-         "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
-         "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F12 notitle
+    set boxwidth 0.1288
+    set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 2 lw 2 lc rgb "#606060" back
+    plot "util-h100-80gb-hbm3.dat" using ($1-0.3500):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
+         "" using ($1-0.3500):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1-0.2100):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
+         "" using ($1-0.2100):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1-0.0700):4 with boxes fs pattern 2 border lc rgb "#202020" lc rgb "#CC79A7" notitle, \
+         "" using ($1-0.0700):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.0700):5 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
+         "" using ($1+0.0700):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.2100):6 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
+         "" using ($1+0.2100):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.3500):7 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
+         "" using ($1+0.3500):($7 == $7 ? $7 : 2):($7 == $7 ? sprintf("%.0f", $7) : "n/m") with labels offset 0,0.6 font F10 notitle
     unset label
     unset object
     unset arrow
@@ -118,6 +130,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set lmargin at screen 0.5787
     set rmargin at screen 0.9719
     set tmargin at screen 0.8788
@@ -131,17 +151,20 @@ do for [i = 1:words(formats)] {
     set yrange [0:112]
     set ytics 0,20,100
     set grid noxtics
-    set boxwidth 0.1546
-    plot "util-h200.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
-         "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
-         "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F12 notitle, \
-         "util-h200.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F12 notitle
+    set boxwidth 0.1288
+    set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 2 lw 2 lc rgb "#606060" back
+    plot "util-h200.dat" using ($1-0.3500):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" notitle, \
+         "" using ($1-0.3500):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h200.dat" using ($1-0.2100):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" notitle, \
+         "" using ($1-0.2100):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h200.dat" using ($1-0.0700):4 with boxes fs pattern 2 border lc rgb "#202020" lc rgb "#CC79A7" notitle, \
+         "" using ($1-0.0700):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h200.dat" using ($1+0.0700):5 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" notitle, \
+         "" using ($1+0.0700):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h200.dat" using ($1+0.2100):6 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" notitle, \
+         "" using ($1+0.2100):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F10 notitle, \
+         "util-h200.dat" using ($1+0.3500):7 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" notitle, \
+         "" using ($1+0.3500):($7 == $7 ? $7 : 2):($7 == $7 ? sprintf("%.0f", $7) : "n/m") with labels offset 0,0.6 font F10 notitle
     set lmargin at screen 0.02
     set rmargin at screen 0.98
     set bmargin at screen 0.005
@@ -165,6 +188,7 @@ do for [i = 1:words(formats)] {
     set key center center horizontal maxrows 1 width 2 samplen 3 spacing 1.2
     plot NaN with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
          NaN with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
+         NaN with boxes fs pattern 2 border lc rgb "#202020" lc rgb "#CC79A7" title "SM issue (instructions issued)", \
          NaN with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" title "L1/TEX throughput", \
          NaN with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" title "L2 throughput", \
          NaN with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput"

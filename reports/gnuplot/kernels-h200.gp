@@ -1,22 +1,24 @@
 # kernels-h200.gp - NVIDIA H200: the course kernels at 4096 (f32, cold L2)
 # Written by `mmbench report`. Redraw from this folder: gnuplot kernels-h200.gp
-formats = "png svg pdf"
+formats = "png svg pdf deck"
 do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/kernels-h200.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "deck") { set terminal pdfcairo size 6.00in,3.38in noenhanced font "Sans,7.12" fontscale 1.0 linewidth 1.5; PS = 0.281; FS = 0.2250; FK = 1.2000; FMIN = 31.67 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-kernels-h200.pdf" : "../figures/kernels-h200.".fmt)
     unset label
     unset object
     unset arrow
@@ -55,18 +57,28 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
-    set title "NVIDIA H200: the course kernels at 4096 (f32, cold L2)"
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
+    set title (LARGE ? "NVIDIA H200: the course kernels at 4096, TFLOP/s (% of cuBLAS)" : "NVIDIA H200: the course kernels at 4096 (f32, cold L2)")
     set ylabel "TFLOP/s (2MNK / median time)"
     set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
     set xrange [-0.6:4.6]
     set xlabel "Kernel (best configuration at this size)"
+    set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
+    set xrange [-0.6:4.6]
     set grid noxtics
     unset key
     set boxwidth 0.6
-    set yrange [0:74.2959]
+    set yrange [0:74.4566]
     set arrow from graph 0, first 66.9082 to graph 1, first 66.9082 nohead dt 3 lw 2.5 lc rgb "#404040"
     set label "FP32 peak 66.9 TFLOP/s" at graph 0.01, first 66.9082 left offset 0,0.7 tc rgb "#404040"
     plot "kernels-h200.dat" using 1:2:4 with boxes fs solid 0.9 border lc rgb "#202020" lc rgb variable, \
-         "" using 1:2:3 with labels offset 0,2.2 font F16 notitle
+         "" using 1:2:(LARGE ? strcol(5) : strcol(3)) with labels offset 0,2.2 font F16 notitle
     unset output
 }

@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1300,1100 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1300,1100 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 6.50in,5.50in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/tune-pair-07-warptile-4096-f32-cold.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1300,1100 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1300,1100 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 6.50in,5.50in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-tune-pair-07-warptile-4096-f32-cold.pdf" : "../figures/tune-pair-07-warptile-4096-f32-cold.".fmt)
     unset label
     unset object
     unset arrow
@@ -55,6 +56,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title "Tuning 07_warptile at 4096:" . "\n" . "H200 against H100 80GB HBM3, configuration by configuration"
     set xlabel "H100 80GB HBM3: median time (ms, log scale)"
     set ylabel "H200: median time (ms, log scale)"
@@ -66,7 +75,7 @@ do for [i = 1:words(formats)] {
     set ytics ("4" 4, "5" 5, "6" 6)
     unset key
     plot x with lines lw 2 lc rgb "#404040", 1.05 * x with lines dt 3 lw 1.5 lc rgb "#808080", x / 1.05 with lines dt 3 lw 1.5 lc rgb "#808080", \
-         "tune-pair-07-warptile-4096-f32-cold.dat" using 1:2 with points pt 7 ps 1.8 * PS lc rgb "#009E73", \
+         "tune-pair-07-warptile-4096-f32-cold.dat" using 1:2 with points pt 7 ps 1.8 * PS lc rgb "#808000", \
          "" every ::0::0 using 1:2 with points pt 6 ps 4.5 * PS lw 3 lc rgb "#e4002b"
     unset output
 }

@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/tune-spread-06-conflict-free.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1600,1000 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1600,1000 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.00in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-tune-spread-06-conflict-free.pdf" : "../figures/tune-spread-06-conflict-free.".fmt)
     unset label
     unset object
     unset arrow
@@ -55,17 +56,26 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title "Tuning 06_conflict_free at 1024 (f32, cold L2): every configuration's time over the best"
     set xlabel "Configuration, fastest first (rank by median time)"
     set ylabel "median time / the GPU's best"
     set xrange [0:5.5]
     set yrange [0:1.21285]
     set key outside below center horizontal maxcols 2 samplen 3 spacing 1.1 width 1 height 1
-    set label "fastest on the H100 80GB HBM3:\n1. bm=128 bn=128 bk=16 tm=8 tn=8  ×1.00\n2. bm=128 bn=64 bk=8 tm=8 tn=8  ×1.02\n3. bm=128 bn=128 bk=8 tm=8 tn=8  ×1.03\n4. bm=128 bn=64 bk=16 tm=8 tn=8  ×1.10" at graph 0.03, graph 0.95 left front font F16 tc rgb "#303030"
-    plot "tune-spread-06-conflict-free.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#0072B2" title "NVIDIA H100 80GB HBM3: best 0.21 ms", \
-         0.292302 with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
-         "tune-spread-06-conflict-free.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#009E73" title "NVIDIA H200: best 0.213 ms", \
-         0.293328 with lines dt 4 lw 2 lc rgb "#009E73" notitle, \
+    set rmargin at screen 0.70
+    set label "fastest on the H100 80GB HBM3:\n1. bm=128 bn=128 bk=16 tm=8 tn=8  ×1.00\n2. bm=128 bn=64 bk=8 tm=8 tn=8  ×1.02\n3. bm=128 bn=128 bk=8 tm=8 tn=8  ×1.03\n4. bm=128 bn=64 bk=16 tm=8 tn=8  ×1.10" at screen 0.72, graph 0.98 left front font F16 tc rgb "#303030"
+    plot "tune-spread-06-conflict-free.dat" index 0 using 1:2 with linespoints dt 1 pt 4 ps 2.4 * PS lw 2.5 lc rgb "#5E3C99" title "NVIDIA H100 80GB HBM3: best 0.21 ms", \
+         0.292302 with lines dt 2 lw 2 lc rgb "#5E3C99" notitle, \
+         "tune-spread-06-conflict-free.dat" index 1 using 1:2 with linespoints dt 2 pt 7 ps 1.2 * PS lw 2.5 lc rgb "#808000" title "NVIDIA H200: best 0.213 ms", \
+         0.293328 with lines dt 4 lw 2 lc rgb "#808000" notitle, \
          NaN with lines dt 2 lw 2 lc rgb "#404040" title "cuBLAS on that GPU (dashed, its colour)"
     unset output
 }

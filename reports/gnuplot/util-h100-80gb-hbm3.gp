@@ -5,18 +5,19 @@ do for [i = 1:words(formats)] {
     fmt = word(formats, i)
     reset
     set encoding utf8
-    if (fmt eq "png") { set terminal pngcairo size 1600,950 noenhanced font "Sans,20" linewidth 2; PS = 1.0; FS = 1.0 }
-    if (fmt eq "svg") { set terminal svg size 1600,950 noenhanced font "sans-serif,20" linewidth 2 background "white"; PS = 0.55; FS = 1.0 }
-    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.75in noenhanced font "Sans,7.2" fontscale 1.0 linewidth 1.5; PS = 0.45; FS = 0.360 }
-    F8 = sprintf(",%g", 8 * FS)
-    F10 = sprintf(",%g", 10 * FS)
-    F12 = sprintf(",%g", 12 * FS)
-    F14 = sprintf(",%g", 14 * FS)
-    F16 = sprintf(",%g", 16 * FS)
-    F18 = sprintf(",%g", 18 * FS)
-    F20 = sprintf(",%g", 20 * FS)
-    F22 = sprintf(",%g", 22 * FS)
-    set output "../figures/util-h100-80gb-hbm3.".fmt
+    if (fmt eq "png") { set terminal pngcairo size 1600,950 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1600,950 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,4.75in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-util-h100-80gb-hbm3.pdf" : "../figures/util-h100-80gb-hbm3.".fmt)
     unset label
     unset object
     unset arrow
@@ -55,6 +56,14 @@ do for [i = 1:words(formats)] {
     set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
     set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
     set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
     set title "NVIDIA H100 80GB HBM3: Speed of Light at 4096 (% of each unit's peak) (f32, cold L2)"
     set ylabel "% of each unit's peak"
     set xtics ("naive" 0, "tiled" 1, "rect_tiles" 2, "tunable" 3, "cublas" 4)
@@ -64,16 +73,19 @@ do for [i = 1:words(formats)] {
     set ytics 0,20,100
     set grid noxtics
     set key outside below center horizontal maxrows 2 samplen 2 height 1
-    set boxwidth 0.1546
-    plot "util-h100-80gb-hbm3.dat" using ($1-0.3360):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
-         "" using ($1-0.3360):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1-0.1680):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
-         "" using ($1-0.1680):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.0000):4 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" title "L1/TEX throughput", \
-         "" using ($1+0.0000):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.1680):5 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" title "L2 throughput", \
-         "" using ($1+0.1680):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F16 notitle, \
-         "util-h100-80gb-hbm3.dat" using ($1+0.3360):6 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput", \
-         "" using ($1+0.3360):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle
+    set boxwidth 0.1288
+    set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 2 lw 2 lc rgb "#606060" back
+    plot "util-h100-80gb-hbm3.dat" using ($1-0.3500):2 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#0072B2" title "FP32 pipe (% of FP32 peak)", \
+         "" using ($1-0.3500):($2 == $2 ? $2 : 2):($2 == $2 ? sprintf("%.0f", $2) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1-0.2100):3 with boxes fs pattern 5 border lc rgb "#202020" lc rgb "#56B4E9" title "SM throughput (busiest SM unit)", \
+         "" using ($1-0.2100):($3 == $3 ? $3 : 2):($3 == $3 ? sprintf("%.0f", $3) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1-0.0700):4 with boxes fs pattern 2 border lc rgb "#202020" lc rgb "#CC79A7" title "SM issue (instructions issued)", \
+         "" using ($1-0.0700):($4 == $4 ? $4 : 2):($4 == $4 ? sprintf("%.0f", $4) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.0700):5 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#009E73" title "L1/TEX throughput", \
+         "" using ($1+0.0700):($5 == $5 ? $5 : 2):($5 == $5 ? sprintf("%.0f", $5) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.2100):6 with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#E69F00" title "L2 throughput", \
+         "" using ($1+0.2100):($6 == $6 ? $6 : 2):($6 == $6 ? sprintf("%.0f", $6) : "n/m") with labels offset 0,0.6 font F16 notitle, \
+         "util-h100-80gb-hbm3.dat" using ($1+0.3500):7 with boxes fs solid 0.95 border lc rgb "#202020" lc rgb "#D55E00" title "DRAM throughput", \
+         "" using ($1+0.3500):($7 == $7 ? $7 : 2):($7 == $7 ? sprintf("%.0f", $7) : "n/m") with labels offset 0,0.6 font F16 notitle
     unset output
 }

@@ -3,13 +3,13 @@
  * table (numbers, shards, contradicting or repeated options), the profile it names,
  * the metric set, the timing request against the profile, and tune's plan (kernels,
  * sizes, strategy, objective, T4 file). check runs whole: it reads profiles and writes
- * nothing. merge, report, devices, export, columns and help parse their options only
- * (they write files, need a GPU or print texts).
+ * nothing. merge, report, devices, export, columns, help and compare parse their
+ * options only (they write files, need a GPU, print texts or read files).
  *
  * Input: arguments separated by newlines, the first the command (run, tune, check,
- * merge, report, devices, export, columns or help; anything else is run's). An argument that starts with
- * "profiles/" names a file of a private folder holding profiles/p.ini (a source kernel
- * and cuBLAS) and profiles/t.ini (with [tune]). */
+ * merge, report, devices, export, columns, help or compare; anything else is run's). An
+ * argument that starts with "profiles/" names a file of a private folder holding
+ * profiles/p.ini (a source kernel and cuBLAS) and profiles/t.ini (with [tune]). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,7 +48,7 @@ static void setup_once(void)
     setenv("MMB_CACHE_DIR", cache, 1);
 }
 
-/* What run and tune check after the options and before a GPU (cmd/run.c, cmd/tune.c). */
+/* What run and tune check after the options and before a GPU (cmd/run.c, cmd/tune/tune.c). */
 static void plan(enum mmb_cmd_kind kind, const struct mmb_cmd_settings *s)
 {
     struct mmb_profile *p = calloc(1, sizeof *p);
@@ -111,7 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         enum mmb_cmd_kind kind;
     } commands[] = {{"tune", MMB_CMD_TUNE}, {"check", MMB_CMD_CHECK}, {"merge", MMB_CMD_MERGE},
                     {"report", MMB_CMD_REPORT}, {"devices", MMB_CMD_DEVICES}, {"export", MMB_CMD_EXPORT},
-                    {"columns", MMB_CMD_COLUMNS}, {"help", MMB_CMD_HELP}};
+                    {"columns", MMB_CMD_COLUMNS}, {"help", MMB_CMD_HELP},
+                    {"compare", MMB_CMD_COMPARE}};
     enum mmb_cmd_kind kind = MMB_CMD_RUN;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[0], commands[i].name))

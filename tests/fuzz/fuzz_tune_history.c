@@ -8,7 +8,7 @@
 #include "fuzz_common.h"
 #include "model/space.h"
 #include "results/row.h"
-#include "results/t4.h"
+#include "results/t4/t4.h"
 #include "search/tuner.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,7 +1,9 @@
 /* session.c - measuring one configuration on one problem: prepare (session_kernels.c),
  * launch on a poisoned output, verify against the reference, time, read counters.
  * Every failure becomes the row's status and reason. Counters read in batches are
- * session_batch.c's. */
+ * session_batch.c's. Also what its rows say of their origin: each kernel's source
+ * digest (read once per session), a library's name and version, a configuration's
+ * NVRTC options on this GPU, and the protocol of the session's timing and counting. */
 #include "cuda/session/session.h"
 
 #include <cuda_runtime_api.h>
@@ -15,8 +17,10 @@
 #include "core/clock.h"
 #include "core/errcheck.h"
 #include "core/error.h"
+#include "cuda/compile.h"
 #include "cuda/cupti.h"
 #include "cuda/l2flush.h"
+#include "cuda/problem/blas.h"
 #include "cuda/problem/reference.h"
 #include "cuda/problem/verify.h"
 #include "cuda/session/session_impl.h"
@@ -24,6 +28,8 @@
 #include "model/inputs.h"
 #include "model/library.h"
 #include "results/peaks.h"
+#include "results/protocol.h"
+#include "results/resume.h"
 
 static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t errlen)
 {
@@ -126,7 +132,10 @@ void mmb_session_close(struct mmb_session *s)
         return;
     close_resources(s);
     mmb_session_free_sources(s);
+    for (int i = 0; s->pending && i < s->npending; i++)
+        free(s->pending[i].ctx.samples);
     free(s->pending);
+    free(s->last_samples);
     free(s);
 }
 
@@ -170,6 +179,86 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
     row->n = size->n;
     row->k = size->k;
     snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(profile->cache));
+}
+
+/* ---- a row's origin (results/resume.h): source digest, compile options, protocol ---- */
+
+int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_options *eo, enum mmb_counters counters,
+                         char *out, size_t len)
+{
+    struct mmb_protocol_spec spec = {
+        .version = MMB_VERSION, .warmup = eo->warmup, .timing = eo->timing, .cache = eo->cache,
+        .l2_flush = s->flush ? mmb_l2_flush_method(s->flush) : NULL,
+        .metrics = s->opts.counters ? &s->metrics : NULL, .counter_mode = mmb_counters_text(counters),
+        .counter_batch = s->batch_max,
+    };
+    mmb_profiler_env_modes(&spec.cupti_setup, &spec.cupti_replay);
+    return mmb_protocol_format(&spec, out, len);
+}
+
+/* "cuBLAS 13.1.0", or "cuBLASLt 13.1.0" for a dtype whose library call is
+ * cuBLASLt's: the library that computes the row, and its version, asked once. */
+static void library_version(struct mmb_session *s, const struct mmb_library *lib, enum mmb_dtype dtype, char *out,
+                            size_t len)
+{
+    if (lib->kind != MMB_KERNEL_CUBLAS) {
+        snprintf(out, len, "%s", lib->name);
+        return;
+    }
+    if (!s->blas_versions_done) {
+        char err[256];
+        int built;
+        if (mmb_blas_versions(&built, &s->blas_versions[0], &s->blas_versions[1], err, sizeof err) != 0)
+            s->blas_versions[0] = s->blas_versions[1] = 0;
+        s->blas_versions_done = true;
+    }
+    bool lt = mmb_dtype_info(dtype)->blas.api == MMB_BLAS_LT_MATMUL;
+    int v = s->blas_versions[lt];
+    if (v > 0)
+        snprintf(out, len, "%s %d.%d.%d", lt ? "cuBLASLt" : "cuBLAS", v / 10000, v / 100 % 100, v % 100);
+    else
+        snprintf(out, len, "%s (version unknown)", lt ? "cuBLASLt" : "cuBLAS");
+}
+
+static void source_origin(struct mmb_session *s, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                          const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row)
+{
+    char err[512];
+    struct cached_source *src = mmb_session_source(s, k->source, err, sizeof err);
+    if (src && !src->digest_done) {
+        struct mmb_row tmp;
+        mmb_row_init(&tmp);
+        if (mmb_row_set_source_digest(&tmp, k, src->text, err, sizeof err) == 0)
+            snprintf(src->digest, sizeof src->digest, "%s", tmp.source_digest);
+        src->digest_done = true;
+    }
+    if (src)
+        snprintf(row->source_digest, sizeof row->source_digest, "%s", src->digest);
+    struct mmb_defines d;
+    bool specific = false;
+    if (!cfg || mmb_compile_defines(k, cfg, size, dtype, &d, err, sizeof err) != 0)
+        return;
+    (void)mmb_kernel_target(k, s->arch, &specific, err, sizeof err);
+    struct mmb_compile_request req = {
+        .source_path = k->source, .function = d.function, .defines = d.list, .arch = s->arch,
+        .arch_specific = specific, .extra_options = k->nvrtc_options, .prelude = k->prelude,
+    };
+    if (mmb_compile_options_text(&req, k->nparams, row->compile_options, sizeof row->compile_options, err,
+                                 sizeof err) != 0)
+        row->compile_options[0] = '\0';
+}
+
+void mmb_session_row_origin(struct mmb_session *s, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                            const struct mmb_size *size, enum mmb_dtype dtype, const char *protocol,
+                            struct mmb_row *row)
+{
+    row->source_digest[0] = row->compile_options[0] = '\0';
+    snprintf(row->protocol, sizeof row->protocol, "%s", protocol ? protocol : "");
+    const struct mmb_library *lib = mmb_library_of(k->kind);
+    if (lib)
+        library_version(s, lib, dtype, row->source_digest, sizeof row->source_digest);
+    else
+        source_origin(s, k, cfg, size, dtype, row);
 }
 
 /* ---- where the time goes ---- */
@@ -310,8 +399,11 @@ static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c
     return MMB_STATUS_OK;
 }
 
-static void record_timing(struct mmb_session *s, const struct mmb_timing *tm, struct mmb_row *row)
+static void record_timing(struct mmb_session *s, struct launch_ctx *c, struct mmb_timing *tm, struct mmb_row *row)
 {
+    c->samples = tm->samples;
+    c->nsamples = tm->stats.n;
+    tm->samples = NULL;
     row->repeats = (long long)tm->stats.n;
     row->time_ms_median = tm->stats.median;
     row->time_ms_min = tm->stats.min;
@@ -327,29 +419,52 @@ static void record_timing(struct mmb_session *s, const struct mmb_timing *tm, st
                 tm->stats.n, row->noise_pct, row->stopped_by);
 }
 
-enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
-                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
-                                    const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost)
+/* What any launch of kernel on p needs before its engine prepares it: an engine, and
+ * matrices the kernel ABI can index. Returns the engine, or NULL with the row's
+ * status (skipped) and reason. */
+static const struct kernel_engine *launch_start(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                                const struct mmb_kernel_spec *kernel, struct mmb_row *row)
 {
     char *err = row->reason;
     size_t errlen = sizeof row->reason;
     *c = (struct launch_ctx){.s = s, .p = p, .kernel = kernel,
                              .M = (int)p->size.m, .N = (int)p->size.n, .K = (int)p->size.k};
     size_t count = (size_t)p->size.m * (size_t)p->size.n;
-    double t = mmb_seconds_now();
-    *device_lost = false;
     row->reason[0] = '\0';
-
     const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
     if (!engine) {
         mmb_errorf(err, errlen, "kernel '%s' is of no kind this session can run", kernel->name);
-        return row->status = MMB_STATUS_SKIPPED;
+        row->status = MMB_STATUS_SKIPPED;
+        return NULL;
     }
     c->launch = engine->launch;
     if (p->size.m * p->size.k > INT32_MAX || p->size.k * p->size.n > INT32_MAX || (long long)count > INT32_MAX) {
         mmb_errorf(err, errlen, "a matrix of more than 2^31 elements: the kernel ABI indexes with int");
-        return row->status = MMB_STATUS_SKIPPED;
+        row->status = MMB_STATUS_SKIPPED;
+        return NULL;
     }
+    return engine;
+}
+
+enum mmb_status mmb_session_prepare(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                    struct mmb_row *row)
+{
+    const struct kernel_engine *engine = launch_start(s, c, p, kernel, row);
+    return engine ? engine->prepare(s, c, cfg, row) : row->status;
+}
+
+enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                    const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost)
+{
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
+    double t = mmb_seconds_now();
+    *device_lost = false;
+    const struct kernel_engine *engine = launch_start(s, c, p, kernel, row);
+    if (!engine)
+        return row->status;
     s->phases.configurations++;
     row->status = engine->prepare(s, c, cfg, row);
     mmb_session_phase_end(s, MMB_PHASE_PREPARE, &t);
@@ -373,7 +488,7 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
             *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
             return row->status;
         }
-        record_timing(s, &tm, row);
+        record_timing(s, c, &tm, row);
         row->status = mmb_session_measure_power(s, c, tm.stats.median, row, err, errlen);
         mmb_session_phase_end(s, MMB_PHASE_ENERGY, &t);
         if (row->status != MMB_STATUS_OK) {
@@ -388,10 +503,17 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
                                      const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                                      const struct mmb_eval_options *eo, struct mmb_row *row,
-                                     bool *device_lost)
+                                     const double **samples, size_t *nsamples, bool *device_lost)
 {
     struct launch_ctx c;
-    if (mmb_session_measure(s, &c, p, kernel, cfg, eo, row, device_lost) == MMB_STATUS_OK) {
+    enum mmb_status st = mmb_session_measure(s, &c, p, kernel, cfg, eo, row, device_lost);
+    free(s->last_samples);
+    s->last_samples = c.samples;
+    if (samples)
+        *samples = c.samples;
+    if (nsamples)
+        *nsamples = c.samples ? c.nsamples : 0;
+    if (st == MMB_STATUS_OK && !eo->time_only) {
         double t = mmb_seconds_now();
         mmb_session_read_counters(s, &c, eo->cache == MMB_CACHE_COLD, row);
         mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);

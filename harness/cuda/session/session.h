@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/counters.h"
 #include "cuda/gpu.h"
 #include "cuda/problem/problem.h"
 #include "cuda/session/session_types.h"
@@ -31,6 +32,20 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
 /* Why clocks, throttle reasons, power and energy go unmeasured in this session (NVML
  * or the GPU missing from it); "" when they are measured. */
 const char *mmb_session_power_note(const struct mmb_session *s);
+/* The protocol column of the rows this session measures with eo (results/protocol.h):
+ * eo's timing, the session's L2 flush, counter set, the counters mode of the sweep or
+ * tune (which rows are counted: counter_mode) and the environment's CUPTI modes and
+ * batch size, this mmbench's version. Returns 0, or -1 when out is too small. */
+int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_options *eo, enum mmb_counters counters,
+                         char *out, size_t len);
+/* Fills row's origin for kernel k at cfg, size and dtype: source_digest (the source and
+ * its includes, read once per session; a library's name and version), compile_options
+ * (what NVRTC gets besides the parameters' -D macros, on this session's GPU; empty for
+ * a library) and protocol. A cell that cannot be had is left empty (the row's own
+ * measurement then says what is wrong). */
+void mmb_session_row_origin(struct mmb_session *s, const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
+                            const struct mmb_size *size, enum mmb_dtype dtype, const char *protocol,
+                            struct mmb_row *row);
 /* Why counters are off for this session ("" when they are on). */
 const char *mmb_session_counter_note(const struct mmb_session *s);
 
@@ -52,14 +67,16 @@ enum mmb_status mmb_session_problem_open(struct mmb_session *s, const struct mmb
 
 
 /* Evaluates cfg of kernel on problem: compile (cached), check limits, launch on a
- * poisoned output, verify, time, read counters. The row's identity must be filled;
+ * poisoned output, verify, time, read counters (unless eo->time_only). The row's identity must be filled;
  * this fills outcome, time, counters, derived and static columns. Returns the row's
- * status. *device_lost is set when the context is unusable afterwards: a sticky
+ * status. *samples (when not NULL) gets the timed launches' times in ms, in launch
+ * order, *nsamples of them (NULL and 0 when it was not timed), valid until the next
+ * evaluation. *device_lost is set when the context is unusable afterwards: a sticky
  * error, after which only a new process gets a working GPU back (see run.c). */
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
                                      const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
                                      const struct mmb_eval_options *eo, struct mmb_row *row,
-                                     bool *device_lost);
+                                     const double **samples, size_t *nsamples, bool *device_lost);
 
 /* MMB_COUNTER_BATCH (session_batch.c), the launches whose counters are read
  * together at most: MMB_PROFILER_BATCH_MAX when unset; -1 with err when it is not a
@@ -79,5 +96,16 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
                        mmb_row_sink sink, void *sink_ctx, bool *device_lost);
 /* Reads the waiting counters and sends every waiting row. Returns 0 or the sink's nonzero. */
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
+
+/* The counters of a row measured before without them (eo->time_only; counters =
+ * best): cfg of kernel on problem is prepared again and its counters read, in a
+ * batch as mmb_session_submit reads them, into a copy of measured that reaches sink
+ * in the order submitted. Returns 0 or the sink's nonzero. */
+int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                               const struct mmb_config *cfg, const struct mmb_eval_options *eo,
+                               const struct mmb_row *measured, mmb_row_sink sink, void *sink_ctx);
+/* After a lost device: the rows waiting for counters are dropped (measured again by a
+ * resumed sweep), the others sent. Returns 0 or the sink's nonzero. */
+int mmb_session_discard(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
 
 #endif

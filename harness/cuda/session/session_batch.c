@@ -1,7 +1,8 @@
 /* session_batch.c - evaluating configurations whose counters are read together
  * (mmb_profiler_measure_batch): each configuration is prepared, verified and timed at
- * once; its row then waits in the session, in order, until the batch's profiling
- * passes are done, and goes to the caller's sink. The launches of a batch share the
+ * once (or, counters = best, prepared again later to be counted:
+ * mmb_session_submit_counted); its row then waits in the session, in order, until the
+ * batch's profiling passes are done, and goes to the caller's sink. The launches of a batch share the
  * passes (each after its own L2 flush, so each is measured as if alone), which every
  * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
  * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
@@ -84,7 +85,9 @@ static int flush_pending(struct mmb_session *s, mmb_row_sink sink, void *sink_ct
         if (pr->wants_counters && pr->ctx.cached)
             pr->ctx.cached->pins--;
         if (rc == 0)
-            rc = sink(sink_ctx, &pr->row);
+            rc = sink(sink_ctx, &pr->row, pr->ctx.samples, pr->ctx.nsamples);
+        free(pr->ctx.samples);
+        pr->ctx.samples = NULL;
     }
     batch_reset(s);
     return rc;
@@ -100,48 +103,53 @@ static int flush_after_loss(struct mmb_session *s, mmb_row_sink sink, void *sink
         if (pr->wants_counters && pr->ctx.cached)
             pr->ctx.cached->pins--;
         else if (!pr->wants_counters && rc == 0)
-            rc = sink(sink_ctx, &pr->row);
+            rc = sink(sink_ctx, &pr->row, pr->ctx.samples, pr->ctx.nsamples);
+        free(pr->ctx.samples);
+        pr->ctx.samples = NULL;
     }
     batch_reset(s);
     return rc;
 }
 
-int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
-                       const struct mmb_config *cfg, const struct mmb_eval_options *eo, const struct mmb_row *identity,
-                       mmb_row_sink sink, void *sink_ctx, bool *device_lost)
+/* Makes room for one more waiting row: measures the batch when the queue is full or
+ * when it holds launches of the other cache mode. Returns 0 or the sink's nonzero. */
+static int make_room(struct mmb_session *s, bool cold, mmb_row_sink sink, void *sink_ctx)
 {
-    bool cold = eo->cache == MMB_CACHE_COLD;
-    size_t launch_ranges = 0; /* of this launch, when it joins the batch */
-    int rc;
-    if ((s->npending == PENDING_MAX || (s->nbatch > 0 && s->pending[0].cold != cold)) &&
-        (rc = flush_pending(s, sink, sink_ctx)) != 0)
-        return rc;
-    struct pending_row *pr = &s->pending[s->npending++];
-    pr->row = *identity;
-    pr->cold = cold;
-    pr->wants_counters = false;
-    enum mmb_status st = mmb_session_measure(s, &pr->ctx, p, kernel, cfg, eo, &pr->row, device_lost);
-    if (*device_lost)
-        return flush_after_loss(s, sink, sink_ctx);
-    if (st == MMB_STATUS_OK) {
-        const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
-        double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
-        if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
-            (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
-            pr->wants_counters = true;
-            if (pr->ctx.cached)
-                pr->ctx.cached->pins++;
-            s->nbatch++;
-            s->batch_kernel_s += alone;
-            launch_ranges = mmb_profiler_launch_ranges(s->profiler, pr->kernels, cold);
-            s->batch_ranges += launch_ranges;
-        } else {
-            double t = mmb_seconds_now();
-            mmb_session_read_counters(s, &pr->ctx, cold, &pr->row);
-            mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
-            mmb_row_derive(&pr->row);
-        }
+    if (s->npending == PENDING_MAX || (s->nbatch > 0 && s->pending[0].cold != cold))
+        return flush_pending(s, sink, sink_ctx);
+    return 0;
+}
+
+/* The counters of pr's launch (prepared, its row ok): into the batch when it may
+ * share passes, else read alone now. Returns the kernel ranges it adds to a pass. */
+static size_t counters_take(struct mmb_session *s, struct pending_row *pr, const struct mmb_kernel_spec *kernel,
+                            const struct mmb_eval_options *eo, bool cold)
+{
+    const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
+    double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
+    if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
+        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
+        pr->wants_counters = true;
+        if (pr->ctx.cached)
+            pr->ctx.cached->pins++;
+        s->nbatch++;
+        s->batch_kernel_s += alone;
+        size_t ranges = mmb_profiler_launch_ranges(s->profiler, pr->kernels, cold);
+        s->batch_ranges += ranges;
+        return ranges;
     }
+    double t = mmb_seconds_now();
+    mmb_session_read_counters(s, &pr->ctx, cold, &pr->row);
+    mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+    mmb_row_derive(&pr->row);
+    return 0;
+}
+
+/* Measures the batch once it is as large as it may grow, or now when nothing waits
+ * for counters. Returns 0 or the sink's nonzero. */
+static int batch_close(struct mmb_session *s, const struct mmb_eval_options *eo, size_t launch_ranges,
+                       mmb_row_sink sink, void *sink_ctx)
+{
     double most = BATCH_SECONDS;
     if (eo->time_limit > 0 && eo->time_limit / 4 < most)
         most = eo->time_limit / 4;
@@ -151,6 +159,63 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
         ranges_full)
         return flush_pending(s, sink, sink_ctx);
     return 0;
+}
+
+int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                       const struct mmb_config *cfg, const struct mmb_eval_options *eo, const struct mmb_row *identity,
+                       mmb_row_sink sink, void *sink_ctx, bool *device_lost)
+{
+    bool cold = eo->cache == MMB_CACHE_COLD;
+    size_t launch_ranges = 0; /* of this launch, when it joins the batch */
+    int rc;
+    if ((rc = make_room(s, cold, sink, sink_ctx)) != 0)
+        return rc;
+    struct pending_row *pr = &s->pending[s->npending++];
+    pr->row = *identity;
+    pr->cold = cold;
+    pr->wants_counters = false;
+    enum mmb_status st = mmb_session_measure(s, &pr->ctx, p, kernel, cfg, eo, &pr->row, device_lost);
+    if (*device_lost)
+        return flush_after_loss(s, sink, sink_ctx);
+    if (st == MMB_STATUS_OK && eo->time_only)
+        mmb_row_derive(&pr->row);
+    else if (st == MMB_STATUS_OK)
+        launch_ranges = counters_take(s, pr, kernel, eo, cold);
+    return batch_close(s, eo, launch_ranges, sink, sink_ctx);
+}
+
+int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                               const struct mmb_config *cfg, const struct mmb_eval_options *eo,
+                               const struct mmb_row *measured, mmb_row_sink sink, void *sink_ctx)
+{
+    bool cold = eo->cache == MMB_CACHE_COLD;
+    int rc;
+    if ((rc = make_room(s, cold, sink, sink_ctx)) != 0)
+        return rc;
+    struct pending_row *pr = &s->pending[s->npending++];
+    pr->row = *measured;
+    pr->cold = cold;
+    pr->wants_counters = false;
+    double t = mmb_seconds_now();
+    /* the module is in the session's cache, or its cubin in the disk cache */
+    enum mmb_status st = mmb_session_prepare(s, &pr->ctx, p, kernel, cfg, &pr->row);
+    mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+    size_t launch_ranges = 0;
+    if (st == MMB_STATUS_OK) {
+        launch_ranges = counters_take(s, pr, kernel, eo, cold);
+    } else { /* it was prepared before: what changed is said, the timing kept */
+        pr->row.counter_status = st;
+        fprintf(stderr, "mmbench: warning: %s %s: preparing it again for its counters failed: %s\n", kernel->name,
+                pr->row.params, pr->row.reason);
+        pr->row.status = measured->status;
+        snprintf(pr->row.reason, sizeof pr->row.reason, "%s", measured->reason);
+    }
+    return batch_close(s, eo, launch_ranges, sink, sink_ctx);
+}
+
+int mmb_session_discard(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
+{
+    return s->npending ? flush_after_loss(s, sink, sink_ctx) : 0;
 }
 
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)

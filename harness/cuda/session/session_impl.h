@@ -30,6 +30,8 @@ struct cached_module {
 struct cached_source {
     char path[MMB_PATH_MAX];
     char *text;
+    char digest[32];        /* the row's source_digest (session.c); "" until asked */
+    bool digest_done;
 };
 
 /* What one launch of a configuration needs; args point into it, so it never moves
@@ -46,6 +48,8 @@ struct launch_ctx {
     mmb_launch_fn launch;  /* the engine's */
     void *args[MMB_MAX_ARGS];
     int ints[MMB_MAX_ARGS];
+    double *samples;       /* the timed launches' times, launch order (owned; NULL: not timed) */
+    size_t nsamples;
 };
 
 /* How each kind of kernel is prepared and launched. */
@@ -101,8 +105,17 @@ struct mmb_session {
     char power_note[256];         /* why clocks, reasons, power and energy go unmeasured; "" */
     char energy_note[256];        /* why the last energy window measured nothing; "" */
     struct mmb_clock_watch watch; /* of the row being measured */
+    double *last_samples;         /* mmb_session_evaluate's last row's times (owned) */
+    int blas_versions[2];         /* cuBLAS's and cuBLASLt's (mmb_blas_versions; 0: unknown) */
+    bool blas_versions_done;      /* asked already */
 };
 
+/* The launch of cfg on problem p into c, as the engine prepares it (geometry,
+ * arguments, module, limits), without launching; the row's status (its reason on
+ * failure), and its static columns. */
+enum mmb_status mmb_session_prepare(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
+                                    const struct mmb_kernel_spec *kernel, const struct mmb_config *cfg,
+                                    struct mmb_row *row);
 /* Everything of mmb_session_evaluate but the counters, into c (which must then stay
  * where it is while launches use it). */
 enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c, struct mmb_problem *p,
@@ -130,5 +143,7 @@ size_t mmb_session_energy_format(const struct mmb_phase_times *t, char *out, siz
 void mmb_session_unload_modules(struct mmb_session *s);
 /* Frees the kernel sources read (on close). */
 void mmb_session_free_sources(struct mmb_session *s);
+/* The text of the kernel source at path, read once per session; NULL with err. */
+struct cached_source *mmb_session_source(struct mmb_session *s, const char *path, char *err, size_t errlen);
 
 #endif

@@ -2,6 +2,7 @@
  * disk cache, loaded once, failures remembered) and the kernel engines, which prepare
  * (target, geometry, arguments and tensor maps, limits, module, residency) and launch
  * each kind of kernel. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,11 @@ void mmb_session_free_sources(struct mmb_session *s)
     s->nsources = 0;
 }
 
-static const char *source_text(struct mmb_session *s, const char *path, char *err, size_t errlen)
+struct cached_source *mmb_session_source(struct mmb_session *s, const char *path, char *err, size_t errlen)
 {
     for (int i = 0; i < s->nsources; i++)
         if (strcmp(s->sources[i].path, path) == 0)
-            return s->sources[i].text;
+            return &s->sources[i];
     char *text = mmb_file_read(path, NULL, err, errlen);
     if (!text)
         return NULL;
@@ -41,9 +42,11 @@ static const char *source_text(struct mmb_session *s, const char *path, char *er
         memmove(&s->sources[0], &s->sources[1], sizeof s->sources[0] * (MMB_MAX_KERNELS - 1));
         s->nsources--;
     }
-    snprintf(s->sources[s->nsources].path, MMB_PATH_MAX, "%s", path);
-    s->sources[s->nsources++].text = text;
-    return text;
+    struct cached_source *cs = &s->sources[s->nsources++];
+    memset(cs, 0, sizeof *cs);
+    snprintf(cs->path, MMB_PATH_MAX, "%s", path);
+    cs->text = text;
+    return cs;
 }
 
 /* Compiles (through the disk cache) and loads cfg at size; remembers failures too.
@@ -75,7 +78,8 @@ static struct cached_module *module_for(struct mmb_session *s, const struct mmb_
     cm->key = key;
     char *err = cm->reason;
     size_t errlen = sizeof cm->reason;
-    const char *text = source_text(s, kernel->source, err, errlen);
+    const struct cached_source *src = mmb_session_source(s, kernel->source, err, errlen);
+    const char *text = src ? src->text : NULL;
     if (!text) {
         cm->status = MMB_STATUS_COMPILE_ERROR;
         return cm;
@@ -156,7 +160,7 @@ static enum mmb_status bind_args(struct launch_ctx *c, const struct mmb_config *
 static enum mmb_status check_limits(const struct mmb_session *s, const struct launch_ctx *c,
                                     const struct mmb_kernel_attrs *attrs, char *err, size_t errlen);
 static enum mmb_status check_residency(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
-                                       char *err, size_t errlen);
+                                       struct mmb_row *row);
 
 /* A library kernel runs the dtypes that have a library call, on GPUs that can make it. */
 static enum mmb_status prepare_library(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
@@ -203,7 +207,7 @@ static enum mmb_status prepare_source(struct mmb_session *s, struct launch_ctx *
     row->smem_bytes = (long long)cm->attrs.static_smem + c->geo.smem_bytes;
     if ((st = check_limits(s, c, &cm->attrs, err, errlen)) != MMB_STATUS_OK)
         return st;
-    return check_residency(s, c, cfg, err, errlen);
+    return check_residency(s, c, cfg, row);
 }
 
 static int one_kernel(struct launch_ctx *c)
@@ -269,16 +273,36 @@ static enum mmb_status check_limits(const struct mmb_session *s, const struct la
     return MMB_STATUS_OK;
 }
 
+/* The occupancy the API allows: blocks resident per SM (for clusters, the device's
+ * clusters' blocks spread over its SMs) times warps per block, as a percentage of the
+ * warps an SM holds, as ncu's Theoretical Occupancy. NaN when the device did not say. */
+static double theoretical_occupancy(const struct mmb_session *s, const struct mmb_geometry *g, long long active)
+{
+    long long threads = g->block[0] * g->block[1] * g->block[2];
+    long long cluster = g->cluster[0] * g->cluster[1] * g->cluster[2];
+    if (s->dev.max_threads_per_sm <= 0 || s->dev.sm_count <= 0 || threads <= 0)
+        return NAN;
+    double blocks_per_sm = cluster > 1 ? (double)active * (double)cluster / s->dev.sm_count
+                                       : (double)active / s->dev.sm_count;
+    double warps = blocks_per_sm * (double)((threads + 31) / 32), most = s->dev.max_threads_per_sm / 32.0;
+    return 100.0 * (warps < most ? warps : most) / most;
+}
+
 /* Whether a cluster (or a block) of this configuration fits on the device at all, so
  * that one that cannot be resident is invalid_config, not a launch error; the count
  * that fits at once is max_active_clusters, which completes a grid that names it. */
 static enum mmb_status check_residency(struct mmb_session *s, struct launch_ctx *c, const struct mmb_config *cfg,
-                                       char *err, size_t errlen)
+                                       struct mmb_row *row)
 {
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
     long long active = 0;
     enum mmb_status st = mmb_module_occupancy(c->module, c->geo.block, c->geo.cluster, (size_t)c->geo.smem_bytes,
                                               s->dev.sm_count, &active, err, errlen);
-    if (st != MMB_STATUS_OK || !c->geo.grid_pending)
+    if (st != MMB_STATUS_OK)
+        return st;
+    row->theoretical_occupancy_pct = theoretical_occupancy(s, &c->geo, active);
+    if (!c->geo.grid_pending)
         return st;
     if (mmb_space_grid(c->kernel, cfg, &c->p->size, c->p->esize, s->dev.sm_count, active, &c->geo, err, errlen) != 0)
         return MMB_STATUS_INVALID_CONFIG;

@@ -55,9 +55,13 @@ struct mmb_eval_options {
     enum mmb_cache_mode cache;
     double tolerance;
     double time_limit;   /* seconds a configuration may take (the supervisor's); 0: none */
+    bool time_only;      /* no counters now: the caller counts the rows it chooses later
+                          * (counters = best: mmb_session_submit_counted) */
 };
 
-/* Where submitted rows go, in the order submitted; nonzero stops the caller. */
-typedef int (*mmb_row_sink)(void *ctx, struct mmb_row *row);
+/* Where submitted rows go, in the order submitted, each with its timed launches'
+ * times in ms in launch order (samples[0..nsamples), NULL and 0 when it was not timed;
+ * valid during the call); nonzero stops the caller. */
+typedef int (*mmb_row_sink)(void *ctx, struct mmb_row *row, const double *samples, size_t nsamples);
 
 #endif

@@ -310,22 +310,23 @@ static size_t not_plotted(FILE *f, const struct mmb_report *rep)
     return n;
 }
 
-/* Plotted rows of one GPU without counters, counted by their counter_status. */
+/* Plotted rows (each kernel's best per size) of one GPU without counters, counted by
+ * their counter_status. */
 static size_t no_counters(FILE *f, const struct mmb_report *rep, size_t g)
 {
     const struct mmb_report_data *d = &rep->data;
     const struct mmb_report_gpu *gp = &d->gpus[g];
-    if (!gp->selected || gp->with_counters >= gp->selected)
+    if (!gp->plotted || gp->with_counters >= gp->plotted)
         return 0;
     fputs("- **No counters** (", f);
     mmb_report_md_text(f, gp->name);
     fprintf(f, "): %zu of %zu plotted rows have empty counter columns; their counter_status:",
-            gp->selected - gp->with_counters, gp->selected);
+            gp->plotted - gp->with_counters, gp->plotted);
     /* why, as the run recorded it */
     size_t why[MMB_STATUS_COUNT] = {0};
-    for (size_t i = 0; i < d->nrows; i++) {
-        const struct mmb_report_row *r = &d->rows[i];
-        if (r->gpu == g && r->selected && !mmb_report_row_has_bandwidth(r) && !mmb_report_row_has_util(r) &&
+    for (size_t i = 0; i < d->nbest; i++) {
+        const struct mmb_report_row *r = &d->rows[d->best[i].row];
+        if (d->best[i].gpu == g && !mmb_report_row_has_bandwidth(r) && !mmb_report_row_has_util(r) &&
             (unsigned)r->r.counter_status < MMB_STATUS_COUNT)
             why[r->r.counter_status]++;
     }

@@ -6,6 +6,7 @@
  * data that carries it; the primary GPU is the first measured one (oldest first).
  * The helpers every finding is written with (findings_impl.h) close the file. */
 #include "report/doc/findings_impl.h"
+#include "report/doc/findings_claims.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -39,10 +40,9 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
             continue;
         bool first = n++ == 0;
         mmb_report_finding_add(f, "%s%s %s%s", first ? "" : ", ", d->kernels[k],
-                               mmb_report_finding_tflops(mmb_report_row_gflops(r), a), first ? " TFLOP/s" : "");
+                               mmb_report_findings_claim_tflops(&f->claims, r, a), first ? " TFLOP/s" : "");
         if (prev)
-            mmb_report_finding_add(f, " (×%s)",
-                                   mmb_report_finding_ratio(prev->r.time_ms_median / r->r.time_ms_median, b));
+            mmb_report_finding_add(f, " (×%s)", mmb_report_findings_claim_speedup(&f->claims, prev, r, b));
         prev = r;
         if ((int)k != c->cublas && (!fastest || r->r.time_ms_median < fastest->r.time_ms_median))
             fastest = r;
@@ -53,13 +53,13 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
     if (fastest && cub)
         mmb_report_finding_add(f, " The fastest of the profile's kernels, %s, reaches %s%% of cuBLAS",
                                d->kernels[fastest->kernel],
-                               mmb_report_finding_pct(100 * cub->r.time_ms_median / fastest->r.time_ms_median, a));
+                               mmb_report_findings_claim_pct_time(&f->claims, cub, fastest, a));
     char e[16];
     if (fastest && cub && isfinite(peak))
         mmb_report_finding_add(f, " and %s%% of the FP32 peak (%s TFLOP/s); cuBLAS reaches %s%%.",
-                               mmb_report_finding_pct(mmb_row_fp32_pct(&fastest->r), a),
+                               mmb_report_findings_claim_pct_peak(&f->claims, fastest, a),
                                mmb_report_finding_tflops(peak, b),
-                               mmb_report_finding_pct(mmb_row_fp32_pct(&cub->r), e));
+                               mmb_report_findings_claim_pct_peak(&f->claims, cub, e));
     else if (fastest && cub)
         mmb_report_finding_add(f, ".");
     return n >= 2;
@@ -67,21 +67,41 @@ static bool story_kernels(const struct mmb_report_findings_ctx *c, size_t g, str
 
 /* ---- what limits each kernel ---------------------------------------------------------------------- */
 
+/* A unit's use as printed, with its claim: the pipe's from the time, the others' cells. */
+static const char *unit_claim(struct mmb_report_finding *f, const struct mmb_report_row *r, enum mmb_limiter_kind unit,
+                              double pct, char *buf)
+{
+    static const char *const columns[MMB_LIMITER_COUNT] = {
+            [MMB_LIMITER_L1] = "l1_util_pct",     [MMB_LIMITER_L2] = "l2_util_pct",
+            [MMB_LIMITER_DRAM] = "dram_util_pct", [MMB_LIMITER_ISSUE] = "issue_pct",
+            [MMB_LIMITER_SM] = "sm_util_pct"};
+    if (unit < MMB_LIMITER_COUNT && columns[unit])
+        return mmb_report_findings_claim_column(&f->claims, r, columns[unit], pct, buf);
+    return mmb_report_findings_claim_pct_peak(&f->claims, r, buf);
+}
+
 static void limit_clause(struct mmb_report_finding *f, const struct mmb_report_row *r, bool *missing)
 {
-    char lim_buf[8], a[16], b[16], c2[16], e[16], g[16];
-    const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
+    char a[16], b[16], c2[16], e[16], g[16], h[16];
     double fp = mmb_row_fp32_pct(&r->r), sm = r->r.sm_util_pct, dram = mmb_report_finding_dram_pct(r);
-    if (lim[0]) {
-        const struct mmb_limiter *l = mmb_limiter_parse(lim);
-        double level = l->value == MMB_LIMITER_L1   ? r->r.l1_util_pct
-                       : l->value == MMB_LIMITER_L2 ? r->r.l2_util_pct
-                       : l->value == MMB_LIMITER_DRAM ? dram
-                                                      : fp;
-        mmb_report_finding_add(f, "%s is limited by %s (%s%%; pipe %s%%, L1 %s%%, L2 %s%%, DRAM %s%%)", r->r.kernel,
-                               l->meaning, mmb_report_finding_pct(level, a), mmb_report_finding_pct(fp, b),
-                               mmb_report_finding_pct(r->r.l1_util_pct, c2),
-                               mmb_report_finding_pct(r->r.l2_util_pct, e), mmb_report_finding_pct(dram, g));
+    struct mmb_row_bound bound;
+    if (mmb_row_bound(&r->r, &bound)) {
+        const struct mmb_limiter *unit = mmb_limiter_info(bound.unit);
+        if (bound.verdict == MMB_LIMITER_LATENCY)
+            mmb_report_finding_add(f, "%s is latency-bound: its busiest unit, %s, is at %s%%, under %.0f%%", r->r.kernel,
+                                   unit->meaning, unit_claim(f, r, bound.unit, bound.pct, a), MMB_LIMITER_NEAR_PEAK);
+        else
+            mmb_report_finding_add(f, "%s is limited by %s (%s%%", r->r.kernel, unit->meaning,
+                                   unit_claim(f, r, bound.unit, bound.pct, a));
+        mmb_report_finding_add(f, "%spipe %s%%", bound.verdict == MMB_LIMITER_LATENCY ? " (" : "; ",
+                               mmb_report_findings_claim_pct_peak(&f->claims, r, b));
+        if (isfinite(r->r.issue_pct))
+            mmb_report_finding_add(f, ", issue %s%%",
+                                   mmb_report_findings_claim_column(&f->claims, r, "issue_pct", r->r.issue_pct, h));
+        mmb_report_finding_add(f, ", L1 %s%%, L2 %s%%, DRAM %s%%)",
+                               mmb_report_findings_claim_column(&f->claims, r, "l1_util_pct", r->r.l1_util_pct, c2),
+                               mmb_report_findings_claim_column(&f->claims, r, "l2_util_pct", r->r.l2_util_pct, e),
+                               mmb_report_findings_claim_column(&f->claims, r, "dram_util_pct", dram, g));
         return;
     }
     *missing = true;
@@ -139,8 +159,8 @@ static bool limits(const struct mmb_report_findings_ctx *c, size_t g, struct mmb
     if (missing) {
         /* name the rows that lack the counters: a CSV of the same GPU may have them */
         mmb_report_finding_add(f,
-                               " A limiter (the busiest of pipe, L1, L2 and DRAM, as Nsight Compute's Speed of Light "
-                               "reads them) needs "
+                               " A limiter (the busiest of pipe, issue, L1, L2 and DRAM as Nsight Compute's Speed of "
+                               "Light reads them, or latency when none is at 60%% of its peak) needs "
                                "L1 and L2 throughput (columns l1_util_pct, l2_util_pct), which the rows of");
         size_t nl = 0, files[MMB_REPORT_KERNELS_MAX], nfiles = 0;
         for (size_t k = 0; k < d->nkernels; k++) {
@@ -185,13 +205,14 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                     c->ref, need / 1e6);
         else
             mmb_report_finding_add(f, ", ");
-        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_finding_ratio(bytes / need, a));
+        mmb_report_finding_add(f, "%s %s×", d->kernels[k], mmb_report_findings_claim_traffic(&f->claims, r, a));
         compulsory = need;
     }
     if (!n)
         return false;
     mmb_report_finding_add(f, ".");
     double l2 = c->rep->devices[g].l2_mib, edge = mmb_report_device_l2_edge(l2, 4), most = 0;
+    const struct mmb_report_row *most_row = NULL;
     long long top = 0;
     for (size_t s = 0; s < d->nshapes && isfinite(edge); s++) {
         const struct mmb_report_shape *sh = &d->shapes[s];
@@ -201,7 +222,8 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
             const struct mmb_report_row *r = mmb_report_finding_best(c, g, k, s);
             double bytes = r ? mmb_report_finding_dram_bytes(r) : NAN;
             if (isfinite(bytes)) {
-                most = fmax(most, bytes / mmb_row_compulsory_bytes(&r->r));
+                if (!most_row || bytes / mmb_row_compulsory_bytes(&r->r) > most)
+                    most = bytes / mmb_row_compulsory_bytes(&r->r), most_row = r;
                 top = sh->m;
             }
         }
@@ -211,7 +233,7 @@ static bool traffic(const struct mmb_report_findings_ctx *c, size_t g, struct mm
                 f,
                 " Up to %lld, where A, B and C fit in the %.0f MiB L2, no kernel moves more than %s×: DRAM sees each "
                 "byte about once whatever the kernel, and the kernels differ in how they use L1 and L2.",
-                top, l2, mmb_report_finding_ratio(most, a));
+                top, l2, mmb_report_findings_claim_traffic(&f->claims, most_row, a));
     (void)compulsory;
     return true;
 }
@@ -255,11 +277,18 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
         if (!mmb_report_finding_measured(d, g) || !isfinite(gain))
             continue;
         mmb_report_finding_gpu(c, g, name, sizeof name);
-        mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name, mmb_report_finding_ratio(gain, a), c->ref);
+        mmb_report_finding_add(f, " On the %s tiling gives %s× at %s", name,
+                               mmb_report_findings_claim_speedup(&f->claims,
+                                                        mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref),
+                                                        mmb_report_finding_best(c, g, (size_t)tiled, (size_t)d->ref), a),
+                               c->ref);
         for (size_t s = (size_t)d->ref + 1; s < d->nshapes; s++)
-            if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled)))
-                mmb_report_finding_add(f, ", %s× at %lld",
-                                       mmb_report_finding_ratio(tiling_gain(c, g, s, naive, tiled), a), d->shapes[s].m);
+            if (mmb_report_finding_square(&d->shapes[s]) && isfinite(tiling_gain(c, g, s, naive, tiled))) {
+                const struct mmb_report_row *slow = mmb_report_finding_best(c, g, (size_t)naive, s),
+                                            *fast = mmb_report_finding_best(c, g, (size_t)tiled, s);
+                mmb_report_finding_add(f, ", %s× at %lld", mmb_report_findings_claim_speedup(&f->claims, slow, fast, a),
+                                       d->shapes[s].m);
+            }
         mmb_report_finding_add(f, ".");
         const struct mmb_report_row *r = mmb_report_finding_best(c, g, (size_t)naive, (size_t)d->ref);
         if (!hit && isfinite(r->r.l1_hit_pct))
@@ -272,7 +301,7 @@ static bool seed000(const struct mmb_report_findings_ctx *c, struct mmb_report_f
                 f,
                 " The naive kernel's L1 hit rate is %s%% on the %s: its caches already give naive most of the reuse "
                 "that the tiles make explicit.",
-                mmb_report_finding_pct(hit->r.l1_hit_pct, a), name);
+                mmb_report_findings_claim_column(&f->claims, hit, "l1_hit_pct", hit->r.l1_hit_pct, a), name);
     }
     return any;
 }
@@ -295,9 +324,9 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
             "The nvbench tutorial reads low bandwidth utilisation as compute-bound. On the %s at %s naive uses %s%% of "
             "DRAM bandwidth by nvbench's definition (declared bytes: A, B and C once over the time) and %s%% by the "
             "bytes DRAM actually moved, yet only %s%% of the FP32 pipe: it is bound by neither.",
-            gpu, c->ref, mmb_report_finding_pct(mmb_row_declared_pct(&r->r), a),
-            mmb_report_finding_pct(mmb_report_finding_dram_pct(r), b),
-            mmb_report_finding_pct(mmb_row_fp32_pct(&r->r), e));
+            gpu, c->ref, mmb_report_findings_claim_declared(&f->claims, r, a),
+            mmb_report_findings_claim_column(&f->claims, r, "dram_util_pct", mmb_report_finding_dram_pct(r), b),
+            mmb_report_findings_claim_pct_peak(&f->claims, r, e));
     char lim_buf[8];
     const char *lim = mmb_row_limiter(&r->r, lim_buf, sizeof lim_buf);
     if (lim[0])
@@ -314,7 +343,7 @@ static bool seed004(const struct mmb_report_findings_ctx *c, struct mmb_report_f
         double fp = q ? mmb_row_fp32_pct(&q->r) : NAN;
         if (fp >= 40)
             mmb_report_finding_add(f, "%s%s (%s%%)", n++ ? ", " : " Only ", d->kernels[k],
-                                   mmb_report_finding_pct(fp, a));
+                                   mmb_report_findings_claim_pct_peak(&f->claims, q, a));
     }
     if (n)
         mmb_report_finding_add(f, " come%s near the FP32 roof.", n == 1 ? "s" : "");
@@ -343,20 +372,27 @@ static bool tuning_lead(const struct mmb_report_tune_group *gs, size_t ng, size_
 
 /* ---- all of them ----------------------------------------------------------------------------------------- */
 
+void mmb_report_findings_ctx_init(const struct mmb_report *rep, struct mmb_report_findings_ctx *c)
+{
+    const struct mmb_report_data *d = &rep->data;
+    *c = (struct mmb_report_findings_ctx){rep, d, -1, d->cublas, "", ""};
+    if (d->ref >= 0)
+        mmb_report_shape_label(&d->shapes[d->ref], c->ref, sizeof c->ref);
+    mmb_report_state_selection(rep, -1, c->sel, sizeof c->sel);
+    for (size_t g = 0; g < d->ngpus && c->primary < 0; g++)
+        if (mmb_report_finding_measured(d, g) && mmb_report_select_gpu_has(d, g, NULL))
+            c->primary = (int)g;
+}
+
 size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_finding *out)
 {
     const struct mmb_report_data *d = &rep->data;
-    struct mmb_report_findings_ctx c = {rep, d, -1, d->cublas, "", ""};
-    if (d->ref >= 0)
-        mmb_report_shape_label(&d->shapes[d->ref], c.ref, sizeof c.ref);
-    mmb_report_state_selection(rep, -1, c.sel, sizeof c.sel);
+    struct mmb_report_findings_ctx c;
+    mmb_report_findings_ctx_init(rep, &c);
     size_t measured_gpus[MMB_REPORT_GPUS_MAX], nm = 0;
     for (size_t g = 0; g < d->ngpus; g++)
-        if (mmb_report_finding_measured(d, g)) {
+        if (mmb_report_finding_measured(d, g))
             measured_gpus[nm++] = g;
-            if (c.primary < 0 && mmb_report_select_gpu_has(d, g, NULL))
-                c.primary = (int)g;
-        }
     size_t n = 0;
     memset(out, 0, MMB_REPORT_FINDINGS_MAX * sizeof *out);
 #define TRY(call)                                                                                                   \
@@ -391,8 +427,12 @@ size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_findi
     struct mmb_report_tune_group *gs = calloc(MMB_REPORT_TUNE_GROUPS_MAX, sizeof *gs);
     size_t ng = gs ? mmb_report_tune_groups(d, gs) : 0;
     for (size_t j = 0; j < ng; j++)
-        if (tuning_lead(gs, ng, j))
+        if (tuning_lead(gs, ng, j)) {
+            size_t before = n;
             TRY(mmb_report_findings_compare_tuning(&c, gs, ng, j, &out[n]));
+            if (n > before)
+                out[before].tuning = true;
+        }
     free(gs);
     TRY(mmb_report_findings_compare_cublas(&c, &out[n]));
     TRY(mmb_report_findings_compare_dtypes(&c, &out[n]));
@@ -406,19 +446,49 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
     struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
     if (!fs)
         return;
-    size_t n = mmb_report_findings(rep, fs);
+    size_t n = mmb_report_findings(rep, fs), shown = 0;
     fputs("## Key findings\n\n", f);
-    if (n == 0)
-        fputs("None: the data has no selected rows to draw a finding from.\n", f);
     for (size_t i = 0; i < n; i++) {
+        if (fs[i].tuning)
+            continue;
+        shown++;
         fputs("- **", f);
         mmb_report_md_text(f, fs[i].lead);
         fputs(".** ", f);
         mmb_report_md_text(f, fs[i].text);
         fputc('\n', f);
     }
+    if (shown == 0)
+        fputs("None: the data has no selected rows to draw a finding from.\n", f);
+    else if (shown < n)
+        fputs("\nWhat tuning found, kernel by kernel: [tuning.md](tuning.md).\n", f);
     fputc('\n', f);
     free(fs);
+}
+
+void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep)
+{
+    struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
+    if (!fs)
+        return;
+    size_t n = mmb_report_findings(rep, fs), shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!fs[i].tuning)
+            continue;
+        fputs(shown++ ? "- **" : "## What tuning found\n\n- **", f);
+        mmb_report_md_text(f, fs[i].lead);
+        fputs(".** ", f);
+        mmb_report_md_text(f, fs[i].text);
+        fputc('\n', f);
+    }
+    if (shown)
+        fputc('\n', f);
+    free(fs);
+}
+
+int mmb_report_findings_json(const struct mmb_report *rep, char *err, size_t errlen)
+{
+    return mmb_report_findings_claims_write(rep, err, errlen);
 }
 
 void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)
@@ -430,6 +500,8 @@ void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)
     if (n) {
         fputs("\\section*{Key findings}\n{\\sloppy\n\\begin{itemize}\n", f);
         for (size_t i = 0; i < n; i++) {
+            if (fs[i].tuning)
+                continue;
             fputs("\\item \\textbf{", f);
             mmb_report_md_tex(f, fs[i].lead);
             fputs(".} ", f);

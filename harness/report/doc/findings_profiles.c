@@ -5,6 +5,7 @@
  * as printed, which do not compile and why, which compute wrong results and how
  * often, the fastest correct one). */
 #include "report/doc/findings_impl.h"
+#include "report/doc/findings_claims.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "report/input/row.h"
 #include "results/limiter.h"
 #include "results/row.h"
+#include "results/stall.h"
 
 /* ---- the kernel ladder ----------------------------------------------------------------------------- */
 
@@ -46,17 +48,16 @@ static void ladder_span(const struct mmb_report_findings_ctx *c, const size_t *k
     char a[16], b[16], e[16], g[16];
     if (first_size)
         mmb_report_finding_add(f, "At %s its %zu steps go from %s's %s TFLOP/s to %s's %s (×%s)", at->label, steps,
-                               from->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(from), a),
-                               fast->r.kernel, mmb_report_finding_tflops(mmb_report_row_gflops(fast), b),
-                               mmb_report_finding_ratio(from->r.time_ms_median / fast->r.time_ms_median, e));
+                               from->r.kernel, mmb_report_findings_claim_tflops(&f->claims, from, a), fast->r.kernel,
+                               mmb_report_findings_claim_tflops(&f->claims, fast, b),
+                               mmb_report_findings_claim_speedup(&f->claims, from, fast, e));
     else
         mmb_report_finding_add(f, "; at %s the fastest is %s at %s", at->label, fast->r.kernel,
-                               mmb_report_finding_tflops(mmb_report_row_gflops(fast), b));
+                               mmb_report_findings_claim_tflops(&f->claims, fast, b));
     if (cub)
-        mmb_report_finding_add(f, ", %s%% of cuBLAS",
-                               mmb_report_finding_pct(100 * cub->r.time_ms_median / fast->r.time_ms_median, g));
+        mmb_report_finding_add(f, ", %s%% of cuBLAS", mmb_report_findings_claim_pct_time(&f->claims, cub, fast, g));
     if (first_size && isfinite(mmb_row_fp32_pct(&fast->r)))
-        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_finding_pct(mmb_row_fp32_pct(&fast->r), a));
+        mmb_report_finding_add(f, " and %s%% of the FP32 peak", mmb_report_findings_claim_pct_peak(&f->claims, fast, a));
 }
 
 /* Gains over the step above: the three largest, and every step that lost speed. */
@@ -66,6 +67,7 @@ static void ladder_steps(const struct mmb_report_findings_ctx *c, const size_t *
     const struct mmb_report_data *d = c->d;
     double gain[MMB_REPORT_KERNELS_MAX];
     size_t above[MMB_REPORT_KERNELS_MAX], idx[MMB_REPORT_KERNELS_MAX], n = 0;
+    const struct mmb_report_row *slow[MMB_REPORT_KERNELS_MAX], *fast[MMB_REPORT_KERNELS_MAX];
     const struct mmb_report_row *prev = NULL;
     size_t prev_k = 0;
     for (size_t j = 0; j < nk; j++) {
@@ -74,6 +76,7 @@ static void ladder_steps(const struct mmb_report_findings_ctx *c, const size_t *
             continue;
         if (prev) {
             gain[n] = prev->r.time_ms_median / r->r.time_ms_median;
+            slow[n] = prev, fast[n] = r;
             above[n] = prev_k;
             idx[n++] = ks[j];
         }
@@ -90,16 +93,16 @@ static void ladder_steps(const struct mmb_report_findings_ctx *c, const size_t *
         if (top == n)
             break;
         used[top] = true;
-        mmb_report_finding_add(f, "%s%s ×%s (after %s)",
-                               t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
-                               mmb_report_finding_ratio(gain[top], a), d->kernels[above[top]]);
+        mmb_report_finding_add(
+            f, "%s%s ×%s (after %s)", t ? ", " : " The largest gains over the step above: ", d->kernels[idx[top]],
+            mmb_report_findings_claim_speedup(&f->claims, slow[top], fast[top], a), d->kernels[above[top]]);
     }
     size_t lost = 0;
     for (size_t i = 0; i < n; i++)
         if (gain[i] < 0.95)
-            mmb_report_finding_add(f, "%s%s ×%s (after %s)",
-                                   lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
-                                   mmb_report_finding_ratio(gain[i], a), d->kernels[above[i]]);
+            mmb_report_finding_add(
+                f, "%s%s ×%s (after %s)", lost++ ? ", " : "; slower than the step above: ", d->kernels[idx[i]],
+                mmb_report_findings_claim_speedup(&f->claims, slow[i], fast[i], a), d->kernels[above[i]]);
     mmb_report_finding_add(f, ".");
 }
 
@@ -164,7 +167,33 @@ static void ladder_conflicts(const struct mmb_report_findings_ctx *c, const size
     mmb_report_tabular_count(from->r.smem_bank_conflicts, a, sizeof a);
     mmb_report_tabular_count(to->r.smem_bank_conflicts, b, sizeof b);
     mmb_report_finding_add(f, " %s cuts shared-memory bank conflicts from %s to %s at %s (×%s in speed).", to->r.kernel,
-                           a, b, at->label, mmb_report_finding_ratio(from->r.time_ms_median / to->r.time_ms_median, e));
+                           a, b, at->label, mmb_report_findings_claim_speedup(&f->claims, from, to, e));
+}
+
+/* What the latency-bound steps wait for: each one's two largest stall reasons. */
+static void ladder_stalls(const struct mmb_report_findings_ctx *c, const size_t *ks, size_t nk,
+                          const struct ladder_at *at, struct mmb_report_finding *f)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < nk; j++) {
+        const struct mmb_report_row *r = at->best[ks[j]];
+        struct mmb_row_bound bound;
+        struct mmb_stall_value top[2];
+        size_t nt = r ? mmb_row_stalls_top(&r->r, top, 2) : 0;
+        if (!nt || !mmb_row_bound(&r->r, &bound) || bound.verdict != MMB_LIMITER_LATENCY)
+            continue;
+        mmb_report_finding_add(f, "%s%s ", n++ ? "; " : " What the latency-bound steps wait for, in warp cycles per "
+                                                        "issued instruction: ",
+                               c->d->kernels[ks[j]]);
+        for (size_t i = 0; i < nt; i++) {
+            char a[16];
+            mmb_report_finding_add(f, "%s%s %s", i ? ", " : "", top[i].stall->name,
+                                   mmb_report_findings_claim_column(&f->claims, r, top[i].stall->column,
+                                                                    top[i].cycles, a));
+        }
+    }
+    if (n)
+        mmb_report_finding_add(f, ".");
 }
 
 bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
@@ -193,6 +222,7 @@ bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c
         mmb_report_finding_add(f, ".");
         ladder_steps(c, ks, nk, &at[0], f);
         ladder_limits(c, ks, nk, &at[0], f);
+        ladder_stalls(c, ks, nk, &at[0], f);
         ladder_conflicts(c, ks, nk, &at[0], f);
     }
     free(at);

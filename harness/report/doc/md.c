@@ -3,6 +3,7 @@
  * figure's entry in the README. */
 #include "report/doc/md.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,8 @@ void mmb_report_md_text(FILE *f, const char *s)
 static const struct {
     const char *utf8, *tex;
 } tex_symbols[] = {
-    {"\u00d7", "$\\times$"}, {"\u2013", "--"}, {"\u00b5", "$\\mu$"}, {"\u2020", "$^\\dagger$"},
-    {"\u2264", "$\\le$"}, {"\u2265", "$\\ge$"}, {"\u2248", "$\\approx$"}, {"\u00b7", "$\\cdot$"},
+    {"\u00d7", "$\\times$"}, {"\u2013", "--"}, {"\u00b5", "$\\mu$"}, {"\u2020", "\\dag{}"},
+    {"\u2264", "$\\le$"}, {"\u2265", "$\\ge$"}, {"\u2248", "$\\approx$"}, {"\u00b7", "$\\cdot$"}, {"\u2192", "$\\rightarrow$"},
 };
 
 void mmb_report_md_tex(FILE *f, const char *s)
@@ -167,13 +168,39 @@ static bool dat_exists(const struct mmb_report *rep, const char *name)
     return f != NULL;
 }
 
+/* A heading's anchor as GitHub makes it: lower case, spaces as hyphens, ASCII
+ * punctuation other than '-' and '_' left out. */
+static void md_anchor(FILE *f, const char *title)
+{
+    for (const unsigned char *p = (const unsigned char *)title; *p; p++) {
+        if (*p == ' ')
+            fputc('-', f);
+        else if (*p >= 0x80 || isalnum(*p) || *p == '-' || *p == '_')
+            fputc(tolower(*p), f);
+    }
+}
+
 void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig)
+{
+    mmb_report_md_figure_as(f, rep, fig, NULL);
+}
+
+void mmb_report_md_figure_as(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig,
+                             const struct mmb_report_figure *like)
 {
     fputs("#### ", f);
     mmb_report_md_text(f, fig->title);
     fputs("\n\n", f);
-    mmb_report_md_text(f, fig->caption);
-    fputs("\n\n", f);
+    if (like) {
+        fputs("Read as [", f);
+        mmb_report_md_text(f, like->title);
+        fputs("](#", f);
+        md_anchor(f, like->title);
+        fputs(") above.\n\n", f);
+    } else {
+        mmb_report_md_text(f, fig->caption);
+        fputs("\n\n", f);
+    }
     if (!fig->drawn) {
         fprintf(f, "Not drawn (%s); script: [gnuplot/%s.gp](gnuplot/%s.gp).\n\n",
                 rep->plot_state[0] ? rep->plot_state : "gnuplot did not produce it", fig->name, fig->name);

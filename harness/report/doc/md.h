@@ -31,5 +31,9 @@ char *mmb_report_md_source_read(const struct mmb_report *rep, const char *rel);
 
 /* One figure's heading, caption, picture and links, in Markdown. */
 void mmb_report_md_figure(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig);
+/* The same, with a link to figure like (shown above, with the same caption) in place
+ * of the caption; like NULL: the caption. */
+void mmb_report_md_figure_as(FILE *f, const struct mmb_report *rep, const struct mmb_report_figure *fig,
+                             const struct mmb_report_figure *like);
 
 #endif

@@ -1,8 +1,8 @@
 /* sections.c - the report's places for the profiles that do not tell the story
  * (profiles.c chooses): the paragraph of "This report" that names the story's
  * profile and where each other profile is shown, and the sections of the profiles
- * that have one: Kernel ladder (ladder_doc.c), Seed kernels as written (seeds*) and
- * Other profiles. The last two show, per GPU, each kernel of the profile at its
+ * that have one: Kernel ladder (ladder_doc.c), Precisions, Seed kernels as written
+ * and Other profiles. The last two show, per GPU, each kernel of the profile at its
  * size: its status over the configurations that ran, the fastest correct one's time
  * and speed, and what went wrong, from the CSV's reason and from the CSV's note
  * (x.md beside x.csv: a Markdown table whose first column names the kernel). */
@@ -28,10 +28,11 @@ static const struct {
     const char *where;  /* Markdown */
     const char *title;  /* the section's heading; NULL: not a section of this file */
 } places[] = {
-    {MMB_REPORT_ROLE_TUNING, "[Tuning](#tuning)", NULL},
+    {MMB_REPORT_ROLE_TUNING, "[tuning.md](tuning.md)", NULL},
     {MMB_REPORT_ROLE_DTYPES, "the element-type table of each GPU ([Tables](#tables))", NULL},
-    {MMB_REPORT_ROLE_LADDER, "[Kernel ladder](#kernel-ladder)", "Kernel ladder"},
+    {MMB_REPORT_ROLE_LADDER, "[Kernel ladder](ladder.md)", "Kernel ladder"}, /* its own page */
     {MMB_REPORT_ROLE_AS_WRITTEN, "[Seed kernels as written](#seed-kernels-as-written)", "Seed kernels as written"},
+    {MMB_REPORT_ROLE_PRECISIONS, "[Precisions](#precisions)", "Precisions"},
     {MMB_REPORT_ROLE_OTHER, "[Other profiles](#other-profiles)", "Other profiles"},
     {MMB_REPORT_ROLE_MAIN, NULL, NULL},
 };
@@ -53,8 +54,8 @@ void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)
         return;
     fputs("**Profiles.** The story (Key findings, Figures and Tables) is drawn from one profile, ", f);
     mmb_report_md_code(f, d->profiles[d->main].name[0] ? d->profiles[d->main].name : "(unnamed)");
-    fprintf(f, " (%s; `--profile NAME` chooses another; without it the report takes `%s` when the data has it, "
-               "else the profile with the most ok rows)",
+    fprintf(f, " (%s; `--profile NAME` chooses another; without it the report takes the profile that declares "
+               "`role = story`, else `%s` when the data has it, else the profile with the most ok rows)",
             d->main_rule, mmb_report_story.main_profile);
     size_t pub[MMB_REPORT_PROFILES_MAX];
     if (mmb_report_profiles_of(d, MMB_REPORT_ROLE_PUBLISHED, pub))
@@ -75,9 +76,9 @@ void mmb_report_sections_profiles_md(FILE *f, const struct mmb_report *rep)
         }
     }
     if (n)
-        fputs(". Profiles named `tune*`, `ladder*` and `seeds*` go to their sections by name; of the others, the "
-              "one that measures the most element types feeds the element-type tables, and each remaining one is "
-              "listed under Other profiles.",
+        fputs(". A profile goes to the section its `role =` names (profiles/NAME.ini); one without the key, by its "
+              "name (`tune*`, `ladder*`, `seeds*`, `precisions*`); of the others, the one that measures the most "
+              "element types feeds the element-type tables, and each remaining one is listed under Other profiles.",
               f);
     fputs("\n\n", f);
 }
@@ -315,14 +316,211 @@ static int status_section(const struct mmb_report *rep, enum mmb_report_role rol
     return 0;
 }
 
-int mmb_report_sections_write(const struct mmb_report *rep, FILE *md, FILE *tex)
+/* ---- Precisions: every element type against its pipe's peak ------------------------------- */
+
+/* The Precisions section (profiles of role precisions): per GPU the precisions figure
+ * (plot_precisions.c), what the rows say (cuBLAS on the tensor cores as times its FP32
+ * speed, the own kernels against cuBLAS), a table of each kernel in each type against
+ * the peak of its pipe; with two GPUs or more, cuBLAS per type side by side. */
+
+static const struct mmb_report_row *of(const struct mmb_report_precisions *pr, const char *dtype, int kernel)
+{
+    for (size_t t = 0; t < pr->ndtypes && kernel >= 0; t++)
+        if (!strcmp(pr->dtypes[t], dtype))
+            return pr->best[t][kernel];
+    return NULL;
+}
+
+static int precisions_table(const struct mmb_report *rep, const struct mmb_report_precisions *pr, FILE *md, FILE *tex)
 {
     const struct mmb_report_data *d = &rep->data;
-    size_t ps[MMB_REPORT_PROFILES_MAX];
-    size_t np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
-    for (size_t j = 0; j < np; j++)
-        if (mmb_report_ladder_doc_section(rep, ps[j], j == 0, md, tex) != 0)
+    struct mmb_report_table t;
+    memset(&t, 0, sizeof t);
+    char gpu[128], size[96];
+    mmb_report_state_gpu_label(rep, pr->g, gpu, sizeof gpu);
+    mmb_report_shape_label(&pr->s, size, sizeof size);
+    snprintf(t.title, sizeof t.title, "%s: each element type at %s, TFLOP/s (TOP/s for i8) and %% of its pipe's peak",
+             gpu, size);
+    snprintf(t.label, sizeof t.label, "tab:precisions-%s", d->gpus[pr->g].slug);
+    static const char *const head[] = {"Type", "Pipe", "Pipe peak", "Kernel", "TFLOP/s", "% of peak", "% cuBLAS",
+                                       "Configuration"};
+    for (size_t c = 0; c < 8; c++)
+        mmb_report_tabular_head(&t, c, head[c], c == 2 || (c >= 4 && c <= 6), c == 7);
+    const char *params[MMB_DTYPE_COUNT * MMB_REPORT_KERNELS_MAX];
+    size_t np = 0;
+    for (size_t i = 0; i < pr->ndtypes; i++) {
+        const struct mmb_report_row *cub = d->cublas >= 0 ? pr->best[i][d->cublas] : NULL;
+        for (size_t k = 0; k < pr->nkernels; k++) {
+            const struct mmb_report_row *r = pr->best[i][pr->kernels[k]];
+            if (!r)
+                continue;
+            struct mmb_report_cell *row = mmb_report_tabular_row(&t);
+            if (!row)
+                return -1;
+            snprintf(row[0].text, sizeof row[0].text, "%s", pr->dtypes[i]);
+            snprintf(row[1].text, sizeof row[1].text, "%s", r->r.pipe);
+            mmb_report_tabular_fixed(r->r.peak_gflops / 1000, 1, row[2].text, sizeof row[2].text);
+            snprintf(row[3].text, sizeof row[3].text, "%s", d->kernels[pr->kernels[k]]);
+            mmb_report_tabular_fixed(mmb_report_row_gflops(r) / 1000, 1, row[4].text, sizeof row[4].text);
+            mmb_report_tabular_fixed(100 * mmb_report_row_gflops(r) / r->r.peak_gflops, 1, row[5].text,
+                                     sizeof row[5].text);
+            if (cub && cub != r)
+                mmb_report_tabular_fixed(100 * cub->r.time_ms_median / r->r.time_ms_median, 1, row[6].text,
+                                         sizeof row[6].text);
+            mmb_report_label_params(r->r.params, row[7].text, sizeof row[7].text);
+            if (r->r.params[0])
+                params[np++] = r->r.params;
+        }
+    }
+    mmb_report_tabular_note(&t, "Each kernel at its fastest ok configuration (profile %s). Pipe peak: the dense peak "
+                              "of the type's pipe (TFLOP/s, TOP/s for i8), from the row; %% of peak: TFLOP/s over it; "
+                              "%% cuBLAS: against cuBLAS in the same type and run.",
+                          d->profiles[pr->p].name);
+    mmb_report_tabular_legend(&t, params, np);
+    mmb_report_tabular_emit(md, tex, &t);
+    return 0;
+}
+
+/* What the rows say: the tensor cores against the FP32 pipe, the own kernels against cuBLAS. */
+static void precisions_findings(FILE *md, const struct mmb_report *rep, const struct mmb_report_precisions *pr)
+{
+    const struct mmb_report_data *d = &rep->data;
+    const struct mmb_report_row *f32 = of(pr, "f32", d->cublas);
+    char size[96];
+    mmb_report_shape_label(&pr->s, size, sizeof size);
+    char list[1024] = "";
+    for (size_t i = 0; f32 && i < pr->ndtypes; i++) {
+        const struct mmb_report_row *r = d->cublas >= 0 ? pr->best[i][d->cublas] : NULL;
+        if (!r || r == f32 || strncmp(r->r.pipe, "tensor", 6) != 0)
+            continue;
+        size_t o = strlen(list);
+        snprintf(list + o, sizeof list - o, "%s%s %.0f (×%.1f)", o ? ", " : "", pr->dtypes[i],
+                 mmb_report_row_gflops(r) / 1000, mmb_report_row_gflops(r) / mmb_report_row_gflops(f32));
+    }
+    if (list[0])
+        fprintf(md, "- cuBLAS on the tensor cores at %s, in TFLOP/s (TOP/s for i8) and times its FP32 speed (%.1f "
+                    "TFLOP/s on the FP32 pipe): %s.\n",
+                size, mmb_report_row_gflops(f32) / 1000, list);
+    for (size_t i = 0; i < pr->ndtypes; i++) {
+        const struct mmb_report_row *cub = d->cublas >= 0 ? pr->best[i][d->cublas] : NULL, *own = NULL;
+        for (size_t k = 0; k < pr->nkernels; k++) {
+            const struct mmb_report_row *r = pr->best[i][pr->kernels[k]];
+            if (r && (int)pr->kernels[k] != d->cublas && (!own || r->r.time_ms_median < own->r.time_ms_median))
+                own = r;
+        }
+        if (!own || !cub)
+            continue;
+        fputs("- In ", md);
+        mmb_report_md_text(md, pr->dtypes[i]);
+        fputs(" the fastest own kernel, ", md);
+        mmb_report_md_text(md, own->r.kernel);
+        fprintf(md, ", reaches %.1f TFLOP/s at %s: %.0f%% of cuBLAS and %.1f%% of the %s pipe's peak.\n",
+                mmb_report_row_gflops(own) / 1000, size, 100 * cub->r.time_ms_median / own->r.time_ms_median,
+                100 * mmb_report_row_gflops(own) / own->r.peak_gflops, own->r.pipe);
+    }
+    fputc('\n', md);
+}
+
+/* cuBLAS in each type on each GPU that has the profile, at each GPU's size. */
+static int precisions_gpus(const struct mmb_report *rep, struct mmb_report_precisions *all, size_t n, FILE *md,
+                       FILE *tex)
+{
+    const struct mmb_report_data *d = &rep->data;
+    if (n < 2 || d->cublas < 0)
+        return 0;
+    struct mmb_report_table t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.title, sizeof t.title, "GPU generations per precision: cuBLAS TFLOP/s (TOP/s for i8)");
+    snprintf(t.label, sizeof t.label, "tab:precisions-gpus");
+    mmb_report_tabular_head(&t, 0, "Type", false, false);
+    for (size_t j = 0; j < n && j + 2 < MMB_REPORT_TCOLS; j++) {
+        char gpu[128], size[96], h[256];
+        mmb_report_state_gpu_label(rep, all[j].g, gpu, sizeof gpu);
+        mmb_report_shape_label(&all[j].s, size, sizeof size);
+        snprintf(h, sizeof h, "%s at %s", gpu, size);
+        mmb_report_tabular_head(&t, j + 1, h, true, false);
+    }
+    char h[320];
+    snprintf(h, sizeof h, "× %s over the first", d->gpus[all[n - 1].g].name);
+    mmb_report_tabular_head(&t, n + 1, h, true, false);
+    for (const struct mmb_dtype_info *ti = mmb_dtype_table; ti->text; ti++) {
+        const struct mmb_report_row *first = of(&all[0], ti->text, d->cublas), *last = of(&all[n - 1], ti->text, d->cublas);
+        bool any = false;
+        for (size_t j = 0; j < n; j++)
+            any = any || of(&all[j], ti->text, d->cublas);
+        if (!any)
+            continue;
+        struct mmb_report_cell *row = mmb_report_tabular_row(&t);
+        if (!row)
             return -1;
+        snprintf(row[0].text, sizeof row[0].text, "%s", ti->text);
+        for (size_t j = 0; j < n; j++) {
+            const struct mmb_report_row *r = of(&all[j], ti->text, d->cublas);
+            if (r)
+                mmb_report_tabular_fixed(mmb_report_row_gflops(r) / 1000, 1, row[j + 1].text, sizeof row[j + 1].text);
+        }
+        if (first && last)
+            mmb_report_tabular_fixed(first->r.time_ms_median / last->r.time_ms_median, 2, row[n + 1].text,
+                                     sizeof row[n + 1].text);
+    }
+    mmb_report_tabular_note(&t, "Medians of one run each; a ratio is a difference only beyond the runs' noise, which "
+                              "mmbench compare judges from the samples.");
+    mmb_report_tabular_emit(md, tex, &t);
+    return 0;
+}
+
+/* "## Precisions" with each GPU's figure, findings and table, and the GPUs side by
+ * side; nothing without a precisions profile's ok rows. -1 without memory. */
+static int precisions_section(const struct mmb_report *rep, FILE *md, FILE *tex)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_precisions *all = calloc(d->ngpus ? d->ngpus : 1, sizeof *all);
+    if (!all)
+        return -1;
+    size_t n = 0;
+    for (size_t g = 0; g < d->ngpus; g++)
+        n += mmb_report_profile_precisions_at(d, g, &all[n]);
+    int rc = 0;
+    if (n) {
+        fputs("## Precisions\n\nEvery element type on the pipe it runs on: cuBLAS in each type and the own kernels "
+              "in theirs, against the dense peak of that type's pipe (the tensor cores for f16, bf16, tf32, e4m3 "
+              "and i8; FP64 tensor cores for f64 cuBLAS), each at its fastest configuration.\n\n",
+              md);
+        fputs("% Precisions\n", tex);
+    }
+    for (size_t j = 0; j < n && rc == 0; j++) {
+        char gpu[128], name[160];
+        mmb_report_state_gpu_label(rep, all[j].g, gpu, sizeof gpu);
+        fputs("### ", md);
+        mmb_report_md_text(md, gpu);
+        fputs("\n\n", md);
+        snprintf(name, sizeof name, "precisions-%s", d->gpus[all[j].g].slug);
+        for (size_t i = 0; i < rep->nfigs; i++)
+            if (rep->figs[i].group == MMB_REPORT_GROUP_SECTION && !strcmp(rep->figs[i].name, name))
+                mmb_report_md_figure(md, rep, &rep->figs[i]);
+        precisions_findings(md, rep, &all[j]);
+        rc = precisions_table(rep, &all[j], md, tex);
+    }
+    if (rc == 0)
+        rc = precisions_gpus(rep, all, n, md, tex);
+    free(all);
+    return rc;
+}
+
+size_t mmb_report_sections_ladders(const struct mmb_report *rep, FILE *md, FILE *tex, int *rc)
+{
+    size_t ps[MMB_REPORT_PROFILES_MAX];
+    size_t np = mmb_report_profiles_of(&rep->data, MMB_REPORT_ROLE_LADDER, ps);
+    *rc = 0;
+    for (size_t j = 0; j < np && *rc == 0; j++)
+        *rc = mmb_report_ladder_doc_section(rep, ps[j], j == 0, md, tex);
+    return np;
+}
+
+int mmb_report_sections_write(const struct mmb_report *rep, FILE *md, FILE *tex)
+{
+    if (precisions_section(rep, md, tex) != 0)
+        return -1;
     if (status_section(rep, MMB_REPORT_ROLE_AS_WRITTEN, "Seed kernels as written",
                        "Every CUDA kernel that the seed documents print, run exactly as printed (the profile binds "
                        "each one's own arguments, macros and launch shape): one row per kernel and element type, at "

@@ -11,6 +11,7 @@
 
 #include "core/array.h"
 #include "core/file.h"
+#include "report/doc/md.h"
 #include "report/doc/tabular.h"
 #include "report/input/grid.h"
 #include "report/input/labels.h"
@@ -341,19 +342,48 @@ int mmb_report_tables_write(const struct mmb_report *rep, size_t g, FILE *md, FI
         if (rc == 0 && (rc = table_sol(rep, g, &t)) == 0)
             mmb_report_tabular_emit(md, tex, &t);
     }
-    if (rc == 0 && (rc = table_sizes(rep, g, false, &t)) == 0)
-        mmb_report_tabular_emit(md, tex, &t);
-    if (rc == 0 && (rc = table_sizes(rep, g, true, &t)) == 0)
-        mmb_report_tabular_emit(md, tex, &t);
+    /* TFLOP/s by size: the figures draw them, tables.tex prints them; the README links there */
+    bool sizes = false;
+    if (rc == 0 && (rc = table_sizes(rep, g, false, &t)) == 0) {
+        sizes = sizes || t.nrows;
+        mmb_report_tabular_emit(NULL, tex, &t);
+    }
+    if (rc == 0 && (rc = table_sizes(rep, g, true, &t)) == 0) {
+        sizes = sizes || t.nrows;
+        mmb_report_tabular_emit(NULL, tex, &t);
+    }
+    if (sizes)
+        fputs("TFLOP/s of each kernel's best configuration at every size, squares and rectangular shapes: the "
+              "figures of Figures and the tables of [tables.tex](tables.tex).\n\n",
+              md);
     if (rc == 0 && d->ref >= 0 && (rc = table_dtypes(rep, g, &t)) == 0)
         mmb_report_tabular_emit(md, tex, &t);
     mmb_report_tabular_free(&t);
+    return rc;
+}
+
+int mmb_report_tables_grids_write(const struct mmb_report *rep, size_t g, FILE *md, FILE *tex, bool *any)
+{
+    const struct mmb_report_data *d = &rep->data;
+    struct mmb_report_table t;
+    int rc = 0;
+    bool head = false;
     struct mmb_report_grid *grid = malloc(sizeof *grid);
     if (!grid)
         return -1;
     for (size_t k = 0; k < d->nkernels && rc == 0 && d->ref >= 0; k++) {
         if (!mmb_report_grid_build(d, g, k, (size_t)d->ref, grid))
             continue;
+        if (!*any)
+            fputs("## Every configuration of the story's kernels\n\n", md);
+        if (!head) {
+            char gpu[128];
+            mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
+            fputs("### ", md);
+            mmb_report_md_text(md, gpu);
+            fputs("\n\n", md);
+            *any = head = true;
+        }
         memset(&t, 0, sizeof t);
         if ((rc = table_grid(rep, g, k, grid, &t)) == 0)
             mmb_report_tabular_emit(md, tex, &t);

@@ -43,7 +43,8 @@ struct mmb_report_table {
     char tex_head[MMB_REPORT_TCOLS][64]; /* LaTeX: a column's head when it differs; "": head */
     char tex_spec[MMB_REPORT_TCOLS + 1]; /* LaTeX: the column alignments when they differ ("llrr"); "": from num */
     char tex_comment[128];         /* LaTeX: a comment line above the table */
-    bool tex_loose;                /* LaTeX: its own column separation, not the 4 pt of wide tables */
+    bool tex_loose;                /* LaTeX: its own column separation, not the 3 pt of wide tables */
+    bool tex_small;                /* LaTeX: at 7 pt, as a table of many columns is */
 };
 
 /* A new row of empty cells; NULL without memory. */

@@ -23,6 +23,8 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen);
 int mmb_report_plot_roofline(struct mmb_report *rep, char *err, size_t errlen);
 /* each ladder* profile's steps at two sizes, per GPU (the Kernel ladder section) */
 int mmb_report_plot_ladder(struct mmb_report *rep, char *err, size_t errlen);
+/* each GPU's precisions profile: TFLOP/s per element type against its pipe's peak */
+int mmb_report_plot_precisions(struct mmb_report *rep, char *err, size_t errlen);
 /* a kernel's time over two of its parameters */
 int mmb_report_plot_heatmaps(struct mmb_report *rep, char *err, size_t errlen);
 /* the spread of a tuned kernel's times */

@@ -2,6 +2,7 @@
  * one process per script keeps a failure attributable to its figure, and running
  * them in parallel keeps the whole report within seconds on a small machine. */
 #include "report/figures/gnuplot.h"
+#include "report/figures/gp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -271,7 +272,9 @@ static int job_finish(struct runner *r, pid_t pid, int status, char *err, size_t
         return 0;
     int rc = 0;
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (ok && pdf_date_fix(r->rep, name, err, errlen) != 0)
+    char deck[200];
+    snprintf(deck, sizeof deck, "%s-%s", MMB_GP_DECK_FORMAT, name); /* its slide, where drawn */
+    if (ok && (pdf_date_fix(r->rep, name, err, errlen) != 0 || pdf_date_fix(r->rep, deck, err, errlen) != 0))
         rc = -1;
     struct stat st;
     if (ok && stat(log, &st) == 0 && st.st_size > 0) {

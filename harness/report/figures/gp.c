@@ -15,8 +15,9 @@ static const char *const kernel_colors[] = {"#0072B2", "#D55E00", "#009E73", "#C
                                             "#E69F00", "#56B4E9", "#882255", "#44AA99"};
 static const int kernel_dashes[] = {1, 2, 4, 5, 3};
 static const int kernel_points[] = {5, 7, 9, 11, 13, 4, 6, 8, 10, 12};
-/* light to dark, so that bars of neighbouring GPUs differ in grey too */
-static const char *const gpu_colors[] = {"#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255"};
+/* hues no kernel has (a GPU's line never reads as a kernel's), light to dark alternating
+ * so that neighbouring GPUs differ in grey too */
+static const char *const gpu_colors[] = {"#A6761D", "#5E3C99", "#808000", "#08306B", "#BF5B17", "#4D4D4D"};
 
 const char *mmb_gp_gpu_color(size_t i)
 {
@@ -50,28 +51,48 @@ void mmb_gp_term(FILE *f, int *n)
     (*n)++;
 }
 
+/* The terminal of every format the report knows under one sizing, so that the script
+ * draws any of them when its formats line is edited; then the font variables F8 ...
+ * F22 (explicit font sizes that scale like the default one, none under the minimum;
+ * gnuplot takes a font from a string variable, not from an expression). */
+static void terminals(FILE *f, struct mmb_report_sizing z, const char *only)
+{
+    double base = MMB_GP_FONT_PT * z.font_scale;
+    base = base < z.min_font_px ? z.min_font_px : base;
+    for (const struct mmb_report_format_info *fi = mmb_report_format_table; fi->name; fi++) {
+        if (only && strcmp(fi->name, only) != 0)
+            continue;
+        fprintf(f, "    if (fmt eq \"%s\") { set terminal %s ", only ? MMB_GP_DECK_FORMAT : fi->name, fi->terminal);
+        fi->terminal_args(f, z.w, z.h, base, z.px_per_inch);
+        fprintf(f, "; FK = %.4f; FMIN = %.2f }\n", z.font_scale, z.min_font_px);
+    }
+}
+
 void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name, const char *title,
                          struct mmb_gp_canvas c)
 {
+    /* a slide of slides.tex, drawn where the PDF is (its terminal found, the format asked for) */
+    bool deck = false, pdf = false;
+    for (size_t i = 0; i < rep->nformats; i++)
+        pdf = pdf || rep->formats[i] == MMB_REPORT_PDF;
+    for (size_t i = 0; i < rep->nfigs && !deck && pdf; i++)
+        deck = rep->figs[i].deck && !strcmp(rep->figs[i].name, name);
     fprintf(f, "# %s.gp - %s\n", name, title);
     fprintf(f, "# Written by `mmbench report`. Redraw from this folder: gnuplot %s.gp\n", name);
     fputs("formats = \"", f);
     for (size_t i = 0; i < rep->nformats; i++)
         fprintf(f, "%s%s", i ? " " : "", mmb_report_format_info(rep->formats[i])->name);
-    fputs("\"\n", f);
+    /* a figure of slides.tex: also its slide, whatever the preset */
+    fprintf(f, "%s\"\n", deck ? " " MMB_GP_DECK_FORMAT : "");
     fputs("do for [i = 1:words(formats)] {\n    fmt = word(formats, i)\n    reset\n    set encoding utf8\n", f);
-    /* every format the report knows, so that the script draws any of them when
-     * its formats line is edited */
-    for (const struct mmb_report_format_info *fi = mmb_report_format_table; fi->name; fi++) {
-        fprintf(f, "    if (fmt eq \"%s\") { set terminal %s ", fi->name, fi->terminal);
-        fi->terminal_args(f, c.w, c.h, MMB_GP_FONT_PT);
-        fputs(" }\n", f);
-    }
-    /* explicit font sizes scale with the terminal like the default one;
-     * gnuplot takes a font from a string variable, not from an expression */
+    terminals(f, mmb_report_format_preset_sizing(rep->preset, c.w, c.h), NULL);
+    if (deck)
+        terminals(f, mmb_report_format_preset_sizing(MMB_REPORT_PRESET_SLIDES, c.w, c.h), "pdf");
+    fputs("    LARGE = FMIN > 0\n", f); /* type with a floor: a figure may show less */
     for (int pt = MMB_GP_FONT_PT - 12; pt <= MMB_GP_FONT_PT + 2; pt += 2)
-        fprintf(f, "    F%d = sprintf(\",%%g\", %d * FS)\n", pt, pt);
-    fprintf(f, "    set output \"../figures/%s.\".fmt\n", name);
+        fprintf(f, "    F%d = sprintf(\",%%g\", (%d * FK > FMIN ? %d * FK : FMIN) * FS)\n", pt, pt, pt);
+    fprintf(f, "    set output (fmt eq \"%s\" ? \"../figures/%s-%s.pdf\" : \"../figures/%s.\".fmt)\n",
+            MMB_GP_DECK_FORMAT, MMB_GP_DECK_FORMAT, name, name);
 }
 
 void mmb_gp_script_end(FILE *f)

@@ -14,6 +14,9 @@
 /* 20 pt on a 1600 px figure stays readable when the figure fills a slide and when
  * it is half a page. */
 #define MMB_GP_FONT_PT 20
+/* A figure of slides.tex is also drawn as figures/deck-NAME.pdf, at the slides preset,
+ * when the report draws PDFs. */
+#define MMB_GP_DECK_FORMAT "deck"
 
 struct mmb_gp_range {
     double lo, hi;
@@ -38,7 +41,10 @@ void mmb_gp_string(FILE *f, const char *s);
 /* "plot " before the first term (*n == 0), a continued line before the others. */
 void mmb_gp_term(FILE *f, int *n);
 
-/* The loop over the report's formats that every script is: terminal, output. */
+/* The loop over the report's formats that every script is: terminal (sized by the
+ * preset; a figure of slides.tex also as its slide, format MMB_GP_DECK_FORMAT), the font
+ * variables F8 ... F22, LARGE (true where type has a floor: the slides and print
+ * presets and the slide; a figure may then show less), output. */
 void mmb_gp_script_begin(FILE *f, const struct mmb_report *rep, const char *name, const char *title,
                          struct mmb_gp_canvas c);
 void mmb_gp_script_end(FILE *f);

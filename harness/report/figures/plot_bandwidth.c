@@ -30,14 +30,14 @@
 #include "results/row.h"
 
 /* Columns of the data file, after x (1). */
-enum { C_GBPS = 2, C_PCT, C_DECL_GBPS, C_DECL_PCT, C_DRAM_X, C_L1_X, C_L2_X, C_CHANGED, C_L2_LOW };
+enum { C_GBPS = 2, C_PCT, C_DECL_GBPS, C_DECL_PCT, C_DRAM_X, C_L1_X, C_L2_X, C_SMEM_X, C_CHANGED, C_L2_LOW };
 
 /* What one GPU's data file holds. */
 struct bw_gpu {
     int square[MMB_REPORT_KERNELS_MAX]; /* block per kernel, -1 none */
     int rect[MMB_REPORT_KERNELS_MAX];
     size_t squares;                     /* square points with a measured bandwidth */
-    bool declared, measured, l1, l2, changes, l2_low;
+    bool declared, measured, l1, l2, smem, changes, l2_low;
     double gbps_max, decl_max, ratio_lo, ratio_hi;
     double kernel_gbps[MMB_REPORT_KERNELS_MAX], kernel_pct[MMB_REPORT_KERNELS_MAX]; /* largest of either definition */
 };
@@ -64,7 +64,8 @@ static void point_write(FILE *f, const struct mmb_report_row *r, double x, bool 
                    mmb_row_declared_pct(&r->r),
                    dram / need,
                    r->r.l1_bytes / need,
-                   r->r.l2_bytes / need };
+                   r->r.l2_bytes / need,
+                   r->r.smem_wavefronts * 128.0 / need }; /* a wavefront serves up to 128 bytes */
     fprintf(f, "%.6g", x);
     for (size_t i = 0; i < MMB_COUNT(v); i++)
         fprintf(f, isfinite(v[i]) ? " %.6g" : " NaN", v[i]);
@@ -74,6 +75,7 @@ static void point_write(FILE *f, const struct mmb_report_row *r, double x, bool 
     b->declared = b->declared || isfinite(v[2]);
     b->l1 = b->l1 || isfinite(v[5]);
     b->l2 = b->l2 || isfinite(v[6]);
+    b->smem = b->smem || (isfinite(v[7]) && v[7] > 0);
     b->changes = b->changes || changed;
     b->l2_low = b->l2_low || r->l2_low;
     b->gbps_max = fmax(b->gbps_max, isfinite(v[0]) ? v[0] : 0);
@@ -83,7 +85,7 @@ static void point_write(FILE *f, const struct mmb_report_row *r, double x, bool 
             *to = fmax(*to, v[i]);
         }
     b->decl_max = fmax(b->decl_max, isfinite(v[2]) ? v[2] : 0);
-    for (size_t i = 4; i < 7; i++)
+    for (size_t i = 4; i < 8; i++)
         if (isfinite(v[i]) && v[i] > 0) {
             b->ratio_lo = fmin(b->ratio_lo, v[i]);
             b->ratio_hi = fmax(b->ratio_hi, v[i]);
@@ -102,7 +104,7 @@ static int bw_data_write(struct mmb_report *rep, size_t g, struct bw_gpu *b, cha
         return -1;
     fprintf(o.f, "# %s: memory traffic of each kernel's best configuration on %s\n"
                  "# x measured-GB/s measured-%% declared-GB/s declared-%% DRAM/compulsory L1/compulsory "
-                 "L2/compulsory config-changed output-in-L2\n",
+                 "L2/compulsory shared/compulsory config-changed output-in-L2\n",
             name, d->gpus[g].name);
     *b = (struct bw_gpu){.ratio_lo = INFINITY, .ratio_hi = 0};
     int blocks = 0;
@@ -299,23 +301,29 @@ static int traffic_figure(struct mmb_report *rep, size_t g, const struct bw_gpu 
              "What tiling does to traffic: each level's bytes over the compulsory bytes (A, B and C once), log scale; "
              "1 means every element crossed that level once. %s Left of the dashed line A, B and C fit in L2, so DRAM "
              "sees each byte about once whatever the kernel.",
-             b->l1 || b->l2 ? "L1 and L2 bytes are the l1tex__t_bytes and lts__t_bytes counters."
+             b->l1 || b->l2 ? (b->smem ? "L1 and L2 bytes are the l1tex__t_bytes and lts__t_bytes counters; L1's are "
+                                         "global and local memory only, so a kernel that streams its tiles through "
+                                         "shared memory has its own panel: shared-memory wavefronts x 128 bytes."
+                                       : "L1 and L2 bytes are the l1tex__t_bytes and lts__t_bytes counters; L1's are "
+                                         "global and local memory only, shared memory left out (these CSVs lack "
+                                         "smem_wavefronts).")
                             : "L1 and L2 bytes are not in these CSVs (measured before mmbench read l1_bytes and "
                               "l2_bytes): only DRAM is drawn.");
-    int panels = 1 + b->l1 + b->l2;
-    const struct mmb_gp_canvas c = {panels == 1 ? 1600 : 2000, 1050};
+    int panels = 1 + b->l1 + b->l2 + b->smem;
+    const struct mmb_gp_canvas c = {panels == 1 ? 1600 : panels < 4 ? 2000 : 2400, 1050};
     mmb_gp_script_begin(o.f, rep, name, fig->title, c);
     mmb_gp_multiplot_begin(o.f, fig->title);
     static const struct {
         int col;
         const char *title;
-    } levels[] = {{C_L1_X, "L1/TEX bytes"}, {C_L2_X, "L2 bytes"}, {C_DRAM_X, "DRAM bytes"}};
+    } levels[] = {{C_SMEM_X, "shared-memory bytes"}, {C_L1_X, "L1/TEX bytes (global)"}, {C_L2_X, "L2 bytes"},
+                  {C_DRAM_X, "DRAM bytes"}};
     snprintf(l2, sizeof l2, "L2 %.0f MiB", rep->devices[g].l2_mib);
     double lo = b->ratio_lo < INFINITY ? pow(10, floor(log10(b->ratio_lo))) : 0.1;
     double hi = b->ratio_hi > 0 ? b->ratio_hi * 2 : 10;
     int at = 0;
     for (size_t i = 0; i < MMB_COUNT(levels); i++) {
-        if ((i == 0 && !b->l1) || (i == 1 && !b->l2))
+        if ((i == 0 && !b->smem) || (i == 1 && !b->l1) || (i == 2 && !b->l2))
             continue;
         double gap = 0.06, w = (0.87 - gap * (panels - 1)) / panels, l = 0.10 + at * (w + gap);
         mmb_gp_panel_begin(o.f, rep);

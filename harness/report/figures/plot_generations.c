@@ -1,8 +1,9 @@
 /* plot_generations.c - one GPU generation against the next: for each pair of
  * measured GPUs in order, the newer one's speed over the older one's per kernel
- * against N (log2), with the min-max range of the ratio where the timing spread
- * shows, a line at 1, and where A, B and C outgrow each GPU's L2 (where a larger L2
- * is the only difference that can show). */
+ * against N (log2), each kernel at the older GPU's best configuration measured on
+ * both, with `mmbench compare`'s 95% interval of the ratio where it is wider than the
+ * spread shown (report/input/pairs.h), a line at 1, and where A, B and C outgrow each
+ * GPU's L2 (where a larger L2 is the only difference that can show). */
 #include "report/figures/figures.h"
 
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "report/figures/gp.h"
 #include "report/input/labels.h"
 #include "report/input/out.h"
+#include "report/input/pairs.h"
 #include "report/input/select.h"
 #include "report/input/story.h"
 
@@ -37,22 +39,27 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
             blocks[k][rect] = -1;
             for (size_t s = 0; s < d->nshapes; s++) {
                 const struct mmb_report_row *ra = mmb_report_select_best(d, a, k, s),
-                                            *rb = mmb_report_select_best(d, b, k, s);
+                                            *rb = ra ? mmb_report_pairs_match(d, ra, b) : NULL;
                 if (!ra || !rb || mmb_gp_square(&d->shapes[s]) == (rect != 0))
                     continue;
                 if (blocks[k][rect] < 0) {
                     fprintf(o.f, "%s# %s, %s\n", nb ? "\n\n" : "", d->kernels[k], rect ? "other shapes" : "squares");
                     blocks[k][rect] = nb++;
                 }
-                double q = ra->r.time_ms_median / rb->r.time_ms_median;
-                double lo = ra->r.time_ms_min / rb->r.time_ms_max, hi = ra->r.time_ms_max / rb->r.time_ms_min;
+                /* speed on b over speed on a: the inverse of compare's time ratio b / a */
+                struct mmb_comparison cmp;
+                mmb_report_pairs_compare(d, ra, rb, &cmp);
+                double q = 1.0 / cmp.ratio.ratio, lo = 1.0 / cmp.ratio.hi, hi = 1.0 / cmp.ratio.lo;
                 if (!isfinite(lo) || !isfinite(hi) || (hi - lo) / q < mmb_report_story.spread_shown)
                     lo = hi = q;
                 char label[96];
                 mmb_report_shape_label(&d->shapes[s], label, sizeof label);
                 fprintf(o.f, "%.6g %.6g %.6g %.6g  # %s\n", mmb_gp_size_x(&d->shapes[s]), q, lo, hi, label);
-                *top = fmax(*top, hi);
-                *bottom = fmin(*bottom, lo);
+                /* the axis spans every ratio, and the spread of the times past launch latency: a
+                 * 30 µs kernel's spread would flatten the rest (its bar is clipped at the edge) */
+                bool latency = fmin(ra->r.time_ms_median, rb->r.time_ms_median) < mmb_report_story.small_ms;
+                *top = fmax(*top, latency ? q : hi);
+                *bottom = fmin(*bottom, latency ? q : lo);
                 points++;
                 squares += !rect;
             }
@@ -61,7 +68,7 @@ static size_t ratio_data(struct mmb_report *rep, size_t a, size_t b, const char 
     for (size_t k = 0; k < d->nkernels; k++)
         for (size_t s = 0; s < d->nshapes; s++) {
             const struct mmb_report_row *ra = mmb_report_select_best(d, a, k, s),
-                                        *rb = mmb_report_select_best(d, b, k, s);
+                                        *rb = ra ? mmb_report_pairs_match(d, ra, b) : NULL;
             if (!ra || !rb || fmin(ra->r.time_ms_median, rb->r.time_ms_median) >= mmb_report_story.small_ms)
                 continue;
             if (*small < 0) {
@@ -96,11 +103,12 @@ static int pair_write(struct mmb_report *rep, size_t a, size_t b, char *err, siz
         return mmb_failf(err, errlen, "out of memory");
     snprintf(fig->title, sizeof fig->title, "%s against %s: speed ratio per kernel (%s)", nb, na, sel);
     snprintf(fig->caption, sizeof fig->caption,
-             "Each kernel's speed on the %s over its speed on the %s (the %s's time over the %s's), best configuration "
-             "on each, against N; above 1 the %s is faster. Bars: the range from the two GPUs' min and max times where "
-             "it exceeds 1%%; grey squares: under 30 µs on either GPU; dashed lines: where A, B and C outgrow each "
-             "GPU's L2.",
-             nb, na, na, nb, nb);
+             "Each kernel's speed on the %s over its speed on the %s (the %s's time over the %s's) at the %s's best "
+             "configuration, measured on both, against N; above 1 the %s is faster. Bars: the ratio's 95%% interval "
+             "as mmbench compare gives it (from every launch's time where the rows have them, else from their min "
+             "and max) where wider than 1%%; grey squares: under 30 µs on either GPU; dashed lines: where A, B and C "
+             "outgrow each GPU's L2.",
+             nb, na, na, nb, na, nb);
     mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1050});
     mmb_gp_panel_begin(o.f, rep);
     mmb_gp_title(o.f, fig->title, mmb_gp_size_axis(o.f, d, &mmb_gp_alone, true));

@@ -50,13 +50,15 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
     fprintf(o.f, "# %s: TFLOP/s of each kernel's best configuration at %s on %s\n"
-                 "# kernel-index TFLOP/s label colour  # kernel, params\n",
+                 "# kernel-index TFLOP/s label colour short-label  # kernel, params\n",
             name, ref, d->gpus[g].name);
     const struct mmb_report_row *prev = NULL;
+    size_t shown[MMB_REPORT_KERNELS_MAX], nshown = 0; /* a bar for each kernel this GPU has: no empty slots */
     for (size_t k = 0; k < d->nkernels; k++) {
         const struct mmb_report_row *r = mmb_report_select_best(d, g, k, (size_t)d->ref);
         if (!r)
             continue;
+        shown[nshown] = k;
         double tf = mmb_report_row_gflops(r) / 1000, fp = mmb_row_fp32_pct(&r->r);
         char label[160] = "", part[64];
         snprintf(label, sizeof label, tf < 1 ? "%.2f" : "%.1f", tf);
@@ -72,8 +74,14 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
             snprintf(part, sizeof part, ", %.0f%% cuBLAS", 100 * cub->r.time_ms_median / r->r.time_ms_median);
             strncat(label, part, sizeof label - strlen(label) - 1);
         }
-        fprintf(o.f, "%zu %.6g \"%s\" 0x%s  # %s, %s\n", k, tf, label, mmb_gp_kernel_color(rep, k) + 1, d->kernels[k],
-                r->r.params[0] ? r->r.params : "-");
+        /* large type (LARGE): TFLOP/s and % cuBLAS only */
+        char brief[64];
+        snprintf(brief, sizeof brief, tf < 1 ? "%.2f" : "%.1f", tf);
+        if (cub && (int)k != d->cublas)
+            snprintf(brief + strlen(brief), sizeof brief - strlen(brief), "\\n(%.0f%%)",
+                     100 * cub->r.time_ms_median / r->r.time_ms_median);
+        fprintf(o.f, "%zu %.6g \"%s\" 0x%s \"%s\"  # %s, %s\n", nshown++, tf, label, mmb_gp_kernel_color(rep, k) + 1,
+                brief, d->kernels[k], r->r.params[0] ? r->r.params : "-");
         prev = r;
     }
     if (mmb_gp_commit(rep, &o, name, "dat", err, errlen) != 0)
@@ -82,6 +90,7 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_GPU, (int)g);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
+    fig->deck = true; /* a slide of slides.tex */
     mmb_report_state_gpu_label(rep, g, gpu, sizeof gpu);
     mmb_report_state_selection(rep, (int)g, sel, sizeof sel);
     snprintf(fig->title, sizeof fig->title, "%s: the %s kernels at %s (%s)", gpu, d->profiles[d->main].name, ref, sel);
@@ -93,10 +102,22 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     double peak = d->gpus[g].peak_gflops / 1000;
     mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1000});
     mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
+    char brief[700];
+    snprintf(brief, sizeof brief, "%s: the %s kernels at %s, TFLOP/s (%% of cuBLAS)", gpu,
+             d->main >= 0 ? d->profiles[d->main].name : "story's", ref);
+    fputs("    set title (LARGE ? ", o.f);
+    mmb_gp_string(o.f, brief);
+    fputs(" : ", o.f);
     mmb_gp_string(o.f, fig->title);
-    fputs("\n    set ylabel \"TFLOP/s (2MNK / median time)\"\n", o.f);
+    fputs(")\n    set ylabel \"TFLOP/s (2MNK / median time)\"\n", o.f);
     mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
+    fputs("    set xtics (", o.f); /* only the kernels this GPU has */
+    for (size_t j = 0; j < nshown; j++) {
+        fputs(j ? ", " : "", o.f);
+        mmb_gp_string(o.f, d->kernels[shown[j]]);
+        fprintf(o.f, " %zu", j);
+    }
+    fprintf(o.f, ")\n    set xrange [-0.6:%zu.6]\n", nshown - 1);
     fputs("    set grid noxtics\n    unset key\n    set boxwidth 0.6\n", o.f);
     /* room above the tallest bar for its three lines of label, and for the peak */
     double hi = fmax(top * 1.45, isfinite(peak) ? peak * 1.08 : 0);
@@ -108,7 +129,8 @@ static int ladder_write(struct mmb_report *rep, size_t g, char *err, size_t errl
     /* published figures hatched, as in every figure */
     fprintf(o.f, "    plot \"%s.dat\" using 1:2:4 with boxes fs %s border lc rgb \"#202020\" lc rgb variable, \\\n",
             name, d->gpus[g].all_published ? "pattern 4" : "solid 0.9");
-    fprintf(o.f, "         \"\" using 1:2:3 with labels offset 0,%s font F%d notitle\n", "2.2", MMB_GP_FONT_PT - 4);
+    fprintf(o.f, "         \"\" using 1:2:(LARGE ? strcol(5) : strcol(3)) with labels offset 0,%s font F%d notitle\n",
+            "2.2", MMB_GP_FONT_PT - 4);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
 }
@@ -158,6 +180,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, "gpus-speedup", MMB_REPORT_GROUP_GPUS, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
+    fig->deck = true; /* a slide of slides.tex */
     snprintf(fig->title, sizeof fig->title, "Every GPU: each kernel's speed-up over %s at %s (%s)", d->kernels[first], ref,
              sel);
     snprintf(fig->caption, sizeof fig->caption,
@@ -171,7 +194,7 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
     mmb_gp_string(o.f, fig->title);
     fprintf(o.f, "\n    set ylabel \"speed over %s (×)\"\n", d->kernels[first]);
     mmb_gp_kernels_xtics(o.f, d, &mmb_gp_alone);
-    fprintf(o.f, "    set grid noxtics\n    set yrange [0:%.6g]\n", top * 1.15);
+    fprintf(o.f, "    set grid noxtics\n    set yrange [0:%.6g * (LARGE ? 1.3 : 1)]\n", top * 1.15);
     fputs("    set key outside below center horizontal samplen 2 spacing 1.1\n", o.f);
     fputs("    set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 3 lw 2 lc rgb \"#404040\"\n", o.f);
     double w = 0.8 / (double)ng;
@@ -190,8 +213,9 @@ static int speedup_write(struct mmb_report *rep, char *err, size_t errlen)
                 gp->all_published ? "#404040" : gpu_greys[style % MMB_COUNT(gpu_greys)]);
         mmb_gp_string(o.f, gpu);
         mmb_gp_term(o.f, &n);
-        fprintf(o.f, "\"\" using ($1%+.4f):%zu:($1 > 0 ? sprintf(\"×%%.2f\", column(%zu)) : \"\") with labels offset 0,0.7 "
-                     "font F%d notitle",
+        /* large type: one decimal, standing up, so that neighbouring bars' values stay apart */
+        fprintf(o.f, "\"\" using ($1%+.4f):%zu:($1 > 0 ? sprintf(LARGE ? \"%%.1f\" : \"×%%.2f\", column(%zu)) : \"\") "
+                     "with labels center rotate by (LARGE ? 90 : 0) offset 0,(LARGE ? 1.6 : 0.7) font F%d notitle",
                 off, j + 2, j + 2, MMB_GP_FONT_PT - (ng > 2 ? 8 : 4));
     }
     fputc('\n', o.f);

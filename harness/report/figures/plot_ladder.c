@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/dtype.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "report/figures/gp.h"
@@ -29,6 +30,7 @@ struct ladder {
     size_t nsizes;
     const struct mmb_report_row *best[2][MMB_REPORT_KERNELS_MAX]; /* [size][kernel] */
     char name[160], sizes_text[200];
+    const char *dtype;
     double top; /* TFLOP/s of the longest bar */
 };
 
@@ -44,7 +46,8 @@ static void bar_label(const struct mmb_report_data *d, const struct ladder *l, s
     if (above)
         snprintf(out + strlen(out), len - strlen(out), "  ×%.2f", above->r.time_ms_median / r->r.time_ms_median);
     if (isfinite(fp))
-        snprintf(out + strlen(out), len - strlen(out), "  %.0f%% FP32", fp);
+        snprintf(out + strlen(out), len - strlen(out), strcmp(r->r.dtype, "f32") ? "  %.0f%% peak" : "  %.0f%% FP32",
+                 fp);
     if (cub && cub != r) {
         /* near cuBLAS a tenth tells 94.7 from 95 */
         double pct = 100 * cub->r.time_ms_median / r->r.time_ms_median;
@@ -59,7 +62,7 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
     fprintf(o.f, "# %s: TFLOP/s of each step of profile %s at %s on %s, best configuration\n"
-                 "# step-index TFLOP/s-per-size... label-per-size...  # kernel\n",
+                 "# step-index TFLOP/s-per-size... label-per-size... short-label  # kernel\n",
             l->name, d->profiles[l->p].name, l->sizes_text, d->gpus[l->g].name);
     for (size_t j = 0; j < l->n; j++) {
         fprintf(o.f, "%zu", j);
@@ -75,7 +78,13 @@ static int ladder_data(struct mmb_report *rep, struct ladder *l, char *err, size
                 mmb_report_shape_label(&l->sizes[s], label + snprintf(label, sizeof label, "no ok row at "), 96);
             fprintf(o.f, " \"%s\"", label);
         }
-        fprintf(o.f, "  # %s\n", d->kernels[l->steps[j]]);
+        /* the short label of large type (slides, print): TFLOP/s and % cuBLAS at the first size */
+        const struct mmb_report_row *r = l->best[0][l->steps[j]], *cub = d->cublas >= 0 ? l->best[0][d->cublas] : NULL;
+        char brief[64] = "";
+        if (r)
+            snprintf(brief, sizeof brief, cub && cub != r ? "%.1f  (%.0f%%)" : "%.1f",
+                     mmb_report_row_gflops(r) / 1000, cub ? 100 * cub->r.time_ms_median / r->r.time_ms_median : 0);
+        fprintf(o.f, " \"%s\"  # %s\n", brief, d->kernels[l->steps[j]]);
     }
     return mmb_gp_commit(rep, &o, l->name, "dat", err, errlen);
 }
@@ -87,28 +96,49 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
     struct mmb_report_out o;
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
+    /* a slide of slides.tex: the ladders in the report's element type, which the summary tells */
+    fig->deck = l->dtype && !strcmp(l->dtype, d->dtype);
     char gpu[128], sel[64], shapes[2][96];
     mmb_report_state_gpu_label(rep, l->g, gpu, sizeof gpu);
     mmb_report_state_selection(rep, (int)l->g, sel, sizeof sel);
+    if (strcmp(l->dtype, d->dtype) != 0) /* "f32, cold L2" in the ladder's own dtype */
+        snprintf(sel, sizeof sel, "%s%s%s%s", l->dtype, d->cache[0] ? ", " : "", d->cache[0] ? d->cache : "", d->cache[0] ? " L2" : "");
+    /* the peak of the ladder's pipe: the FP32 pipe's for f32, the tensor cores' for f16 */
+    const struct mmb_report_row *any = NULL;
+    for (size_t j = 0; j < l->n && !any; j++)
+        any = l->best[0][l->steps[j]] ? l->best[0][l->steps[j]] : l->best[1][l->steps[j]];
+    enum mmb_dtype dt;
+    const struct mmb_pipe_info *dpipe = mmb_dtype_parse(l->dtype, &dt) ? mmb_pipe_info(mmb_dtype_info(dt)->pipe) : NULL;
+    double peak = any && isfinite(any->r.peak_gflops)  ? any->r.peak_gflops / 1000
+                  : !strcmp(l->dtype, "f32")           ? d->gpus[l->g].peak_gflops / 1000
+                                                       : NAN; /* rows without their pipe's peak: no top axis */
+    const char *pipe = any && any->r.pipe[0] ? any->r.pipe : dpipe ? dpipe->text : "fp32";
+    pipe = strcmp(pipe, "fp32") ? pipe : "FP32";
     for (size_t s = 0; s < l->nsizes; s++)
         mmb_report_shape_label(&l->sizes[s], shapes[s], sizeof shapes[s]);
     snprintf(fig->title, sizeof fig->title, "%s: the kernel ladder (profile %s) at %s (%s)", gpu,
              d->profiles[l->p].name, l->sizes_text, sel);
     snprintf(fig->caption, sizeof fig->caption,
              "Each step of profile %s at its best configuration, in the profile's order (top to bottom), TFLOP/s on "
-             "a linear axis (the top axis reads it as %% of the FP32 peak, dotted) at %s%s%s. Beside each bar: its "
-             "TFLOP/s, × over the step above it at the same size, %% of the FP32 peak and %% of cuBLAS in the same "
+             "a linear axis (the top axis reads it as %% of the %s peak, dotted) at %s%s%s. Beside each bar: its "
+             "TFLOP/s, × over the step above it at the same size, %% of the %s peak and %% of cuBLAS in the same "
              "run. What limits each step is in the table below.",
-             d->profiles[l->p].name, shapes[0], l->nsizes > 1 ? " (dark) and " : "", l->nsizes > 1 ? shapes[1] : "");
-    double peak = d->gpus[l->g].peak_gflops / 1000;
+             d->profiles[l->p].name, pipe, shapes[0], l->nsizes > 1 ? " (dark) and " : "", l->nsizes > 1 ? shapes[1] : "",
+             pipe);
     /* room right of the longest bar for its label (about a third of the width) */
     double xmax = fmax(l->top / 0.66, isfinite(peak) ? peak * 1.03 : 0);
     int h = 220 + (int)(l->n * (l->nsizes > 1 ? 78 : 52));
     mmb_gp_script_begin(o.f, rep, l->name, fig->title, (struct mmb_gp_canvas){1600, h});
     mmb_gp_panel_begin(o.f, rep);
-    fputs("    set title ", o.f);
+    /* large type (LARGE: the slides and print presets, the slide of slides.tex): a
+     * shorter title, the first size only, labels of TFLOP/s and % cuBLAS */
+    char brief[400];
+    snprintf(brief, sizeof brief, "%s: the ladder at %s, TFLOP/s (%% of cuBLAS)", gpu, shapes[0]);
+    fputs("    set title (LARGE ? ", o.f);
+    mmb_gp_string(o.f, brief);
+    fputs(" : ", o.f);
     mmb_gp_string(o.f, fig->title);
-    fputs("\n    set xlabel \"TFLOP/s (2MNK / median time)\"\n    set ytics (", o.f);
+    fputs(")\n    set xlabel \"TFLOP/s (2MNK / median time)\"\n    set ytics (", o.f);
     for (size_t j = 0; j < l->n; j++) {
         fputs(j ? ", " : "", o.f);
         mmb_gp_string(o.f, d->kernels[l->steps[j]]);
@@ -119,14 +149,19 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
           o.f);
     if (isfinite(peak)) {
         fprintf(o.f, "    set x2range [0:%.6g]\n    set x2tics 0, 20, 100 out\n"
-                     "    set x2label \"%% of the FP32 peak (%.1f TFLOP/s)\"\n",
-                100 * xmax / peak, peak);
+                     "    set x2label \"%% of the %s peak (%.1f TFLOP/s)\"\n",
+                100 * xmax / peak, pipe, peak);
         fprintf(o.f, "    set arrow from first %.6g, graph 0 to first %.6g, graph 1 nohead dt 3 lw 2.5 lc rgb \"#404040\"\n",
                 peak, peak);
     }
     fputs("    set key top right opaque box samplen 1.5 title \"size\"\n", o.f);
     /* labels on an opaque ground: the peak line and the grid pass behind them */
     fputs("    set style textbox opaque noborder margins 0.5, 0.5\n", o.f);
+    fputs("    if (LARGE) {\n    set key off\n", o.f);
+    fprintf(o.f, "    plot \"%s.dat\" using ($2 / 2):1:($2 / 2):(0.3) with boxxyerror lc rgb \"%s\" notitle, \\\n"
+                 "         \"\" using (valid(2) ? $2 : 0):1:6 with labels left offset 0.5,0 boxed font F%d notitle\n"
+                 "    } else {\n",
+            l->name, size_colors[0], MMB_GP_FONT_PT - 4);
     double off = l->nsizes > 1 ? 0.2 : 0, half = l->nsizes > 1 ? 0.18 : 0.3;
     int n = 0;
     for (size_t s = 0; s < l->nsizes; s++) {
@@ -138,12 +173,12 @@ static int ladder_script(struct mmb_report *rep, const struct ladder *l, char *e
         fprintf(o.f, "\"\" using (valid(%zu) ? $%zu : 0):($1%+.2f):%zu with labels left offset 0.5,0 boxed font F%d notitle",
                 s + 2, s + 2, dy, s + 4, MMB_GP_FONT_PT - (l->nsizes > 1 ? 6 : 4));
     }
-    fputc('\n', o.f);
+    fputs("\n    }\n", o.f);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, l->name, "gp", err, errlen);
 }
 
-static int ladder_write(struct mmb_report *rep, size_t p, size_t g, char *err, size_t errlen)
+static int ladder_write(struct mmb_report *rep, size_t p, size_t g, const char *dtype, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
     struct ladder *l = calloc(1, sizeof *l);
@@ -151,10 +186,11 @@ static int ladder_write(struct mmb_report *rep, size_t p, size_t g, char *err, s
         return mmb_failf(err, errlen, "out of memory");
     l->p = p;
     l->g = g;
-    l->nsizes = mmb_report_profile_sizes(d, p, g, l->sizes);
+    l->dtype = dtype;
+    l->nsizes = mmb_report_profile_sizes_in(d, p, g, dtype, l->sizes);
     size_t all[MMB_REPORT_KERNELS_MAX], nall = mmb_report_profile_kernels(d, p, all);
     for (size_t s = 0; s < l->nsizes; s++)
-        mmb_report_profile_best(d, p, g, d->dtype, &l->sizes[s], l->best[s]);
+        mmb_report_profile_best(d, p, g, dtype, &l->sizes[s], l->best[s]);
     for (size_t j = 0; j < nall; j++) {
         bool any = false;
         for (size_t s = 0; s < l->nsizes; s++)
@@ -167,9 +203,8 @@ static int ladder_write(struct mmb_report *rep, size_t p, size_t g, char *err, s
     }
     int rc = 0;
     if (l->n >= 2) {
-        char pslug[MMB_REPORT_NAME_MAX], a[96], b[96];
-        mmb_gpu_slug(d->profiles[p].name, pslug, sizeof pslug);
-        snprintf(l->name, sizeof l->name, "%s-%s", pslug, d->gpus[g].slug);
+        char a[96], b[96];
+        mmb_report_profile_figure_name(d, p, g, dtype, l->name, sizeof l->name);
         mmb_report_shape_label(&l->sizes[0], a, sizeof a);
         if (l->nsizes > 1)
             mmb_report_shape_label(&l->sizes[1], b, sizeof b);
@@ -188,8 +223,13 @@ int mmb_report_plot_ladder(struct mmb_report *rep, char *err, size_t errlen)
     size_t ps[MMB_REPORT_PROFILES_MAX];
     size_t np = mmb_report_profiles_of(d, MMB_REPORT_ROLE_LADDER, ps);
     for (size_t j = 0; j < np; j++)
-        for (size_t g = 0; g < d->ngpus; g++)
-            if (ladder_write(rep, ps[j], g, err, errlen) != 0)
-                return -1;
+    {
+        const char *dtypes[MMB_DTYPE_COUNT];
+        size_t nt = mmb_report_profile_dtypes(d, ps[j], dtypes);
+        for (size_t t = 0; t < nt; t++)
+            for (size_t g = 0; g < d->ngpus; g++)
+                if (ladder_write(rep, ps[j], g, dtypes[t], err, errlen) != 0)
+                    return -1;
+    }
     return 0;
 }

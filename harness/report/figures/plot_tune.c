@@ -15,6 +15,7 @@
 #include "report/figures/gp.h"
 #include "report/input/labels.h"
 #include "report/input/out.h"
+#include "report/input/row.h"
 #include "report/input/tune_groups.h"
 
 /* Measured GPUs differ in dash and marker as well as colour: the H100 and H200
@@ -146,7 +147,7 @@ static int spread_script_write(struct mmb_report *rep, const struct mmb_report_t
              d->kernels[g0->kernel], sp->shape, g0->dtype, g0->cache);
     snprintf(fig->caption, sizeof fig->caption,
              "Median time of every configuration of %s that ran at %s, over the best one's on the same GPU, sorted "
-             "from fastest, one line per GPU (linear scale; the five fastest of the first GPU are named); the dashed "
+             "from fastest, one line per GPU (linear scale; the five fastest of the first GPU are named right of it); the dashed "
              "horizontal lines are cuBLAS on each GPU. A flat start means many configurations are close to the best. "
              "Restricted and failed configurations are not drawn (they are counted in the table above).",
              d->kernels[g0->kernel], sp->shape);
@@ -173,8 +174,9 @@ static int spread_script_write(struct mmb_report *rep, const struct mmb_report_t
                  d->rows[idx[i]].r.time_ms_median / d->rows[idx[0]].r.time_ms_median);
     }
     free(idx);
-    fprintf(o.f, "    set label \"%s\" at graph 0.03, graph 0.95 left front font F%d tc rgb \"#303030\"\n", list,
-            MMB_GP_FONT_PT - 4);
+    /* in a margin of its own: over the plot it covered the curves */
+    fprintf(o.f, "    set rmargin at screen 0.70\n    set label \"%s\" at screen 0.72, graph 0.98 left front font F%d "
+                 "tc rgb \"#303030\"\n", list, MMB_GP_FONT_PT - 4);
     spread_terms(o.f, rep, gs, sp);
     mmb_gp_script_end(o.f);
     return mmb_gp_commit(rep, &o, sp->name, "gp", err, errlen);
@@ -258,18 +260,44 @@ static int pair_write(struct mmb_report *rep, const struct mmb_report_tune_group
     return mmb_gp_commit(rep, &o, name, "gp", err, errlen);
 }
 
-/* tune-occupancy-<kernel>: median time against achieved occupancy, a colour per GPU. */
+/* The occupancy the figure of these groups shows (row.h): theoretical when every ok
+ * row of every group has it. */
+static enum mmb_report_occupancy occupancy_kind(const struct mmb_report_data *d, const struct mmb_report_tune_group *gs,
+                                                const struct spread *sp, size_t *idx)
+{
+    enum mmb_report_occupancy kind = MMB_REPORT_OCCUPANCY_THEORETICAL;
+    bool any = false;
+    for (size_t m = 0; m < sp->n; m++) {
+        const struct mmb_report_tune_group *g = &gs[sp->members[m]];
+        if (!g->tuned)
+            continue;
+        size_t n = group_rows(d, g, idx);
+        enum mmb_report_occupancy here = mmb_report_row_occupancy_kind(d, idx, n);
+        if (n && here != MMB_REPORT_OCCUPANCY_THEORETICAL)
+            kind = here == MMB_REPORT_OCCUPANCY_ACHIEVED || kind == MMB_REPORT_OCCUPANCY_ACHIEVED
+                       ? MMB_REPORT_OCCUPANCY_ACHIEVED
+                       : MMB_REPORT_OCCUPANCY_NONE;
+        any = any || n;
+    }
+    return any ? kind : MMB_REPORT_OCCUPANCY_NONE;
+}
+
+/* tune-occupancy-<kernel>: median time against occupancy (theoretical, else achieved),
+ * a colour per GPU. */
 static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_group *gs, const struct spread *sp,
                            size_t *idx, char *err, size_t errlen)
 {
     const struct mmb_report_data *d = &rep->data;
     char name[200];
     snprintf(name, sizeof name, "tune-occupancy-%s", sp->suffix);
+    enum mmb_report_occupancy kind = occupancy_kind(d, gs, sp, idx);
+    const char *what = mmb_report_row_occupancy_text(kind);
+    bool theoretical = kind == MMB_REPORT_OCCUPANCY_THEORETICAL;
     struct mmb_report_out o;
     if (mmb_report_out_open(&o, err, errlen) != 0)
         return -1;
-    fprintf(o.f, "# %s: achieved occupancy (%%) and median time (ms) of every ok configuration; a block per GPU\n",
-            name);
+    fprintf(o.f, "# %s: %s occupancy (%%) and median time (ms) of every ok configuration; a block per GPU\n", name,
+            what);
     int blocks[MMB_REPORT_TUNE_GROUPS_MAX];
     size_t nb = 0, points = 0;
     for (size_t m = 0; m < sp->n; m++) {
@@ -280,13 +308,14 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
         size_t n = group_rows(d, g, idx), here = 0;
         for (size_t i = 0; i < n; i++) {
             const struct mmb_report_row *r = &d->rows[idx[i]];
-            if (!isfinite(r->r.occupancy_pct))
+            double occ = mmb_report_row_occupancy(r, kind);
+            if (!isfinite(occ))
                 continue;
             if (blocks[m] < 0) {
                 fprintf(o.f, "%s# %s\n", nb ? "\n\n" : "", d->gpus[g->gpu].name);
                 blocks[m] = (int)nb++;
             }
-            fprintf(o.f, "%.6g %.6g  # %s\n", r->r.occupancy_pct, r->r.time_ms_median, r->r.params);
+            fprintf(o.f, "%.6g %.6g  # %s\n", occ, r->r.time_ms_median, r->r.params);
             here++;
         }
         points += here;
@@ -301,18 +330,21 @@ static int occupancy_write(struct mmb_report *rep, const struct mmb_report_tune_
     struct mmb_report_figure *fig = mmb_report_state_figure_add(rep, name, MMB_REPORT_GROUP_TUNING, -1);
     if (!fig || mmb_report_out_open(&o, err, errlen) != 0)
         return mmb_failf(err, errlen, "out of memory");
-    snprintf(fig->title, sizeof fig->title, "Tuning %s at %s: median time against achieved occupancy",
-             d->kernels[g0->kernel], sp->shape);
+    snprintf(fig->title, sizeof fig->title, "Tuning %s at %s: median time against %s occupancy",
+             d->kernels[g0->kernel], sp->shape, what);
     snprintf(fig->caption, sizeof fig->caption,
-             "Every configuration of %s that ran: its achieved occupancy (active warps over the SM's maximum, "
-             "sm__warps_active) against its median time, a colour per GPU; the fastest is circled. When the fastest "
-             "configurations are not the fullest, work per thread (registers, ILP) matters more than occupancy.",
-             d->kernels[g0->kernel]);
+             "Every configuration of %s that ran: its %s (%s) against its median time, a colour per GPU; the fastest "
+             "is circled. When the fastest configurations are not the fullest, work per thread (registers, ILP) "
+             "matters more than occupancy.",
+             d->kernels[g0->kernel], theoretical ? "theoretical occupancy" : "achieved occupancy",
+             theoretical ? "the warps its block size, registers and shared memory let reside on an SM, over the "
+                           "SM's maximum, from the occupancy API"
+                         : "active warps over the SM's maximum, sm__warps_active");
     mmb_gp_script_begin(o.f, rep, name, fig->title, (struct mmb_gp_canvas){1600, 1000});
     mmb_gp_panel_begin(o.f, rep);
     fputs("    set title ", o.f);
     mmb_gp_string(o.f, fig->title);
-    fputs("\n    set xlabel \"achieved occupancy (% of the SM's warps)\"\n    set ylabel \"median time (ms)\"\n", o.f);
+    fprintf(o.f, "\n    set xlabel \"%s occupancy (%% of the SM's warps)\"\n    set ylabel \"median time (ms)\"\n", what);
     fputs("    set xrange [0:105]\n    set yrange [0:*]\n    set bmargin 7\n", o.f);
     fputs("    set key outside below center horizontal samplen 2 spacing 1.1\n", o.f);
     int n = 0;

@@ -1,6 +1,7 @@
 /* plot_util.c - the Speed-of-Light (utilisation) bars: each kernel's use of the FP32 pipe, SM
- * throughput, L1, L2 and DRAM, each a percentage of its own peak, as Nsight
- * Compute's summary shows them. */
+ * throughput, the SM's issue rate, L1, L2 and DRAM, each a percentage of its own peak,
+ * as Nsight Compute's summary shows them, with the 60% under which the limiter reads
+ * latency. */
 #include "report/figures/figures.h"
 
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "report/input/out.h"
 #include "report/input/row.h"
 #include "report/input/select.h"
+#include "results/limiter.h"
 #include "results/row.h"
 
 /* ---- utilisation bars ------------------------------------------------------------ */
@@ -27,11 +29,12 @@ static const struct util_bar {
 } util_bars[] = {
     {"FP32 pipe (% of FP32 peak)", "#0072B2", "solid 0.95"},
     {"SM throughput (busiest SM unit)", "#56B4E9", "pattern 5"},
+    {"SM issue (instructions issued)", "#CC79A7", "pattern 2"},
     {"L1/TEX throughput", "#009E73", "solid 0.95"},
     {"L2 throughput", "#E69F00", "pattern 4"},
     {"DRAM throughput", "#D55E00", "solid 0.95"},
 };
-#define UTIL_BARS 5
+#define UTIL_BARS 6
 
 static double util_value(const struct mmb_report_row *r, size_t bar)
 {
@@ -41,8 +44,10 @@ static double util_value(const struct mmb_report_row *r, size_t bar)
     case 1:
         return r->r.sm_util_pct;
     case 2:
-        return r->r.l1_util_pct;
+        return r->r.issue_pct;
     case 3:
+        return r->r.l1_util_pct;
+    case 4:
         return r->r.l2_util_pct;
     default:
         return isfinite(r->r.dram_util_pct) ? r->r.dram_util_pct : mmb_report_row_dram_pct(r);
@@ -75,7 +80,10 @@ static void util_panel_write(FILE *f, const struct mmb_report *rep, size_t g, co
         nb += u->shown[b];
     double w = 0.84 / (double)(nb ? nb : 1);
     fprintf(f, "    set boxwidth %.4f\n", w * 0.92);
-    if (!u->shown[2] && !u->shown[3])
+    /* the limiter's threshold: no unit at it, the kernel is latency-bound */
+    fprintf(f, "    set arrow from graph 0, first %.0f to graph 1, first %.0f nohead dt 2 lw 2 lc rgb \"#606060\" back\n",
+            MMB_LIMITER_NEAR_PEAK, MMB_LIMITER_NEAR_PEAK);
+    if (!u->shown[3] && !u->shown[4])
         fprintf(f, "    set label \"L1 and L2 throughput: not in these CSVs (measure again with the default metrics)\" "
                    "at graph 0.5, graph 0.95 center font F%d tc rgb \"#505050\"\n",
                 MMB_GP_FONT_PT - 6);
@@ -179,7 +187,7 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
     const struct mmb_report_panels figs = {"util", has, util_data, util_panel_write, util_legend_write, &u};
     int rc = mmb_report_panels_data(rep, &figs, err, errlen);
     /* FP32, SM and DRAM always: a missing one says "n/m" */
-    u.shown[0] = u.shown[1] = u.shown[4] = true;
+    u.shown[0] = u.shown[1] = u.shown[5] = true;
     if (rc == 0) {
         char what[160], caption[1024];
         snprintf(what, sizeof what, "Speed of Light at %s (%% of each unit's peak)", ref);
@@ -187,8 +195,10 @@ int mmb_report_plot_util(struct mmb_report *rep, char *err, size_t errlen)
                  "Each kernel's best configuration at %s, as Nsight Compute's Speed of Light reads it: the FP32 pipe's "
                  "use (achieved FLOP/s over the FP32 peak), SM throughput (sm__throughput, the busiest SM unit, "
                  "load/store and issue included: high SM with low FP32 means the SM is busy feeding the pipe), and "
-                 "L1, L2 and DRAM throughput. The highest bar is the limiter; n/m: not measured.%s",
-                 ref, u.shown[2] || u.shown[3] ? "" : " L1 and L2 throughput are not in these CSVs (measured before "
+                 "the SM's issue rate (sm__inst_issued, ncu's Issue Slots Busy), L1, L2 and DRAM throughput. The "
+                 "limiter is the highest bar (SM throughput only when 2 points above FP32 and issue) if it reaches the "
+                 "dashed line at 60%%, else latency: no unit is near its peak; n/m: not measured.%s",
+                 ref, u.shown[3] || u.shown[4] ? "" : " L1 and L2 throughput are not in these CSVs (measured before "
                                                      "mmbench read them): measure again to see them.");
         rc = mmb_report_panels_each(rep, &figs, what, caption, (struct mmb_gp_canvas){1600, 950}, err, errlen);
     }

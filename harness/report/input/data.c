@@ -15,6 +15,8 @@
 #include "core/file.h"
 #include "report/input/story.h"
 #include "results/csv.h"
+#include "results/csv_samples.h"
+#include "results/resume.h"
 
 /* ---- loading ------------------------------------------------------------------- */
 
@@ -151,9 +153,90 @@ bool mmb_report_data_note_kernel(const char *note, const char *kernel, char *out
     return false;
 }
 
+struct keyed {
+    char *key;
+    size_t row;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/* Of the rows d->rows[first..nrows) of one file, keeps those that count, one per
+ * configuration on each GPU and profile (results/resume.h), in file order; the others are counted
+ * as the file's superseded rows and left out of its counts. */
+static int drop_superseded(struct mmb_report_data *d, size_t first, char *err, size_t errlen)
+{
+    size_t n = d->nrows - first;
+    if (n < 2)
+        return 0;
+    struct keyed *k = calloc(n, sizeof *k);
+    bool *keep = calloc(n, sizeof *keep);
+    if (!k || !keep) {
+        free(k);
+        free(keep);
+        return mmb_failf(err, errlen, "out of memory");
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* a file may hold the rows of several profiles (-o): each keeps its own */
+        char key[MMB_ROW_KEY_LEN + 80];
+        const struct mmb_row *r = &d->rows[first + i].r;
+        size_t len = (size_t)snprintf(key, sizeof key, "%s\x1f", r->profile);
+        mmb_row_key(r, true, key + len, sizeof key - len);
+        k[i] = (struct keyed){strdup(key), i};
+        if (!k[i].key && rc == 0)
+            rc = mmb_failf(err, errlen, "out of memory");
+    }
+    if (rc != 0)
+        goto out;
+    qsort(k, n, sizeof *k, keyed_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t end = i + 1, win = k[i].row;
+        struct mmb_row_version vw, v;
+        mmb_row_version_of(&d->rows[first + win].r, &vw);
+        for (; end < n && !strcmp(k[end].key, k[i].key); end++) {
+            mmb_row_version_of(&d->rows[first + k[end].row].r, &v);
+            if (mmb_row_version_replaces(&vw, &v)) {
+                win = k[end].row;
+                vw = v;
+            }
+        }
+        keep[win] = true;
+        i = end;
+    }
+    size_t kept = first;
+    for (size_t i = 0; i < n; i++) {
+        struct mmb_report_row *r = &d->rows[first + i];
+        if (keep[i]) {
+            d->rows[kept++] = *r;
+            continue;
+        }
+        struct mmb_report_file *f = &d->files[r->file];
+        f->rows--;
+        f->published -= r->published;
+        if ((unsigned)r->r.status < MMB_STATUS_COUNT)
+            f->by_status[r->r.status]--;
+        f->superseded++;
+    }
+    d->nrows = kept;
+out:
+    for (size_t i = 0; i < n; i++)
+        free(k[i].key);
+    free(k);
+    free(keep);
+    return rc;
+}
+
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen)
 {
+    if (mmb_samples_path_is(path))
+        return mmb_failf(err, errlen, "%s: the side file of launch times of a results CSV, not one itself; expected "
+                         "a results CSV (its samples are read with it)", path);
     struct mmb_report_file *files = realloc(d->files, (d->nfiles + 1) * sizeof *files);
     if (!files) {
         mmb_errorf(err, errlen, "%s: out of memory", path);
@@ -174,7 +257,10 @@ int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const c
     if (note_read(d, path, &f->note, err, errlen) != 0)
         return -1;
     struct load_ctx lc = {d, d->nfiles - 1};
-    return mmb_csv_read(path, load_row, &lc, err, errlen);
+    size_t first = d->nrows;
+    if (mmb_csv_read(path, load_row, &lc, err, errlen) != 0 || mmb_samples_load(path, &f->samples, err, errlen) != 0)
+        return -1;
+    return drop_superseded(d, first, err, errlen);
 }
 
 void mmb_report_data_free(struct mmb_report_data *d)
@@ -183,6 +269,7 @@ void mmb_report_data_free(struct mmb_report_data *d)
         free(d->files[i].path);
         free(d->files[i].shown);
         free(d->files[i].note);
+        mmb_samples_free(d->files[i].samples);
     }
     free(d->files);
     free(d->rows);
@@ -190,6 +277,8 @@ void mmb_report_data_free(struct mmb_report_data *d)
     free(d->kernels);
     free(d->shapes);
     free(d->best);
+    for (size_t p = 0; d->profiles && p < d->nprofiles; p++)
+        free(d->profiles[p].docs);
     free(d->profiles);
     memset(d, 0, sizeof *d);
 }

@@ -9,6 +9,7 @@
 
 #include "report/input/shape.h"
 #include "report/input/story.h"
+#include "results/csv_samples.h"
 #include "results/row.h"
 
 #define MMB_REPORT_NAME_MAX 64
@@ -16,25 +17,46 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,280 bytes with the columns of
- * now (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst among them) and
- * at most MMB_REPORT_ROW_BYTES (checked when built), in an array that grows by a
- * quarter (tests/test_report.c checks it); while a CSV is read, its whole text is held
- * too, one CSV at a time, each at most 256 MiB. Measured peak resident memory of a
- * report built without CUDA (with it, add the ~250 MB its libraries take), `report -n`
- * of one CSV of course.csv's or tune-ladder.csv's rows repeated with those columns
- * filled: 1.79 and 1.77 KiB a row for 100,000 and 300,000 course rows (a row's text is
- * 0.53 kB), 1.84 and 1.83 KiB for tune rows (0.58 kB). At the limit, 1,000,000 rows:
- * 1.28 GB of rows and the text of the CSV being read (up to 256 MiB), about 1.55 GB. */
+ * Memory: a row takes sizeof(struct mmb_report_row), 2,120 bytes with the columns of now
+ * (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst,
+ * theoretical_occupancy_pct, the issue, shared-memory and warp-stall counters, the
+ * origin's three text cells, 544 bytes, and the clock, throttle, power and energy
+ * columns among them) and at most MMB_REPORT_ROW_BYTES (checked when built), in an array
+ * that grows by a quarter (tests/test_report.c checks it); while a CSV is read, its whole
+ * text is held too, one CSV at a time, each at most 256 MiB. Measured before the issue,
+ * stall, clock and energy columns (with 1,832-byte rows; not measured again since) peak
+ * resident memory of a report built without CUDA (with it, add the ~250 MB its libraries
+ * take), `report -n` of one CSV of course.csv's ok rows repeated (each copy a parameter of
+ * its own), with the precision, occupancy and origin columns filled (protocol and
+ * compile_options texts of the harness's form): 2.63 and 2.62 KiB a row for 100,000 and
+ * 300,000 rows (a row's text is 0.84 kB). At the limit, 1,000,000 rows, by the row size
+ * alone: 2.12 GB of rows and the text of the CSV being read (up to 256 MiB), about
+ * 2.4 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
-#define MMB_REPORT_ROW_BYTES 1536
+#define MMB_REPORT_ROW_BYTES 2304
 #define MMB_REPORT_GPUS_MAX 32
 #define MMB_REPORT_KERNELS_MAX 64
 #define MMB_REPORT_SHAPES_MAX 1024
 #define MMB_REPORT_PROFILES_MAX 64
 
+/* What a profile's INI says of one of its kernels, for the worklog: what it changes
+ * and the counter that motivated it (profile keys summary and motivation), and its
+ * source file as the profile resolves it ("" for a library kernel). */
+struct mmb_report_kernel_doc {
+    char name[64];
+    char summary[200];
+    char motivation[48];
+    char source[1024];
+};
+
 struct mmb_report_profile {
     char name[MMB_REPORT_NAME_MAX]; /* the CSV's profile cell; "" for rows without one */
+    /* from <root>/profiles/<name>.ini when it loads: its `role =` (declared false when
+     * the INI has none or is not there: the name decides) and its kernels in order */
+    bool declared;
+    enum mmb_report_role declared_role;
+    struct mmb_report_kernel_doc *docs;
+    size_t ndocs;
     size_t rows, ok, published;     /* ok: ok rows with a time, published ones not counted */
     size_t ndtypes;                 /* element types among its ok rows */
     enum mmb_report_role role;
@@ -50,13 +72,16 @@ struct mmb_report_file {
     char *note;   /* the text of a sidecar <name>.md next to the CSV, or NULL */
     size_t rows, published;
     size_t by_status[MMB_STATUS_COUNT];
+    size_t superseded; /* rows left out: a later row of their configuration counts (results/resume.h) */
+    struct mmb_samples_set *samples; /* its side file's launch times (empty without one) */
 };
 
 struct mmb_report_gpu {
     char name[MMB_REPORT_NAME_MAX];
     char slug[MMB_REPORT_NAME_MAX];
     double peak_gbps, peak_gflops; /* NaN when no row names them */
-    size_t rows, selected, published, with_counters, l2_low;
+    size_t rows, selected, published, l2_low;
+    size_t plotted, with_counters;  /* best rows (the plotted ones), and of them those with counters */
     size_t by_status[MMB_STATUS_COUNT];
     bool all_published;
 };
@@ -79,6 +104,7 @@ struct mmb_report_best {
 };
 
 struct mmb_report_data {
+    const char *root;                     /* source root: profiles/<name>.ini are read there; NULL: none */
     struct mmb_report_row *rows;
     size_t nrows, caprows;
     struct mmb_report_file *files;
@@ -108,8 +134,11 @@ struct mmb_report_data {
     char warnings[2048];                  /* what was read without: a note behind a link to nothing; "" */
 };
 
-/* Reads one CSV and appends its rows. shown is the path the report prints. Every
- * ok row must carry its median time (min <= median <= max when all are there). */
+/* Reads one CSV and appends the rows that count (of a configuration measured more than
+ * once on one GPU for one profile, the row results/resume.h says counts; the others are counted as
+ * superseded), and its side file of launch times. shown is the path the report
+ * prints. Every ok row must carry its median time (min <= median <= max when all are
+ * there). */
 int mmb_report_data_add_csv(struct mmb_report_data *d, const char *path, const char *shown, char *err,
                             size_t errlen);
 

@@ -57,11 +57,12 @@ static void devices_txt(const char *root, const char *slug, struct mmb_report_de
     free(text);
 }
 
-/* "roof L1 33454.1 GB/s  (...)" lines of ncu-compare.txt. */
-static void roofs_read(const char *root, const char *slug, struct mmb_report_device *dv)
+/* "roof L1 33454.1 GB/s  (...)" lines of data/<gpu>/bench/<file>: each level not yet
+ * known. */
+static void roofs_read(const char *root, const char *slug, const char *file, struct mmb_report_device *dv)
 {
     char rel[256];
-    snprintf(rel, sizeof rel, "data/%s/bench/ncu-compare.txt", slug);
+    snprintf(rel, sizeof rel, "data/%s/bench/%s", slug, file);
     char *text = bench_file(root, rel);
     for (const char *p = text; p && *p;) {
         size_t len = strcspn(p, "\n");
@@ -69,10 +70,16 @@ static void roofs_read(const char *root, const char *slug, struct mmb_report_dev
         double v;
         if (len < 200 && sscanf(p, "roof %15s %lf %15s", level, &v, unit) == 3 && !strcmp(unit, "GB/s") &&
             isfinite(v) && v > 0) {
-            double *to = !strcmp(level, "L1") ? &dv->roof_l1 : !strcmp(level, "L2") ? &dv->roof_l2
-                         : !strcmp(level, "DRAM") ? &dv->roof_dram : NULL;
-            if (to)
+            double *to = !strcmp(level, "L1")     ? &dv->roof_l1
+                         : !strcmp(level, "SMEM") ? &dv->roof_smem
+                         : !strcmp(level, "L2")   ? &dv->roof_l2
+                         : !strcmp(level, "DRAM") ? &dv->roof_dram
+                                                  : NULL;
+            if (to && isnan(*to)) {
                 *to = v;
+                if (!dv->roof_file[0])
+                    snprintf(dv->roof_file, sizeof dv->roof_file, "%s", file);
+            }
         }
         p += len + (p[len] == '\n');
     }
@@ -121,11 +128,13 @@ struct mmb_report_device *mmb_report_devices_read(const char *root, const struct
     for (size_t g = 0; devices && g < d->ngpus; g++) {
         struct mmb_report_device *dv = &devices[g];
         dv->sms = dv->sm_mhz = dv->mem_mhz = dv->bus_bits = dv->mem_gib = dv->l2_mib = NAN;
-        dv->roof_l1 = dv->roof_l2 = dv->roof_dram = dv->clock_mhz = NAN;
+        dv->roof_l1 = dv->roof_smem = dv->roof_l2 = dv->roof_dram = dv->clock_mhz = NAN;
         dv->peak_gbps = d->gpus[g].peak_gbps;
         dv->peak_gflops = d->gpus[g].peak_gflops;
         devices_txt(root, d->gpus[g].slug, dv);
-        roofs_read(root, d->gpus[g].slug, dv);
+        /* the newer script's roofs first; the older fills what it lacks */
+        roofs_read(root, d->gpus[g].slug, "ncu-stalls.txt", dv);
+        roofs_read(root, d->gpus[g].slug, "ncu-compare.txt", dv);
         if (rows_read(d, g, dv) != 0) {
             free(devices);
             return NULL;

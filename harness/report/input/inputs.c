@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "results/csv_samples.h"
 #include "results/shard.h"
 
 static int paths_add(struct mmb_report_inputs *p, const char *path)
@@ -49,7 +50,8 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Every *.csv below dir; hidden entries skipped, and folders named bench: there
+/* Every *.csv below dir; hidden entries skipped, the side files of launch times
+ * (x.samples.csv beside x.csv: results/csv_samples.h), and folders named bench: there
  * data/<gpu>/bench/ keeps the benchmarks' own outputs (speed.csv of
  * scripts/bench-vs-kt.sh), which are not result rows. */
 static int folder_scan(const char *dir, struct mmb_report_inputs *out, int depth, char *err, size_t errlen)
@@ -67,7 +69,7 @@ static int folder_scan(const char *dir, struct mmb_report_inputs *out, int depth
     struct dirent *e;
     errno = 0;
     while (rc == 0 && (e = readdir(dp))) {
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || mmb_samples_path_is(e->d_name))
             continue;
         char path[4096];
         size_t dl = strlen(dir);

@@ -50,6 +50,35 @@ bool mmb_report_row_has_roofline(const struct mmb_report_row *r)
            positive(r->r.peak_gflops);
 }
 
+/* ---- occupancy ---------------------------------------------------------------------- */
+
+enum mmb_report_occupancy mmb_report_row_occupancy_kind(const struct mmb_report_data *d, const size_t *rows, size_t n)
+{
+    bool all_theoretical = n > 0, any_achieved = false;
+    for (size_t i = 0; i < n; i++) {
+        const struct mmb_row *r = &d->rows[rows[i]].r;
+        all_theoretical = all_theoretical && isfinite(r->theoretical_occupancy_pct);
+        any_achieved = any_achieved || isfinite(r->occupancy_pct);
+    }
+    return all_theoretical ? MMB_REPORT_OCCUPANCY_THEORETICAL
+           : any_achieved  ? MMB_REPORT_OCCUPANCY_ACHIEVED
+                           : MMB_REPORT_OCCUPANCY_NONE;
+}
+
+double mmb_report_row_occupancy(const struct mmb_report_row *r, enum mmb_report_occupancy kind)
+{
+    return kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? r->r.theoretical_occupancy_pct
+           : kind == MMB_REPORT_OCCUPANCY_ACHIEVED  ? r->r.occupancy_pct
+                                                    : NAN;
+}
+
+const char *mmb_report_row_occupancy_text(enum mmb_report_occupancy kind)
+{
+    return kind == MMB_REPORT_OCCUPANCY_THEORETICAL ? "theoretical"
+           : kind == MMB_REPORT_OCCUPANCY_ACHIEVED  ? "achieved"
+                                                    : "";
+}
+
 /* ---- grouping ---------------------------------------------------------------------- */
 
 /* What the comparison of positions reads. */

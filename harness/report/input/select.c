@@ -384,7 +384,6 @@ static void row_note(struct mmb_report_data *d, struct mmb_report_row *rr)
 {
     struct mmb_report_gpu *gp = &d->gpus[rr->gpu];
     gp->selected++;
-    gp->with_counters += mmb_report_row_has_bandwidth(rr) || mmb_report_row_has_util(rr);
     enum mmb_dtype t;
     size_t size = mmb_dtype_parse(rr->r.dtype, &t) ? mmb_dtype_info(t)->size : 4;
     double out_bytes = (double)rr->r.m * (double)rr->r.n * (double)size;
@@ -415,6 +414,13 @@ static int best_collect(struct mmb_report_data *d, char *err, size_t errlen)
         if (kept == 0 || best_cmp(&d->best[kept - 1], &d->best[i]) != 0)
             d->best[kept++] = d->best[i];
     d->nbest = kept;
+    /* counters matter where they are drawn: at the best rows (counters = best counts only those) */
+    for (size_t i = 0; i < d->nbest; i++) {
+        struct mmb_report_gpu *gp = &d->gpus[d->best[i].gpu];
+        const struct mmb_report_row *rr = &d->rows[d->best[i].row];
+        gp->plotted++;
+        gp->with_counters += mmb_report_row_has_bandwidth(rr) || mmb_report_row_has_util(rr);
+    }
     return 0;
 }
 

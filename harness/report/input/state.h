@@ -25,6 +25,7 @@ struct mmb_report_figure {
     enum mmb_report_group group;
     int gpu;            /* -1 for every GPU */
     bool drawn;         /* every format's file exists */
+    bool deck;          /* a slide of slides.tex: also drawn as figures/deck-<name>.pdf */
 };
 
 /* A figure the data did not allow, for the README's caveats. */
@@ -40,6 +41,7 @@ struct mmb_report {
     char out[4096];         /* output folder */
     enum mmb_report_format formats[MMB_REPORT_FORMAT_COUNT]; /* in the order asked for */
     size_t nformats;
+    enum mmb_report_preset preset; /* how large the figures are drawn */
     char gnuplot[4096];     /* program, "" when none was found */
     char command[2048];     /* the command line, for the README */
     /* what was read and selected */

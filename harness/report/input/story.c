@@ -13,6 +13,7 @@ const struct mmb_report_story_rules mmb_report_story = {
         {NULL, mmb_csv_name_tuning, MMB_REPORT_ROLE_TUNING}, /* tune*: the Tuning section */
         {"ladder", NULL, MMB_REPORT_ROLE_LADDER},            /* the Kernel ladder section */
         {"seeds", NULL, MMB_REPORT_ROLE_AS_WRITTEN},         /* the Seed kernels as written section */
+        {"precisions", NULL, MMB_REPORT_ROLE_PRECISIONS},    /* the Precisions section */
         {NULL, NULL, MMB_REPORT_ROLE_OTHER},
     },
     .ref_size = 4096,

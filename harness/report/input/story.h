@@ -8,8 +8,9 @@
 
 #include <stdbool.h>
 
-/* What a profile's rows are for in the report (profiles.c chooses: by its name, as
- * the table below says, and by what its rows hold). */
+/* What a profile's rows are for in the report (profiles.c chooses: by the profile's
+ * declared `role =`, else, for profiles written before the key, by its name as the
+ * table below says; and by what its rows hold). */
 enum mmb_report_role {
     MMB_REPORT_ROLE_MAIN,       /* the story: findings, figures and tables */
     MMB_REPORT_ROLE_PUBLISHED,  /* figures published elsewhere: they join the story */
@@ -17,6 +18,7 @@ enum mmb_report_role {
     MMB_REPORT_ROLE_DTYPES,     /* the most element types: the element-type table and finding */
     MMB_REPORT_ROLE_LADDER,     /* ladder*: the Kernel ladder section */
     MMB_REPORT_ROLE_AS_WRITTEN, /* seeds*: the Seed kernels as written section */
+    MMB_REPORT_ROLE_PRECISIONS, /* precisions*: the Precisions section */
     MMB_REPORT_ROLE_OTHER,      /* any other: a section of its own */
 };
 
@@ -28,7 +30,7 @@ struct mmb_report_story_role {
 
 struct mmb_report_story_rules {
     const char *main_profile;      /* the story's profile when the data has it (the course documents' sweep) */
-    struct mmb_report_story_role roles[4]; /* by name; the last (no prefix, no rule) is every other profile's */
+    struct mmb_report_story_role roles[5]; /* by name; the last (no prefix, no rule) is every other profile's */
     long long ref_size;            /* N of the bars, tables and heatmaps when the data has N x N x N */
     double small_ms;               /* below: a kernel's time is launch and latency (figures and findings grey it) */
     double spread_shown;           /* above: a time's min-max spread over its median gets an error bar */

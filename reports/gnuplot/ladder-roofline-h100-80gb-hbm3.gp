@@ -1,0 +1,158 @@
+# ladder-roofline-h100-80gb-hbm3.gp - NVIDIA H100 80GB HBM3: the roofline of the kernel ladder (profile ladder) at 4096 (f32, cold L2)
+# Written by `mmbench report`. Redraw from this folder: gnuplot ladder-roofline-h100-80gb-hbm3.gp
+formats = "png svg pdf"
+do for [i = 1:words(formats)] {
+    fmt = word(formats, i)
+    reset
+    set encoding utf8
+    if (fmt eq "png") { set terminal pngcairo size 1600,1100 noenhanced font "Sans,20.0" linewidth 2; PS = 1.0; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "svg") { set terminal svg size 1600,1100 noenhanced font "sans-serif,20.0" linewidth 2 background "white"; PS = 0.55; FS = 1.0; FK = 1.0000; FMIN = 0.00 }
+    if (fmt eq "pdf") { set terminal pdfcairo size 8.00in,5.50in noenhanced font "Sans,7.20" fontscale 1.0 linewidth 1.5; PS = 0.450; FS = 0.3600; FK = 1.0000; FMIN = 0.00 }
+    LARGE = FMIN > 0
+    F8 = sprintf(",%g", (8 * FK > FMIN ? 8 * FK : FMIN) * FS)
+    F10 = sprintf(",%g", (10 * FK > FMIN ? 10 * FK : FMIN) * FS)
+    F12 = sprintf(",%g", (12 * FK > FMIN ? 12 * FK : FMIN) * FS)
+    F14 = sprintf(",%g", (14 * FK > FMIN ? 14 * FK : FMIN) * FS)
+    F16 = sprintf(",%g", (16 * FK > FMIN ? 16 * FK : FMIN) * FS)
+    F18 = sprintf(",%g", (18 * FK > FMIN ? 18 * FK : FMIN) * FS)
+    F20 = sprintf(",%g", (20 * FK > FMIN ? 20 * FK : FMIN) * FS)
+    F22 = sprintf(",%g", (22 * FK > FMIN ? 22 * FK : FMIN) * FS)
+    set output (fmt eq "deck" ? "../figures/deck-ladder-roofline-h100-80gb-hbm3.pdf" : "../figures/ladder-roofline-h100-80gb-hbm3.".fmt)
+    unset label
+    unset object
+    unset arrow
+    unset logscale
+    unset title
+    unset y2tics
+    unset y2label
+    unset x2tics
+    set border lw 1.5
+    set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
+    set tics nomirror out
+    set xtics norotate
+    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
+    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
+    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
+    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
+    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
+    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
+    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
+    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
+    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
+    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
+    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
+    set title "NVIDIA H100 80GB HBM3: the roofline of the kernel ladder (profile ladder) at 4096 (f32, cold L2)"
+    set xlabel "Arithmetic intensity (FLOP per byte moved at each level, log scale)"
+    set ylabel "GFLOP/s (log scale)"
+    set logscale x 10
+    set format x "%.10g"
+    set xrange [0.01:3276.8]
+    set logscale y 10
+    set format y "%.10g"
+    set yrange [100:160580]
+    set samples 1000
+    P = 66908.2
+    B0 = 3352.3
+    roof0(x) = x * B0 < P ? x * B0 : P
+    set label "DRAM 3352 GB/s" at 0.305534, 1024.25 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    B1 = 13117.0
+    roof1(x) = x * B1 < P ? x * B1 : P
+    set label "L2 13117 GB/s" at 0.165364, 2169.08 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    B2 = 133676.3
+    roof2(x) = x * B2 < P ? x * B2 : P
+    set label "L1 133676 GB/s" at 0.0581756, 7776.7 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    B3 = 33419.1
+    roof3(x) = x * B3 < P ? x * B3 : P
+    set label "shared 33419 GB/s" at 0.10856, 3627.96 left rotate by 28 offset 0,0.7 tc rgb "#303030" font F16
+    set label "FP32 peak 66.9 TFLOP/s" at graph 0.98, first P * 1.18 right tc rgb "#303030"
+    set key outside right top vertical samplen 2 spacing 1.1
+    plot roof0(x) with lines lw 3.5 dt 1 lc rgb "#303030" notitle, \
+         roof1(x) with lines lw 2.5 dt 2 lc rgb "#303030" notitle, \
+         roof2(x) with lines lw 2.5 dt 4 lc rgb "#303030" notitle, \
+         roof3(x) with lines lw 2.5 dt 5 lc rgb "#303030" notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 52 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 1 lc rgb "#606060" notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 53 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 2 lc rgb "#606060" notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 54 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 4 lc rgb "#606060" notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 55 using 1:2:3:4 with vectors head filled size screen 0.012,20 lw 1.5 dt 5 lc rgb "#606060" notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 0 using 1:2 with points ls 1 pt 7 ps 2.2 * PS lw 2 title "naive", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 1 using 1:2 with points ls 1 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 2 using 1:2 with points ls 1 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 3 using 1:2 with points ls 1 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 4 using 1:2 with points ls 13 pt 7 ps 2.2 * PS lw 2 title "01_uncoalesced", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 5 using 1:2 with points ls 13 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 6 using 1:2 with points ls 13 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 7 using 1:2 with points ls 13 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 8 using 1:2 with points ls 14 pt 7 ps 2.2 * PS lw 2 title "01_coalesced", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 9 using 1:2 with points ls 14 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 10 using 1:2 with points ls 14 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 11 using 1:2 with points ls 14 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 12 using 1:2 with points ls 15 pt 7 ps 2.2 * PS lw 2 title "02_tiled", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 13 using 1:2 with points ls 15 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 14 using 1:2 with points ls 15 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 15 using 1:2 with points ls 15 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 16 using 1:2 with points ls 16 pt 7 ps 2.2 * PS lw 2 title "03_blocktile_1d", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 17 using 1:2 with points ls 16 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 18 using 1:2 with points ls 16 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 19 using 1:2 with points ls 16 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 20 using 1:2 with points ls 17 pt 7 ps 2.2 * PS lw 2 title "04_blocktile_2d", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 21 using 1:2 with points ls 17 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 22 using 1:2 with points ls 17 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 23 using 1:2 with points ls 17 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 24 using 1:2 with points ls 18 pt 7 ps 2.2 * PS lw 2 title "05_vectorized", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 25 using 1:2 with points ls 18 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 26 using 1:2 with points ls 18 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 27 using 1:2 with points ls 18 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 28 using 1:2 with points ls 19 pt 7 ps 2.2 * PS lw 2 title "06_conflict_free", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 29 using 1:2 with points ls 19 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 30 using 1:2 with points ls 19 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 31 using 1:2 with points ls 19 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 32 using 1:2 with points ls 20 pt 7 ps 2.2 * PS lw 2 title "07_warptile", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 33 using 1:2 with points ls 20 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 34 using 1:2 with points ls 20 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 35 using 1:2 with points ls 20 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 36 using 1:2 with points ls 21 pt 7 ps 2.2 * PS lw 2 title "08_pipelined", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 37 using 1:2 with points ls 21 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 38 using 1:2 with points ls 21 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 39 using 1:2 with points ls 21 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 40 using 1:2 with points ls 22 pt 7 ps 2.2 * PS lw 2 title "09_lean", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 41 using 1:2 with points ls 22 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 42 using 1:2 with points ls 22 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 43 using 1:2 with points ls 22 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 44 using 1:2 with points ls 23 pt 7 ps 2.2 * PS lw 2 title "10_stream_k", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 45 using 1:2 with points ls 23 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 46 using 1:2 with points ls 23 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 47 using 1:2 with points ls 23 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 48 using 1:2 with points ls 5 pt 7 ps 2.2 * PS lw 2 title "cublas", \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 49 using 1:2 with points ls 5 pt 6 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 50 using 1:2 with points ls 5 pt 8 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 51 using 1:2 with points ls 5 pt 4 ps 2.2 * PS lw 2 notitle, \
+         "ladder-roofline-h100-80gb-hbm3.dat" index 56 using 1:2:3 with labels left offset 0.9,-0.3 font F14 tc rgb "#303030" notitle, \
+         NaN with points pt 7 ps 2 * PS lw 2 lc rgb "#404040" title "DRAM", \
+         NaN with points pt 6 ps 2 * PS lw 2 lc rgb "#404040" title "L2", \
+         NaN with points pt 8 ps 2 * PS lw 2 lc rgb "#404040" title "L1", \
+         NaN with points pt 4 ps 2 * PS lw 2 lc rgb "#404040" title "shared"
+    unset output
+}
