@@ -48,6 +48,37 @@ START_TEST(test_format)
 }
 END_TEST
 
+/* A session's energy settings: energy=off or its window, and throttle_retries, after
+ * l2_flush; energy measures in launches of its own (no timing key), retries keep other
+ * times (a timing key). */
+START_TEST(test_format_energy)
+{
+    char out[MMB_PROTOCOL_LEN], why[128];
+    struct mmb_metric_set def = set_of("default");
+    struct mmb_protocol_spec p = spec_fixed(&def);
+    p.energy_known = true;
+    p.energy_on = true;
+    p.energy_seconds = 0.2;
+    p.throttle_retries = 2;
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert_str_eq(out, "mmbench=0.1.0;warmup=2;repeats=20;cache=cold;l2_flush=read:8;energy=0.2;throttle_retries=2;"
+                          "counters=default;cupti_setup=each;cupti_replay=user;counter_batch=32");
+    char on[MMB_PROTOCOL_LEN];
+    snprintf(on, sizeof on, "%s", out);
+    p.energy_on = false;
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, ";l2_flush=read:8;energy=off;throttle_retries=2;counters=default;"));
+    ck_assert(!mmb_protocol_key_times("energy"));
+    ck_assert(mmb_protocol_key_times("throttle_retries"));
+    ck_assert(mmb_protocol_times_alike(on, out, why, sizeof why));
+    p.energy_on = true;
+    p.throttle_retries = 0;
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert(!mmb_protocol_times_alike(on, out, why, sizeof why));
+    ck_assert_str_eq(why, "throttle_retries 2 against 0");
+}
+END_TEST
+
 START_TEST(test_metrics_name)
 {
     char out[128];
@@ -127,6 +158,7 @@ int main(void)
     Suite *s = suite_create("protocol");
     TCase *tc = tcase_create("protocol");
     tcase_add_test(tc, test_format);
+    tcase_add_test(tc, test_format_energy);
     tcase_add_test(tc, test_metrics_name);
     tcase_add_test(tc, test_get);
     tcase_add_test(tc, test_times_alike);

@@ -190,7 +190,8 @@ int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_opti
         .version = MMB_VERSION, .warmup = eo->warmup, .timing = eo->timing, .cache = eo->cache,
         .l2_flush = s->flush ? mmb_l2_flush_method(s->flush) : NULL,
         .metrics = s->opts.counters ? &s->metrics : NULL, .counter_mode = mmb_counters_text(counters),
-        .counter_batch = s->batch_max,
+        .counter_batch = s->batch_max, .energy_known = true, .energy_on = s->opts.energy.on,
+        .energy_seconds = s->opts.energy.seconds, .throttle_retries = s->opts.energy.throttle_retries,
     };
     mmb_profiler_env_modes(&spec.cupti_setup, &spec.cupti_replay);
     return mmb_protocol_format(&spec, out, len);

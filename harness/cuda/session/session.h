@@ -34,8 +34,8 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
 const char *mmb_session_power_note(const struct mmb_session *s);
 /* The protocol column of the rows this session measures with eo (results/protocol.h):
  * eo's timing, the session's L2 flush, counter set, the counters mode of the sweep or
- * tune (which rows are counted: counter_mode) and the environment's CUPTI modes and
- * batch size, this mmbench's version. Returns 0, or -1 when out is too small. */
+ * tune (which rows are counted: counter_mode), the environment's CUPTI modes and
+ * batch size, the energy phase and throttle retries, this mmbench's version. Returns 0, or -1 when out is too small. */
 int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_options *eo, enum mmb_counters counters,
                          char *out, size_t len);
 /* Fills row's origin for kernel k at cfg, size and dtype: source_digest (the source and
