@@ -60,19 +60,24 @@ static double fp32_base(const struct rows *r, const char *gpu)
         double ratio = pipe_ratio(row);
         if (row->status == MMB_STATUS_OK && !strcmp(row->gpu, gpu) && isfinite(ratio) &&
             (ratio == 1.0 || !counted_best(row)) && isfinite(row->peak_gflops))
-            return row->peak_gflops / ratio;
+            return mmb_row_fp32_peak(row);
     }
     return NAN;
 }
 
 static int rederive(struct rows *r, const char *path, char *err, size_t errlen)
 {
+    const char *base_gpu = NULL; /* the GPU whose base is known: rows come a GPU at a time */
+    double base = NAN;
     for (size_t i = 0; i < r->n; i++) {
         struct mmb_row *row = &r->v[i];
         double ratio = pipe_ratio(row);
         if (row->status != MMB_STATUS_OK || !counted_best(row) || !isfinite(ratio) || ratio == 1.0)
             continue;
-        double base = fp32_base(r, row->gpu);
+        if (!base_gpu || strcmp(base_gpu, row->gpu)) {
+            base_gpu = row->gpu;
+            base = fp32_base(r, row->gpu);
+        }
         if (!isfinite(base))
             return snprintf(err, errlen, "%.900s: no row of %s derived once to take the FP32 peak from", path,
                             row->gpu), -1;
