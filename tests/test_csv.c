@@ -134,7 +134,7 @@ START_TEST(test_columns_table)
         "gpu", "gpu_uuid", "cc", "sm_count", "driver", "cuda", "profile", "kernel", "params", "dtype", "m",
         "n", "k", "status", "reason", "max_rel_err", "repeats", "time_ms_median", "time_ms_min",
         "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "sm_clock_min_mhz",
-        "sm_clock_max_mhz", "throttle", "power_w", "energy_j", "dram_read_bytes", "dram_write_bytes",
+        "sm_clock_max_mhz", "throttle", "power_w", "energy_j", "energy_status", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
         "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts", "warp_cycles_per_issue", "stall_long_scoreboard",

@@ -104,6 +104,7 @@ START_TEST(test_window_from_update_to_update)
     char err[256] = "";
     ck_assert_int_eq(mmb_energy_measure(&dev, &ops, 0.05, 0.2, NULL, &r, err, sizeof err), MMB_STATUS_OK);
     ck_assert_msg(r.why[0] == '\0', "%s", r.why);
+    ck_assert(!r.unavailable);
     ck_assert_msg(fabs(r.power_w - 300.0) < 300.0 * 0.05, "power %.2f W", r.power_w);
     ck_assert_msg(fabs(r.window_s - 0.2) < 0.02, "window %.4f s", r.window_s);
     ck_assert_uint_eq(r.updates, 2);
@@ -165,6 +166,7 @@ START_TEST(test_stalled_counter)
     ck_assert_int_eq(mmb_energy_measure(&dev, &ops, 0.5, 0.1, NULL, &r, err, sizeof err), MMB_STATUS_OK);
     ck_assert(isnan(r.power_w) && isnan(r.energy_j));
     ck_assert_msg(strstr(r.why, "did not change in 1.0 s"), "%s", r.why);
+    ck_assert(!r.unavailable); /* tried and failed: energy_status failed */
     ck_assert(g->finished); /* the launches queued were waited for */
     ck_assert_msg(r.seconds < MMB_ENERGY_STALL_S + 0.1, "%.3f s", r.seconds);
     free(g);
@@ -183,8 +185,10 @@ START_TEST(test_no_energy_counter)
     ck_assert(isnan(r.power_w) && isnan(r.energy_j));
     ck_assert_msg(strstr(r.why, "nvmlDeviceGetTotalEnergyConsumption: Not Supported"), "%s", r.why);
     ck_assert_uint_eq(g->launched, 0); /* nothing launched for nothing */
+    ck_assert(r.unavailable); /* energy_status unavailable, not failed */
     ck_assert_int_eq(mmb_energy_measure(NULL, &ops, 0.5, 0.1, NULL, &r, err, sizeof err), MMB_STATUS_OK);
     ck_assert_str_eq(r.why, "no NVML device");
+    ck_assert(r.unavailable);
     free(g);
 }
 END_TEST

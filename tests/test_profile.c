@@ -162,11 +162,14 @@ START_TEST(test_defaults)
     ck_assert_str_eq(p->metrics, "default");
     ck_assert(p->seed == 1);
     struct mmb_energy_spec energy;
-    mmb_energy_spec_of(p, false, &energy);
-    ck_assert(energy.on && energy.seconds == MMB_ENERGY_SECONDS_DEFAULT);
+    /* no energy key: the command's default, the command line over it */
+    ck_assert_int_eq(p->energy_line, 0);
+    ck_assert_int_eq(mmb_profile_energy(p, false, MMB_ENERGY_OFF, MMB_ENERGY_BEST), MMB_ENERGY_BEST);
+    ck_assert_int_eq(mmb_profile_energy(p, false, MMB_ENERGY_OFF, MMB_ENERGY_ALL), MMB_ENERGY_ALL);
+    ck_assert_int_eq(mmb_profile_energy(p, true, MMB_ENERGY_OFF, MMB_ENERGY_BEST), MMB_ENERGY_OFF);
+    mmb_energy_spec_of(p, MMB_ENERGY_BEST, &energy);
+    ck_assert(energy.mode == MMB_ENERGY_BEST && energy.seconds == MMB_ENERGY_SECONDS_DEFAULT);
     ck_assert_int_eq(energy.throttle_retries, MMB_THROTTLE_RETRIES_DEFAULT);
-    mmb_energy_spec_of(p, true, &energy); /* --no-energy */
-    ck_assert(!energy.on);
     ck_assert_int_eq(p->tune.line, 0);
     ck_assert_str_eq(p->tune.strategy, "brute_force");
     ck_assert_str_eq(p->tune.objective, "time");
@@ -193,9 +196,17 @@ START_TEST(test_energy_keys)
 {
     struct mmb_profile *p = load_ok("energy.ini");
     struct mmb_energy_spec energy;
-    mmb_energy_spec_of(p, false, &energy);
-    ck_assert(!energy.on && energy.seconds == 0.5);
+    /* energy = off at line 4: over the command's default, under the command line */
+    ck_assert_int_eq(p->energy_line, 4);
+    ck_assert_int_eq(mmb_profile_energy(p, false, MMB_ENERGY_BEST, MMB_ENERGY_BEST), MMB_ENERGY_OFF);
+    ck_assert_int_eq(mmb_profile_energy(p, true, MMB_ENERGY_ALL, MMB_ENERGY_BEST), MMB_ENERGY_ALL);
+    mmb_energy_spec_of(p, mmb_profile_energy(p, false, MMB_ENERGY_BEST, MMB_ENERGY_BEST), &energy);
+    ck_assert(energy.mode == MMB_ENERGY_OFF && energy.seconds == 0.5);
     ck_assert_int_eq(energy.throttle_retries, 0);
+    unload(p);
+    p = load_ok("energy-all.ini");
+    ck_assert_int_eq(p->energy, MMB_ENERGY_ALL);
+    ck_assert_int_eq(p->energy_line, 3);
     unload(p);
 }
 END_TEST
@@ -280,7 +291,9 @@ static const struct {
     {"bad-empty-value.ini", 3, "'warmup' has no value; expected an integer >= 0"},
     {"bad-bad-number.ini", 3, "bad value '2x' for 'repeats'; expected an integer >= 1"},
     {"bad-repeats-zero.ini", 3, "bad value '0' for 'repeats'"},
-    {"bad-energy-energy.ini", 3, "bad value 'maybe' for 'energy'; expected 'on' or 'off'"},
+    {"bad-energy-energy.ini", 3, "bad value 'maybe' for 'energy'; expected 'best' (the energy window for each kernel's "
+     "fastest configuration per size and dtype), 'all' or 'off'"},
+    {"bad-energy-on.ini", 3, "bad value 'on' for 'energy'; expected 'best'"},
     {"bad-energy-seconds.ini", 3, "bad value '0.01' for 'energy_seconds'; expected seconds, a number from 0.05 to 60"},
     {"bad-energy-seconds2.ini", 3, "bad value '61' for 'energy_seconds'"},
     {"bad-energy-retries.ini", 3, "bad value '11' for 'throttle_retries'; expected an integer from 0 to 10"},

@@ -24,6 +24,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/counters.h"
+#include "core/energy_mode.h"
 #include "core/dtype.h"
 #include "core/status.h"
 #include "core/verdict.h"
@@ -57,9 +58,11 @@ static const struct opt_def opts[] = {
      "lock the SM clocks of the GPUs used (NVML, needs root) to the base (TDP) clock, the highest, or MHZ, and "
      "unlock them when the run ends, also after Ctrl-C or a worker's crash; exit 2 where NVML refuses "
      "(docs/energy.md; default: the clocks as found)"},
-    {"no-energy", 0, OPT_FLAG, S(no_energy), 0, 0, 0, BOTH, NULL,
-     "no energy phase: power_w, energy_j and gflops_per_watt stay empty (clocks and throttle are still read; "
-     "default: the profile's energy key, else on; docs/energy.md)"},
+    {"energy", 0, OPT_ENERGY, S(energy), S(energy_set), 0, 0, BOTH, "MODE",
+     "which rows get the energy window (power_w, energy_j, gflops_per_watt): best (each kernel's fastest "
+     "configuration per size and dtype, and cuBLAS, after the timing), all or off; clocks and throttle are read for "
+     "every row (docs/energy.md; default: the profile's energy, else best; tune with an energy objective: all)"},
+    {"no-energy", 0, OPT_FLAG, S(no_energy), 0, 0, 0, BOTH, NULL, "no energy window: the same as --energy off"},
     {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
      "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},
     {"noise", 0, OPT_NOISE, S(timing.noise), 0, 0, 0, BOTH, "X",
@@ -518,6 +521,12 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
             return bad_value(s, o, arg, expect);
         }
         break;
+    case OPT_ENERGY:
+        if (!mmb_energy_mode_parse(arg, (enum mmb_energy_mode *)(base + o->offset))) {
+            mmb_energy_mode_names(expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
     case OPT_FORMAT:
     case OPT_SHELL: {
         mmb_cmd_option_words(o, " or ", expect, sizeof expect);
@@ -603,10 +612,20 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
         s->counters = MMB_COUNTERS_NONE;
         s->counters_set = true;
     }
+    if (s->no_energy && s->energy_set && s->energy != MMB_ENERGY_OFF) {
+        fprintf(stderr, "mmbench %s: --no-energy and --energy %s contradict each other; expected one of them\n",
+                s->command, mmb_energy_mode_text(s->energy));
+        return -1;
+    }
+    if (s->no_energy) {
+        s->energy = MMB_ENERGY_OFF;
+        s->energy_set = true;
+    }
     struct mmb_tune_options *t = &s->tune;
     t->counters = s->counters;
     t->counters_set = s->counters_set;
-    t->energy = !s->no_energy;
+    t->energy = s->energy;
+    t->energy_set = s->energy_set;
     if (s->lock_clocks && !mmb_clock_lock_parse(s->lock_clocks, &s->lock)) {
         fprintf(stderr, "mmbench %s: --lock-clocks '%s': expected base, max or a whole number of MHz from 100 to "
                 "10000\n", s->command, s->lock_clocks);

@@ -12,6 +12,7 @@
 #include "cmd/options_impl.h"
 #include "core/cache.h"
 #include "core/counters.h"
+#include "core/energy_mode.h"
 #include "core/dtype.h"
 #include "core/status.h"
 #include "core/verdict.h"
@@ -101,6 +102,10 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
     case OPT_COUNTERS:
         for (const struct mmb_counters_info *c = mmb_counters_table; c->text && ok; c++)
             ok = word_add(out, len, &n, sep, c->text, strlen(c->text));
+        break;
+    case OPT_ENERGY:
+        for (const struct mmb_energy_mode_info *m = mmb_energy_mode_table; m->text && ok; m++)
+            ok = word_add(out, len, &n, sep, m->text, strlen(m->text));
         break;
     default:
         if (!strcmp(o->name, "strategy")) {

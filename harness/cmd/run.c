@@ -80,7 +80,6 @@ int mmb_cmd_run(int argc, char **argv)
     int ndev;
     struct run_job job = {.profile = p, .opts = {.device = s.device, .output = s.output, .data_dir = s.data_dir,
                                                  .cache_dir = s.cache_dir, .jobs = s.jobs, .started = s.started,
-                                                 .no_energy = s.no_energy,
                                                  .metrics = &set, .verbose = s.verbose,
                                                  .record_restricted = s.record_restricted, .timing = s.timing,
                                                  .warmup = s.warmup, .timeout = s.timeout, .l2_flush = l2_flush,
@@ -93,6 +92,7 @@ int mmb_cmd_run(int argc, char **argv)
     }
     job.opts.counters = mmb_profile_counters(p, s.counters_set, s.counters, MMB_COUNTERS_BEST,
                                              mmb_metric_set_size(&set) == 0);
+    job.opts.energy = mmb_profile_energy(p, s.energy_set, s.energy, MMB_ENERGY_BEST);
     rc = MMB_EXIT_BAD_INPUT;
     struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {

@@ -128,11 +128,14 @@ enum mmb_status mmb_energy_measure(const struct mmb_nvml_device *dev, const stru
     result_empty(out);
     if (!dev) {
         mmb_errorf(out->why, sizeof out->why, "no NVML device");
+        out->unavailable = true;
         return MMB_STATUS_OK;
     }
     struct window w = {.window_s = window_s > 0 ? window_s : 0.2};
-    if (mmb_nvml_energy_mj(dev, &w.e_last, out->why, sizeof out->why) != 0)
+    if (mmb_nvml_energy_mj(dev, &w.e_last, out->why, sizeof out->why) != 0) {
+        out->unavailable = true;
         return MMB_STATUS_OK;
+    }
     w.last_read_end = mmb_seconds_now();
     enum mmb_status st = run_loop(dev, gpu, launch_ms, &w, watch, out, err, errlen);
     double gpu_ms = NAN;

@@ -59,6 +59,8 @@ struct mmb_energy_result {
     size_t launches;      /* of the loop */
     double seconds;       /* the phase's wall time */
     char why[256];        /* why power and energy are empty ("" when measured) */
+    bool unavailable;     /* with why: the counter could not be read before any launch (no NVML device, no
+                           * counter on this GPU or driver), as against a window that failed */
 };
 
 /* Runs the loop on gpu for at least window_s (> 0) of counter time, launch_ms being the

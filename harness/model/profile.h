@@ -9,6 +9,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/counters.h"
+#include "core/energy_mode.h"
 #include "core/dtype.h"
 #include "core/expr.h"
 #include "model/library.h"
@@ -197,7 +198,8 @@ struct mmb_profile {
     double timeout;           /* seconds one configuration may take, default 120 */
     long long max_configs;    /* configurations one kernel may have, default MMB_DEFAULT_MAX_CONFIGS */
     /* clocks, power, energy (model/profile_energy.h) */
-    bool energy;              /* energy = on|off: the energy phase, default on */
+    enum mmb_energy_mode energy; /* energy = best|all|off: which rows get the energy phase */
+    int energy_line;          /* where it is set; 0: not set, the command's default (mmb_profile_energy) */
     double energy_seconds;    /* its window at least, default MMB_ENERGY_SECONDS_DEFAULT */
     int throttle_retries;     /* a throttled row measured again at most, default MMB_THROTTLE_RETRIES_DEFAULT */
     struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];

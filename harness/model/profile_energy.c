@@ -39,9 +39,17 @@ void mmb_clock_lock_text(const struct mmb_clock_lock *lock, char *out, size_t le
     }
 }
 
-void mmb_energy_spec_of(const struct mmb_profile *p, bool no_energy, struct mmb_energy_spec *out)
+enum mmb_energy_mode mmb_profile_energy(const struct mmb_profile *p, bool cli_set, enum mmb_energy_mode cli,
+                                        enum mmb_energy_mode command_default)
 {
-    out->on = p->energy && !no_energy;
+    if (cli_set)
+        return cli;
+    return p->energy_line ? p->energy : command_default;
+}
+
+void mmb_energy_spec_of(const struct mmb_profile *p, enum mmb_energy_mode mode, struct mmb_energy_spec *out)
+{
+    out->mode = mode;
     out->seconds = p->energy_seconds > 0 ? p->energy_seconds : MMB_ENERGY_SECONDS_DEFAULT;
     out->throttle_retries = p->throttle_retries >= 0 ? p->throttle_retries : MMB_THROTTLE_RETRIES_DEFAULT;
 }
@@ -50,9 +58,9 @@ void mmb_energy_spec_of(const struct mmb_profile *p, bool no_energy, struct mmb_
 
 int mmb_profile_key_energy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen)
 {
-    if (strcmp(value, "on") && strcmp(value, "off"))
+    if (!mmb_energy_mode_parse(value, &ld->p->energy))
         return -1;
-    ld->p->energy = !strcmp(value, "on");
+    ld->p->energy_line = ld->line;
     return 0;
 }
 

@@ -26,12 +26,16 @@ void mmb_clock_lock_text(const struct mmb_clock_lock *lock, char *out, size_t le
 
 /* What the energy phase and the clock watch do for each row. */
 struct mmb_energy_spec {
-    bool on;                 /* the energy phase runs (profile energy = on, no --no-energy) */
+    enum mmb_energy_mode mode; /* which rows get the energy phase (mmb_profile_energy) */
     double seconds;          /* its window at least */
     int throttle_retries;    /* a throttled row measured again at most this often */
 };
 
-/* The profile's settings, with --no-energy over them. */
-void mmb_energy_spec_of(const struct mmb_profile *p, bool no_energy, struct mmb_energy_spec *out);
+/* Which rows get the energy phase: the command line's mode when given (cli_set:
+ * --energy, --no-energy), else the profile's `energy`, else command_default. */
+enum mmb_energy_mode mmb_profile_energy(const struct mmb_profile *p, bool cli_set, enum mmb_energy_mode cli,
+                                        enum mmb_energy_mode command_default);
+/* The profile's window and retries, with mode (mmb_profile_energy's) as the phase's rows. */
+void mmb_energy_spec_of(const struct mmb_profile *p, enum mmb_energy_mode mode, struct mmb_energy_spec *out);
 
 #endif

@@ -15,6 +15,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
+#include "core/energy_mode.h"
 #include "core/error.h"
 #include "core/throttle.h"
 #include "results/limiter.h"
@@ -67,6 +68,10 @@ const struct mmb_column mmb_columns[] = {
         "updates"),
     COL(energy_j, REAL, TIME, NO, LOWER, POSITIVE, "J",
         "board energy per launch: power_w times the energy window's time per launch"),
+    COL(energy_status, STR, TIME, NO, NONE, ENERGY_STATUS, "",
+        "why power_w and energy_j are filled or empty: ok, not_best (energy = best measured the group's fastest), "
+        "off, not_run (the configuration failed), unavailable (no NVML or energy counter) or failed (the window "
+        "measured nothing); empty in files older than the column"),
     COL(dram_read_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes read from DRAM"),
     COL(dram_write_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes written to DRAM"),
     COL(dram_gbps, REAL, COUNTER, NO, HIGHER, NONNEG, "GB/s", "achieved DRAM bandwidth (read + write)"),
@@ -334,6 +339,11 @@ static const char *name_check(enum mmb_col_domain domain, const char *text, char
         mmb_throttle_words(list + strlen(list), len - strlen(list));
         if (strlen(list) + 16 < len)
             strcat(list, " joined by '+'");
+    } else if (domain == MMB_DOMAIN_ENERGY_STATUS) {
+        enum mmb_energy_status st;
+        *ok = mmb_energy_status_parse(text, &st);
+        for (const struct mmb_energy_status_info *i = mmb_energy_status_table; i->text && o < len; i++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", i->text);
     } else if (domain == MMB_DOMAIN_LIMITER) {
         *ok = mmb_limiter_parse(text) != NULL;
         for (const struct mmb_limiter *l = mmb_limiter_table; l->text && o < len; l++)

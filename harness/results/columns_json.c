@@ -10,6 +10,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
+#include "core/energy_mode.h"
 #include "core/status.h"
 #include "core/throttle.h"
 #include "results/limiter.h"
@@ -107,6 +108,8 @@ const char *mmb_columns_json_domain(enum mmb_col_domain domain)
         return "stop";
     case MMB_DOMAIN_THROTTLE:
         return "throttle";
+    case MMB_DOMAIN_ENERGY_STATUS:
+        return "energy_status";
     }
     return "text";
 }
@@ -143,6 +146,10 @@ static cJSON *domain_values(enum mmb_col_domain domain)
     case MMB_DOMAIN_STOP:
         for (const struct mmb_stop_info *s = mmb_stop_table; s->text; s++)
             ok = ok && cJSON_AddItemToArray(a, cJSON_CreateString(s->text));
+        break;
+    case MMB_DOMAIN_ENERGY_STATUS:
+        for (const struct mmb_energy_status_info *e = mmb_energy_status_table; e->text; e++)
+            ok = ok && cJSON_AddItemToArray(a, cJSON_CreateString(e->text));
         break;
     case MMB_DOMAIN_THROTTLE: /* words, not values: a cell joins them (words_json) */
     case MMB_DOMAIN_TEXT:

@@ -51,7 +51,7 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
     struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir,
                                      .counters = r->counters != MMB_COUNTERS_NONE, .metrics = r->metrics,
                                      .l2_flush = r->l2_flush, .verbose = o->verbose, .command = "tune"};
-    mmb_energy_spec_of(r->profile, o->no_energy, &so.energy);
+    mmb_energy_spec_of(r->profile, r->energy, &so.energy);
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -225,6 +225,7 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
         return -1;
     }
     r->counters = mmb_metric_set_size(set) == 0 ? MMB_COUNTERS_NONE : plan->counters;
+    r->energy = plan->energy;
     r->problems = mmb_tune_plan_problems(profile, plan);
     if (s->t4 && r->problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "

@@ -179,6 +179,9 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
     row->n = size->n;
     row->k = size->k;
     snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(profile->cache));
+    /* until measured: a row that never runs correctly keeps not_run (or off) */
+    mmb_session_energy_status(row, s->opts.energy.mode == MMB_ENERGY_OFF ? MMB_ENERGY_STATUS_OFF
+                                                                         : MMB_ENERGY_STATUS_NOT_RUN);
 }
 
 /* ---- a row's origin (results/resume.h): source digest, compile options, protocol ---- */
@@ -190,7 +193,8 @@ int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_opti
         .version = MMB_VERSION, .warmup = eo->warmup, .timing = eo->timing, .cache = eo->cache,
         .l2_flush = s->flush ? mmb_l2_flush_method(s->flush) : NULL,
         .metrics = s->opts.counters ? &s->metrics : NULL, .counter_mode = mmb_counters_text(counters),
-        .counter_batch = s->batch_max, .energy_known = true, .energy_on = s->opts.energy.on,
+        .counter_batch = s->batch_max, .energy_known = true,
+        .energy_mode = mmb_energy_mode_text(s->opts.energy.mode),
         .energy_seconds = s->opts.energy.seconds, .throttle_retries = s->opts.energy.throttle_retries,
     };
     mmb_profiler_env_modes(&spec.cupti_setup, &spec.cupti_replay);
@@ -490,7 +494,7 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
             return row->status;
         }
         record_timing(s, c, &tm, row);
-        row->status = mmb_session_measure_power(s, c, tm.stats.median, row, err, errlen);
+        row->status = mmb_session_measure_power(s, c, tm.stats.median, eo->energy_later, row, err, errlen);
         mmb_session_phase_end(s, MMB_PHASE_ENERGY, &t);
         if (row->status != MMB_STATUS_OK) {
             *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;

@@ -97,13 +97,17 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
 /* Reads the waiting counters and sends every waiting row. Returns 0 or the sink's nonzero. */
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
 
-/* The counters of a row measured before without them (eo->time_only; counters =
- * best): cfg of kernel on problem is prepared again and its counters read, in a
- * batch as mmb_session_submit reads them, into a copy of measured that reaches sink
- * in the order submitted. Returns 0 or the sink's nonzero. */
-int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
-                               const struct mmb_config *cfg, const struct mmb_eval_options *eo,
-                               const struct mmb_row *measured, mmb_row_sink sink, void *sink_ctx);
+/* What a row timed before without them (eo->time_only, eo->energy_later: counters =
+ * best, energy = best) gets now: cfg of kernel on problem is prepared again, its
+ * energy window run (energy) and its counters read (counters), in a batch as
+ * mmb_session_submit reads them, into a copy of measured that reaches sink in the
+ * order submitted; its times stay. Returns 0 or the sink's nonzero. */
+int mmb_session_submit_best(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                            const struct mmb_config *cfg, const struct mmb_eval_options *eo,
+                            const struct mmb_row *measured, bool counters, bool energy, mmb_row_sink sink,
+                            void *sink_ctx);
+/* Sets row's energy_status (core/energy_mode.h). */
+void mmb_session_energy_status(struct mmb_row *row, enum mmb_energy_status st);
 /* After a lost device: the rows waiting for counters are dropped (measured again by a
  * resumed sweep), the others sent. Returns 0 or the sink's nonzero. */
 int mmb_session_discard(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);

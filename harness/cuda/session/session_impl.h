@@ -134,8 +134,14 @@ void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *
  * whether a throttled row is to be timed again after this attempt (counted, said
  * with -v); the energy part of the summary line. */
 void mmb_session_power_open(struct mmb_session *s);
-enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_ctx *c, double launch_ms,
+enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_ctx *c, double launch_ms, bool later,
                                           struct mmb_row *row, char *err, size_t errlen);
+/* energy = best: the energy window of a row timed before (its clocks kept; the
+ * window's throttle words added to its own), prepared into c again; a window that
+ * throttles is run again up to throttle_retries times. Returns a status other than ok
+ * only when the GPU failed (err says how). */
+enum mmb_status mmb_session_energy_again(struct mmb_session *s, struct launch_ctx *c, struct mmb_row *row,
+                                         char *err, size_t errlen);
 bool mmb_session_throttled_again(struct mmb_session *s, const struct mmb_row *row, int attempt);
 size_t mmb_session_energy_format(const struct mmb_phase_times *t, char *out, size_t len);
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/energy_mode.h"
 #include "core/error.h"
 #include "core/throttle.h"
 #include "cuda/energy.h"
@@ -49,21 +50,28 @@ static void energy_counted(struct mmb_phase_times *t, const struct mmb_energy_re
     t->update_ms_max = t->update_ms_max > r->update_ms ? t->update_ms_max : r->update_ms;
 }
 
-enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_ctx *c, double launch_ms,
-                                          struct mmb_row *row, char *err, size_t errlen)
+void mmb_session_energy_status(struct mmb_row *row, enum mmb_energy_status st)
 {
-    watch_into_row(&s->watch, row);
-    row->power_w = row->energy_j = NAN;
-    if (!s->opts.energy.on || !s->have_nvml)
+    const char *text = mmb_energy_status_text(st);
+    snprintf(row->energy_status, sizeof row->energy_status, "%s", text ? text : "");
+}
+
+/* One energy window of c's launches under the watch (its clock samples and reasons
+ * add to the watch's throttle words; its clocks are not the timed launches' and stay
+ * out of the watch's min and max) into row's power, energy and energy_status. */
+static enum mmb_status energy_window(struct mmb_session *s, struct launch_ctx *c, double launch_ms,
+                                     struct mmb_row *row, char *err, size_t errlen)
+{
+    if (!s->have_nvml) {
+        mmb_session_energy_status(row, MMB_ENERGY_STATUS_UNAVAILABLE);
         return MMB_STATUS_OK;
+    }
     struct mmb_energy_cuda *loop = NULL;
     struct mmb_energy_gpu gpu;
     struct mmb_energy_result r;
     enum mmb_status st = mmb_energy_cuda_open(&loop, s->stream, c->launch, c, &gpu, err, errlen);
     if (st != MMB_STATUS_OK)
         return st;
-    /* the energy window's clock samples and reasons add to the row's throttle words; its
-     * clocks are not the timed launches' and stay out of sm_clock_min/max */
     double lo = s->watch.min_mhz, hi = s->watch.max_mhz;
     mmb_clock_watch_begin(&s->watch);
     st = mmb_energy_measure(&s->nvml, &gpu, launch_ms, s->opts.energy.seconds, &s->watch, &r, err, errlen);
@@ -71,7 +79,6 @@ enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_c
     mmb_energy_cuda_close(loop);
     s->watch.min_mhz = lo;
     s->watch.max_mhz = hi;
-    watch_into_row(&s->watch, row);
     if (st != MMB_STATUS_OK)
         return st;
     if (r.why[0]) {
@@ -79,10 +86,12 @@ enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_c
             fprintf(stderr, "mmbench %s: warning: %s %s: power and energy not measured: %s\n", mmb_session_command(s),
                     row->kernel, row->params, r.why);
         snprintf(s->energy_note, sizeof s->energy_note, "%s", r.why);
+        mmb_session_energy_status(row, r.unavailable ? MMB_ENERGY_STATUS_UNAVAILABLE : MMB_ENERGY_STATUS_FAILED);
         return MMB_STATUS_OK;
     }
     row->power_w = r.power_w;
     row->energy_j = r.energy_j;
+    mmb_session_energy_status(row, MMB_ENERGY_STATUS_OK);
     energy_counted(&s->phases, &r);
     if (s->opts.verbose)
         fprintf(stderr, "  energy: %.1f W over %.3f s (%u counter updates, every %.1f ms), %.4g J per launch of %.4g ms"
@@ -90,6 +99,51 @@ enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_c
                 r.updates, r.update_ms, r.energy_j, r.period_ms, r.launches, r.seconds, r.opened_epoch,
                 r.closed_epoch);
     return MMB_STATUS_OK;
+}
+
+enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_ctx *c, double launch_ms, bool later,
+                                          struct mmb_row *row, char *err, size_t errlen)
+{
+    watch_into_row(&s->watch, row);
+    row->power_w = row->energy_j = NAN;
+    if (s->opts.energy.mode == MMB_ENERGY_OFF) {
+        mmb_session_energy_status(row, MMB_ENERGY_STATUS_OFF);
+        return MMB_STATUS_OK;
+    }
+    if (later) { /* energy = best: the group's fastest row is measured after the group's timing */
+        mmb_session_energy_status(row, MMB_ENERGY_STATUS_NOT_BEST);
+        return MMB_STATUS_OK;
+    }
+    enum mmb_status st = energy_window(s, c, launch_ms, row, err, errlen);
+    watch_into_row(&s->watch, row);
+    return st;
+}
+
+enum mmb_status mmb_session_energy_again(struct mmb_session *s, struct launch_ctx *c, struct mmb_row *row,
+                                         char *err, size_t errlen)
+{
+    unsigned timed = 0; /* the words of the row's timed launches, kept */
+    if (!mmb_throttle_parse(row->throttle, &timed))
+        timed = 0;
+    enum mmb_status st = MMB_STATUS_OK;
+    for (int attempt = 0;; attempt++) {
+        row->power_w = row->energy_j = NAN;
+        mmb_clock_watch_reset(&s->watch, s->have_nvml ? &s->nvml : NULL);
+        st = energy_window(s, c, row->time_ms_median, row, err, errlen);
+        if (st != MMB_STATUS_OK || !mmb_throttle_mask_throttled(s->watch.throttle))
+            break;
+        if (attempt >= s->opts.energy.throttle_retries) {
+            s->phases.throttled_rows++;
+            fprintf(stderr, "mmbench %s: warning: %s %s %lldx%lldx%lld: clocks throttled (energy window) in %d "
+                    "measurement%s; the row keeps the flag\n", mmb_session_command(s), row->kernel, row->params,
+                    row->m, row->n, row->k, attempt + 1, attempt ? "s" : "");
+            break;
+        }
+        s->phases.throttle_retries++;
+    }
+    if (s->watch.measured || timed)
+        mmb_throttle_format(timed | s->watch.throttle, row->throttle, sizeof row->throttle);
+    return st;
 }
 
 bool mmb_session_throttled_again(struct mmb_session *s, const struct mmb_row *row, int attempt)

@@ -56,7 +56,9 @@ struct mmb_eval_options {
     double tolerance;
     double time_limit;   /* seconds a configuration may take (the supervisor's); 0: none */
     bool time_only;      /* no counters now: the caller counts the rows it chooses later
-                          * (counters = best: mmb_session_submit_counted) */
+                          * (counters = best: mmb_session_submit_best) */
+    bool energy_later;   /* no energy window now (energy_status not_best): the caller measures
+                          * the rows it chooses later (energy = best: mmb_session_submit_best) */
 };
 
 /* Where submitted rows go, in the order submitted, each with its timed launches'
