@@ -1,21 +1,59 @@
 #!/usr/bin/env python3
 """energy_compare.py MMBENCH_LOG NVIDIA_SMI_CSV [RUN_CSV] - mmbench's energy windows against
-nvidia-smi's own reads of the board's energy (scripts/gpu/energy-check.sh). The log is
-`mmbench run -v`'s: each '  energy: P W over ... window A to B s since 1970' line is one
-window. The nvidia-smi CSV is `--query-gpu=timestamp,total_energy_consumption,power.draw
---format=csv -lms N` (or without the energy field). Per window: nvidia-smi's power as the
-least-squares slope of its energy counter over the samples inside the window (the counter
-moves in steps of its update interval; the slope over many steps is their mean), and the
-mean of its power.draw samples there; the difference from mmbench's power in percent.
-With RUN_CSV, its rows' power_w and energy_j are listed too. Exit status 1 when no window
-was compared or one differs by more than 5% (on the counter where there is one)."""
+nvidia-smi's own reads of the board's power (scripts/gpu/energy-check.sh).
+
+The log is `mmbench run -v`'s: each '  energy: P W over ... window A to B s since 1970' line
+is one window (its start and end are two updates of NVML's energy counter, as times of
+day). The nvidia-smi CSV is `nvidia-smi --query-gpu=timestamp,FIELD... --format=csv -lms N`
+with any of these fields, each an independent reading of the same board:
+
+  power.draw.instant        the driver's latest power sample. Its time-weighted mean over
+                            the window (the samples inside it, each held until the next) is
+                            the energy over the window divided by its length.
+  total_energy_consumption  NVML's energy counter, read by another process: the
+                            least-squares slope of its samples over the window.
+  power.draw.average        the power averaged over the last second (NVML's
+  power.draw                nvmlDeviceGetPowerUsage on Ampere and newer): it lags, so only
+                            samples at least LAG_S after the window opened are averaged, whose
+                            second lies inside the window. That is the window's later part,
+                            not all of it (a loop's power drifts by a few % over seconds as
+                            the board warms), so it is shown but decides nothing.
+
+A window is compared on a reading only when the reading covers it well enough: at least
+MIN_SAMPLES samples over at least COVER of the window (instant, counter), or at least
+MIN_LATE_S of samples after the lag (average). Each difference on instant or counter must
+be within LIMIT_PCT. Why 3%: every reading comes from the board's one power sensor, so its stated
++-5 W accuracy is common to both sides and cancels; what remains is where each side
+samples the window: the instant samples' mean over >= 50 samples of a steady loop
+(<~1%), and the edges, one sample interval (20 ms) at each end of a >= 4 s window
+(<~1%). A difference past 3% is therefore a disagreement, not noise: a window counted
+over the wrong time, a lagging reading, another GPU.
+
+With RUN_CSV, its rows' power, energy and energy_status are listed too. Exit status 0 when
+every window was compared on instant or counter and every such difference is within the
+limit; 1 otherwise (DISAGREE, or NOT COMPARED when no window could be: an nvidia-smi with
+neither field, or windows too short)."""
 import csv
 import re
 import sys
 from datetime import datetime
 
 WINDOW = re.compile(r'energy: ([0-9.]+) W over ([0-9.]+) s .*window ([0-9.]+) to ([0-9.]+) s since 1970')
-LIMIT_PCT = 5.0
+LIMIT_PCT = 3.0
+MIN_SAMPLES = 50    # instant or counter samples inside a window
+COVER = 0.9         # of the window between its first and last sample
+LAG_S = 1.5         # the 1 s average's lag, with a margin: its samples count from this long after the opening
+MIN_LATE_S = 1.0    # of 1 s average samples after the lag
+
+# nvidia-smi field -> reading name; the first field of a reading that the CSV has wins
+FIELDS = [
+    ('power.draw.instant', 'instant'),
+    ('total_energy_consumption', 'counter'),
+    ('power.draw.average', 'average'),
+    ('power.draw', 'average'),
+]
+READINGS = ['instant', 'counter', 'average']
+DECIDING = ('instant', 'counter')   # the readings over the whole window
 
 
 def windows(log):
@@ -31,20 +69,33 @@ def number(cell):
         return None
 
 
+def columns(head, path):
+    """{reading: (column index, scale to W or J)} for the readings the header has."""
+    found = {}
+    for field, reading in FIELDS:
+        if reading in found:
+            continue
+        for i, h in enumerate(head):
+            name = h.split('[')[0].strip()
+            if name != field:
+                continue
+            unit = h.split('[')[-1].rstrip(']').strip() if '[' in h else ''
+            scales = {'mJ': 1e-3, 'J': 1.0, 'kJ': 1e3} if reading == 'counter' else {'W': 1.0, 'mW': 1e-3, '': 1.0}
+            if unit not in scales:
+                sys.exit(f'{path}: {field} in {unit!r}; expected one of {", ".join(s or "(none)" for s in scales)}')
+            found[reading] = (i, scales[unit])
+    return found
+
+
 def samples(path):
-    """[(seconds since 1970, energy in J or None, power in W or None)] and the energy field's unit."""
+    """{reading: [(seconds since 1970, value)]}: the CSV's samples of each reading it has."""
     with open(path, newline='') as f:
         rows = list(csv.reader(f))
     if not rows or not rows[0] or not rows[0][0].strip().startswith('timestamp'):
         sys.exit(f'{path}: not nvidia-smi --query-gpu CSV output; first line: {rows[0] if rows else "(empty)"}')
     head = [h.strip() for h in rows[0]]
-    e_col = next((i for i, h in enumerate(head) if h.startswith('total_energy_consumption')), None)
-    p_col = next((i for i, h in enumerate(head) if h.startswith('power.draw')), None)
-    unit = head[e_col].split('[')[-1].rstrip(']') if e_col is not None and '[' in head[e_col] else 'mJ'
-    scale = {'mJ': 1e-3, 'J': 1.0, 'kJ': 1e3}.get(unit)
-    if e_col is not None and scale is None:
-        sys.exit(f'{path}: total_energy_consumption in {unit}; expected mJ, J or kJ')
-    out = []
+    cols = columns(head, path)
+    out = {r: [] for r in cols}
     for r in rows[1:]:
         if len(r) != len(head):
             continue
@@ -52,10 +103,11 @@ def samples(path):
             t = datetime.strptime(r[0].strip(), '%Y/%m/%d %H:%M:%S.%f').timestamp()
         except ValueError:
             continue
-        e = number(r[e_col]) if e_col is not None else None
-        p = number(r[p_col]) if p_col is not None else None
-        out.append((t, e * scale if e is not None else None, p))
-    return out, e_col is not None
+        for reading, (i, scale) in cols.items():
+            v = number(r[i])
+            if v is not None:
+                out[reading].append((t, v * scale))
+    return out
 
 
 def slope(points):
@@ -66,31 +118,81 @@ def slope(points):
     return sum((t - mx) * (e - my) for t, e in points) / sxx if sxx > 0 else None
 
 
+def held_mean(points, a, b):
+    """The time-weighted mean of a sampled reading over [a, b], each sample held until the next
+    (the last one until b); None when the samples do not cover the window well enough."""
+    inside = [(t, v) for t, v in points if a <= t <= b]
+    if len(inside) < MIN_SAMPLES or inside[-1][0] - inside[0][0] < COVER * (b - a):
+        return None
+    total = 0.0
+    for (t, v), (u, _) in zip(inside, inside[1:] + [(b, None)]):
+        total += v * (u - t)
+    return total / (b - inside[0][0])
+
+
+def reading_power(reading, points, a, b):
+    """The reading's power over the window [a, b], or None when it cannot say."""
+    if reading == 'instant':
+        return held_mean(points, a, b)
+    if reading == 'counter':
+        inside = [(t, e) for t, e in points if a <= t <= b]
+        if len(inside) < MIN_SAMPLES or inside[-1][0] - inside[0][0] < COVER * (b - a):
+            return None
+        return slope(inside)
+    late = [v for t, v in points if a + LAG_S <= t <= b]
+    times = [t for t, _ in points if a + LAG_S <= t <= b]
+    if not late or times[-1] - times[0] < MIN_LATE_S:
+        return None
+    return sum(late) / len(late)
+
+
+def compare(wins, smi):
+    """Per window: (mmbench W, window s, {reading: (W or None, diff % or None)})."""
+    table = []
+    for p, length, a, b in wins:
+        got = {}
+        for reading in READINGS:
+            if reading not in smi:
+                continue
+            w = reading_power(reading, smi[reading], a, b)
+            got[reading] = (w, 100.0 * (p - w) / w if w else None)
+        table.append((p, length, got))
+    return table
+
+
+def uncompared_windows(table):
+    return sum(1 for _, _, got in table if all(got[r][1] is None for r in DECIDING if r in got))
+
+
+def verdict(table):
+    """('agree' | 'DISAGREE' | 'NOT COMPARED', differences compared, largest |difference|)."""
+    diffs = [d for _, _, got in table for r, (_, d) in got.items() if r in DECIDING and d is not None]
+    uncompared = uncompared_windows(table)
+    worst = max((abs(d) for d in diffs), default=0.0)
+    if not diffs:
+        return 'NOT COMPARED', 0, worst
+    if worst > LIMIT_PCT or uncompared:
+        return 'DISAGREE', len(diffs), worst
+    return 'agree', len(diffs), worst
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         sys.exit(__doc__)
     wins = windows(argv[1])
-    smi, have_counter = samples(argv[2])
-    print(f'{len(wins)} mmbench energy windows; {len(smi)} nvidia-smi samples '
-          f'({"energy counter and power.draw" if have_counter else "power.draw only: no total_energy_consumption"})')
-    print(f'{"window (s)":>11} {"mmbench W":>10} {"smi counter W":>14} {"diff %":>7} {"smi power.draw W":>17} '
-          f'{"diff %":>7} {"samples":>8}')
-    worst, compared = 0.0, 0
-    for p, length, a, b in wins:
-        inside = [s for s in smi if a <= s[0] <= b]
-        energy = [(t, e) for t, e, _ in inside if e is not None]
-        draw = [w for _, _, w in inside if w is not None]
-        counter_w = slope(energy) if len(energy) >= 3 else None
-        draw_w = sum(draw) / len(draw) if draw else None
-        d_counter = 100.0 * (p - counter_w) / counter_w if counter_w else None
-        d_draw = 100.0 * (p - draw_w) / draw_w if draw_w else None
-        checked = d_counter if have_counter else d_draw
-        if checked is not None:
-            compared += 1
-            worst = max(worst, abs(checked))
-        f = lambda v, spec: format(v, spec) if v is not None else '-'.rjust(int(spec.split('.')[0]))
-        print(f'{length:11.3f} {p:10.1f} {f(counter_w, "14.1f")} {f(d_counter, "7.2f")} {f(draw_w, "17.1f")} '
-              f'{f(d_draw, "7.2f")} {len(inside):8d}')
+    smi = samples(argv[2])
+    have = [r for r in READINGS if r in smi]
+    print(f'{len(wins)} mmbench energy windows; nvidia-smi readings: '
+          + (', '.join(f'{r} ({len(smi[r])} samples)' for r in have) or 'none'))
+    table = compare(wins, smi)
+    print(f'{"window (s)":>11} {"mmbench W":>10}' + ''.join(f' {r + " W":>11} {"diff %":>7}' for r in have))
+    for p, length, got in table:
+        cells = ''
+        for r in have:
+            w, d = got[r]
+            cells += f' {w:11.1f}' if w is not None else f' {"-":>11}'
+            cells += f' {d:7.2f}' if d is not None else f' {"-":>7}'
+        print(f'{length:11.3f} {p:10.1f}{cells}')
     if len(argv) == 4:
         with open(argv[3], newline='') as fh:
             rows = list(csv.DictReader(fh))
@@ -98,13 +200,17 @@ def main(argv):
         for r in rows:
             print(f'  {r.get("kernel", "?"):10} {r.get("params", ""):60.60} {r.get("status", "?"):8} '
                   f'power_w={r.get("power_w", "")} energy_j={r.get("energy_j", "")} '
-                  f'gflops_per_watt={r.get("gflops_per_watt", "")} throttle={r.get("throttle", "")} '
-                  f'sm_clock={r.get("sm_clock_min_mhz", "")}..{r.get("sm_clock_max_mhz", "")}')
-    verdict = 'agree' if compared and worst <= LIMIT_PCT else 'DISAGREE' if compared else 'NOT COMPARED'
-    print(f'\n{verdict}: {compared} windows compared on nvidia-smi\'s '
-          f'{"energy counter" if have_counter else "power.draw"}, largest difference {worst:.2f}% '
-          f'(limit {LIMIT_PCT}%)')
-    return 0 if verdict == 'agree' else 1
+                  f'energy_status={r.get("energy_status", "")} gflops_per_watt={r.get("gflops_per_watt", "")} '
+                  f'throttle={r.get("throttle", "")} sm_clock={r.get("sm_clock_min_mhz", "")}..'
+                  f'{r.get("sm_clock_max_mhz", "")}')
+    word, compared, worst = verdict(table)
+    uncompared = uncompared_windows(table)
+    deciding = [r for r in have if r in DECIDING]
+    print(f'\n{word}: {compared} differences over {len(table) - uncompared} of {len(table)} windows on '
+          f'{" and ".join(deciding) or "no reading over the whole window (power.draw.instant or "}'
+          f'{"" if deciding else "total_energy_consumption)"}, largest {worst:.2f}% (limit {LIMIT_PCT}%)'
+          + (f'; {uncompared} windows not compared on them' if uncompared and deciding else ''))
+    return 0 if word == 'agree' else 1
 
 
 if __name__ == '__main__':
