@@ -26,7 +26,7 @@ export CUDA_DEVICE_ORDER=PCI_BUS_ID # mmbench's device 0 is nvidia-smi's GPU 0
 export MMB_SOURCE_ROOT="$root"
 mmbench=${MMBENCH:-$root/build-gpu/harness/mmbench}
 
-profile=/tmp/energy-check.ini
+profile=${TMPDIR:-/tmp}/energy-check.ini
 {
     printf '[profile]\nname = energy-check\nsizes = 4096\ndtypes = f32\n'
     printf 'noise = 0.5%%\nmin_samples = 6\nmax_seconds = 0.5\nwarmup = 0\ncache = cold\n'
