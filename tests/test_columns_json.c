@@ -12,7 +12,7 @@
 
 #include "check_run.h"
 #include "core/dtype.h"
-#include "core/energy_mode.h"
+#include "core/counters.h"
 #include "core/status.h"
 #include "mmbench_run.h"
 #include "results/columns_json.h"

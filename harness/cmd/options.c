@@ -24,7 +24,6 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/counters.h"
-#include "core/energy_mode.h"
 #include "core/dtype.h"
 #include "core/status.h"
 #include "core/verdict.h"

@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "core/counters.h"
-#include "core/energy_mode.h"
 #include "model/profile_energy.h"
 #include "report/input/shape.h"
 #include "report/report.h"

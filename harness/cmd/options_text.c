@@ -12,7 +12,6 @@
 #include "cmd/options_impl.h"
 #include "core/cache.h"
 #include "core/counters.h"
-#include "core/energy_mode.h"
 #include "core/dtype.h"
 #include "core/status.h"
 #include "core/verdict.h"

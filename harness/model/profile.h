@@ -9,7 +9,6 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/counters.h"
-#include "core/energy_mode.h"
 #include "core/dtype.h"
 #include "core/expr.h"
 #include "model/library.h"

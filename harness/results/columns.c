@@ -15,7 +15,7 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
-#include "core/energy_mode.h"
+#include "core/counters.h"
 #include "core/error.h"
 #include "core/throttle.h"
 #include "results/limiter.h"

@@ -59,7 +59,7 @@ enum mmb_col_domain {
     MMB_DOMAIN_STATUS,   /* a name of core/status's table */
     MMB_DOMAIN_STOP,     /* a name of core/converge's mmb_stop_table: why timing stopped */
     MMB_DOMAIN_THROTTLE, /* "none", or words of core/throttle's table joined by '+', each once */
-    MMB_DOMAIN_ENERGY_STATUS, /* a name of core/energy_mode's energy status table */
+    MMB_DOMAIN_ENERGY_STATUS, /* a name of core/counters.h's energy status table */
 };
 
 struct mmb_column {

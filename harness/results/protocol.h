@@ -42,7 +42,7 @@ struct mmb_protocol_spec {
     int counter_batch;            /* MMB_COUNTER_BATCH's effect: launches per counter batch */
     /* The energy phase and the throttle retries (model/profile_energy.h), written as
      * energy=off, or energy=SECONDS (the window at least) and energy_mode=TEXT (which
-     * rows get it: core/energy_mode.h), and throttle_retries=N when energy_known;
+     * rows get it: core/counters.h), and throttle_retries=N when energy_known;
      * false: no item (a spec of no session). */
     bool energy_known;
     const char *energy_mode;      /* "best", "all" or "off"; NULL: off */

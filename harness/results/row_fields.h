@@ -40,7 +40,7 @@ struct mmb_row {
     char throttle[160];   /* core/throttle.h's words joined by '+', "none"; "" unmeasured */
     double power_w;       /* mean board power over the energy window */
     double energy_j;      /* per launch */
-    char energy_status[16]; /* core/energy_mode.h's energy status text; "" in files older than the column */
+    char energy_status[16]; /* core/counters.h's energy status text; "" in files older than the column */
     /* counters (CUPTI) */
     double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;

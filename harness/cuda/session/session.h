@@ -106,7 +106,7 @@ int mmb_session_submit_best(struct mmb_session *s, struct mmb_problem *p, const 
                             const struct mmb_config *cfg, const struct mmb_eval_options *eo,
                             const struct mmb_row *measured, bool counters, bool energy, mmb_row_sink sink,
                             void *sink_ctx);
-/* Sets row's energy_status (core/energy_mode.h). */
+/* Sets row's energy_status (core/counters.h). */
 void mmb_session_energy_status(struct mmb_row *row, enum mmb_energy_status st);
 /* After a lost device: the rows waiting for counters are dropped (measured again by a
  * resumed sweep), the others sent. Returns 0 or the sink's nonzero. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/energy_mode.h"
+#include "core/counters.h"
 #include "core/error.h"
 #include "core/throttle.h"
 #include "cuda/energy.h"

@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "report/doc/caveats.h"
-#include "report/doc/energy_doc.h"
+#include "report/doc/energy/energy_doc.h"
 #include "report/doc/findings.h"
 #include "report/doc/generations.h"
 #include "report/doc/md.h"

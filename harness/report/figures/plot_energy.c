@@ -1,4 +1,4 @@
-/* plot_energy.c - the Pareto figures of the Energy section (doc/energy_doc.c):
+/* plot_energy.c - the Pareto figures of the Energy section (doc/energy/energy_doc.c):
  * pareto-<kernel>-<gpu>, time per launch against energy per launch over the
  * configurations of a tuned kernel at one problem (a tuning profile's rows with
  * energy, such as profiles/tune-energy.ini's time,energy search), the front (no other
@@ -14,7 +14,7 @@
 #include "core/error.h"
 #include "report/figures/figures.h"
 #include "report/figures/gp.h"
-#include "report/input/energy.h"
+#include "report/input/tune_groups.h"
 #include "report/input/out.h"
 
 /* cuBLAS's row with energy at g's problem, GPU and profile; NULL when none. */
@@ -24,7 +24,7 @@ static const struct mmb_report_row *library_row(const struct mmb_report_data *d,
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
         if ((int)r->kernel == d->cublas && r->gpu == g->gpu && r->profile == g->profile && r->r.m == g->shape.m &&
-            r->r.n == g->shape.n && r->r.k == g->shape.k && mmb_report_energy_row(r))
+            r->r.n == g->shape.n && r->r.k == g->shape.k && mmb_report_tune_group_energy_row(r))
             return r;
     }
     return NULL;
@@ -43,7 +43,7 @@ static int pareto_data(struct mmb_report *rep, const struct mmb_report_energy_gr
     for (size_t i = 0; i < g->n; i++) {
         const struct mmb_report_row *r = &d->rows[g->rows[i]];
         fprintf(o.f, "%.6g %.6g %d %d \"%s\"\n", r->r.time_ms_median, r->r.energy_j, g->front[i],
-                mmb_report_energy_throttled(r), r->r.params);
+                mmb_report_tune_group_throttled(r), r->r.params);
     }
     /* the front alone (index 1), so that its line runs through it unbroken */
     fputs("\n\n", o.f);
@@ -51,13 +51,13 @@ static int pareto_data(struct mmb_report *rep, const struct mmb_report_energy_gr
         const struct mmb_report_row *r = &d->rows[g->rows[i]];
         if (g->front[i])
             fprintf(o.f, "%.6g %.6g 1 %d \"%s\"\n", r->r.time_ms_median, r->r.energy_j,
-                    mmb_report_energy_throttled(r), r->r.params);
+                    mmb_report_tune_group_throttled(r), r->r.params);
     }
     /* the library's row (index 2) */
     fputs("\n\n", o.f);
     if (lib)
         fprintf(o.f, "%.6g %.6g 0 %d \"cuBLAS\"\n", lib->r.time_ms_median, lib->r.energy_j,
-                mmb_report_energy_throttled(lib));
+                mmb_report_tune_group_throttled(lib));
     else
         fputs("NaN NaN 0 0 \"none\"\n", o.f);
     return mmb_gp_commit(rep, &o, name, "dat", err, errlen);
@@ -130,7 +130,7 @@ static int pareto_write(struct mmb_report *rep, const struct mmb_report_energy_g
 int mmb_report_plot_energy(struct mmb_report *rep, char *err, size_t errlen)
 {
     struct mmb_report_energy_group *groups;
-    long n = mmb_report_energy_groups(&rep->data, MMB_REPORT_ROLE_TUNING, &groups);
+    long n = mmb_report_tune_group_energy(&rep->data, MMB_REPORT_ROLE_TUNING, &groups);
     if (n < 0)
         return mmb_failf(err, errlen, "out of memory");
     int rc = 0;
@@ -143,6 +143,6 @@ int mmb_report_plot_energy(struct mmb_report *rep, char *err, size_t errlen)
         if (chosen)
             rc = pareto_write(rep, &groups[i], err, errlen);
     }
-    mmb_report_energy_groups_free(groups, (size_t)n);
+    mmb_report_tune_group_energy_free(groups, (size_t)n);
     return rc;
 }

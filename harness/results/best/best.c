@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/energy_mode.h"
+#include "core/counters.h"
 #include "core/hash.h"
 #include "core/imap.h"
 #include "results/columns.h"

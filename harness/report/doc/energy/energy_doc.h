@@ -13,6 +13,6 @@
 int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f);
 /* The Caveats item for the ok rows a power or thermal limit throttled; returns the
  * items written (0 or 1). */
-size_t mmb_report_energy_caveats(FILE *f, const struct mmb_report *rep);
+size_t mmb_report_energy_doc_caveats(FILE *f, const struct mmb_report *rep);
 
 #endif

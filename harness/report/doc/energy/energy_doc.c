@@ -7,17 +7,17 @@
  * saving; and the Pareto figures (figures/plot_energy.c). It claims no energy-optimal
  * clock: the clocks were as the GPUs set them. Also the caveat that lists the rows a
  * power or thermal limit throttled. */
-#include "report/doc/energy_doc.h"
+#include "report/doc/energy/energy_doc.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/energy_mode.h"
+#include "core/counters.h"
 #include "core/throttle.h"
 #include "report/doc/md.h"
-#include "report/input/energy.h"
+#include "report/input/tune_groups.h"
 #include "report/input/row.h"
 
 /* How many throttled rows the caveat names one by one; the rest are counted. */
@@ -40,7 +40,7 @@ static void intro(FILE *f, const struct mmb_report_data *d)
         if (r->status != MMB_STATUS_OK || d->rows[i].published)
             continue;
         ok++;
-        with += mmb_report_energy_row(&d->rows[i]);
+        with += mmb_report_tune_group_energy_row(&d->rows[i]);
         enum mmb_energy_status st;
         if (mmb_energy_status_parse(r->energy_status, &st))
             by[st]++;
@@ -67,7 +67,7 @@ static void speed_table(FILE *f, const struct mmb_report *rep)
     const struct mmb_report_data *d = &rep->data;
     bool any = false;
     for (size_t i = 0; i < d->nbest && !any; i++)
-        any = mmb_report_energy_row(&d->rows[d->best[i].row]);
+        any = mmb_report_tune_group_energy_row(&d->rows[d->best[i].row]);
     if (!any)
         return;
     fprintf(f, "### Speed and energy per kernel\n\nThe best configuration of each kernel at each size (%s, %s L2), "
@@ -92,7 +92,7 @@ static void speed_table(FILE *f, const struct mmb_report *rep)
             bool row_has = false;
             for (size_t g = 0; g < d->ngpus && !row_has; g++) {
                 const struct mmb_report_row *r = best_of(d, g, k, s);
-                row_has = r && mmb_report_energy_row(r);
+                row_has = r && mmb_report_tune_group_energy_row(r);
             }
             if (!row_has)
                 continue;
@@ -109,9 +109,9 @@ static void speed_table(FILE *f, const struct mmb_report *rep)
                     fputs(" | | |", f);
                     continue;
                 }
-                const char *mark = mmb_report_energy_throttled(r) ? "†" : "";
+                const char *mark = mmb_report_tune_group_throttled(r) ? "†" : "";
                 fprintf(f, " %.1f%s |", mmb_report_row_gflops(r) / 1000, mark);
-                if (mmb_report_energy_row(r))
+                if (mmb_report_tune_group_energy_row(r))
                     fprintf(f, " %.0f | %.1f |", r->r.power_w, r->r.gflops_per_watt);
                 else
                     fputs(" – | – |", f);
@@ -211,16 +211,16 @@ static void optimal_table(FILE *f, const struct mmb_report *rep, const struct mm
 int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
 {
     const struct mmb_report_data *d = &rep->data;
-    if (!mmb_report_energy_any(d))
+    if (!mmb_report_tune_group_energy_any(d))
         return 0;
     struct mmb_report_energy_group *groups;
-    long n = mmb_report_energy_groups(d, -1, &groups);
+    long n = mmb_report_tune_group_energy(d, -1, &groups);
     if (n < 0)
         return -1;
     intro(f, d);
     speed_table(f, rep);
     optimal_table(f, rep, groups, (size_t)n);
-    mmb_report_energy_groups_free(groups, (size_t)n);
+    mmb_report_tune_group_energy_free(groups, (size_t)n);
     bool head = false;
     for (size_t i = 0; i < rep->nfigs; i++)
         if (!strncmp(rep->figs[i].name, "pareto-", 7)) {
@@ -231,12 +231,12 @@ int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
     return 0;
 }
 
-size_t mmb_report_energy_caveats(FILE *f, const struct mmb_report *rep)
+size_t mmb_report_energy_doc_caveats(FILE *f, const struct mmb_report *rep)
 {
     const struct mmb_report_data *d = &rep->data;
     size_t n = 0;
     for (size_t i = 0; i < d->nrows; i++)
-        n += d->rows[i].r.status == MMB_STATUS_OK && mmb_report_energy_throttled(&d->rows[i]);
+        n += d->rows[i].r.status == MMB_STATUS_OK && mmb_report_tune_group_throttled(&d->rows[i]);
     if (!n)
         return 0;
     fprintf(f, "- **Throttled clocks**: %zu ok row%s %s taken while a power or thermal limit throttled the clocks, "
@@ -246,7 +246,7 @@ size_t mmb_report_energy_caveats(FILE *f, const struct mmb_report *rep)
     size_t shown = 0;
     for (size_t i = 0; i < d->nrows && shown < THROTTLED_LISTED; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (r->r.status != MMB_STATUS_OK || !mmb_report_energy_throttled(r))
+        if (r->r.status != MMB_STATUS_OK || !mmb_report_tune_group_throttled(r))
             continue;
         fputs(shown++ ? "; " : " ", f);
         mmb_report_md_text(f, d->gpus[r->gpu].name);
