@@ -30,13 +30,15 @@
 # Writes $OUT/energy-<gpu>[-STEPS].tar.gz: data/<gpu>/ (course.csv, ladder.csv,
 # tune-energy.csv, their *.samples.csv and the tune's T4 file, as the steps made them),
 # data/<gpu>/bench/energy-check/ (energy-check.sh's output: compare.txt, the CSVs, the
-# log) and logs/ (steps.txt, devices.txt, nvidia-smi.txt, one log per step,
-# protocols.txt, energy.txt: per CSV the ok rows and how many have each energy_status
-# and throttle word). Then, here, for each tarball (gpus.sh packs $OUT/gpuN.tar.gz
-# around it: unpack that first):
+# log) and logs/ (energy-steps.txt, energy-devices.txt, nvidia-smi.txt, one log per
+# step, protocols.txt, energy.txt: per CSV the ok rows and how many have each
+# energy_status and throttle word; named so that collect.sh leaves the committed
+# job-steps.txt, gpu-tests.txt and devices.txt alone). Then, here, for each tarball
+# (gpus.sh packs $OUT/gpuN.tar.gz around it: unpack that first):
 #   mkdir -p /tmp/en-<gpu> && tar xzf energy-<gpu>*.tar.gz -C /tmp/en-<gpu>
 #   scripts/gpu/collect.sh /tmp/en-<gpu>        # the CSVs, side files and T4 into data/<gpu>/
 #   cp -r /tmp/en-<gpu>/data/<gpu>/bench/energy-check data/<gpu>/bench/
+#   mkdir -p data/<gpu>/bench/energy-data && cp /tmp/en-<gpu>/logs/* data/<gpu>/bench/energy-data/
 set -u
 root=$PWD
 out=${OUT:-/tmp/mmb-out}
@@ -64,15 +66,15 @@ step() { # step NAME COMMAND...: runs with what is left of the budget, logs, rec
     local s l
     s=$(date +%s)
     l=$(left)
-    if [ "$l" -le 5 ]; then echo "$name: no time left" | tee -a "$work/logs/steps.txt"; return; fi
+    if [ "$l" -le 5 ]; then echo "$name: no time left" | tee -a "$work/logs/energy-steps.txt"; return; fi
     timeout "$l" "$@" >"$work/logs/$name.log" 2>&1
-    printf '%-28s rc=%-3d %5ds\n' "$name" "$?" "$(( $(date +%s) - s ))" | tee -a "$work/logs/steps.txt"
+    printf '%-28s rc=%-3d %5ds\n' "$name" "$?" "$(( $(date +%s) - s ))" | tee -a "$work/logs/energy-steps.txt"
     tail -n 4 "$work/logs/$name.log"
 }
 wants() { [[ ",$steps," == *",$1,"* ]]; }
 
 { nvidia-smi; nvidia-smi -q -d CLOCK,POWER,PERFORMANCE; } >"$work/logs/nvidia-smi.txt" 2>&1
-{ "$mmbench" --version; "$mmbench" devices; } 2>&1 | tee "$work/logs/devices.txt"
+{ "$mmbench" --version; "$mmbench" devices; } 2>&1 | tee "$work/logs/energy-devices.txt"
 slug=$("$mmbench" devices 2>/dev/null | sed -n 's/.*data\/\([^/ ]*\).*/\1/p' | head -1)
 slug=${slug:-gpu}
 
@@ -109,4 +111,4 @@ cat "$work/logs/energy.txt"
 name=energy-$slug
 [ -n "${STEPS:-}" ] && name=$name-${steps//,/-}
 tar -C "$work" -czf "$out/$name.tar.gz" data logs
-cat "$work/logs/steps.txt"
+cat "$work/logs/energy-steps.txt"
