@@ -1,9 +1,9 @@
 #!/bin/bash
 # energy-data.sh - on the GPU machine, from the repository root, with the build-gpu/ of
 # scripts/gpu/build.sh carried: the energy data of one GPU, measured from nothing, in
-# budgeted steps (remeasure.sh's style). STEPS picks them (default all four, in this
-# order; e.g. STEPS=course,check on one GPU and STEPS=ladder,tune on another, the two
-# under scripts/gpu/gpus.sh in one call):
+# budgeted steps (remeasure.sh's style). STEPS picks them (default all five, in this
+# order; e.g. STEPS=course,check,best on one GPU and STEPS=ladder,tune on another, the
+# two under scripts/gpu/gpus.sh in one call):
 #
 #   course  profiles/course.ini under remeasure.sh's protocol (--warmup 2 --noise 0.5%
 #           --min-samples 20 --max-seconds 1) with --energy all: every configuration's
@@ -22,8 +22,12 @@
 #   check   scripts/gpu/energy-check.sh: mmbench's 5 s windows against nvidia-smi's
 #           power.draw.instant (and energy counter where it has one). About 60 s, at
 #           most 200 s.
+#   best    the default, energy = best (and counters = best), on a GPU: `mmbench run
+#           profiles/tune-seed.ini` (68 configurations in two groups, and cuBLAS) into a
+#           scratch CSV (logs/best.csv, not data/): each group's fastest row with its
+#           energy (energy_status ok) and counters, the others not_best. About 40 s.
 #
-# course+check about 200 s, ladder+tune about 230 s, all four about 420 s; each step
+# course+check+best about 240 s, ladder+tune about 230 s, all five about 460 s; each step
 # gets what is left of MMB_JOB_SECONDS (default 540) and a step cut short keeps its
 # finished rows. It changes no clock or power setting (no --lock-clocks).
 #
@@ -44,12 +48,12 @@ root=$PWD
 out=${OUT:-/tmp/mmb-out}
 work=${TMPDIR:-/tmp}/mmb-energy-data # gpus.sh gives each GPU its own TMPDIR
 budget=${MMB_JOB_SECONDS:-540}
-steps=${STEPS:-course,ladder,tune,check}
+steps=${STEPS:-course,ladder,tune,check,best}
 t0=$(date +%s)
 protocol=(--warmup 2 --noise 0.5% --min-samples 20 --max-seconds 1)
 for s in ${steps//,/ }; do
-    case $s in course | ladder | tune | check) ;;
-    *) echo "energy-data: STEPS: '$s' is not a step; expected course, ladder, tune or check, joined by ','" >&2
+    case $s in course | ladder | tune | check | best) ;;
+    *) echo "energy-data: STEPS: '$s' is not a step; expected course, ladder, tune, check or best, joined by ','" >&2
        exit 2 ;;
     esac
 done
@@ -86,6 +90,7 @@ if wants check; then
     mkdir -p "$work/data/$slug/bench/energy-check"
     OUT="$work/data/$slug/bench/energy-check" step energy-check timeout 200 scripts/gpu/energy-check.sh
 fi
+wants best && step run-best "$mmbench" run -o "$work/logs/best.csv" profiles/tune-seed.ini
 
 # The protocol column is the last and holds no comma: each file's protocols, counted;
 # and per file, the ok rows with each energy_status and throttle word.
@@ -94,8 +99,9 @@ for f in "$work"/data/*/*.csv; do
     echo "== ${f#"$work"/}"
     tail -n +2 "$f" | awk -F, '{ print $NF }' | sort | uniq -c
 done >"$work/logs/protocols.txt"
-for f in "$work"/data/*/*.csv; do
+for f in "$work"/data/*/*.csv "$work"/logs/best.csv; do
     case $f in *.samples.csv) continue ;; esac
+    [ -f "$f" ] || continue
     python3 - "$f" <<'EOF'
 import collections, csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline='')))
