@@ -6,6 +6,7 @@ per role):
   - project headers are included rooted ("model/profile.h"), never by bare name;
   - an include goes only to the file's own folder or to a folder its rules allow
     (below it: report/figures/ and report/doc/ use report/input/, not each other;
+    report/doc/energy/, the Energy efficiency section, is report/doc/'s and uses its md.h;
     cuda/session/ uses cuda/problem/, which uses cuda/; results/compare/,
     results/best/ and results/t4/ use results/; cmd/tune/, one command, uses cmd/'s shared files, and
     cmd/'s command table includes its front);
@@ -35,8 +36,9 @@ ALLOWED = {
     "cuda/session": {"core", "model", "results", "cuda", "cuda/problem"},
     "report/input": BELOW_REPORT,
     "report/figures": BELOW_REPORT | {"report/input"},
-    "report/doc": BELOW_REPORT | {"report/input"},
-    "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc"},
+    "report/doc": BELOW_REPORT | {"report/input", "report/doc/energy"},
+    "report/doc/energy": BELOW_REPORT | {"report/input", "report/doc"},
+    "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc", "report/doc/energy"},
     "cmd": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",
             "cuda/session", "report", "report/input", "report/figures", "report/doc", "cmd/tune"},
     "cmd/tune": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",

@@ -11,6 +11,7 @@
 #include "core/converge.h"
 #include "core/stats.h"
 #include "core/status.h"
+#include "cuda/clock_watch.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
 
@@ -21,6 +22,10 @@ struct mmb_timer;
 enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
                                struct mmb_l2_flush *flush, char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
+/* With a watch (NULL: none), mmb_timer_measure opens its window at the first timed
+ * launch, reads it in the middle of every batch (the sm_clock_mhz read) and closes it
+ * after the last; the caller resets it and reads its results. */
+void mmb_timer_watch(struct mmb_timer *t, struct mmb_clock_watch *watch);
 
 struct mmb_timing {
     struct mmb_stats stats;   /* of the timed launches, in milliseconds; stats.n of them */

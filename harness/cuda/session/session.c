@@ -42,6 +42,7 @@ static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t e
         return st;
     if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->stream, s->flush, err, errlen)) != MMB_STATUS_OK)
         return st;
+    mmb_session_power_open(s);
     if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     if ((st = mmb_verifier_open(&s->verifier, s->arch, s->opts.cache_dir, err, errlen)) != MMB_STATUS_OK)
@@ -179,6 +180,9 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
     row->n = size->n;
     row->k = size->k;
     snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(profile->cache));
+    /* until measured: a row that never runs correctly keeps not_run (or off) */
+    mmb_session_energy_status(row, s->opts.energy.mode == MMB_ENERGY_OFF ? MMB_ENERGY_STATUS_OFF
+                                                                         : MMB_ENERGY_STATUS_NOT_RUN);
 }
 
 /* ---- a row's origin (results/resume.h): source digest, compile options, protocol ---- */
@@ -190,7 +194,9 @@ int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_opti
         .version = MMB_VERSION, .warmup = eo->warmup, .timing = eo->timing, .cache = eo->cache,
         .l2_flush = s->flush ? mmb_l2_flush_method(s->flush) : NULL,
         .metrics = s->opts.counters ? &s->metrics : NULL, .counter_mode = mmb_counters_text(counters),
-        .counter_batch = s->batch_max,
+        .counter_batch = s->batch_max, .energy_known = true,
+        .energy_mode = mmb_energy_mode_text(s->opts.energy.mode),
+        .energy_seconds = s->opts.energy.seconds, .throttle_retries = s->opts.energy.throttle_retries,
     };
     mmb_profiler_env_modes(&spec.cupti_setup, &spec.cupti_replay);
     return mmb_protocol_format(&spec, out, len);
@@ -263,7 +269,8 @@ void mmb_session_row_origin(struct mmb_session *s, const struct mmb_kernel_spec 
 
 /* ---- where the time goes ---- */
 
-static const char *const phase_names[MMB_PHASE_COUNT] = {"problems", "prepare", "verify", "timing", "counters"};
+static const char *const phase_names[MMB_PHASE_COUNT] = {"problems", "prepare", "verify", "timing", "counters",
+                                                         "energy"};
 
 const char *mmb_phase_text(enum mmb_phase phase)
 {
@@ -290,7 +297,12 @@ void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t l
         if (i == MMB_PHASE_COUNTERS && used < len)
             used += (size_t)snprintf(out + used, len - used, " (%zu passes, set-up %.2f s)", t->counter_passes,
                                      t->counter_setup_seconds);
+        if (i == MMB_PHASE_ENERGY && used < len)
+            used += mmb_session_energy_format(t, out + used, len - used);
     }
+    if (t->throttle_retries && used < len)
+        snprintf(out + used, len - used, "; %zu timed again for throttled clocks, %zu still throttled (flagged)",
+                 t->throttle_retries, t->throttled_rows);
 }
 
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len)
@@ -519,25 +531,38 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
     if (row->status != MMB_STATUS_OK)
         return row->status;
 
-    struct mmb_timing tm;
-    int warmup = which == VERIFY_FIRST_WARMUP ? eo->warmup - 1 : eo->warmup;
-    row->status = mmb_timer_measure(s->timer, c->launch, c, warmup, &eo->timing, cold, which == VERIFY_FIRST_TIMED,
-                                    &tm, err, errlen);
-    mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
-    if (row->status != MMB_STATUS_OK) {
-        *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
-        return row->status;
-    }
-    if (compare_late) {
-        row->status = verify_compare(s, c, engine, eo, row, device_lost);
-        mmb_session_phase_end(s, MMB_PHASE_VERIFY, &t);
+    /* timed again, a bounded number of times, while a limit throttles the clocks; the
+     * verified launch and a late comparison belong to the first attempt only */
+    for (int attempt = 0;; attempt++) {
+        struct mmb_timing tm;
+        bool first = attempt == 0;
+        int warmup = first && which == VERIFY_FIRST_WARMUP ? eo->warmup - 1 : eo->warmup;
+        mmb_clock_watch_reset(&s->watch, s->have_nvml ? &s->nvml : NULL);
+        row->status = mmb_timer_measure(s->timer, c->launch, c, warmup, &eo->timing, cold,
+                                        first && which == VERIFY_FIRST_TIMED, &tm, err, errlen);
+        mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
         if (row->status != MMB_STATUS_OK) {
-            free(tm.samples); /* the timing of a wrong result is not kept */
+            *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
             return row->status;
         }
+        if (first && compare_late) {
+            row->status = verify_compare(s, c, engine, eo, row, device_lost);
+            mmb_session_phase_end(s, MMB_PHASE_VERIFY, &t);
+            if (row->status != MMB_STATUS_OK) {
+                free(tm.samples); /* the timing of a wrong result is not kept */
+                return row->status;
+            }
+        }
+        record_timing(s, c, &tm, row);
+        row->status = mmb_session_measure_power(s, c, tm.stats.median, eo->energy_later, row, err, errlen);
+        mmb_session_phase_end(s, MMB_PHASE_ENERGY, &t);
+        if (row->status != MMB_STATUS_OK) {
+            *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+            return row->status;
+        }
+        if (!mmb_session_throttled_again(s, row, attempt))
+            return row->status;
     }
-    record_timing(s, c, &tm, row);
-    return row->status;
 }
 
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,
