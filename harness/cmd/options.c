@@ -60,7 +60,7 @@ static const struct opt_def opts[] = {
     {"energy", 0, OPT_ENERGY, S(energy), S(energy_set), 0, 0, BOTH, "MODE",
      "which rows get the energy window (power_w, energy_j, gflops_per_watt): best (each kernel's fastest "
      "configuration per size and dtype, and cuBLAS, after the timing), all or off; clocks and throttle are read for "
-     "every row (docs/energy.md; default: the profile's energy, else best; tune with an energy objective: all)"},
+     "every row (docs/energy.md; default: the profile's energy, else off; tune with an energy objective: all)"},
     {"no-energy", 0, OPT_FLAG, S(no_energy), 0, 0, 0, BOTH, NULL, "no energy window: the same as --energy off"},
     {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
      "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},

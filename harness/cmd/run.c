@@ -92,7 +92,7 @@ int mmb_cmd_run(int argc, char **argv)
     }
     job.opts.counters = mmb_profile_counters(p, s.counters_set, s.counters, MMB_COUNTERS_BEST,
                                              mmb_metric_set_size(&set) == 0);
-    job.opts.energy = mmb_profile_energy(p, s.energy_set, s.energy, MMB_ENERGY_BEST);
+    job.opts.energy = mmb_profile_energy(p, s.energy_set, s.energy, MMB_ENERGY_OFF);
     rc = MMB_EXIT_BAD_INPUT;
     struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {

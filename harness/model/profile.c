@@ -607,7 +607,7 @@ static void set_defaults(struct mmb_profile *p)
     p->warmup = 2;
     p->timeout = 120;
     p->max_configs = MMB_DEFAULT_MAX_CONFIGS;
-    p->energy = MMB_ENERGY_BEST;
+    p->energy = MMB_ENERGY_OFF;
     p->energy_seconds = MMB_ENERGY_SECONDS_DEFAULT;
     p->throttle_retries = MMB_THROTTLE_RETRIES_DEFAULT;
     p->cache = MMB_CACHE_COLD;

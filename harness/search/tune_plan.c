@@ -99,7 +99,7 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
     /* an energy objective ranks every configuration by its energy: each needs its window */
     bool energy_objective = mmb_objective_needs_energy(&plan->objective);
     plan->energy = mmb_profile_energy(p, opt->energy_set, opt->energy, energy_objective ? MMB_ENERGY_ALL
-                                                                                        : MMB_ENERGY_BEST);
+                                                                                        : MMB_ENERGY_OFF);
     if (energy_objective && plan->energy != MMB_ENERGY_ALL) {
         if (opt->energy_set)
             return mmb_failf(err, errlen, "objective '%s' needs the energy of every configuration, which --energy "

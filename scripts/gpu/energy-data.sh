@@ -22,7 +22,7 @@
 #   check   scripts/gpu/energy-check.sh: mmbench's 5 s windows against nvidia-smi's
 #           power.draw.instant (and energy counter where it has one). About 60 s, at
 #           most 200 s.
-#   best    the default, energy = best (and counters = best), on a GPU: `mmbench run
+#   best    energy = best (with the default counters = best), on a GPU: `mmbench run
 #           profiles/tune-seed.ini` (68 configurations in two groups, and cuBLAS) into a
 #           scratch CSV (logs/best.csv, not data/): each group's fastest row with its
 #           energy (energy_status ok) and counters, the others not_best. About 40 s.
@@ -90,7 +90,7 @@ if wants check; then
     mkdir -p "$work/data/$slug/bench/energy-check"
     OUT="$work/data/$slug/bench/energy-check" step energy-check timeout 200 scripts/gpu/energy-check.sh
 fi
-wants best && step run-best "$mmbench" run -o "$work/logs/best.csv" profiles/tune-seed.ini
+wants best && step run-best "$mmbench" run --energy best -o "$work/logs/best.csv" profiles/tune-seed.ini
 
 # The protocol column is the last and holds no comma: each file's protocols, counted;
 # and per file, the ok rows with each energy_status and throttle word.
