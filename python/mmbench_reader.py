@@ -100,6 +100,11 @@ def _domain(col, v):
     values, domain = col.get("values"), col.get("domain")
     if values:
         return None if v in values else "one of " + ", ".join(values)
+    if domain == "throttle":
+        words = v.split("+")
+        known = col.get("words", [])
+        ok = v == "none" or (len(set(words)) == len(words) and all(w in known for w in words))
+        return None if ok else "'none' or words of " + ", ".join(known) + " joined by '+', each once"
     if isinstance(v, str):
         return None
     if domain == "count":

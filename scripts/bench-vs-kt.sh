@@ -10,7 +10,9 @@
 # Writes $OUT/speed.csv, and $OUT/data/<gpu>/bench/speed.csv for collecting, with the
 # header task,tool,cache,wall_s,kernel_s,configs,best_params,best_ms (issue 15; the
 # columns are explained in scripts/bench_vs_kt.py); where each mmbench run's time went
-# (its phases, from the line it prints at its end) in $OUT/phases.csv beside it; and
+# (its phases, from the line it prints at its end) in $OUT/phases.csv beside it, and
+# where each counted run's counter time went (by step and by pass number, from
+# `run -v`) in $OUT/counter-steps.csv; and
 # every log in $OUT/bench-vs-kt.tar.gz. The step `noise` (not run by default: it takes
 # about as long again) sweeps the course profile twice without counters to a noise
 # target (MMB_BENCH_NOISE, default 0.5%) and compares the two runs' medians at 1024 and
@@ -203,6 +205,13 @@ phases_of() { # phases_of TASK... : the phase rows of the tasks' logs that ran
     phases_of mmbench-cold mmbench-warm course-no-counters-cold course-counters-warm course-no-counters-warm \
         ladder-no-counters-cold ladder-counters-warm
 } >"$work/phases.csv"
+# counter-steps.csv: where the counter time of each run with counters went, by step and by pass
+{
+    echo "task,log,$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import bench_vs_kt; print(",".join(bench_vs_kt.STEP_COLUMNS))' "$root/scripts")"
+    for task in course-counters-warm ladder-counters-warm course-counters-warm-before ladder-counters-warm-before; do
+        [ -f "$work/logs/$task.log" ] && "${driver[@]}" steps "$task" "$work/logs/$task.log"
+    done
+} >"$work/counter-steps.csv"
 {
     head -n 1 "$work/phases.csv"
     phases_of course-no-counters-cold-before course-counters-warm-before ladder-no-counters-cold-before \
@@ -261,6 +270,7 @@ done
     "${driver[@]}" row ladder-counters mmbench warm "$(wall ladder-counters-warm)" "$work/ladder-counters-warm.json"
 } >"$out/speed.csv"
 cp "$work/phases.csv" "$out/phases.csv"
+cp "$work/counter-steps.csv" "$out/counter-steps.csv"
 slug=$(basename "$(dirname "$(find "$work" -path '*/data-*/*/tune-seed002-kt-protocol.csv' | head -n 1)")")
 # without the mmbench step, the data folder of GPU 0 as `mmbench devices` names it
 [ -n "$slug" ] && [ "$slug" != . ] || slug=$("$mmbench" devices 2>/dev/null | awk 'NR == 2 { sub("^data/", "", $NF); print $NF }')
@@ -270,6 +280,7 @@ if [ -n "$slug" ] && [ "$slug" != . ]; then
 fi
 column -s, -t <"$out/speed.csv" 2>/dev/null || cat "$out/speed.csv"
 column -s, -t <"$out/phases.csv" 2>/dev/null || cat "$out/phases.csv"
+column -s, -t <"$out/counter-steps.csv" 2>/dev/null || cat "$out/counter-steps.csv"
 awk -F, 'NR > 1 && $1 == "seed002-kt-protocol" { w[$2 " " $3] = $4 }
     END { for (c in w) if (c ~ /^kernel_tuner/) { split(c, a, " "); m = w["mmbench " a[2]];
           if (w[c] != "" && m != "" && m > 0) printf "bench-vs-kt: %s cache: Kernel Tuner / mmbench = %.2fx\n", a[2], w[c] / m } }' \

@@ -15,6 +15,11 @@
       task,log,total_s,start_s,session_s,configurations,problems_s,prepare_s,verify_s,
       timing_s,kernels_s,counters_s,passes,setup_s,compile_waits_s,writing_s,other_s,close_s
       (empty where the line does not say)
+  bench_vs_kt.py steps TASK LOG...
+      where a run's counter time went, from the "counter steps:" line of `run -v`, one
+      CSV row per line found: task,log,setup_s,start_s,launches_s,stop_s,wait_s,
+      evaluate_s,by_pass (the seconds of each pass number over all measurements,
+      "1:0.52;2:0.48;...": the instrumented pass of the SASS counts shows apart)
   bench_vs_kt.py compare A.csv B.csv MIN_SIZE
       two mmbench runs of one profile: how far apart each configuration's medians are, at
       problems whose every dimension is at least MIN_SIZE, with the samples and the noise
@@ -325,6 +330,45 @@ def run_phases(args):
     return 0 if found else 1
 
 
+STEP_COLUMNS = ["setup_s", "start_s", "launches_s", "stop_s", "wait_s", "evaluate_s", "by_pass"]
+
+
+def steps_of(line):
+    """The counter steps of one line, or None: 'mmbench run: counter steps: set-up 0.39 s,
+    start 4.95 s, launches 11.78 s, stop 0.76 s, wait 0.00 s, evaluate 0.02 s; by pass:
+    1 1.20 s, 2 0.95 s, ...'."""
+    m = re.search(r"counter steps:\s*(.*)$", line)
+    if not m:
+        return None
+    out = dict.fromkeys(STEP_COLUMNS, "")
+    head, _, passes = m[1].partition("; by pass:")
+    for name, col in (("set-up", "setup_s"), ("start", "start_s"), ("launches", "launches_s"), ("stop", "stop_s"),
+                      ("wait", "wait_s"), ("evaluate", "evaluate_s")):
+        v = re.search(r"(?:^|[\s,])" + re.escape(name) + r" ([0-9.]+) s", head)
+        if v:
+            out[col] = v[1]
+    out["by_pass"] = ";".join(f"{n}:{s}" for n, s in re.findall(r"(\d+) ([0-9.]+) s", passes))
+    return out
+
+
+def run_steps(args):
+    import csv
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    found = 0
+    for log in args.logs:
+        try:
+            lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
+        except OSError as e:
+            say(f"{log}: {e.strerror}")
+            continue
+        for line in lines:
+            st = steps_of(line)
+            if st:
+                w.writerow([args.task, os.path.basename(log)] + [st[c] for c in STEP_COLUMNS])
+                found += 1
+    return 0 if found else 1
+
+
 def load_ok(path):
     import csv
     rows = {}
@@ -392,6 +436,9 @@ def main():
     ph = sub.add_parser("phases")
     ph.add_argument("task")
     ph.add_argument("logs", nargs="+")
+    cs = sub.add_parser("steps")
+    cs.add_argument("task")
+    cs.add_argument("logs", nargs="+")
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")
@@ -401,7 +448,7 @@ def main():
         print(json.dumps(read_kernel(args.profile, args.kernel), indent=1))
         return 0
     return {"kt": run_kt, "mmbench": run_mmbench, "row": run_row, "compare": run_compare,
-            "phases": run_phases}[args.cmd](args)
+            "phases": run_phases, "steps": run_steps}[args.cmd](args)
 
 
 if __name__ == "__main__":

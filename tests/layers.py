@@ -8,6 +8,7 @@ per role):
     (below it: report/figures/ and report/doc/ use report/input/, not each other;
     report/doc/findings/, the findings and their claims, is report/doc/'s and uses its md.h
     and tabular.h;
+    report/doc/energy/, the Energy efficiency section, is report/doc/'s and uses its md.h;
     cuda/session/ uses cuda/problem/, which uses cuda/; results/compare/,
     results/best/ and results/t4/ use results/; cmd/tune/, one command, uses cmd/'s shared files, and
     cmd/'s command table includes its front);
@@ -37,9 +38,10 @@ ALLOWED = {
     "cuda/session": {"core", "model", "results", "cuda", "cuda/problem"},
     "report/input": BELOW_REPORT,
     "report/figures": BELOW_REPORT | {"report/input"},
-    "report/doc": BELOW_REPORT | {"report/input", "report/doc/findings"},
+    "report/doc": BELOW_REPORT | {"report/input", "report/doc/findings", "report/doc/energy"},
     "report/doc/findings": BELOW_REPORT | {"report/input", "report/doc"},
-    "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc"},
+    "report/doc/energy": BELOW_REPORT | {"report/input", "report/doc"},
+    "report": BELOW_REPORT | {"report/input", "report/figures", "report/doc", "report/doc/energy"},
     "cmd": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",
             "cuda/session", "report", "report/input", "report/figures", "report/doc", "cmd/tune"},
     "cmd/tune": {"core", "model", "results", "results/compare", "results/best", "results/t4", "search", "cuda", "cuda/problem",

@@ -62,7 +62,7 @@ static int sink(void *ctx, struct mmb_row *row, const double *samples, size_t ns
 
 START_TEST(test_best_picks_the_first_fastest)
 {
-    struct mmb_best *b = mmb_best_new(false);
+    struct mmb_best *b = mmb_best_new(false, MMB_BEST_COUNTERS);
     ck_assert_ptr_nonnull(b);
     struct mmb_row id = row_of("tiled", 0, 1024, MMB_STATUS_OK, NAN);
     ck_assert_int_eq(mmb_best_open(b, &id), 0);
@@ -77,7 +77,7 @@ START_TEST(test_best_picks_the_first_fastest)
         t[0] = -1.0; /* the group holds a copy */
     }
     struct mmb_config cfg;
-    bool stale = true;
+    unsigned stale = ~0u;
     const struct mmb_row *pick = mmb_best_close(b, &cfg, &stale);
     ck_assert_ptr_nonnull(pick);
     ck_assert(!stale);
@@ -87,8 +87,8 @@ START_TEST(test_best_picks_the_first_fastest)
     ck_assert_int_eq(mmb_best_drain(b, sink, &s), 0);
     ck_assert_uint_eq(s.n, 0); /* waits for its counters */
     struct mmb_row c = counted_copy(pick);
-    ck_assert_int_eq(mmb_best_counted(b, &c), 0);
-    ck_assert_int_eq(mmb_best_counted(b, &c), -1); /* nothing waits any more */
+    ck_assert_int_eq(mmb_best_completed(b, &c), 0);
+    ck_assert_int_eq(mmb_best_completed(b, &c), -1); /* nothing waits any more */
     ck_assert_int_eq(mmb_best_drain(b, sink, &s), 0);
     ck_assert_uint_eq(s.n, 5);
     ck_assert_str_eq(s.rows[0].params, "block_size_x=1"); /* the counted row first */
@@ -117,10 +117,10 @@ END_TEST
 /* A group with nothing to count waits behind one that waits for its counters. */
 START_TEST(test_best_groups_in_order)
 {
-    struct mmb_best *b = mmb_best_new(false);
+    struct mmb_best *b = mmb_best_new(false, MMB_BEST_COUNTERS);
     struct mmb_row a = row_of("a", 0, 512, MMB_STATUS_OK, 1.0), f = row_of("f", 0, 512, MMB_STATUS_COMPILE_ERROR, 0);
     struct mmb_config cfg = {{0}};
-    bool stale;
+    unsigned stale;
     ck_assert_int_eq(mmb_best_open(b, &a), 0);
     ck_assert_int_eq(mmb_best_hold(b, &a, &cfg, NULL, 0), 0);
     const struct mmb_row *pick = mmb_best_close(b, &cfg, &stale);
@@ -133,7 +133,7 @@ START_TEST(test_best_groups_in_order)
     ck_assert_int_eq(mmb_best_drain(b, sink, &s), 0);
     ck_assert_uint_eq(s.n, 0);
     ck_assert_uint_eq(mmb_best_held(b), 2);
-    ck_assert_int_eq(mmb_best_counted(b, &counted), 0);
+    ck_assert_int_eq(mmb_best_completed(b, &counted), 0);
     ck_assert_int_eq(mmb_best_drain(b, sink, &s), 0);
     ck_assert_uint_eq(s.n, 2);
     ck_assert_str_eq(s.rows[0].kernel, "a");
@@ -164,7 +164,7 @@ START_TEST(test_best_history)
         {2.0, MMB_STATUS_SKIPPED, 1.5, true, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct mmb_best *b = mmb_best_new(false);
+        struct mmb_best *b = mmb_best_new(false, MMB_BEST_COUNTERS);
         struct mmb_row old = row_of("k", 0, 256, MMB_STATUS_OK, cases[i].old_ms), slower = old;
         old.counter_status = cases[i].old_counters;
         slower.time_ms_median = 9.0;
@@ -175,11 +175,91 @@ START_TEST(test_best_history)
         ck_assert_int_eq(mmb_best_history_add(b, &other), 0);
         struct mmb_row fresh = row_of("k", 1, 256, MMB_STATUS_OK, cases[i].new_ms);
         struct mmb_config cfg = {{1}};
-        bool stale;
+        unsigned stale;
         ck_assert_int_eq(mmb_best_open(b, &fresh), 0);
         ck_assert_int_eq(mmb_best_hold(b, &fresh, &cfg, NULL, 0), 0);
         const struct mmb_row *pick = mmb_best_close(b, &cfg, &stale);
-        ck_assert_msg((pick != NULL) == cases[i].counted && stale == cases[i].stale, "case %zu", i);
+        ck_assert_msg((pick != NULL) == cases[i].counted && (stale == MMB_BEST_COUNTERS) == cases[i].stale,
+                      "case %zu", i);
+        mmb_best_free(b);
+    }
+}
+END_TEST
+
+/* energy = best alone: the fastest row gets its energy window, the other ok rows say
+ * not_best, and their counter_status is left as the session set it; with both, both. */
+START_TEST(test_best_energy)
+{
+    ck_assert_ptr_null(mmb_best_new(false, 0));
+    static const unsigned modes[] = {MMB_BEST_ENERGY, MMB_BEST_ENERGY | MMB_BEST_COUNTERS};
+    for (size_t m = 0; m < 2; m++) {
+        struct mmb_best *b = mmb_best_new(false, modes[m]);
+        struct mmb_row id = row_of("tiled", 0, 1024, MMB_STATUS_OK, NAN);
+        ck_assert_int_eq(mmb_best_open(b, &id), 0);
+        static const double ms[] = {3.0, 1.0, NAN};
+        for (int i = 0; i < 3; i++) {
+            struct mmb_row r = row_of("tiled", i, 1024, isnan(ms[i]) ? MMB_STATUS_WRONG_RESULT : MMB_STATUS_OK, ms[i]);
+            snprintf(r.energy_status, sizeof r.energy_status, "%s", isnan(ms[i]) ? "not_run" : "not_best");
+            struct mmb_config cfg = {.values = {i}};
+            ck_assert_int_eq(mmb_best_hold(b, &r, &cfg, NULL, 0), 0);
+        }
+        struct mmb_config cfg;
+        unsigned missing;
+        const struct mmb_row *pick = mmb_best_close(b, &cfg, &missing);
+        ck_assert_ptr_nonnull(pick);
+        ck_assert_uint_eq(missing, 0);
+        ck_assert_str_eq(pick->params, "block_size_x=1");
+        struct mmb_row done = *pick;
+        snprintf(done.energy_status, sizeof done.energy_status, "ok");
+        done.energy_j = 0.5;
+        ck_assert_int_eq(mmb_best_completed(b, &done), 0);
+        struct sent s = {.n = 0};
+        ck_assert_int_eq(mmb_best_drain(b, sink, &s), 0);
+        ck_assert_uint_eq(s.n, 3);
+        ck_assert_str_eq(s.rows[0].params, "block_size_x=1");
+        ck_assert_str_eq(s.rows[0].energy_status, "ok");
+        ck_assert_double_eq(s.rows[0].energy_j, 0.5);
+        ck_assert_str_eq(s.rows[1].energy_status, "not_best");
+        ck_assert_str_eq(s.rows[2].energy_status, "not_run"); /* failed: as the session said */
+        ck_assert_int_eq(s.rows[1].counter_status, modes[m] & MMB_BEST_COUNTERS ? MMB_STATUS_NOT_BEST
+                                                                                : MMB_STATUS_SKIPPED);
+        mmb_best_free(b);
+    }
+}
+END_TEST
+
+/* What the file holds decides for energy as for counters: a faster row there whose
+ * window never ran (energy = off, or not_best) leaves the group's energy empty, and
+ * says so; one whose window ran (ok, unavailable, failed) does not. */
+START_TEST(test_best_energy_history)
+{
+    static const struct {
+        const char *old_status;
+        double new_ms;
+        bool picked;
+        unsigned missing;
+    } cases[] = {
+        {"ok", 3.0, false, 0},
+        {"unavailable", 3.0, false, 0},
+        {"failed", 3.0, false, 0},
+        {"off", 3.0, false, MMB_BEST_ENERGY},
+        {"not_best", 3.0, false, MMB_BEST_ENERGY},
+        {"", 3.0, false, MMB_BEST_ENERGY}, /* a file older than the column */
+        {"off", 1.0, true, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct mmb_best *b = mmb_best_new(false, MMB_BEST_ENERGY);
+        struct mmb_row old = row_of("k", 0, 256, MMB_STATUS_OK, 2.0);
+        snprintf(old.energy_status, sizeof old.energy_status, "%s", cases[i].old_status);
+        old.counter_status = MMB_STATUS_SKIPPED; /* counters are not this group's business */
+        ck_assert_int_eq(mmb_best_history_add(b, &old), 0);
+        struct mmb_row fresh = row_of("k", 1, 256, MMB_STATUS_OK, cases[i].new_ms);
+        struct mmb_config cfg = {{1}};
+        unsigned missing;
+        ck_assert_int_eq(mmb_best_open(b, &fresh), 0);
+        ck_assert_int_eq(mmb_best_hold(b, &fresh, &cfg, NULL, 0), 0);
+        const struct mmb_row *pick = mmb_best_close(b, &cfg, &missing);
+        ck_assert_msg((pick != NULL) == cases[i].picked && missing == cases[i].missing, "case %zu", i);
         mmb_best_free(b);
     }
 }
@@ -215,7 +295,7 @@ static bool fake_run(struct fake_sweep *f)
     char err[1024];
     struct mmb_csv_writer *w = mmb_csv_writer_open(f->csv, err, sizeof err);
     ck_assert_msg(w != NULL, "%s", err);
-    struct mmb_best *b = mmb_best_new(false);
+    struct mmb_best *b = mmb_best_new(false, MMB_BEST_COUNTERS);
     ck_assert_int_eq(mmb_best_history_load(b, f->csv, NULL, NULL, err, sizeof err), 0);
     bool stopped = false;
     int stopped_at = -1;
@@ -248,12 +328,12 @@ static bool fake_run(struct fake_sweep *f)
                 break;
             }
             struct mmb_config cfg;
-            bool stale;
+            unsigned stale;
             const struct mmb_row *pick = mmb_best_close(b, &cfg, &stale);
             ck_assert(!stale);
             if (pick) {
                 struct mmb_row c = counted_copy(pick);
-                ck_assert_int_eq(mmb_best_counted(b, &c), 0);
+                ck_assert_int_eq(mmb_best_completed(b, &c), 0);
             }
             struct sent out = {.n = 0};
             ck_assert_int_eq(mmb_best_drain(b, sink, &out), 0);
@@ -356,6 +436,8 @@ int main(void)
     tcase_add_test(tc, test_best_picks_the_first_fastest);
     tcase_add_test(tc, test_best_groups_in_order);
     tcase_add_test(tc, test_best_history);
+    tcase_add_test(tc, test_best_energy);
+    tcase_add_test(tc, test_best_energy_history);
     tcase_add_test(tc, test_best_sweep_whole);
     tcase_add_test(tc, test_best_sweep_stopped_and_resumed);
     tcase_add_test(tc, test_best_group_half_written);

@@ -83,6 +83,10 @@ START_TEST(test_numbers_never_wrap)
         const char *command, *option, *value, *expect;
     } cases[] = {
         {"run", "--device", "4294967296", "--device expects an integer from 0 to 1023, not '4294967296'"},
+        {"run", "--lock-clocks", "fast", "--lock-clocks 'fast': expected base, max or a whole number of MHz"},
+        {"tune", "--lock-clocks", "99", "--lock-clocks '99': expected base, max"},
+        {"run", "--lock-clocks", "1410MHz", "--lock-clocks '1410MHz'"},
+        {"tune", "--lock-clocks", "", "--lock-clocks"},
         {"run", "--device", "", "--device expects an integer from 0 to 1023, not ''"},
         {"run", "--device", "-1", "not '-1'"},
         {"run", "--repeats", "4294967297", "--repeats expects an integer from 1 to 1000000"},
@@ -151,6 +155,32 @@ START_TEST(test_seed_full_range)
     char p[1200];
     snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
     int rc = mmbench("tune", "--seed", "18446744073709551615", "--no-counters", "-o", "/dev/null", p, NULL);
+    ck_assert_msg(rc != 2, "exit %d: %s", rc, err);
+}
+END_TEST
+
+/* Objectives of energy: refused before any GPU work where not every configuration
+ * gets its energy window (--energy best or off, --no-energy, the profile's energy =
+ * best or off), and a two-objective list checked item by item. */
+START_TEST(test_energy_objectives)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/tests/fixtures/tune/small.ini", root);
+    ck_assert_int_eq(mmbench("tune", "--objective", "energy", "--no-energy", "-o", "/dev/null", p, NULL), 2);
+    ASSERT_ERR("objective 'energy' needs the energy of every configuration, which --energy off does not measure; "
+               "expected --energy all");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,gflops_per_watt", "--energy", "best", "-o", "/dev/null", p,
+                             NULL), 2);
+    ASSERT_ERR("which --energy best does not measure");
+    const char *best = profile_with("energy = best", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,energy", "-o", "/dev/null", best, NULL), 2);
+    ASSERT_ERR("which the profile's energy = best (");
+    ASSERT_ERR("p.ini:3) does not measure; expected --energy all, energy = all");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,joules", "-o", "/dev/null", p, NULL), 2);
+    ASSERT_ERR("'joules' is not a numeric result column");
+    ck_assert_int_eq(mmbench("tune", "--objective", "time,energy,gflops", "-o", "/dev/null", p, NULL), 2);
+    ASSERT_ERR("at most two objectives");
+    int rc = mmbench("tune", "--objective", "time,energy", "--no-counters", "-o", "/dev/null", p, NULL);
     ck_assert_msg(rc != 2, "exit %d: %s", rc, err);
 }
 END_TEST
@@ -279,6 +309,47 @@ START_TEST(test_counters_mode)
     ASSERT_ERR("not --counters best as the profile says");
     ck_assert_int_ne(mmbench("tune", "--objective", "dram_read_bytes:min", "--counters", "all", "-o", "/dev/null",
                              best, NULL), 2);
+}
+END_TEST
+
+/* --energy best|all|off on run and tune (--no-energy is off), and the profile's energy
+ * key: a bad mode is exit 2 with what was expected (the file and line for a profile),
+ * before any GPU. */
+START_TEST(test_energy_mode)
+{
+    const char *p = profile_with("", "param.block_size_x = 16\nparam.block_size_y = 16");
+    static const char *const commands[] = {"run", "tune"};
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq(mmbench(commands[i], "--energy", "on", p, NULL), 2);
+        ASSERT_ERR("--energy expects best, all or off, not 'on'");
+        ck_assert_int_eq(mmbench(commands[i], "--energy", "", p, NULL), 2);
+        ASSERT_ERR("--energy expects best, all or off");
+        ck_assert_int_eq(mmbench(commands[i], "--no-energy", "--energy", "all", p, NULL), 2);
+        ASSERT_ERR("--no-energy and --energy all contradict each other");
+        ck_assert_int_eq(mmbench(commands[i], "--energy", "best", "--energy", "all", p, NULL), 2);
+        ASSERT_ERR("--energy is given twice");
+        ck_assert_int_eq(mmbench(commands[i], "--help", NULL), 0);
+        ck_assert_ptr_nonnull(strstr(out, "--energy MODE"));
+        ck_assert_ptr_nonnull(strstr(out, "--no-energy"));
+        if (!have_cuda)
+            continue;
+        ck_assert_int_ne(mmbench(commands[i], "--no-energy", "--energy", "off", "-o", "/dev/null", p, NULL), 2);
+        ck_assert_int_ne(mmbench(commands[i], "--energy", "all", "-o", "/dev/null", p, NULL), 2);
+    }
+    const char *bad = profile_with("energy = on", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_eq(mmbench("check", bad, NULL), 2);
+    ASSERT_ERR("p.ini:3: ");
+    ASSERT_ERR("bad value 'on' for 'energy'; expected 'best'");
+    ASSERT_ERR("'all' or 'off'");
+    ck_assert_int_eq(mmbench("run", bad, NULL), 2);
+    ASSERT_ERR("p.ini:3: ");
+    const char *all = profile_with("energy = all", "param.block_size_x = 16\nparam.block_size_y = 16");
+    ck_assert_int_eq(mmbench("check", all, NULL), 0);
+    if (!have_cuda)
+        return;
+    /* an energy objective with no mode anywhere: every configuration's window (all) */
+    ck_assert_int_ne(mmbench("tune", "--objective", "time,energy", "-o", "/dev/null", p, NULL), 2);
+    ck_assert_int_ne(mmbench("tune", "--objective", "energy", "-o", "/dev/null", all, NULL), 2);
 }
 END_TEST
 
@@ -549,6 +620,8 @@ int main(void)
     tcase_add_test(tc, test_numbers_never_wrap);
     if (have_cuda) {
         tcase_add_test(tc, test_timing_options);
+        tcase_add_test(tc, test_energy_objectives);
+        tcase_add_test(tc, test_energy_mode);
         tcase_add_test(tc, test_seed_full_range);
     } else {
         tcase_add_test(tc, test_built_without_cuda);

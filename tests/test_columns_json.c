@@ -12,6 +12,7 @@
 
 #include "check_run.h"
 #include "core/dtype.h"
+#include "core/counters.h"
 #include "core/status.h"
 #include "mmbench_run.h"
 #include "results/columns_json.h"
@@ -39,7 +40,8 @@ START_TEST(test_table)
         ck_assert(cJSON_IsString(cJSON_GetObjectItem(c, "better")));
         bool named = col->domain == MMB_DOMAIN_DTYPE || col->domain == MMB_DOMAIN_PIPE ||
                      col->domain == MMB_DOMAIN_CACHE || col->domain == MMB_DOMAIN_LIMITER ||
-                     col->domain == MMB_DOMAIN_STATUS || col->domain == MMB_DOMAIN_STOP;
+                     col->domain == MMB_DOMAIN_STATUS || col->domain == MMB_DOMAIN_STOP ||
+                     col->domain == MMB_DOMAIN_ENERGY_STATUS;
         ck_assert_msg(named == cJSON_IsArray(cJSON_GetObjectItem(c, "values")), "%s: values", col->name);
     }
     const cJSON *dtype = cJSON_GetArrayItem(cols, (int)(mmb_column_find("dtype") - mmb_columns));
@@ -58,6 +60,10 @@ START_TEST(test_table)
     const cJSON *status = cJSON_GetArrayItem(cols, (int)(mmb_column_find("status") - mmb_columns));
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(status, "values")), MMB_STATUS_COUNT);
     ck_assert_str_eq(cJSON_GetObjectItem(status, "type")->valuestring, "status");
+    const cJSON *energy = cJSON_GetArrayItem(cols, (int)(mmb_column_find("energy_status") - mmb_columns));
+    ck_assert_str_eq(cJSON_GetObjectItem(energy, "domain")->valuestring, "energy_status");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(energy, "values")), MMB_ENERGY_STATUS_COUNT);
+    ck_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(energy, "values"), 1)->valuestring, "not_best");
     cJSON_Delete(t);
 }
 END_TEST

@@ -133,13 +133,14 @@ START_TEST(test_columns_table)
     static const char *design[] = {
         "gpu", "gpu_uuid", "cc", "sm_count", "driver", "cuda", "profile", "kernel", "params", "dtype", "m",
         "n", "k", "status", "reason", "max_rel_err", "repeats", "time_ms_median", "time_ms_min",
-        "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "dram_read_bytes", "dram_write_bytes",
+        "time_ms_max", "time_ms_stddev", "noise_pct", "stopped_by", "cache", "sm_clock_mhz", "sm_clock_min_mhz",
+        "sm_clock_max_mhz", "throttle", "power_w", "energy_j", "energy_status", "dram_read_bytes", "dram_write_bytes",
         "dram_gbps", "dram_util_pct", "sm_util_pct", "ffma", "fadd", "fmul", "l1_hit_pct", "l2_hit_pct",
         "smem_bank_conflicts", "occupancy_pct", "l1_util_pct", "l2_util_pct", "l1_bytes", "l2_bytes",
         "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts", "warp_cycles_per_issue", "stall_long_scoreboard",
         "stall_short_scoreboard", "stall_mio_throttle", "stall_barrier", "stall_math_pipe_throttle",
         "stall_not_selected", "stall_wait", "stall_lg_throttle", "counter_status", "gflops", "flop_counted", "intensity", "peak_gbps", "pipe",
-        "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "registers",
+        "peak_gflops", "fp32_pct", "pipe_pct", "declared_gbps", "declared_bw_pct", "limiter", "gflops_per_watt", "registers",
         "smem_bytes", "theoretical_occupancy_pct", "timestamp",
         "source_digest", "compile_options", "protocol",
     };
@@ -196,7 +197,7 @@ START_TEST(test_columns_roles)
     ck_assert_str_eq(names_where(numeric_not_result), "sm_count m n k repeats peak_gbps peak_gflops");
     ck_assert_str_eq(names_where(is_higher),
                      "dram_gbps dram_util_pct sm_util_pct l1_hit_pct l2_hit_pct occupancy_pct l1_util_pct l2_util_pct "
-                     "tensor_pct issue_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct");
+                     "tensor_pct issue_pct gflops intensity fp32_pct pipe_pct declared_gbps declared_bw_pct gflops_per_watt");
     for (const struct mmb_column *c = mmb_columns; c->name; c++)
         if (!mmb_column_is_result(c))
             ck_assert_msg(c->better == MMB_BETTER_NONE, "%s is no result but has a better direction", c->name);
@@ -596,6 +597,12 @@ START_TEST(test_bad_fixtures)
          "column 'stopped_by': expected one of repeats, noise, resolution, max_seconds, max_samples, found 'cap'"},
         {"nul-byte.csv", "3", "field 2 holds a NUL byte"},
         {"negative-counter.csv", "3", "column 'dram_read_bytes': expected a finite number of at least 0, found '-1000'"},
+        {"unknown-throttle.csv", "3",
+         "column 'throttle': expected one of none, or words of gpu_idle, applications_clocks, sw_power_cap, "
+         "hw_slowdown, sync_boost, sw_thermal, hw_thermal, hw_power_brake, display_clocks, board_limit, reliability "
+         "joined by '+', found 'sw_power_cap+thermal'"},
+        {"repeated-throttle.csv", "2", "column 'throttle': expected one of none, or words of"},
+        {"negative-power.csv", "3", "column 'power_w': expected a number greater than 0"},
     };
     const char *r = getenv("MMB_SOURCE_ROOT");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -1,5 +1,6 @@
 /* test_gpu.c - on a GPU: every shipped kernel verified against the reference at
- * awkward sizes in every dtype, each failure mode gets its status, an interrupted
+ * awkward sizes in every dtype, each failure mode gets its status, a wrong kernel
+ * fails wherever the protocol puts the verified launch, an interrupted
  * sweep resumes, counters are exact where exactness is known, two shards merged are
  * one run, a resumed run measures an edited kernel again (rows with their origin and
  * launch times), the rounding dtypes pass and fail as their tolerance rule says, and
@@ -146,6 +147,50 @@ START_TEST(test_each_failure_has_its_status)
 }
 END_TEST
 
+/* The verified launch is the first timed one (cold, no warm-up), the first warm-up,
+ * or one of its own (hot, no warm-up), its output compared at once or (hot, one
+ * warm-up) after the timed launches: in every case a wrong kernel is wrong_result
+ * with no time, a right one ok with its timed launches and its error. */
+START_TEST(test_every_verified_launch_catches_a_wrong_kernel)
+{
+    static const char *const profiles[] = {"verify-cold.ini", "verify-hot.ini"};
+    for (size_t pi = 0; pi < 2; pi++)
+        for (int warmup = 0; warmup <= 2; warmup++) {
+            char path[1024], csv[1100], err[2048];
+            fixture(profiles[pi], path, sizeof path);
+            snprintf(csv, sizeof csv, "%s/verify-%zu-%d.csv", tmpdir, pi, warmup);
+            struct mmb_profile *p = calloc(1, sizeof *p);
+            ck_assert_msg(mmb_profile_load(path, p, err, sizeof err) == 0, "%s", err);
+            struct mmb_metric_set set = {0};
+            struct mmb_run_options o = {.device = 0, .output = csv, .cache_dir = tmpdir,
+                                        .counters = MMB_COUNTERS_NONE, .metrics = &set, .warmup = warmup};
+            struct mmb_run_summary sum;
+            ck_assert_msg(mmb_run_profile(p, &o, &sum, err, sizeof err) == 0, "%s", err);
+            struct collected rows = {0};
+            ck_assert_msg(mmb_csv_read(csv, collect, &rows, err, sizeof err) == 0, "%s", err);
+            ck_assert_uint_eq(rows.n, 2);
+            for (size_t i = 0; i < rows.n; i++) {
+                const struct mmb_row *r = &rows.rows[i];
+                printf("%s warmup %d: %-12s %s %lld launches, max_rel_err %g %s\n", profiles[pi], warmup, r->kernel,
+                       mmb_status_text(r->status), r->repeats, r->max_rel_err, r->reason);
+                if (strcmp(r->kernel, "skips_a_row") == 0) {
+                    ck_assert_msg(r->status == MMB_STATUS_WRONG_RESULT && strstr(r->reason, "beyond tolerance"),
+                                  "%s warmup %d: %s (%s)", profiles[pi], warmup, mmb_status_text(r->status), r->reason);
+                    ck_assert(!(r->time_ms_median > 0.0));
+                } else {
+                    ck_assert_msg(r->status == MMB_STATUS_OK, "%s warmup %d: %s (%s)", profiles[pi], warmup,
+                                  mmb_status_text(r->status), r->reason);
+                    ck_assert_int_eq(r->repeats, 3);
+                    ck_assert(r->time_ms_median > 0.0 && r->max_rel_err <= 1e-4);
+                }
+            }
+            free(rows.rows);
+            mmb_profile_free(p);
+            free(p);
+        }
+}
+END_TEST
+
 /* run --shard 1/2 and 2/2, then merge, give the rows of one unsharded run: the same
  * configurations, each once, with the same statuses (times are measured again). */
 START_TEST(test_shards_merge_to_one_run)
@@ -199,18 +244,21 @@ END_TEST
 
 /* Counters read in batches (session_batch.c) are those of each launch alone: the
  * same instruction counts, the same DRAM and L1 bytes to within 1%, in fewer passes,
- * for a batch of 18 launches (batch.ini). */
+ * for a batch of 18 launches (batch.ini), and for batches with cuBLAS, whose kernel
+ * count is what the others leave (batch-cublas.ini). */
 START_TEST(test_batched_counters_equal_alone)
 {
+    static const char *const profiles[] = {"batch.ini", "batch-cublas.ini"};
+    const char *profile = profiles[_i];
     char csv[2][1100];
     struct mmb_run_summary sum[2];
     struct collected rows[2];
     struct mmb_profile *p = calloc(1, sizeof *p);
     for (int alone = 0; alone < 2; alone++) {
-        snprintf(csv[alone], sizeof csv[alone], "%s/counters-%s.csv", tmpdir, alone ? "alone" : "batched");
+        snprintf(csv[alone], sizeof csv[alone], "%s/counters-%d-%s.csv", tmpdir, _i, alone ? "alone" : "batched");
         if (alone)
             setenv("MMB_COUNTER_BATCH", "1", 1);
-        sum[alone] = run("batch.ini", csv[alone], true, p, &rows[alone]);
+        sum[alone] = run(profile, csv[alone], true, p, &rows[alone]);
         unsetenv("MMB_COUNTER_BATCH");
         mmb_profile_free(p);
     }
@@ -719,8 +767,9 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_every_kernel_correct_at_awkward_sizes);
     tcase_add_test(tc, test_each_failure_has_its_status);
+    tcase_add_test(tc, test_every_verified_launch_catches_a_wrong_kernel);
     tcase_add_test(tc, test_counters_count_every_ffma);
-    tcase_add_test(tc, test_batched_counters_equal_alone);
+    tcase_add_loop_test(tc, test_batched_counters_equal_alone, 0, 2);
     tcase_add_test(tc, test_best_counts_each_fastest);
     tcase_add_test(tc, test_shards_merge_to_one_run);
     tcase_add_test(tc, test_resume_measures_an_edited_kernel_again);

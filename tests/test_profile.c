@@ -12,6 +12,7 @@
 #include "check_run.h"
 #include "profile_fixture.h"
 #include "model/library.h"
+#include "model/profile_energy.h"
 #include "model/profile.h"
 #include "model/sizes.h"
 #include "search/tune_spec.h"
@@ -160,6 +161,15 @@ START_TEST(test_defaults)
     ck_assert_int_eq(p->cache, MMB_CACHE_COLD);
     ck_assert_str_eq(p->metrics, "default");
     ck_assert(p->seed == 1);
+    struct mmb_energy_spec energy;
+    /* no energy key: the command's default, the command line over it */
+    ck_assert_int_eq(p->energy_line, 0);
+    ck_assert_int_eq(mmb_profile_energy(p, false, MMB_ENERGY_OFF, MMB_ENERGY_BEST), MMB_ENERGY_BEST);
+    ck_assert_int_eq(mmb_profile_energy(p, false, MMB_ENERGY_OFF, MMB_ENERGY_ALL), MMB_ENERGY_ALL);
+    ck_assert_int_eq(mmb_profile_energy(p, true, MMB_ENERGY_OFF, MMB_ENERGY_BEST), MMB_ENERGY_OFF);
+    mmb_energy_spec_of(p, MMB_ENERGY_BEST, &energy);
+    ck_assert(energy.mode == MMB_ENERGY_BEST && energy.seconds == MMB_ENERGY_SECONDS_DEFAULT);
+    ck_assert_int_eq(energy.throttle_retries, MMB_THROTTLE_RETRIES_DEFAULT);
     ck_assert_int_eq(p->tune.line, 0);
     ck_assert_str_eq(p->tune.strategy, "brute_force");
     ck_assert_str_eq(p->tune.objective, "time");
@@ -178,6 +188,25 @@ START_TEST(test_defaults)
     ck_assert_str_eq(mmb_expr_text(k->block_x), "block_size_x");
     ck_assert_str_eq(mmb_expr_text(k->grid_div_y), "block_size_y");
     ck_assert_str_eq(mmb_expr_text(k->block_z), "1");
+    unload(p);
+}
+END_TEST
+
+START_TEST(test_energy_keys)
+{
+    struct mmb_profile *p = load_ok("energy.ini");
+    struct mmb_energy_spec energy;
+    /* energy = off at line 4: over the command's default, under the command line */
+    ck_assert_int_eq(p->energy_line, 4);
+    ck_assert_int_eq(mmb_profile_energy(p, false, MMB_ENERGY_BEST, MMB_ENERGY_BEST), MMB_ENERGY_OFF);
+    ck_assert_int_eq(mmb_profile_energy(p, true, MMB_ENERGY_ALL, MMB_ENERGY_BEST), MMB_ENERGY_ALL);
+    mmb_energy_spec_of(p, mmb_profile_energy(p, false, MMB_ENERGY_BEST, MMB_ENERGY_BEST), &energy);
+    ck_assert(energy.mode == MMB_ENERGY_OFF && energy.seconds == 0.5);
+    ck_assert_int_eq(energy.throttle_retries, 0);
+    unload(p);
+    p = load_ok("energy-all.ini");
+    ck_assert_int_eq(p->energy, MMB_ENERGY_ALL);
+    ck_assert_int_eq(p->energy_line, 3);
     unload(p);
 }
 END_TEST
@@ -262,6 +291,13 @@ static const struct {
     {"bad-empty-value.ini", 3, "'warmup' has no value; expected an integer >= 0"},
     {"bad-bad-number.ini", 3, "bad value '2x' for 'repeats'; expected an integer >= 1"},
     {"bad-repeats-zero.ini", 3, "bad value '0' for 'repeats'"},
+    {"bad-energy-energy.ini", 3, "bad value 'maybe' for 'energy'; expected 'best' (the energy window for each kernel's "
+     "fastest configuration per size and dtype), 'all' or 'off'"},
+    {"bad-energy-on.ini", 3, "bad value 'on' for 'energy'; expected 'best'"},
+    {"bad-energy-seconds.ini", 3, "bad value '0.01' for 'energy_seconds'; expected seconds, a number from 0.05 to 60"},
+    {"bad-energy-seconds2.ini", 3, "bad value '61' for 'energy_seconds'"},
+    {"bad-energy-retries.ini", 3, "bad value '11' for 'throttle_retries'; expected an integer from 0 to 10"},
+    {"bad-energy-setting.ini", 7, "parameter name 'nvml.sm_clock' is not a C identifier"},
     {"bad-warmup-negative.ini", 3, "bad value '-1' for 'warmup'"},
     {"bad-size-zero.ini", 2, "size 0 is out of range; expected 1 to"},
     {"bad-size-shape.ini", 2, "N = 0 in '1024x0x5' is out of range"},
@@ -310,7 +346,7 @@ static const struct {
     {"bad-function-bad.ini", 6, "expected a function name such as 'matmul', 'ns::matmul' or 'matmul<elem_t>', got 'f()'"},
     {"bad-too-long-value.ini", 6, "value is 140 characters long; expected at most 127"},
     {"bad-tune-strategy.ini", 5, "unknown strategy 'bayes'; expected one of brute_force, random, annealing, genetic"},
-    {"bad-tune-objective.ini", 5, "objective 'speed' is not a numeric result column; expected one of time,"},
+    {"bad-tune-objective.ini", 5, "objective 'speed': 'speed' is not a numeric result column; expected one of time, energy,"},
     /* Both bad: the first in the file is named, as the loader names the first bad line. */
     {"bad-tune-objective-first.ini", 5, "objective 'time:fast': expected ':min' or ':max' after the column"},
     /* Longer than any strategy name: still an unknown strategy, not a field too short. */
@@ -781,6 +817,7 @@ int main(void)
     TCase *tc = tcase_create("profile");
     tcase_add_test(tc, test_good_profile);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_energy_keys);
     tcase_add_test(tc, test_tune_section);
     tcase_add_test(tc, test_crlf_bom_indent_long_comments);
     tcase_add_test(tc, test_report_keys);

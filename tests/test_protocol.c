@@ -48,6 +48,49 @@ START_TEST(test_format)
 }
 END_TEST
 
+/* A session's energy settings: energy=off or its window, and throttle_retries, after
+ * l2_flush; energy measures in launches of its own (no timing key), retries keep other
+ * times (a timing key). */
+START_TEST(test_format_energy)
+{
+    char out[MMB_PROTOCOL_LEN], why[128];
+    struct mmb_metric_set def = set_of("default");
+    struct mmb_protocol_spec p = spec_fixed(&def);
+    p.energy_known = true;
+    p.energy_mode = "best";
+    p.energy_seconds = 0.2;
+    p.throttle_retries = 2;
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert_str_eq(out, "mmbench=0.1.0;warmup=2;repeats=20;cache=cold;l2_flush=read:8;energy=0.2;energy_mode=best;"
+                          "throttle_retries=2;counters=default;cupti_setup=each;cupti_replay=user;counter_batch=32");
+    char on[MMB_PROTOCOL_LEN], val[16];
+    snprintf(on, sizeof on, "%s", out);
+    ck_assert(mmb_protocol_get(on, "energy_mode", val, sizeof val));
+    ck_assert_str_eq(val, "best");
+    p.energy_mode = "all";
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, ";energy=0.2;energy_mode=all;throttle_retries=2;"));
+    ck_assert(mmb_protocol_times_alike(on, out, why, sizeof why)); /* which rows get energy: not timing */
+    p.energy_mode = "off";
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, ";l2_flush=read:8;energy=off;throttle_retries=2;counters=default;"));
+    ck_assert(!strstr(out, "energy_mode"));
+    p.energy_mode = NULL; /* none: off */
+    char none[MMB_PROTOCOL_LEN];
+    ck_assert_int_eq(mmb_protocol_format(&p, none, sizeof none), 0);
+    ck_assert_str_eq(none, out);
+    ck_assert(!mmb_protocol_key_times("energy"));
+    ck_assert(!mmb_protocol_key_times("energy_mode"));
+    ck_assert(mmb_protocol_key_times("throttle_retries"));
+    ck_assert(mmb_protocol_times_alike(on, out, why, sizeof why));
+    p.energy_mode = "best";
+    p.throttle_retries = 0;
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert(!mmb_protocol_times_alike(on, out, why, sizeof why));
+    ck_assert_str_eq(why, "throttle_retries 2 against 0");
+}
+END_TEST
+
 START_TEST(test_metrics_name)
 {
     char out[128];
@@ -127,6 +170,7 @@ int main(void)
     Suite *s = suite_create("protocol");
     TCase *tc = tcase_create("protocol");
     tcase_add_test(tc, test_format);
+    tcase_add_test(tc, test_format_energy);
     tcase_add_test(tc, test_metrics_name);
     tcase_add_test(tc, test_get);
     tcase_add_test(tc, test_times_alike);

@@ -77,6 +77,20 @@ START_TEST(test_decide)
     old = planned(want.source_digest, want.compile_options,
                   "warmup=2;counters=default;counter_mode=best");
     ck_assert_int_eq(decide(&old, &counted), MMB_RESUME_PROTOCOL);
+    /* nor which rows get the energy window: energy_mode alone differs, or both choices
+     * differ; the window's length differs, or energy is off: stale */
+    struct mmb_row energy = planned(want.source_digest, want.compile_options,
+                                    "warmup=2;energy=0.2;energy_mode=best;counters=default;counter_mode=best");
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;energy=0.2;energy_mode=all;counters=default;counter_mode=all");
+    ck_assert_int_eq(decide(&old, &energy), MMB_RESUME_DONE);
+    old = planned(want.source_digest, want.compile_options, "warmup=2;energy=0.2;counters=default");
+    ck_assert_int_eq(decide(&old, &energy), MMB_RESUME_DONE);
+    old = planned(want.source_digest, want.compile_options,
+                  "warmup=2;energy=1;energy_mode=best;counters=default;counter_mode=best");
+    ck_assert_int_eq(decide(&old, &energy), MMB_RESUME_PROTOCOL);
+    old = planned(want.source_digest, want.compile_options, "warmup=2;energy=off;counters=default;counter_mode=best");
+    ck_assert_int_eq(decide(&old, &energy), MMB_RESUME_PROTOCOL);
     /* the source decides first */
     old = planned("00000000000000bb", "x", "y");
     ck_assert_int_eq(decide(&old, &want), MMB_RESUME_SOURCE);

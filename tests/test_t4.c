@@ -200,6 +200,43 @@ START_TEST(test_t4_empty_params_and_bad_params)
 }
 END_TEST
 
+/* Energy: a two-objective tune's objectives, one string each, and the row's power,
+ * energy and GFLOP/J as measurements with their units; none where not measured. */
+START_TEST(test_t4_energy)
+{
+    char err[256], path[512];
+    struct mmb_t4 *t4 = mmb_t4_new("time,energy_j", err, sizeof err);
+    ck_assert_ptr_nonnull(t4);
+    struct mmb_row r;
+    row_ok(&r, 16, 1.0);
+    r.power_w = 350.0;
+    r.energy_j = 0.35;
+    r.gflops_per_watt = 2.0 * 4096.0 * 4096.0 * 4096.0 / 0.35 / 1e9;
+    ck_assert_int_eq(mmb_t4_add(t4, &r, NAN, err, sizeof err), 0);
+    row_ok(&r, 32, 2.0); /* no energy measured */
+    ck_assert_int_eq(mmb_t4_add(t4, &r, NAN, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/energy.json", tmpdir);
+    ck_assert_int_eq(mmb_t4_write(t4, path, err, sizeof err), 0);
+    mmb_t4_free(t4);
+    cJSON *doc = parse_file(path);
+    const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    const cJSON *first = cJSON_GetArrayItem(results, 0), *second = cJSON_GetArrayItem(results, 1);
+    const cJSON *objectives = cJSON_GetObjectItemCaseSensitive(first, "objectives");
+    ck_assert_int_eq(cJSON_GetArraySize(objectives), 2);
+    ck_assert_str_eq(cJSON_GetArrayItem(objectives, 0)->valuestring, "time");
+    ck_assert_str_eq(cJSON_GetArrayItem(objectives, 1)->valuestring, "energy_j");
+    const cJSON *e = measurement(first, "energy_j"), *w = measurement(first, "power_w"),
+                *g = measurement(first, "gflops_per_watt");
+    ck_assert(e && w && g);
+    ck_assert(cJSON_GetObjectItemCaseSensitive(e, "value")->valuedouble == 0.35);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(e, "unit")->valuestring, "J");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(w, "unit")->valuestring, "W");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(g, "unit")->valuestring, "GFLOP/J");
+    ck_assert(!measurement(second, "energy_j") && !measurement(second, "power_w"));
+    cJSON_Delete(doc);
+}
+END_TEST
+
 /* The T4 file beside a results file: its stem, the kernel, the shape and the dtype. */
 START_TEST(test_t4_path)
 {
@@ -225,6 +262,7 @@ int main(void)
     tcase_add_test(tc, test_t4_schema_required_fields);
     tcase_add_test(tc, test_t4_invalidity_table);
     tcase_add_test(tc, test_t4_empty_params_and_bad_params);
+    tcase_add_test(tc, test_t4_energy);
     tcase_add_test(tc, test_t4_path);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -54,6 +54,15 @@ static double fake_time(const struct mmb_config *cfg)
     return t;
 }
 
+/* Energy per launch, with its own optimum (32 x 4 x 1 x 8): a trade-off against time. */
+static double fake_energy(const struct mmb_config *cfg)
+{
+    double e = 0.5;
+    e += fabs(log2((double)cfg->values[0]) - 5) * 0.3 + fabs(log2((double)cfg->values[1]) - 2) * 0.25;
+    e += fabs(log2((double)cfg->values[2]) - 0) * 0.15 + fabs(log2((double)cfg->values[3]) - 3) * 0.05;
+    return e;
+}
+
 static int fake_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, struct mmb_row *row,
                          char *err, size_t errlen)
 {
@@ -74,6 +83,8 @@ static int fake_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, 
     row->repeats = 5;
     row->time_ms_median = fake_time(cfg);
     row->gflops = 2.0 * 4096.0 * 4096.0 * 4096.0 / (row->time_ms_median * 1e-3) / 1e9;
+    row->energy_j = fake_energy(cfg);
+    row->power_w = row->energy_j / (row->time_ms_median * 1e-3);
     return 0;
 }
 
@@ -200,11 +211,35 @@ START_TEST(test_objective)
     ck_assert(o.maximize);
 
     ck_assert_int_eq(mmb_objective_parse("speed", &o, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "expected one of time, max_rel_err"));
+    ck_assert_ptr_nonnull(strstr(err, "expected one of time, energy, max_rel_err"));
     ck_assert_int_eq(mmb_objective_parse("m", &o, err, sizeof err), -1);
     ck_assert_int_eq(mmb_objective_parse("gpu", &o, err, sizeof err), -1);
     ck_assert_int_eq(mmb_objective_parse("time:fast", &o, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "':min' or ':max'"));
+    /* energy: its alias, its direction, the energy phase it needs */
+    ck_assert(!mmb_objective_needs_energy(&(struct mmb_objective){.column = mmb_column_find("gflops")}));
+    ck_assert_int_eq(mmb_objective_parse("energy", &o, err, sizeof err), 0);
+    ck_assert_str_eq(o.column->name, "energy_j");
+    ck_assert(!o.maximize && !o.second && mmb_objective_needs_energy(&o) && !mmb_objective_needs_counters(&o));
+    ck_assert_int_eq(mmb_objective_parse("gflops_per_watt", &o, err, sizeof err), 0);
+    ck_assert(o.maximize && mmb_objective_needs_energy(&o));
+    /* two objectives */
+    ck_assert_int_eq(mmb_objective_parse("time,energy", &o, err, sizeof err), 0);
+    ck_assert_str_eq(o.column->name, "time_ms_median");
+    ck_assert_str_eq(o.second->name, "energy_j");
+    ck_assert(!o.maximize && !o.second_maximize && mmb_objective_needs_energy(&o));
+    char names[64];
+    mmb_objective_names(&o, names, sizeof names);
+    ck_assert_str_eq(names, "time,energy_j");
+    ck_assert_int_eq(mmb_objective_parse("gflops,gflops_per_watt:max", &o, err, sizeof err), 0);
+    ck_assert(o.maximize && o.second_maximize);
+    ck_assert_int_eq(mmb_objective_parse("time,energy,gflops", &o, err, sizeof err), -1);
+    ck_assert(strstr(err, "at most two objectives"));
+    ck_assert_int_eq(mmb_objective_parse("time,time_ms_median", &o, err, sizeof err), -1);
+    ck_assert(strstr(err, "the same column"));
+    ck_assert_int_eq(mmb_objective_parse("time,joules", &o, err, sizeof err), -1);
+    ck_assert(strstr(err, "'joules' is not a numeric result column"));
+    ck_assert_int_eq(mmb_objective_parse("time,", &o, err, sizeof err), -1);
 
     struct mmb_row row;
     mmb_row_init(&row);
@@ -253,6 +288,67 @@ START_TEST(test_brute_force_counts)
     ck_assert_uint_eq(t.res.recorded, 0);
     ck_assert_str_eq(t.res.best.params, "block_size_x=64;block_size_y=8;tile_size_x=4;tile_size_y=8");
     ck_assert_uint_eq(read_back(t.csv).rows, 288);
+    tune_teardown(&t);
+}
+END_TEST
+
+static int allowed(struct tune *t, const struct mmb_config *cfg)
+{
+    int failed;
+    char err[256];
+    return mmb_space_allowed(&t->kernel, cfg, &t->o.size, t->o.elem_size, &failed, err, sizeof err);
+}
+
+/* time,energy: the tuner's front is the exact front of every ok configuration,
+ * computed here from the landscape itself, and a resumed tune (scores read back from
+ * the CSV) finds the same one. */
+START_TEST(test_pareto_time_energy)
+{
+    struct tune t;
+    size_t loaded;
+    char err[512];
+    tune_setup(&t, "brute_force", 1, 0, false);
+    ck_assert_msg(mmb_objective_parse("time,energy", &t.o.objective, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    size_t expect = 0;
+    char front[64][200];
+    for (size_t i = 0; i < t.res.space; i++) {
+        struct mmb_config a, b;
+        mmb_space_config_at(&t.kernel, i, &a);
+        if (allowed(&t, &a) != 1 || (a.values[2] == 8 && a.values[0] == 64))
+            continue;
+        bool beaten = false;
+        for (size_t j = 0; j < t.res.space && !beaten; j++) {
+            mmb_space_config_at(&t.kernel, j, &b);
+            if (j == i || allowed(&t, &b) != 1 ||
+                (b.values[2] == 8 && b.values[0] == 64))
+                continue;
+            double x[2] = {fake_time(&b), fake_energy(&b)}, y[2] = {fake_time(&a), fake_energy(&a)};
+            beaten = mmb_pareto_dominates(x, y) || (j < i && x[0] == y[0] && x[1] == y[1]);
+        }
+        if (!beaten) {
+            ck_assert_uint_lt(expect, 64);
+            mmb_space_format_params(&t.kernel, &a, front[expect++], sizeof front[0]);
+        }
+    }
+    ck_assert_uint_ge(expect, 3); /* a real trade-off */
+    for (int pass = 0; pass < 2; pass++) { /* measured, then resumed from the CSV */
+        if (pass)
+            ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+        ck_assert_uint_eq(t.res.evaluated, pass ? 0 : t.res.fevals);
+        ck_assert_uint_eq(t.res.front.n, expect);
+        for (size_t k = 0; k < t.res.front.n; k++) {
+            bool found = false;
+            for (size_t e = 0; e < expect && !found; e++)
+                found = !strcmp(front[e], t.res.front.v[k].row.params);
+            ck_assert_msg(found, "%s is not on the front", t.res.front.v[k].row.params);
+            if (k)
+                ck_assert(t.res.front.v[k - 1].row.time_ms_median < t.res.front.v[k].row.time_ms_median);
+        }
+        /* the best of the first objective is the front's first point */
+        ck_assert_str_eq(t.res.best.params, t.res.front.v[0].row.params);
+        mmb_pareto_free(&t.res.front);
+    }
     tune_teardown(&t);
 }
 END_TEST
@@ -595,6 +691,7 @@ int main(void)
     tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_objective);
     tcase_add_test(tc, test_brute_force_counts);
+    tcase_add_test(tc, test_pareto_time_energy);
     tcase_add_test(tc, test_restricted_not_recorded_unless_asked);
     tcase_add_test(tc, test_random_max_fevals);
     tcase_add_test(tc, test_time_limit);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/space.h"
+#include "results/best/best.h"
 #include "results/columns.h"
 #include "search/tune_spec.h"
 
@@ -170,4 +171,19 @@ void mmb_cmd_summary_close(struct mmb_cmd_summary *s)
         }
     free(s->text);
     *s = (struct mmb_cmd_summary){0};
+}
+
+/* A group's fastest row in the file stays the fastest but lacks what this sweep would
+ * give it (an earlier run measured otherwise): said once per group. */
+void mmb_cmd_best_missing_warn(const char *command, const char *kernel, const struct mmb_size *size, const char *csv,
+                           unsigned missing)
+{
+    if (!missing)
+        return;
+    const char *what = missing == (MMB_BEST_COUNTERS | MMB_BEST_ENERGY) ? "counters and no energy"
+                       : missing == MMB_BEST_COUNTERS                   ? "counters"
+                                                                        : "energy";
+    fprintf(stderr, "mmbench %s: warning: %s at %lldx%lldx%lld: its fastest row in %s has no %s (an earlier run did "
+            "not measure them) and stays so (remove the kernel's rows at this size to measure it)\n", command,
+            kernel, size->m, size->n, size->k, csv, what);
 }

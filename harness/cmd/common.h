@@ -62,4 +62,10 @@ void mmb_cmd_summary_close(struct mmb_cmd_summary *s);
  * progress line first. */
 void mmb_cmd_print_row(const char *command, const struct mmb_row *row, bool clear_progress);
 
+/* counters or energy = best: a group's fastest row in csv stays the fastest but lacks
+ * missing (results/best/best.h's MMB_BEST_COUNTERS, MMB_BEST_ENERGY: an earlier run
+ * did not measure them); a warning says so. Nothing when missing is 0. */
+void mmb_cmd_best_missing_warn(const char *command, const char *kernel, const struct mmb_size *size,
+                               const char *csv, unsigned missing);
+
 #endif

@@ -53,6 +53,15 @@ static const struct opt_def opts[] = {
      "which rows get CUPTI counters: best (each kernel's fastest configuration per size and dtype, and cuBLAS), "
      "all or none (default: the profile's counters, else best for run and all for tune)"},
     {"no-counters", 0, OPT_FLAG, S(no_counters), 0, 0, 0, BOTH, NULL, "time only: the same as --counters none"},
+    {"lock-clocks", 0, OPT_TEXT, S(lock_clocks), 0, 0, 0, BOTH, "base|max|MHZ",
+     "lock the SM clocks of the GPUs used (NVML, needs root) to the base (TDP) clock, the highest, or MHZ, and "
+     "unlock them when the run ends, also after Ctrl-C or a worker's crash; exit 2 where NVML refuses "
+     "(docs/energy.md; default: the clocks as found)"},
+    {"energy", 0, OPT_ENERGY, S(energy), S(energy_set), 0, 0, BOTH, "MODE",
+     "which rows get the energy window (power_w, energy_j, gflops_per_watt): best (each kernel's fastest "
+     "configuration per size and dtype, and cuBLAS, after the timing), all or off; clocks and throttle are read for "
+     "every row (docs/energy.md; default: the profile's energy, else off; tune with an energy objective: all)"},
+    {"no-energy", 0, OPT_FLAG, S(no_energy), 0, 0, 0, BOTH, NULL, "no energy window: the same as --energy off"},
     {"repeats", 0, OPT_INT, S(timing.repeats), 0, 1, 1000000, BOTH, "N",
      "timed launches, a fixed count, over the profile's repeats or noise (default: the profile's)"},
     {"noise", 0, OPT_NOISE, S(timing.noise), 0, 0, 0, BOTH, "X",
@@ -77,7 +86,8 @@ static const struct opt_def opts[] = {
      "sizes to tune at, as the profile writes them (default: [tune] sizes, else the profile's)"},
     {"strategy", 0, OPT_TEXT, S(tune.strategy), 0, 0, 0, MMB_CMD_TUNE, "S", "search strategy (default brute_force)"},
     {"objective", 0, OPT_TEXT, S(tune.objective), 0, 0, 0, MMB_CMD_TUNE, "O",
-     "time, gflops or a numeric column, with :min or :max (default time)"},
+     "time, energy (energy_j), gflops, gflops_per_watt or another numeric column, with :min or :max; or two "
+     "joined by a comma, such as time,energy, for the Pareto front (docs/energy.md; default time)"},
     {"max-fevals", 0, OPT_LLONG, S(tune.max_fevals), 0, 1, LLONG_MAX, MMB_CMD_TUNE, "N",
      "configurations measured at most per kernel and problem (default: no limit)"},
     {"time-limit", 0, OPT_SECONDS, S(tune.time_limit), 0, 0, 0, MMB_CMD_TUNE, "SECONDS",
@@ -510,6 +520,12 @@ static int apply(struct mmb_cmd_settings *s, const struct opt_def *o, const char
             return bad_value(s, o, arg, expect);
         }
         break;
+    case OPT_ENERGY:
+        if (!mmb_energy_mode_parse(arg, (enum mmb_energy_mode *)(base + o->offset))) {
+            mmb_energy_mode_names(expect, sizeof expect);
+            return bad_value(s, o, arg, expect);
+        }
+        break;
     case OPT_FORMAT:
     case OPT_SHELL: {
         mmb_cmd_option_words(o, " or ", expect, sizeof expect);
@@ -595,9 +611,25 @@ static int finish(enum mmb_cmd_kind kind, struct mmb_cmd_settings *s)
         s->counters = MMB_COUNTERS_NONE;
         s->counters_set = true;
     }
+    if (s->no_energy && s->energy_set && s->energy != MMB_ENERGY_OFF) {
+        fprintf(stderr, "mmbench %s: --no-energy and --energy %s contradict each other; expected one of them\n",
+                s->command, mmb_energy_mode_text(s->energy));
+        return -1;
+    }
+    if (s->no_energy) {
+        s->energy = MMB_ENERGY_OFF;
+        s->energy_set = true;
+    }
     struct mmb_tune_options *t = &s->tune;
     t->counters = s->counters;
     t->counters_set = s->counters_set;
+    t->energy = s->energy;
+    t->energy_set = s->energy_set;
+    if (s->lock_clocks && !mmb_clock_lock_parse(s->lock_clocks, &s->lock)) {
+        fprintf(stderr, "mmbench %s: --lock-clocks '%s': expected base, max or a whole number of MHz from 100 to "
+                "10000\n", s->command, s->lock_clocks);
+        return -1;
+    }
     t->record_restricted = s->record_restricted;
     t->shard = s->shard;
     if (!(kind & BOTH))

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/counters.h"
+#include "model/profile_energy.h"
 #include "report/input/shape.h"
 #include "report/report.h"
 #include "results/shard.h"
@@ -55,9 +56,13 @@ struct mmb_cmd_settings {
     int device;               /* --device */
     bool all_devices;         /* --devices all */
     const char *output, *data_dir, *cache_dir;
-    bool no_cache, no_counters, verbose, record_restricted, keep_stale;
+    bool no_cache, no_counters, no_energy, verbose, record_restricted, keep_stale;
+    const char *lock_clocks;  /* --lock-clocks, as given */
+    struct mmb_clock_lock lock; /* it parsed; kind MMB_CLOCKS_AS_FOUND without it */
     enum mmb_counters counters; /* --counters (--no-counters: none); read when counters_set */
     bool counters_set;
+    enum mmb_energy_mode energy; /* --energy (--no-energy: off); read when energy_set */
+    bool energy_set;
     struct mmb_timing_request timing; /* --repeats, --noise, --min-samples, --max-seconds; 0: the profile's */
     int warmup;               /* -1: the profile's */
     double timeout;           /* seconds per configuration; 0: the profile's */

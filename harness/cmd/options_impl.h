@@ -29,6 +29,7 @@ enum opt_type {
     OPT_VERDICTS,/* verdicts (core/verdict.h), comma-separated, as bits (1u << verdict) */
     OPT_SHELL,   /* a shell of mmb_cmd_shells, kept as text */
     OPT_COUNTERS,/* a counter mode (core/counters.h) */
+    OPT_ENERGY,  /* an energy mode (core/counters.h) */
 };
 
 struct opt_def {

@@ -102,6 +102,10 @@ void mmb_cmd_option_words(const struct opt_def *o, const char *sep, char *out, s
         for (const struct mmb_counters_info *c = mmb_counters_table; c->text && ok; c++)
             ok = word_add(out, len, &n, sep, c->text, strlen(c->text));
         break;
+    case OPT_ENERGY:
+        for (const struct mmb_energy_mode_info *m = mmb_energy_mode_table; m->text && ok; m++)
+            ok = word_add(out, len, &n, sep, m->text, strlen(m->text));
+        break;
     default:
         if (!strcmp(o->name, "strategy")) {
             char names[256];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/clocks.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/options.h"
@@ -91,6 +92,7 @@ int mmb_cmd_run(int argc, char **argv)
     }
     job.opts.counters = mmb_profile_counters(p, s.counters_set, s.counters, MMB_COUNTERS_BEST,
                                              mmb_metric_set_size(&set) == 0);
+    job.opts.energy = mmb_profile_energy(p, s.energy_set, s.energy, MMB_ENERGY_OFF);
     rc = MMB_EXIT_BAD_INPUT;
     struct mmb_converge_spec timing; /* checked before a GPU is looked for; each worker's sweep resolves it */
     if (mmb_profile_timing(p, &s.timing, &timing, err, sizeof err) != 0) {
@@ -116,8 +118,16 @@ int mmb_cmd_run(int argc, char **argv)
         workers[i] = (struct mmb_worker){.work = run_worker, .ctx = &jobs[i]};
         snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", jobs[i].opts.device);
     }
+    int devices[64];
+    for (int i = 0; i < nworkers; i++)
+        devices[i] = jobs[i].opts.device;
+    struct mmb_cmd_clocks clocks;
+    if ((rc = mmb_cmd_clocks_lock("run", &s.lock, devices, nworkers, &clocks)) != 0)
+        goto out;
     struct mmb_supervise_rows rows = {.jsonl = job.jsonl, .fail_on = s.fail_on};
     rc = mmb_supervise_verdict("run", &rows, mmb_supervise("run", workers, nworkers, &rows));
+    int restored = mmb_cmd_clocks_restore("run", &clocks);
+    rc = rc ? rc : restored;
 out:
     mmb_profile_free(p);
     free(p);

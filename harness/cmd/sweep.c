@@ -30,7 +30,7 @@ struct sweep {
     struct mmb_csv_writer *csv;
     struct mmb_samples_writer *samples;
     struct mmb_run_summary *sum;
-    struct mmb_best *best;           /* counters = best: the groups held; NULL otherwise */
+    struct mmb_best *best;           /* counters = best or energy = best: the groups held; NULL otherwise */
     struct mmb_compile_pool *pool;   /* NVRTC ahead of the GPU (--jobs); NULL: none */
     char *sources[MMB_MAX_KERNELS];  /* the kernels' texts, for the pool */
     size_t total, done;
@@ -115,14 +115,16 @@ static int sink_row(void *opaque, struct mmb_row *row, const double *samples, si
     return write_row(c->sw, row, samples, nsamples, c->err, c->errlen);
 }
 
-/* counters = best: the session's sink for a group's counted row, which completes its
- * group; every group complete at the front of the queue is then written. */
+/* counters = best, energy = best: the session's sink for a group's fastest row, counted
+ * and its energy measured, which completes its group; every group complete at the
+ * front of the queue is then written. */
 static int sink_counted(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
-    (void)samples, (void)nsamples; /* counting does not time: the group holds the row's launch times */
+    (void)samples, (void)nsamples; /* neither counting nor the energy window times: the group holds the row's
+                                    * launch times */
     struct sink_ctx *c = opaque;
-    if (mmb_best_counted(c->sw->best, row) != 0) {
-        mmb_errorf(c->err, c->errlen, "%s %s: counted, but no group waits for it", row->kernel, row->params);
+    if (mmb_best_completed(c->sw->best, row) != 0) {
+        mmb_errorf(c->err, c->errlen, "%s %s: completed, but no group waits for it", row->kernel, row->params);
         return -1;
     }
     return mmb_best_drain(c->sw->best, sink_row, c);
@@ -210,23 +212,30 @@ static size_t remaining(struct sweep *sw, const struct mmb_size *size, enum mmb_
     return left;
 }
 
-/* counters = best: the end of kernel k's group at this problem (also when Ctrl-C cut
- * it short): its fastest row is counted, then the group is written once complete. */
+/* What the sweep's groups give their fastest row after the timing (best.h). */
+static unsigned best_what(const struct mmb_run_options *opts)
+{
+    return (opts->counters == MMB_COUNTERS_BEST ? MMB_BEST_COUNTERS : 0u) |
+           (opts->energy == MMB_ENERGY_BEST ? MMB_BEST_ENERGY : 0u);
+}
+
+/* counters = best, energy = best: the end of kernel k's group at this problem (also
+ * when Ctrl-C cut it short): its fastest row is counted and its energy measured, then
+ * the group is written once complete. */
 static int group_end(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
                      const struct mmb_eval_options *eo, struct sink_ctx *sink)
 {
     struct mmb_config cfg;
-    bool stale;
-    const struct mmb_row *pick = mmb_best_close(sw->best, &cfg, &stale);
-    if (stale)
-        fprintf(stderr, "mmbench run: warning: %s at %lldx%lldx%lld: its fastest row in %s has no counters (an "
-                "earlier run did not read them) and stays so (remove the kernel's rows at this size to count it)\n",
-                k->name, prob->size.m, prob->size.n, prob->size.k, sw->sum->csv_path);
+    unsigned missing;
+    const struct mmb_row *pick = mmb_best_close(sw->best, &cfg, &missing);
+    mmb_cmd_best_missing_warn("run", k->name, &prob->size, sw->sum->csv_path, missing);
     if (pick) {
         struct mmb_row row = *pick, id;
         row_identity(sw, k, &cfg, &prob->size, prob->dtype, &id);
-        announce(sw, &id); /* a counting that never ends is this configuration's timeout */
-        int rc = mmb_session_submit_counted(sw->session, prob, k, &cfg, eo, &row, sink_counted, sink);
+        announce(sw, &id); /* a counting or energy window that never ends is this configuration's timeout */
+        unsigned what = best_what(sw->opts);
+        int rc = mmb_session_submit_best(sw->session, prob, k, &cfg, eo, &row, what & MMB_BEST_COUNTERS,
+                                         what & MMB_BEST_ENERGY, sink_counted, sink);
         end_watch(sw);
         if (rc != 0)
             return -1;
@@ -282,8 +291,10 @@ static void compile_ahead(struct sweep *sw, const struct mmb_size *size, enum mm
     }
 }
 
-/* Measures cfg: its row reaches the CSV through the session's batches (counters =
- * all or none), or is held with its group (best). Returns 0, -1 with err, or 1 when
+/* Measures cfg: its row reaches the CSV through the session's batches (neither
+ * counters nor energy best), or is held with its group (either best: timed without
+ * what is best, whose rows are chosen later; with counters = all, a held row's
+ * counters are read alone, not in a batch). Returns 0, -1 with err, or 1 when
  * the device was lost (after its row is written and the groups held are dropped). */
 static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_kernel_spec *k,
                    const struct mmb_config *cfg, const struct mmb_eval_options *eo, struct mmb_row *row,
@@ -303,7 +314,8 @@ static int measure(struct sweep *sw, struct mmb_problem *prob, const struct mmb_
         return rc != 0 ? -1 : lost ? 1 : 0;
     }
     struct mmb_eval_options timed = *eo;
-    timed.time_only = true;
+    timed.time_only = sw->opts->counters != MMB_COUNTERS_ALL;
+    timed.energy_later = sw->opts->energy == MMB_ENERGY_BEST;
     const double *samples;
     size_t nsamples;
     mmb_session_evaluate(sw->session, prob, k, cfg, &timed, row, &samples, &nsamples, &lost);
@@ -341,7 +353,7 @@ static int run_kernel(struct sweep *sw, struct mmb_problem *prob, const struct m
         struct mmb_row id;
         row_identity(sw, k, NULL, size, dtype, &id);
         if (mmb_best_open(sw->best, &id) != 0) {
-            mmb_errorf(err, errlen, "%s: a group of counters = best is still open", k->name);
+            mmb_errorf(err, errlen, "%s: a group of counters or energy = best is still open", k->name);
             return -1;
         }
     }
@@ -406,7 +418,7 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     if (rc != 1 && mmb_session_flush(sw->session, sw->best ? sink_counted : sink_row, &sink) != 0)
         rc = -1;
     if (rc != 1 && rc != -1 && sw->best && mmb_best_held(sw->best) != 0) {
-        mmb_errorf(err, errlen, "%lldx%lldx%lld: %zu groups of counters = best left unwritten", size->m, size->n,
+        mmb_errorf(err, errlen, "%lldx%lldx%lld: %zu groups of counters or energy = best left unwritten", size->m, size->n,
                    size->k, mmb_best_held(sw->best));
         rc = -1;
     }
@@ -512,7 +524,7 @@ static void print_phases(const struct sweep *sw, const struct mmb_phase_times *t
             now - began - known > 0 ? now - began - known : 0.0, close_s);
 }
 
-/* counters = best, the filter of the file's rows that a group's new fastest row is
+/* counters or energy = best, the filter of the file's rows that a group's new fastest row is
  * compared with: a row counts when this sweep would not measure it again (the same
  * origin, or kept on purpose: --keep-stale), as resume decides. A stale row (another
  * source, compile options or protocol, or none recorded) is measured again, so its
@@ -541,14 +553,14 @@ static bool history_keeps(void *ctx, const struct mmb_row *row)
     return !mmb_resume_stale(mmb_resume_decide(&v, &planned));
 }
 
-/* What the sweep opened after its session: the groups of counters = best and what
+/* What the sweep opened after its session: the groups of counters or energy = best and what
  * the file holds of them, the compile pool and the sources it compiles. */
 static int sweep_extras_open(struct sweep *sw, char *err, size_t errlen)
 {
     const struct mmb_run_options *opts = sw->opts;
-    if (opts->counters == MMB_COUNTERS_BEST) {
-        /* what an earlier run left of each group, as this one measures, decides what it counts */
-        if (!(sw->best = mmb_best_new(opts->gpu_keyed))) {
+    if (best_what(opts)) {
+        /* what an earlier run left of each group, as this one measures, decides what it measures */
+        if (!(sw->best = mmb_best_new(opts->gpu_keyed, best_what(opts)))) {
             mmb_errorf(err, errlen, "out of host memory");
             return -1;
         }
@@ -604,6 +616,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
         .device = opts->device, .cache_dir = opts->cache_dir, .counters = opts->counters != MMB_COUNTERS_NONE,
         .metrics = opts->metrics, .l2_flush = opts->l2_flush, .verbose = opts->verbose, .command = "run",
     };
+    mmb_energy_spec_of(profile, opts->energy, &so.energy);
     double t_open = mmb_seconds_now();
     if (mmb_session_open(&sw.session, &so, err, errlen) != 0)
         return -1;
@@ -651,6 +664,8 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     const char *note = mmb_session_counter_note(sw.session);
     if (note[0] && opts->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench run: warning: %s\n", note);
+    if ((note = mmb_session_power_note(sw.session))[0])
+        fprintf(stderr, "mmbench run: warning: clocks, throttle, power and energy not measured: %s\n", note);
     sw.total = count_work(profile, &opts->shard);
     sw.progress = isatty(STDERR_FILENO) && !opts->verbose;
     char shard[32] = "";
@@ -684,7 +699,7 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
     if (sw.progress)
         fputs("\r\033[K", stderr);
     struct mmb_phase_times phases = *mmb_session_phase_times(sw.session);
-    char steps[512];
+    char steps[1024];
     mmb_session_counter_steps(sw.session, steps, sizeof steps);
     summary->counter_passes = phases.counter_passes;
     double close_s = sweep_close(&sw, &waits);

@@ -21,6 +21,7 @@ struct mmb_run_options {
     const char *cache_dir;    /* cubin cache; NULL: none */
     int jobs;                 /* NVRTC threads compiling ahead into the cache (needs it); 0: none */
     enum mmb_counters counters; /* which rows get counters (mmb_profile_counters) */
+    enum mmb_energy_mode energy; /* which rows get the energy phase (mmb_profile_energy) */
     const struct mmb_metric_set *metrics; /* the profile's, parsed; read unless counters is none */
     bool verbose;
     bool record_restricted;   /* write rows with status restricted too */

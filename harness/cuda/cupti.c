@@ -37,6 +37,8 @@
 #define MAX_LAUNCH_KERNELS 8
 /* A pass loop that runs this much past the config image's passes is a CUPTI bug. */
 #define EXTRA_PASSES 4
+/* Passes whose times are kept one by one (mmb_profiler_pass_seconds). */
+#define TIMED_PASSES 64
 
 /* cuptiProfilerInitialize is process-wide; sessions on several devices share it. */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,6 +89,7 @@ struct mmb_profiler {
     size_t data_size;
     size_t data_ranges;         /* the ranges it holds */
     double step_s[MMB_PROFILER_STEP_COUNT]; /* seconds in each step, all measurements */
+    double pass_s[TIMED_PASSES];            /* seconds of each pass number, all measurements */
 };
 
 static const char *const step_names[MMB_PROFILER_STEP_COUNT] = {"set-up", "start", "launches", "stop",
@@ -100,6 +103,11 @@ const char *mmb_profiler_step_text(enum mmb_profiler_step step)
 double mmb_profiler_step_seconds(const struct mmb_profiler *p, enum mmb_profiler_step step)
 {
     return p && (unsigned)step < MMB_PROFILER_STEP_COUNT ? p->step_s[step] : 0.0;
+}
+
+double mmb_profiler_pass_seconds(const struct mmb_profiler *p, size_t pass)
+{
+    return p && pass < TIMED_PASSES ? p->pass_s[pass] : 0.0;
 }
 
 /* Adds the time since *since to step and moves *since to now. */
@@ -415,7 +423,7 @@ static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profile
 {
     cudaError_t e;
     enum mmb_status st = MMB_STATUS_OK;
-    double t = mmb_seconds_now();
+    double t = mmb_seconds_now(), t0 = t;
     CUpti_RangeProfiler_Start_Params sp = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = p->rp;
     MMB_CHECK_CUPTI(cuptiRangeProfilerStart(&sp), return MMB_STATUS_PROFILING_DENIED);
@@ -443,6 +451,8 @@ static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profile
     MMB_CHECK_CUPTI(r, return MMB_STATUS_PROFILING_DENIED);
     MMB_CHECK_CUDA(e = cudaDeviceSynchronize(), return mmb_gpu_status_of(e));
     step_end(p, MMB_PROFILER_STEP_WAIT, &t);
+    if (pass >= 0 && pass < TIMED_PASSES)
+        p->pass_s[pass] += t - t0;
     *all_submitted = stop.isAllPassSubmitted != 0;
     return MMB_STATUS_OK;
 }
@@ -451,28 +461,38 @@ static enum mmb_status run_pass(struct mmb_profiler *p, const struct mmb_profile
  * the batch, the flush's kernels, then (hot) the warm-up launch's kernels, then the
  * measured launch's. Auto ranges carry no kernel names (on the H100 none of the
  * flush's ranges was named mmb_l2_*), so they are told apart by count: a launch
- * runs batch[i].kernels kernels, or, for a launch alone with kernels 0, what the
- * total leaves (a memset step the driver runs as a kernel shows up as an uneven
- * count and is refused). first[i] is the first measured range of launch i, count[i]
- * their number. */
+ * runs batch[i].kernels kernels, or, for the one launch of a batch with kernels 0
+ * (a library call), what the total leaves (a memset step the driver runs as a
+ * kernel shows up as an uneven count and is refused). first[i] is the first
+ * measured range of launch i, count[i] their number. */
 static enum mmb_status measured_ranges(const struct mmb_profiler *p, const struct mmb_profiled_launch *batch,
                                        size_t n, size_t total, bool cold, size_t *first, size_t *count,
                                        char *err, size_t errlen)
 {
     size_t flush_ranges = (size_t)mmb_l2_flush_kernels(p->flush);
-    size_t launches = cold ? 1 : 2, at = 0;
+    size_t launches = cold ? 1 : 2, at = 0, known = n * flush_ranges, unknown = 0, rest = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t k = (size_t)batch[i].kernels;
-        if (k == 0) {
-            size_t rest = total > flush_ranges ? total - flush_ranges : 0;
-            if (n != 1 || rest == 0 || rest % launches != 0) {
-                mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flush's %zu, then "
-                           "%zu launch%s of the same kernels", total, flush_ranges, launches,
-                           launches > 1 ? "es" : "");
-                return MMB_STATUS_PROFILING_DENIED;
-            }
-            k = rest / launches;
+        if (batch[i].kernels > 0)
+            known += launches * (size_t)batch[i].kernels;
+        else
+            unknown++;
+    }
+    if (unknown > 1) {
+        mmb_errorf(err, errlen, "%zu launches of unknown kernel counts in one batch: their ranges cannot be told "
+                   "apart", unknown);
+        return MMB_STATUS_PROFILING_DENIED;
+    }
+    if (unknown) {
+        rest = total > known ? total - known : 0;
+        if (rest == 0 || rest % launches != 0) {
+            mmb_errorf(err, errlen, "%zu kernels ran under the profiler: expected the L2 flushes' and the known "
+                       "launches' %zu, then %zu launch%s of the same kernels", total, known, launches,
+                       launches > 1 ? "es" : "");
+            return MMB_STATUS_PROFILING_DENIED;
         }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = batch[i].kernels > 0 ? (size_t)batch[i].kernels : rest / launches;
         at += flush_ranges + (launches - 1) * k;
         first[i] = at;
         count[i] = k;

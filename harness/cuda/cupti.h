@@ -69,7 +69,7 @@ enum mmb_status mmb_profiler_measure(struct mmb_profiler *p, mmb_launch_fn launc
 struct mmb_profiled_launch {
     mmb_launch_fn launch;
     void *ctx;
-    int kernels;          /* kernels one launch runs; 0: unknown, only in a batch of one */
+    int kernels;          /* kernels one launch runs; 0: unknown, at most one such launch a batch */
     struct mmb_row *row;  /* its counter columns and counter_status are written */
     double duration_ns;   /* out: gpu__time_duration.sum of its kernels */
 };
@@ -99,6 +99,12 @@ enum mmb_profiler_step {
 const char *mmb_profiler_step_text(enum mmb_profiler_step step);
 /* Seconds in step over every measurement so far; 0 for a NULL profiler. */
 double mmb_profiler_step_seconds(const struct mmb_profiler *p, enum mmb_profiler_step step);
+
+/* Seconds of every measurement's pass number pass (0-based: Start to the end of its
+ * wait), summed; 0 past the passes run. The passes of one config image run the same
+ * counters in the same order in every measurement, so a pass that costs more than
+ * the others (the SASS instruction counts, instrumented) shows here. */
+double mmb_profiler_pass_seconds(const struct mmb_profiler *p, size_t pass);
 
 /* Passes one measurement needs on this device; the CUPTI chip name ("GH100"). */
 size_t mmb_profiler_passes(const struct mmb_profiler *p);

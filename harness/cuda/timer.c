@@ -20,6 +20,7 @@ struct mmb_timer {
     char uuid[48];
     cudaEvent_t first[2];       /* around the launch of mmb_timer_launch_first */
     int first_events;           /* created */
+    struct mmb_clock_watch *watch; /* the caller's; NULL: the clock alone, read once */
 };
 
 enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
@@ -39,6 +40,11 @@ enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, voi
                        return mmb_gpu_status_of(e));
     *out = t;
     return MMB_STATUS_OK;
+}
+
+void mmb_timer_watch(struct mmb_timer *t, struct mmb_clock_watch *watch)
+{
+    t->watch = watch;
 }
 
 void mmb_timer_close(struct mmb_timer *t)
@@ -98,8 +104,13 @@ static enum mmb_status timer_batch(struct mmb_timer *t, mmb_launch_fn launch, vo
         if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
             return st;
         MMB_CHECK_CUDA(e = cudaEventRecord(events[2 * i + 1], stream), return mmb_gpu_status_of(e));
-        if (sm_clock_mhz && i == count / 2)
-            *sm_clock_mhz = mmb_nvml_sm_clock_mhz(t->uuid); /* the GPU is busy with earlier launches */
+        if (i == count / 2 && t->watch) { /* the GPU is busy with earlier launches */
+            double mhz = mmb_clock_watch_read(t->watch);
+            if (sm_clock_mhz)
+                *sm_clock_mhz = mhz;
+        } else if (sm_clock_mhz && i == count / 2) {
+            *sm_clock_mhz = mmb_nvml_sm_clock_mhz(t->uuid);
+        }
     }
     MMB_CHECK_CUDA(e = cudaStreamSynchronize(stream), return mmb_gpu_status_of(e));
     for (size_t i = 0; i < count; i++) {
@@ -125,6 +136,15 @@ enum mmb_status mmb_timer_launch_first(struct mmb_timer *t, mmb_launch_fn launch
     return MMB_STATUS_OK;
 }
 
+enum mmb_status mmb_timer_launch_warmup(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                        char *err, size_t errlen)
+{
+    enum mmb_status st;
+    if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+        return st;
+    return launch(ctx, err, errlen);
+}
+
 enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, int warmup,
                                   const struct mmb_converge_spec *spec, bool cold, bool with_first,
                                   struct mmb_timing *out, char *err, size_t errlen)
@@ -137,13 +157,12 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
     struct mmb_converge_step step;
     out->sm_clock_mhz = NAN;
     out->samples = NULL;
-    for (int i = 0; i < warmup; i++) {
-        if (cold && (st = timer_flush_l2(t, err, errlen)) != MMB_STATUS_OK)
+    for (int i = 0; i < warmup; i++)
+        if ((st = mmb_timer_launch_warmup(t, launch, ctx, cold, err, errlen)) != MMB_STATUS_OK)
             goto out;
-        if ((st = launch(ctx, err, errlen)) != MMB_STATUS_OK)
-            goto out;
-    }
     double t0 = mmb_seconds_now();
+    if (t->watch)
+        mmb_clock_watch_begin(t->watch);
     if (with_first) {
         float f = 0.0f;
         if ((st = timer_grow(&ms, &ms_cap, 1, &events, &created, &events_cap, 0, err, errlen)) != MMB_STATUS_OK)
@@ -174,6 +193,8 @@ enum mmb_status mmb_timer_measure(struct mmb_timer *t, mmb_launch_fn launch, voi
         n += step.more;
         mmb_converge_step(spec, ms, n, mmb_seconds_now() - t0, &step);
     }
+    if (t->watch)
+        mmb_clock_watch_end(t->watch);
     out->noise = step.noise;
     out->stop = step.stop;
     out->launched_ms = 0.0;

@@ -11,6 +11,7 @@
 #include "core/converge.h"
 #include "core/stats.h"
 #include "core/status.h"
+#include "cuda/clock_watch.h"
 #include "cuda/gpu.h"
 #include "cuda/l2flush.h"
 
@@ -21,6 +22,10 @@ struct mmb_timer;
 enum mmb_status mmb_timer_open(struct mmb_timer **out, const char *gpu_uuid, void *stream,
                                struct mmb_l2_flush *flush, char *err, size_t errlen);
 void mmb_timer_close(struct mmb_timer *t);
+/* With a watch (NULL: none), mmb_timer_measure opens its window at the first timed
+ * launch, reads it in the middle of every batch (the sm_clock_mhz read) and closes it
+ * after the last; the caller resets it and reads its results. */
+void mmb_timer_watch(struct mmb_timer *t, struct mmb_clock_watch *watch);
 
 struct mmb_timing {
     struct mmb_stats stats;   /* of the timed launches, in milliseconds; stats.n of them */
@@ -38,6 +43,12 @@ struct mmb_timing {
  * for, so with warmup 0 the verifying launch is one like any other. */
 enum mmb_status mmb_timer_launch_first(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
                                        char *err, size_t errlen);
+
+/* Enqueues one untimed launch as a warm-up launch is (after the flush when cold),
+ * without waiting for it: the verifying launch where the protocol has warm-ups, the
+ * first of them (mmb_timer_measure then runs the others). */
+enum mmb_status mmb_timer_launch_warmup(struct mmb_timer *t, mmb_launch_fn launch, void *ctx, bool cold,
+                                        char *err, size_t errlen);
 
 /* Runs warmup untimed launches, then timed ones in batches as the rule asks for them
  * (core/converge.h; a fixed count is one batch of up to MMB_CONVERGE_MAX_BATCH);

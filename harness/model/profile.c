@@ -158,6 +158,12 @@ static const struct key_def profile_keys[] = {
      NULL, NULL},
     {"timeout", key_timeout, "seconds one configuration may take, a number > 0 such as 120", 0, NULL, NULL},
     {"tolerance.", key_tolerance, "a number >= 0 such as 1e-4", KEY_PREFIX, "tolerance.DTYPE", NULL},
+    {"energy", mmb_profile_key_energy, "'best' (the energy window for each kernel's fastest configuration per size "
+     "and dtype), 'all' or 'off' (docs/energy.md)", 0, NULL, NULL},
+    {"energy_seconds", mmb_profile_key_energy_seconds, "seconds, a number from 0.05 to 60 such as 0.2 (the energy "
+     "window at least)", 0, NULL, NULL},
+    {"throttle_retries", mmb_profile_key_throttle_retries, "an integer from 0 to 10 (measurements again of a row "
+     "taken while the clocks were throttled)", 0, NULL, NULL},
     {"role", key_role, NULL, 0, NULL, mmb_profile_role_names},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
@@ -601,6 +607,9 @@ static void set_defaults(struct mmb_profile *p)
     p->warmup = 2;
     p->timeout = 120;
     p->max_configs = MMB_DEFAULT_MAX_CONFIGS;
+    p->energy = MMB_ENERGY_OFF;
+    p->energy_seconds = MMB_ENERGY_SECONDS_DEFAULT;
+    p->throttle_retries = MMB_THROTTLE_RETRIES_DEFAULT;
     p->cache = MMB_CACHE_COLD;
     strcpy(p->metrics, "default");
     p->seed = 1;

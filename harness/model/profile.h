@@ -170,6 +170,10 @@ struct mmb_tune_spec {
     bool record_restricted;   /* rows with status restricted for removed configurations */
 };
 
+/* The energy phase's defaults (docs/energy.md says why these). */
+#define MMB_ENERGY_SECONDS_DEFAULT 0.2
+#define MMB_THROTTLE_RETRIES_DEFAULT 2
+
 struct mmb_profile {
     char path[MMB_PATH_MAX];
     char name[64];            /* [profile] name, default: file name without .ini */
@@ -192,6 +196,11 @@ struct mmb_profile {
     unsigned long long seed;  /* input generator seed, default 1 */
     double timeout;           /* seconds one configuration may take, default 120 */
     long long max_configs;    /* configurations one kernel may have, default MMB_DEFAULT_MAX_CONFIGS */
+    /* clocks, power, energy (model/profile_energy.h) */
+    enum mmb_energy_mode energy; /* energy = best|all|off: which rows get the energy phase */
+    int energy_line;          /* where it is set; 0: not set, the command's default (mmb_profile_energy) */
+    double energy_seconds;    /* its window at least, default MMB_ENERGY_SECONDS_DEFAULT */
+    int throttle_retries;     /* a throttled row measured again at most, default MMB_THROTTLE_RETRIES_DEFAULT */
     struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];
     int nkernels;
     struct mmb_tune_spec tune;

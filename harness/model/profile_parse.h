@@ -146,6 +146,11 @@ int mmb_profile_key_target(struct loader *ld, const char *key, const char *value
 bool mmb_profile_is_tma_item(const char *item, size_t len);
 int mmb_profile_parse_tma(struct mmb_kernel_spec *k, const char *item, size_t len, char *msg, size_t msglen);
 int mmb_profile_check_tma(struct loader *ld);
+/* The keys of the energy phase (profile_energy.c): [profile] energy, energy_seconds and
+ * throttle_retries. */
+int mmb_profile_key_energy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_energy_seconds(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_throttle_retries(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 /* The index of a [kernel] key in its table (for ld->key_lines). */
 int mmb_profile_kernel_key_index(const char *key);
 

@@ -15,7 +15,9 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
+#include "core/counters.h"
 #include "core/error.h"
+#include "core/throttle.h"
 #include "results/limiter.h"
 
 #define COL(field, type_, role_, required_, better_, domain_, unit_, description_)                        \
@@ -55,6 +57,21 @@ const struct mmb_column mmb_columns[] = {
         "timer's step), max_seconds or max_samples (a cap came first; the row is still ok)"),
     COL(cache, STR, KEY, NO, NONE, CACHE, "", "cold (L2 flushed before each launch) or hot"),
     COL(sm_clock_mhz, REAL, TIME, NO, NONE, POSITIVE, "MHz", "SM clock read during the run"),
+    COL(sm_clock_min_mhz, REAL, TIME, NO, NONE, POSITIVE, "MHz",
+        "lowest SM clock over the timed launches (NVML's clock samples of the window and a read in it)"),
+    COL(sm_clock_max_mhz, REAL, TIME, NO, NONE, POSITIVE, "MHz", "highest SM clock over the timed launches"),
+    COL(throttle, STR, TIME, NO, NONE, THROTTLE, "",
+        "NVML's clock event reasons seen during the timed launches and the energy window, words joined by '+' "
+        "(none: none seen; empty: not measured); docs/energy.md lists them"),
+    COL(power_w, REAL, TIME, NO, LOWER, POSITIVE, "W",
+        "mean board power over the energy window: launches back to back, NVML's energy counter read at two of its "
+        "updates"),
+    COL(energy_j, REAL, TIME, NO, LOWER, POSITIVE, "J",
+        "board energy per launch: power_w times the energy window's time per launch"),
+    COL(energy_status, STR, TIME, NO, NONE, ENERGY_STATUS, "",
+        "why power_w and energy_j are filled or empty: ok, not_best (energy = best measured the group's fastest), "
+        "off, not_run (the configuration failed), unavailable (no NVML or energy counter) or failed (the window "
+        "measured nothing); empty in files older than the column"),
     COL(dram_read_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes read from DRAM"),
     COL(dram_write_bytes, REAL, COUNTER, NO, LOWER, NONNEG, "B", "bytes written to DRAM"),
     COL(dram_gbps, REAL, COUNTER, NO, HIGHER, NONNEG, "GB/s", "achieved DRAM bandwidth (read + write)"),
@@ -125,6 +142,8 @@ const struct mmb_column mmb_columns[] = {
     COL(limiter, STR, DERIVED, NO, NONE, LIMITER, "",
         "what limits the kernel: the busiest of the pipe (pipe_pct), the SM's issue rate, the SM's busiest unit, "
         "L1, L2 and DRAM throughput, or latency when none is at 60% of its peak (docs/counters.md)"),
+    COL(gflops_per_watt, REAL, DERIVED, NO, HIGHER, POSITIVE, "GFLOP/J",
+        "2MNK / energy_j: energy efficiency, GFLOP per joule (GFLOP/s per watt)"),
     COL(registers, INT, STATIC, NO, NONE, NONNEG, "", "registers per thread"),
     COL(smem_bytes, INT, STATIC, NO, NONE, NONNEG, "B", "shared memory per block"),
     COL(theoretical_occupancy_pct, REAL, STATIC, NO, NONE, NONNEG, "%",
@@ -313,6 +332,18 @@ static const char *name_check(enum mmb_col_domain domain, const char *text, char
         *ok = mmb_pipe_parse(text, &pp);
         for (const struct mmb_pipe_info *i = mmb_pipe_table; i->text && o < len; i++)
             o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", i->text);
+    } else if (domain == MMB_DOMAIN_THROTTLE) {
+        unsigned mask;
+        *ok = mmb_throttle_parse(text, &mask);
+        snprintf(list, len, "%s, or words of ", MMB_THROTTLE_NONE);
+        mmb_throttle_words(list + strlen(list), len - strlen(list));
+        if (strlen(list) + 16 < len)
+            strcat(list, " joined by '+'");
+    } else if (domain == MMB_DOMAIN_ENERGY_STATUS) {
+        enum mmb_energy_status st;
+        *ok = mmb_energy_status_parse(text, &st);
+        for (const struct mmb_energy_status_info *i = mmb_energy_status_table; i->text && o < len; i++)
+            o += (size_t)snprintf(list + o, len - o, "%s%s", o ? ", " : "", i->text);
     } else if (domain == MMB_DOMAIN_LIMITER) {
         *ok = mmb_limiter_parse(text) != NULL;
         for (const struct mmb_limiter *l = mmb_limiter_table; l->text && o < len; l++)
@@ -329,7 +360,7 @@ static int text_parse(const struct mmb_column *c, const char *text, size_t n, vo
         mmb_errorf(err, errlen, "column '%s': expected at most %zu bytes, found %zu", c->name, c->size - 1, n);
         return -1;
     }
-    char list[192];
+    char list[256];
     bool ok;
     if (n > 0 && name_check(c->domain, text, list, sizeof list, &ok) && !ok) {
         mmb_errorf(err, errlen, "column '%s': expected one of %s, found '%s'", c->name, list, text);

@@ -58,6 +58,8 @@ enum mmb_col_domain {
     MMB_DOMAIN_POSITIVE, /* a finite number from 1e-300 to 1e300: times, rates, peaks */
     MMB_DOMAIN_STATUS,   /* a name of core/status's table */
     MMB_DOMAIN_STOP,     /* a name of core/converge's mmb_stop_table: why timing stopped */
+    MMB_DOMAIN_THROTTLE, /* "none", or words of core/throttle's table joined by '+', each once */
+    MMB_DOMAIN_ENERGY_STATUS, /* a name of core/counters.h's energy status table */
 };
 
 struct mmb_column {

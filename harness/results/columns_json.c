@@ -10,7 +10,9 @@
 #include "core/cache.h"
 #include "core/converge.h"
 #include "core/dtype.h"
+#include "core/counters.h"
 #include "core/status.h"
+#include "core/throttle.h"
 #include "results/limiter.h"
 
 const char *mmb_columns_json_type(enum mmb_col_type type)
@@ -104,6 +106,10 @@ const char *mmb_columns_json_domain(enum mmb_col_domain domain)
         return "status";
     case MMB_DOMAIN_STOP:
         return "stop";
+    case MMB_DOMAIN_THROTTLE:
+        return "throttle";
+    case MMB_DOMAIN_ENERGY_STATUS:
+        return "energy_status";
     }
     return "text";
 }
@@ -141,6 +147,11 @@ static cJSON *domain_values(enum mmb_col_domain domain)
         for (const struct mmb_stop_info *s = mmb_stop_table; s->text; s++)
             ok = ok && cJSON_AddItemToArray(a, cJSON_CreateString(s->text));
         break;
+    case MMB_DOMAIN_ENERGY_STATUS:
+        for (const struct mmb_energy_status_info *e = mmb_energy_status_table; e->text; e++)
+            ok = ok && cJSON_AddItemToArray(a, cJSON_CreateString(e->text));
+        break;
+    case MMB_DOMAIN_THROTTLE: /* words, not values: a cell joins them (words_json) */
     case MMB_DOMAIN_TEXT:
     case MMB_DOMAIN_COUNT:
     case MMB_DOMAIN_NONNEG:
@@ -156,6 +167,18 @@ static cJSON *domain_values(enum mmb_col_domain domain)
     return a;
 }
 
+/* The throttle domain's words: a cell is "none" or some of them joined by '+', each once. */
+static cJSON *words_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    bool ok = a != NULL;
+    for (const struct mmb_throttle_info *t = mmb_throttle_table; ok && t->text; t++)
+        ok = cJSON_AddItemToArray(a, cJSON_CreateString(t->text));
+    if (!ok)
+        cJSON_Delete(a);
+    return ok ? a : NULL;
+}
+
 static cJSON *column_json(const struct mmb_column *c)
 {
     cJSON *o = cJSON_CreateObject();
@@ -169,6 +192,11 @@ static cJSON *column_json(const struct mmb_column *c)
     cJSON *values = ok ? domain_values(c->domain) : NULL;
     if (values && !cJSON_AddItemToObject(o, "values", values)) {
         cJSON_Delete(values);
+        ok = false;
+    }
+    cJSON *words = ok && c->domain == MMB_DOMAIN_THROTTLE ? words_json() : NULL;
+    if (ok && c->domain == MMB_DOMAIN_THROTTLE && (!words || !cJSON_AddItemToObject(o, "words", words))) {
+        cJSON_Delete(words);
         ok = false;
     }
     ok = ok && cJSON_AddStringToObject(o, "unit", c->unit) && cJSON_AddStringToObject(o, "description", c->description);

@@ -8,9 +8,9 @@
 
 #include "core/hash.h"
 
-/* The keys whose values change the counters but not the times. */
+/* The keys whose values change the counters or the energy columns but not the times. */
 static const char *const counting_keys[] = {"counters", "counter_mode", "cupti_setup", "cupti_replay",
-                                            "counter_batch", NULL};
+                                            "counter_batch", "energy", "energy_mode", NULL};
 
 bool mmb_protocol_key_times(const char *key)
 {
@@ -88,6 +88,16 @@ int mmb_protocol_format(const struct mmb_protocol_spec *spec, char *out, size_t 
     const char *cache = mmb_cache_text(spec->cache);
     ok = ok && item(out, len, &o, "cache", cache ? cache : "unknown");
     ok = ok && item(out, len, &o, "l2_flush", spec->l2_flush && spec->l2_flush[0] ? spec->l2_flush : "unknown");
+    if (spec->energy_known) {
+        bool on = spec->energy_mode && strcmp(spec->energy_mode, "off");
+        if (on)
+            snprintf(v, sizeof v, "%.6g", spec->energy_seconds);
+        ok = ok && item(out, len, &o, "energy", on ? v : "off");
+        if (on)
+            ok = ok && item(out, len, &o, "energy_mode", spec->energy_mode);
+        snprintf(v, sizeof v, "%d", spec->throttle_retries);
+        ok = ok && item(out, len, &o, "throttle_retries", v);
+    }
     mmb_protocol_metrics_name(spec->metrics, v, sizeof v);
     ok = ok && item(out, len, &o, "counters", v);
     if (spec->metrics && spec->metrics->count > 0) {

@@ -18,19 +18,36 @@ static uint64_t cell_hash(const char *text)
     return h ? h : 1;
 }
 
-/* The protocol's hash without its counter_mode item: which rows a sweep counts (best,
- * all) is the sweep's choice, not how a row was measured, and each row's
- * counter_status says whether it was counted (results/best/ decides what a resumed
- * group counts); so a row is not stale for it. 0 only for the empty cell. */
+/* The items of the sweep's choice of rows: which rows it counts (counter_mode) and
+ * which get the energy window (energy_mode) are not how a row was measured, and each
+ * row's counter_status and energy_status say whether it was (results/best/ decides
+ * what a resumed group measures); so a row is not stale for them. */
+static const char *const choice_items[] = {";counter_mode=", ";energy_mode=", NULL};
+
+/* The protocol's hash without its choice items. 0 only for the empty cell. */
 static uint64_t protocol_hash(const char *text)
 {
-    const char *item = strstr(text, ";counter_mode=");
-    if (!item)
-        return cell_hash(text);
-    const char *rest = strchr(item + 1, ';');
-    uint64_t h = mmb_hash_bytes(MMB_FNV_SEED, text, (size_t)(item - text));
-    if (rest)
-        h = mmb_hash_bytes(h, rest, strlen(rest));
+    if (!text[0])
+        return 0;
+    uint64_t h = MMB_FNV_SEED;
+    const char *p = text;
+    for (;;) {
+        const char *next = NULL;
+        for (const char *const *c = choice_items; *c; c++) {
+            const char *at = strstr(p, *c);
+            if (at && (!next || at < next))
+                next = at;
+        }
+        if (!next) {
+            h = mmb_hash_bytes(h, p, strlen(p));
+            break;
+        }
+        h = mmb_hash_bytes(h, p, (size_t)(next - p));
+        const char *rest = strchr(next + 1, ';');
+        if (!rest)
+            break;
+        p = rest;
+    }
     return h ? h : 1;
 }
 

@@ -161,6 +161,8 @@ void mmb_row_derive(struct mmb_row *row)
     row->declared_gbps = giga_per_second(compulsory_bytes(row), row);
     row->declared_bw_pct = percent_of(row->declared_gbps, row->peak_gbps);
     limiter_of(row, row->pipe_pct, row->limiter, sizeof row->limiter);
+    row->gflops_per_watt = positive(row->energy_j) && !isnan(work_flop(row)) ? work_flop(row) / row->energy_j / 1e9
+                                                                            : NAN;
 }
 
 double mmb_row_gflops(const struct mmb_row *row)

@@ -35,6 +35,12 @@ struct mmb_row {
     char stopped_by[16]; /* mmb_stop_table's text */
     char cache[8];      /* cold | hot */
     double sm_clock_mhz;
+    /* clocks, power, energy (NVML; cuda/clock_watch.c, cuda/energy.c) */
+    double sm_clock_min_mhz, sm_clock_max_mhz; /* over the timed launches */
+    char throttle[160];   /* core/throttle.h's words joined by '+', "none"; "" unmeasured */
+    double power_w;       /* mean board power over the energy window */
+    double energy_j;      /* per launch */
+    char energy_status[16]; /* core/counters.h's energy status text; "" in files older than the column */
     /* counters (CUPTI) */
     double dram_read_bytes, dram_write_bytes, dram_gbps, dram_util_pct, sm_util_pct;
     double ffma, fadd, fmul, l1_hit_pct, l2_hit_pct, smem_bank_conflicts, occupancy_pct;
@@ -51,6 +57,7 @@ struct mmb_row {
     double peak_gflops;
     double fp32_pct, pipe_pct, declared_gbps, declared_bw_pct;
     char limiter[8];    /* mmb_limiter_table's text: fp32, tensor, l1, l2, dram, ... */
+    double gflops_per_watt; /* 2MNK per joule of a launch, in GFLOP/J (= GFLOP/s per W) */
     /* static */
     long long registers, smem_bytes;
     double theoretical_occupancy_pct; /* the occupancy API's resident warps, % of the SM's maximum */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "model/profile_energy.h"
 
 static const struct mmb_kernel_spec *kernel_named(const struct mmb_profile *p, const char *name, size_t len)
 {
@@ -95,6 +96,20 @@ int mmb_tune_plan_make(const struct mmb_profile *p, const struct mmb_tune_option
                          "configuration; expected counters = all (--counters all, not --counters %s%s) or an "
                          "objective such as time or gflops", objective, mmb_counters_text(plan->counters),
                          opt->counters_set ? "" : " as the profile says");
+    /* an energy objective ranks every configuration by its energy: each needs its window */
+    bool energy_objective = mmb_objective_needs_energy(&plan->objective);
+    plan->energy = mmb_profile_energy(p, opt->energy_set, opt->energy, energy_objective ? MMB_ENERGY_ALL
+                                                                                        : MMB_ENERGY_OFF);
+    if (energy_objective && plan->energy != MMB_ENERGY_ALL) {
+        if (opt->energy_set)
+            return mmb_failf(err, errlen, "objective '%s' needs the energy of every configuration, which --energy "
+                             "%s does not measure; expected --energy all (or no --energy), or an objective such as "
+                             "time or gflops", objective, mmb_energy_mode_text(plan->energy));
+        return mmb_failf(err, errlen, "objective '%s' needs the energy of every configuration, which the profile's "
+                         "energy = %s (%s:%d) does not measure; expected --energy all, energy = all, or an objective "
+                         "such as time or gflops", objective, mmb_energy_mode_text(plan->energy), p->path,
+                         p->energy_line);
+    }
     plan->max_fevals = (size_t)(opt->max_fevals >= 0 ? opt->max_fevals : t->max_fevals);
     plan->time_limit = opt->time_limit >= 0 ? opt->time_limit : t->time_limit;
     plan->seed = opt->seed_set ? opt->seed : t->seed;

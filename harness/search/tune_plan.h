@@ -22,6 +22,8 @@ struct mmb_tune_options {
     bool seed_set, record_restricted;
     enum mmb_counters counters; /* --counters (--no-counters: none); read when counters_set */
     bool counters_set;
+    enum mmb_energy_mode energy; /* --energy (--no-energy: off); read when energy_set */
+    bool energy_set;
     struct mmb_shard shard;    /* --shard K/N; n == 0: all */
 };
 
@@ -37,6 +39,8 @@ struct mmb_tune_plan {
     uint64_t seed;
     bool record_restricted;
     enum mmb_counters counters; /* the command line's, else the profile's, else all */
+    enum mmb_energy_mode energy; /* the command line's, else the profile's, else all for an energy
+                                  * objective and best for the others */
     /* The reference library kernel (model/library.h), measured at every tuned size:
      * the profile's [kernel] with its library, or bare_reference when it has none. */
     const struct mmb_kernel_spec *cublas;

@@ -196,17 +196,26 @@ static double score_of(const struct tuner *t, const struct mmb_row *row)
     return mmb_csv_round(mmb_objective_score(&t->o->objective, row));
 }
 
-static void consider_best(struct tuner *t, size_t index, const struct mmb_row *row)
+/* The best row, and the front of a two-objective search (scores rounded as score_of
+ * rounds them); -1 out of host memory. */
+static int consider_best(struct tuner *t, size_t index, const struct mmb_row *row)
 {
     struct mmb_tuner_result *res = t->res;
     double score = score_of(t, row);
     if (isinf(score))
-        return;
+        return 0;
     if (!res->have_best || score < score_of(t, &res->best)) {
         res->have_best = true;
         res->best_index = index;
         res->best = *row;
     }
+    if (!t->o->objective.second)
+        return 0;
+    double both[2];
+    mmb_objective_scores(&t->o->objective, row, both);
+    both[0] = mmb_csv_round(both[0]);
+    both[1] = mmb_csv_round(both[1]);
+    return mmb_pareto_add(&res->front, index, both, row) < 0 ? -1 : 0;
 }
 
 static void count_known(void *ctx, size_t index, const struct mmb_row *row)
@@ -316,7 +325,8 @@ static int step(struct tuner *t, char *err, size_t errlen)
         if (touch(t, index, true) != 0)
             goto oom;
         score = score_of(t, known);
-        consider_best(t, index, known);
+        if (consider_best(t, index, known) != 0)
+            goto oom;
     } else if (cls != MEMO_ALLOWED) {
         search_allowed(t, index); /* counts and queues it, once */
         if (drain_pending(t, err, errlen) != 0)
@@ -336,7 +346,8 @@ static int step(struct tuner *t, char *err, size_t errlen)
         res->evaluated++;
         t->known_allowed++;
         score = score_of(t, &row);
-        consider_best(t, index, &row);
+        if (consider_best(t, index, &row) != 0)
+            goto oom;
     }
     t->search.ops->observe(&t->search, index, score);
     return drain_pending(t, err, errlen);
@@ -358,6 +369,7 @@ int mmb_tuner_run(const struct mmb_tuner_options *o, const struct mmb_tuner_call
     while (rc == 0 && !should_stop(&t, t0))
         rc = step(&t, err, errlen);
     res->seconds = mmb_seconds_now() - t0;
+    mmb_pareto_sort(&res->front);
     mmb_search_free(&t.search);
     free(t.memo_array);
     mmb_imap_free(&t.memo_map);

@@ -16,6 +16,7 @@
 #include "results/shard.h"
 #include "model/space.h"
 #include "search/objective.h"
+#include "search/pareto.h"
 #include "search/strategy.h"
 #include "search/tune_history.h"
 
@@ -75,7 +76,9 @@ struct mmb_tuner_result {
     double evaluate_seconds; /* inside evaluate() */
     bool have_best;
     size_t best_index;
-    struct mmb_row best;     /* the best ok row the search used */
+    struct mmb_row best;     /* the best ok row the search used (of the first objective) */
+    struct mmb_pareto front; /* a two-objective search's front over the rows it used, by the
+                              * first objective; free with mmb_pareto_free */
 };
 
 /* Runs the search. history holds earlier results (mmb_tune_history_load) and

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/clocks.h"
 #include "cmd/common.h"
 #include "cmd/devices.h"
 #include "cmd/supervise.h"
@@ -50,6 +51,7 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
     struct mmb_session_options so = {.device = r->device, .cache_dir = o->cache_dir,
                                      .counters = r->counters != MMB_COUNTERS_NONE, .metrics = r->metrics,
                                      .l2_flush = r->l2_flush, .verbose = o->verbose, .command = "tune"};
+    mmb_energy_spec_of(r->profile, r->energy, &so.energy);
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
@@ -164,6 +166,8 @@ static int tune_worker(void *ctx)
     const char *note = mmb_session_counter_note(r->session);
     if (note[0] && r->counters != MMB_COUNTERS_NONE)
         fprintf(stderr, "mmbench tune: warning: %s\n", note);
+    if ((note = mmb_session_power_note(r->session))[0])
+        fprintf(stderr, "mmbench tune: warning: clocks, throttle, power and energy not measured: %s\n", note);
     r->progress = isatty(STDERR_FILENO) && !r->settings->verbose;
     fprintf(stderr,
             "mmbench tune: %s on %s (sm_%d%d), %d kernel x size x dtype, %s, compiles ahead on %d "
@@ -221,6 +225,7 @@ static int plan_tune(struct tune_run *r, struct mmb_profile *profile, struct mmb
         return -1;
     }
     r->counters = mmb_metric_set_size(set) == 0 ? MMB_COUNTERS_NONE : plan->counters;
+    r->energy = plan->energy;
     r->problems = mmb_tune_plan_problems(profile, plan);
     if (s->t4 && r->problems != 1) {
         fprintf(stderr, "mmbench tune: --t4 names one file, but this tune has %d kernel x size x dtype "
@@ -270,8 +275,16 @@ int mmb_cmd_tune(int argc, char **argv)
             workers[i] = (struct mmb_worker){.work = tune_worker, .ctx = &runs[i]};
             snprintf(workers[i].name, sizeof workers[i].name, "GPU %d", runs[i].device);
         }
-        struct mmb_supervise_rows rows = {.jsonl = s.format == MMB_FORMAT_JSONL, .fail_on = s.fail_on};
-        rc = mmb_supervise_verdict("tune", &rows, mmb_supervise("tune", workers, nworkers, &rows));
+        int devices[MMB_SHARD_PARTS_MAX];
+        for (int i = 0; i < nworkers; i++)
+            devices[i] = runs[i].device;
+        struct mmb_cmd_clocks clocks;
+        if ((rc = mmb_cmd_clocks_lock("tune", &s.lock, devices, nworkers, &clocks)) == 0) {
+            struct mmb_supervise_rows rows = {.jsonl = s.format == MMB_FORMAT_JSONL, .fail_on = s.fail_on};
+            rc = mmb_supervise_verdict("tune", &rows, mmb_supervise("tune", workers, nworkers, &rows));
+            int restored = mmb_cmd_clocks_restore("tune", &clocks);
+            rc = rc ? rc : restored;
+        }
     }
     free(runs);
     free(workers);

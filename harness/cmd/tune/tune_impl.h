@@ -23,6 +23,7 @@ struct tune_run {
     const char *l2_flush;                 /* MMB_L2_SWEEP, checked */
     struct mmb_converge_spec timing;      /* the profile's, with the command line's over it */
     enum mmb_counters counters;           /* the plan's; none when the metric set is empty */
+    enum mmb_energy_mode energy;          /* the plan's: which rows get the energy window */
     struct mmb_session *session;
     const struct mmb_device_info *dev;
     struct mmb_csv_writer *csv;

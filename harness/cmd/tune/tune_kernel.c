@@ -45,7 +45,7 @@ struct job {
     size_t nsamples;
     char samples_params[MMB_PARAMS_LEN];
     size_t stale[MMB_RESUME_COUNT];  /* rows of the file left out as measured otherwise */
-    struct mmb_best *best;           /* counters = best: this search's rows, held; NULL otherwise */
+    struct mmb_best *best;           /* counters or energy = best: this search's rows, held; NULL otherwise */
     struct mmb_config last_cfg;      /* of the row evaluated last, for holding it */
     bool last_evaluated;
     bool best_oom;
@@ -114,7 +114,8 @@ static int job_evaluate(void *ctx, size_t index, const struct mmb_config *cfg, s
     bool lost = false;
     double t0 = mmb_seconds_now();
     struct mmb_eval_options eo = j->eo;
-    eo.time_only = j->best != NULL;
+    eo.time_only = j->best && r->counters != MMB_COUNTERS_ALL;
+    eo.energy_later = r->energy == MMB_ENERGY_BEST;
     const double *samples = NULL;
     size_t nsamples = 0;
     mmb_session_evaluate(r->session, j->problem, j->kernel, cfg, &eo, row, &samples, &nsamples, &lost);
@@ -153,7 +154,7 @@ static int row_write(struct job *j, const struct mmb_row *row, const double *sam
 }
 
 /* The row with its origin, and its launch times when it was the one evaluated last:
- * with counters = best held with its search's, unless the device was lost measuring
+ * with counters or energy = best held with its search's, unless the device was lost measuring
  * it: then it is written now, so that a resumed tune does not run it again, and the
  * rows held are measured again. */
 static int job_record(void *ctx, const struct mmb_row *measured, char *err, size_t errlen)
@@ -184,8 +185,8 @@ static int job_record(void *ctx, const struct mmb_row *measured, char *err, size
     return 0;
 }
 
-/* counters = best, the sinks of the search's rows: the counted row completes the
- * group, whose rows are then written. */
+/* counters or energy = best, the sinks of the search's rows: the fastest row, counted
+ * and its energy measured, completes the group, whose rows are then written. */
 struct best_sink {
     struct job *j;
     char *err;
@@ -201,16 +202,18 @@ static int best_write(void *opaque, struct mmb_row *row, const double *samples, 
 static int best_counted(void *opaque, struct mmb_row *row, const double *samples, size_t nsamples)
 {
     struct best_sink *b = opaque;
-    (void)samples, (void)nsamples; /* counting does not time: the search holds the row's launch times */
-    if (mmb_best_counted(b->j->best, row) != 0) {
-        mmb_errorf(b->err, b->errlen, "%s %s: counted, but no search waits for it", row->kernel, row->params);
+    (void)samples, (void)nsamples; /* neither counting nor the energy window times: the search holds the row's
+                                    * launch times */
+    if (mmb_best_completed(b->j->best, row) != 0) {
+        mmb_errorf(b->err, b->errlen, "%s %s: completed, but no search waits for it", row->kernel, row->params);
         return -1;
     }
     return mmb_best_drain(b->j->best, best_write, b);
 }
 
-/* counters = best: the search is over (or was stopped): its fastest row is counted,
- * then its rows are written; after a lost device they are dropped instead. */
+/* counters or energy = best: the search is over (or was stopped): its fastest row is
+ * counted and its energy measured, then its rows are written; after a lost device
+ * they are dropped instead. */
 static int best_finish(struct job *j, char *err, size_t errlen)
 {
     struct tune_run *r = j->run;
@@ -223,19 +226,17 @@ static int best_finish(struct job *j, char *err, size_t errlen)
     }
     struct best_sink sink = {j, err, errlen};
     struct mmb_config cfg;
-    bool stale;
-    const struct mmb_row *pick = mmb_best_close(j->best, &cfg, &stale);
-    if (stale)
-        fprintf(stderr, "mmbench tune: warning: %s at %lldx%lldx%lld: its fastest row in %s has no counters (an "
-                "earlier run did not read them) and stays so\n", j->kernel->name, j->size.m, j->size.n, j->size.k,
-                r->csv_path);
+    unsigned missing;
+    const struct mmb_row *pick = mmb_best_close(j->best, &cfg, &missing);
+    mmb_cmd_best_missing_warn("tune", j->kernel->name, &j->size, r->csv_path, missing);
     if (pick) {
         struct mmb_row row = *pick, id;
         mmb_session_row_identity(r->session, r->profile, j->kernel, &cfg, &j->size, j->dtype, &id);
         double limit = r->settings->timeout > 0 ? r->settings->timeout : r->profile->timeout;
-        mmb_watch_begin(&id, r->csv_path, limit); /* a counting that never ends is this configuration's timeout */
-        int rc = mmb_session_submit_counted(r->session, j->problem, j->kernel, &cfg, &j->eo, &row, best_counted,
-                                            &sink);
+        mmb_watch_begin(&id, r->csv_path, limit); /* a counting or window that never ends: its timeout */
+        int rc = mmb_session_submit_best(r->session, j->problem, j->kernel, &cfg, &j->eo, &row,
+                                         r->counters == MMB_COUNTERS_BEST, r->energy == MMB_ENERGY_BEST,
+                                         best_counted, &sink);
         if (rc == 0)
             rc = mmb_session_flush(r->session, best_counted, &sink);
         mmb_watch_end(r->measured, 0);
@@ -245,7 +246,7 @@ static int best_finish(struct job *j, char *err, size_t errlen)
     return mmb_best_drain(j->best, best_write, &sink);
 }
 
-/* counters = best: the rows the file already holds of this search, for mmb_best_close. */
+/* counters or energy = best: the rows the file already holds of this search, for mmb_best_close. */
 static void best_history_row(void *ctx, size_t index, const struct mmb_row *row)
 {
     struct job *j = ctx;
@@ -311,10 +312,28 @@ static int t4_export(FILE *f, const struct tune_run *r, struct job *j, struct mm
     }
     if (r->nworkers > 1 && mmb_tune_history_load(h, r->csv_path, j->kernel, id, NULL, NULL, err, errlen) != 0)
         return MMB_EXIT_FAILED;
-    if (mmb_tune_history_export_t4(h, r->plan->objective.text, job_compile_ms, j, path, &count, err, errlen) != 0)
+    char names[64];
+    mmb_objective_names(&r->plan->objective, names, sizeof names);
+    if (mmb_tune_history_export_t4(h, names, job_compile_ms, j, path, &count, err, errlen) != 0)
         return MMB_EXIT_FAILED;
     fprintf(f, "  t4: %s (%zu results)\n", path, count);
     return 0;
+}
+
+/* A two-objective search's front, best first objective first. */
+static void print_front(FILE *f, const struct mmb_tune_plan *p, const struct mmb_tuner_result *res)
+{
+    const struct mmb_objective *o = &p->objective;
+    if (!o->second)
+        return;
+    fprintf(f, "  Pareto front (%s, %s): %zu configuration%s\n", o->column->name, o->second->name, res->front.n,
+           res->front.n == 1 ? "" : "s");
+    for (size_t i = 0; i < res->front.n; i++) {
+        const struct mmb_row *b = &res->front.v[i].row;
+        fprintf(f, "    %s  %s %.6g  %s %.6g  (%.4f ms, %.1f GFLOP/s, %.4g J, %.1f W)\n", b->params, o->column->name,
+               mmb_objective_value(o, b), o->second->name, res->front.v[i].score[1] * (o->second_maximize ? -1 : 1),
+               b->time_ms_median, b->gflops, b->energy_j, b->power_w);
+    }
 }
 
 static void print_summary(FILE *f, const struct tune_run *r, const struct job *j, const struct mmb_tuner_result *res,
@@ -351,6 +370,7 @@ static void print_summary(FILE *f, const struct tune_run *r, const struct job *j
             fprintf(f, "  (no cuBLAS reference at this size)");
         fprintf(f, "\n");
     }
+    print_front(f, p, res);
     double other = res->seconds - j->measure_s - pool->wait_seconds;
     fprintf(f, "  time: %.1f s = measuring %.1f s + waiting for the compiler %.1f s + other %.1f s; "
            "NVRTC %.1f s on %d thread%s (%zu through NVRTC, %zu from the cubin cache, %zu compile errors)\n",
@@ -441,8 +461,10 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
         mmb_tune_history_free(h);
         return MMB_EXIT_FAILED;
     }
-    if (r->counters == MMB_COUNTERS_BEST) {
-        if (!(j.best = mmb_best_new(r->nworkers > 1)) || mmb_best_open(j.best, &id) != 0) {
+    unsigned what = (r->counters == MMB_COUNTERS_BEST ? MMB_BEST_COUNTERS : 0u) |
+                    (r->energy == MMB_ENERGY_BEST ? MMB_BEST_ENERGY : 0u);
+    if (what) {
+        if (!(j.best = mmb_best_new(r->nworkers > 1, what)) || mmb_best_open(j.best, &id) != 0) {
             mmb_best_free(j.best);
             mmb_tune_history_free(h);
             mmb_errorf(err, errlen, "out of host memory");
@@ -484,6 +506,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
             rc = t4_export(f, r, &j, h, &id, err, errlen);
         mmb_cmd_summary_close(&out);
     }
+    mmb_pareto_free(&res->front);
     free(res);
     free(j.samples);
     mmb_imap_free(&j.compile_us);

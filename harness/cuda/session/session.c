@@ -1,5 +1,6 @@
 /* session.c - measuring one configuration on one problem: prepare (session_kernels.c),
- * launch on a poisoned output, verify against the reference, time, read counters.
+ * verify (a launch of the protocol's on a poisoned output, against the reference),
+ * time, read counters.
  * Every failure becomes the row's status and reason. Counters read in batches are
  * session_batch.c's. Also what its rows say of their origin: each kernel's source
  * digest (read once per session), a library's name and version, a configuration's
@@ -41,6 +42,7 @@ static enum mmb_status open_resources(struct mmb_session *s, char *err, size_t e
         return st;
     if ((st = mmb_timer_open(&s->timer, s->dev.uuid, s->stream, s->flush, err, errlen)) != MMB_STATUS_OK)
         return st;
+    mmb_session_power_open(s);
     if ((st = mmb_reference_open(&s->ref, s->arch, s->opts.cache_dir, s->stream, err, errlen)) != MMB_STATUS_OK)
         return st;
     if ((st = mmb_verifier_open(&s->verifier, s->arch, s->opts.cache_dir, err, errlen)) != MMB_STATUS_OK)
@@ -178,6 +180,9 @@ void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_prof
     row->n = size->n;
     row->k = size->k;
     snprintf(row->cache, sizeof row->cache, "%s", mmb_cache_text(profile->cache));
+    /* until measured: a row that never runs correctly keeps not_run (or off) */
+    mmb_session_energy_status(row, s->opts.energy.mode == MMB_ENERGY_OFF ? MMB_ENERGY_STATUS_OFF
+                                                                         : MMB_ENERGY_STATUS_NOT_RUN);
 }
 
 /* ---- a row's origin (results/resume.h): source digest, compile options, protocol ---- */
@@ -189,7 +194,9 @@ int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_opti
         .version = MMB_VERSION, .warmup = eo->warmup, .timing = eo->timing, .cache = eo->cache,
         .l2_flush = s->flush ? mmb_l2_flush_method(s->flush) : NULL,
         .metrics = s->opts.counters ? &s->metrics : NULL, .counter_mode = mmb_counters_text(counters),
-        .counter_batch = s->batch_max,
+        .counter_batch = s->batch_max, .energy_known = true,
+        .energy_mode = mmb_energy_mode_text(s->opts.energy.mode),
+        .energy_seconds = s->opts.energy.seconds, .throttle_retries = s->opts.energy.throttle_retries,
     };
     mmb_profiler_env_modes(&spec.cupti_setup, &spec.cupti_replay);
     return mmb_protocol_format(&spec, out, len);
@@ -262,7 +269,8 @@ void mmb_session_row_origin(struct mmb_session *s, const struct mmb_kernel_spec 
 
 /* ---- where the time goes ---- */
 
-static const char *const phase_names[MMB_PHASE_COUNT] = {"problems", "prepare", "verify", "timing", "counters"};
+static const char *const phase_names[MMB_PHASE_COUNT] = {"problems", "prepare", "verify", "timing", "counters",
+                                                         "energy"};
 
 const char *mmb_phase_text(enum mmb_phase phase)
 {
@@ -289,7 +297,12 @@ void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t l
         if (i == MMB_PHASE_COUNTERS && used < len)
             used += (size_t)snprintf(out + used, len - used, " (%zu passes, set-up %.2f s)", t->counter_passes,
                                      t->counter_setup_seconds);
+        if (i == MMB_PHASE_ENERGY && used < len)
+            used += mmb_session_energy_format(t, out + used, len - used);
     }
+    if (t->throttle_retries && used < len)
+        snprintf(out + used, len - used, "; %zu timed again for throttled clocks, %zu still throttled (flagged)",
+                 t->throttle_retries, t->throttled_rows);
 }
 
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len)
@@ -303,6 +316,14 @@ void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t le
         used += (size_t)snprintf(out + used, len - used, "%s %s %.2f s", i ? "," : "",
                                  mmb_profiler_step_text((enum mmb_profiler_step)i),
                                  mmb_profiler_step_seconds(s->profiler, (enum mmb_profiler_step)i));
+    const char *sep = "; by pass:";
+    for (size_t i = 0; i < mmb_profiler_passes(s->profiler) + 4 && used < len; i++) {
+        double sec = mmb_profiler_pass_seconds(s->profiler, i);
+        if (sec <= 0.0)
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s %zu %.2f s", sep, i + 1, sec);
+        sep = ",";
+    }
 }
 
 const char *mmb_session_command(const struct mmb_session *s)
@@ -352,12 +373,33 @@ void mmb_session_read_counters(struct mmb_session *s, struct launch_ctx *c, bool
                 err);
 }
 
-/* Correct first: one launch on a poisoned output, compared on the GPU with the
- * reference (verify.h). Cold and without warm-up, the launch is timed as the timed
- * ones are (timer.h): the first sample. Returns the row's status. */
-static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c, const struct kernel_engine *engine,
-                                     const struct mmb_eval_options *eo, bool timed, struct mmb_row *row,
-                                     bool *device_lost)
+/* Which launch of the protocol is verified: correct first, one launch on a poisoned
+ * output, compared on the GPU with the reference (verify.h). It is a launch the
+ * protocol runs anyway where one is free to be: cold without warm-up the first timed
+ * launch (after its flush, as every timed one), with warm-up the first warm-up
+ * launch; hot without warm-up a launch of its own, which is then the timed launches'
+ * warm-up. The comparison follows the launch, except hot with one warm-up: there it
+ * follows the timed launches, so that these follow the warm-up as they would without
+ * verification (the comparison reads C and the reference through L2). Every launch
+ * writes all of C, so a C compared after more launches is still checked whole. */
+enum verified_launch { VERIFY_OWN, VERIFY_FIRST_TIMED, VERIFY_FIRST_WARMUP };
+
+static enum verified_launch verified_launch_of(const struct mmb_eval_options *eo)
+{
+    bool cold = eo->cache == MMB_CACHE_COLD;
+    if (eo->warmup >= 1)
+        return VERIFY_FIRST_WARMUP;
+    return cold ? VERIFY_FIRST_TIMED : VERIFY_OWN;
+}
+
+static bool compare_after_timing(const struct mmb_eval_options *eo)
+{
+    return eo->cache != MMB_CACHE_COLD && eo->warmup == 1;
+}
+
+/* Poisons C and enqueues the verified launch. */
+static enum mmb_status verify_launch(struct mmb_session *s, struct launch_ctx *c, enum verified_launch which,
+                                     bool cold, struct mmb_row *row, bool *device_lost)
 {
     char *err = row->reason;
     size_t errlen = sizeof row->reason;
@@ -367,14 +409,29 @@ static enum mmb_status verify_output(struct mmb_session *s, struct launch_ctx *c
     size_t count = (size_t)p->size.m * (size_t)p->size.n;
     MMB_CHECK_CUDA(e = cudaMemsetAsync(p->dC, mmb_inputs_poison_byte(p->dtype), count * p->osize, s->stream),
                    *device_lost = true; return mmb_gpu_status_of(e));
-    st = timed ? mmb_timer_launch_first(s->timer, c->launch, c, true, err, errlen) : c->launch(c, err, errlen);
-    if (st != MMB_STATUS_OK) {
+    if (which == VERIFY_FIRST_TIMED)
+        st = mmb_timer_launch_first(s->timer, c->launch, c, true, err, errlen);
+    else if (which == VERIFY_FIRST_WARMUP)
+        st = mmb_timer_launch_warmup(s->timer, c->launch, c, cold, err, errlen);
+    else
+        st = c->launch(c, err, errlen);
+    if (st != MMB_STATUS_OK)
         *device_lost = st == MMB_STATUS_LAUNCH_ERROR;
-        return st;
-    }
+    return st;
+}
+
+/* Compares C, as the verified launch (and any launch after it) left it, with the
+ * reference. Returns the row's status. */
+static enum mmb_status verify_compare(struct mmb_session *s, struct launch_ctx *c, const struct kernel_engine *engine,
+                                      const struct mmb_eval_options *eo, struct mmb_row *row, bool *device_lost)
+{
+    char *err = row->reason;
+    size_t errlen = sizeof row->reason;
+    struct mmb_problem *p = c->p;
+    size_t count = (size_t)p->size.m * (size_t)p->size.n;
     struct mmb_compare cmp;
-    st = mmb_verifier_compare(s->verifier, s->stream, p->dC, p->dRef, count, p->dtype, p->ref_max, eo->tolerance,
-                              &cmp, err, errlen);
+    enum mmb_status st = mmb_verifier_compare(s->verifier, s->stream, p->dC, p->dRef, count, p->dtype, p->ref_max,
+                                              eo->tolerance, &cmp, err, errlen);
     if (st != MMB_STATUS_OK) {
         *device_lost = true; /* the kernel under test ran just before: its fault shows here */
         return st;
@@ -464,22 +521,48 @@ enum mmb_status mmb_session_measure(struct mmb_session *s, struct launch_ctx *c,
     if (row->status != MMB_STATUS_OK)
         return row->status;
 
-    bool cold = eo->cache == MMB_CACHE_COLD, first_timed = cold && eo->warmup == 0;
-    row->status = verify_output(s, c, engine, eo, first_timed, row, device_lost);
+    bool cold = eo->cache == MMB_CACHE_COLD;
+    enum verified_launch which = verified_launch_of(eo);
+    bool compare_late = compare_after_timing(eo);
+    row->status = verify_launch(s, c, which, cold, row, device_lost);
+    if (row->status == MMB_STATUS_OK && !compare_late)
+        row->status = verify_compare(s, c, engine, eo, row, device_lost);
     mmb_session_phase_end(s, MMB_PHASE_VERIFY, &t);
     if (row->status != MMB_STATUS_OK)
         return row->status;
 
-    struct mmb_timing tm;
-    row->status = mmb_timer_measure(s->timer, c->launch, c, eo->warmup, &eo->timing, cold, first_timed, &tm, err,
-                                    errlen);
-    mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
-    if (row->status != MMB_STATUS_OK) {
-        *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
-        return row->status;
+    /* timed again, a bounded number of times, while a limit throttles the clocks; the
+     * verified launch and a late comparison belong to the first attempt only */
+    for (int attempt = 0;; attempt++) {
+        struct mmb_timing tm;
+        bool first = attempt == 0;
+        int warmup = first && which == VERIFY_FIRST_WARMUP ? eo->warmup - 1 : eo->warmup;
+        mmb_clock_watch_reset(&s->watch, s->have_nvml ? &s->nvml : NULL);
+        row->status = mmb_timer_measure(s->timer, c->launch, c, warmup, &eo->timing, cold,
+                                        first && which == VERIFY_FIRST_TIMED, &tm, err, errlen);
+        mmb_session_phase_end(s, MMB_PHASE_TIMING, &t);
+        if (row->status != MMB_STATUS_OK) {
+            *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+            return row->status;
+        }
+        if (first && compare_late) {
+            row->status = verify_compare(s, c, engine, eo, row, device_lost);
+            mmb_session_phase_end(s, MMB_PHASE_VERIFY, &t);
+            if (row->status != MMB_STATUS_OK) {
+                free(tm.samples); /* the timing of a wrong result is not kept */
+                return row->status;
+            }
+        }
+        record_timing(s, c, &tm, row);
+        row->status = mmb_session_measure_power(s, c, tm.stats.median, eo->energy_later, row, err, errlen);
+        mmb_session_phase_end(s, MMB_PHASE_ENERGY, &t);
+        if (row->status != MMB_STATUS_OK) {
+            *device_lost = row->status == MMB_STATUS_LAUNCH_ERROR;
+            return row->status;
+        }
+        if (!mmb_session_throttled_again(s, row, attempt))
+            return row->status;
     }
-    record_timing(s, c, &tm, row);
-    return row->status;
 }
 
 enum mmb_status mmb_session_evaluate(struct mmb_session *s, struct mmb_problem *p,

@@ -29,10 +29,13 @@ const struct mmb_device_info *mmb_session_device(const struct mmb_session *s);
 void mmb_session_row_identity(const struct mmb_session *s, const struct mmb_profile *profile,
                               const struct mmb_kernel_spec *k, const struct mmb_config *cfg,
                               const struct mmb_size *size, enum mmb_dtype dtype, struct mmb_row *row);
+/* Why clocks, throttle reasons, power and energy go unmeasured in this session (NVML
+ * or the GPU missing from it); "" when they are measured. */
+const char *mmb_session_power_note(const struct mmb_session *s);
 /* The protocol column of the rows this session measures with eo (results/protocol.h):
  * eo's timing, the session's L2 flush, counter set, the counters mode of the sweep or
- * tune (which rows are counted: counter_mode) and the environment's CUPTI modes and
- * batch size, this mmbench's version. Returns 0, or -1 when out is too small. */
+ * tune (which rows are counted: counter_mode), the environment's CUPTI modes and
+ * batch size, the energy phase and throttle retries, this mmbench's version. Returns 0, or -1 when out is too small. */
 int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_options *eo, enum mmb_counters counters,
                          char *out, size_t len);
 /* Fills row's origin for kernel k at cfg, size and dtype: source_digest (the source and
@@ -53,7 +56,8 @@ const struct mmb_phase_times *mmb_session_phase_times(const struct mmb_session *
  * 18.0 s), counters 25.0 s (250 passes, set-up 0.3 s)"; what is 0 is left out. */
 void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t len);
 
-/* With counters, where their time went ("counter steps: set-up 0.1 s, start ..."); ""
+/* With counters, where their time went ("counter steps: set-up 0.1 s, start ...;
+ * by pass: 1 0.4 s, 2 ..." the passes by their number in a measurement); ""
  * without a profiler. */
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len);
 
@@ -94,13 +98,17 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
 /* Reads the waiting counters and sends every waiting row. Returns 0 or the sink's nonzero. */
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
 
-/* The counters of a row measured before without them (eo->time_only; counters =
- * best): cfg of kernel on problem is prepared again and its counters read, in a
- * batch as mmb_session_submit reads them, into a copy of measured that reaches sink
- * in the order submitted. Returns 0 or the sink's nonzero. */
-int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
-                               const struct mmb_config *cfg, const struct mmb_eval_options *eo,
-                               const struct mmb_row *measured, mmb_row_sink sink, void *sink_ctx);
+/* What a row timed before without them (eo->time_only, eo->energy_later: counters =
+ * best, energy = best) gets now: cfg of kernel on problem is prepared again, its
+ * energy window run (energy) and its counters read (counters), in a batch as
+ * mmb_session_submit reads them, into a copy of measured that reaches sink in the
+ * order submitted; its times stay. Returns 0 or the sink's nonzero. */
+int mmb_session_submit_best(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                            const struct mmb_config *cfg, const struct mmb_eval_options *eo,
+                            const struct mmb_row *measured, bool counters, bool energy, mmb_row_sink sink,
+                            void *sink_ctx);
+/* Sets row's energy_status (core/counters.h). */
+void mmb_session_energy_status(struct mmb_row *row, enum mmb_energy_status st);
 /* After a lost device: the rows waiting for counters are dropped (measured again by a
  * resumed sweep), the others sent. Returns 0 or the sink's nonzero. */
 int mmb_session_discard(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);

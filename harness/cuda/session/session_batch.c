@@ -1,12 +1,13 @@
 /* session_batch.c - evaluating configurations whose counters are read together
  * (mmb_profiler_measure_batch): each configuration is prepared, verified and timed at
  * once (or, counters = best, prepared again later to be counted:
- * mmb_session_submit_counted); its row then waits in the session, in order, until the
+ * mmb_session_submit_best); its row then waits in the session, in order, until the
  * batch's profiling passes are done, and goes to the caller's sink. The launches of a batch share the
  * passes (each after its own L2 flush, so each is measured as if alone), which every
- * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway, or
- * whose kernel count is not known (kernel_engine.kernels), goes alone, and a batch
- * stops at the ranges one pass records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
+ * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway goes
+ * alone, a batch holds one launch whose kernel count is not known
+ * (kernel_engine.kernels: cuBLAS) at most, and a batch stops at the ranges one pass
+ * records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
  * docs/counters.md, "Cost, and batches". MMB_COUNTER_BATCH=N (1..32) caps a batch. */
 #include <math.h>
 #include <stdio.h>
@@ -17,8 +18,9 @@
 #include "cuda/session/session_impl.h"
 
 /* A launch whose passes would take longer than this (kernel time) is measured alone:
- * the per-pass cost it would share is small beside its own. */
-#define BATCH_LAUNCH_SECONDS 2.5
+ * it would fill a batch by itself. A shorter one shares the passes' fixed cost
+ * (Start and Stop, about 24 ms a pass on an H100: 0.3 s a measurement of 13 passes). */
+#define BATCH_LAUNCH_SECONDS 8.0
 /* A batch is measured once its passes would take this long (kernel time), or a
  * quarter of a configuration's time limit, whichever is less: a batch is measured
  * within the time limit of the configuration submitted last. */
@@ -42,6 +44,7 @@ static void batch_reset(struct mmb_session *s)
     s->npending = s->nbatch = 0;
     s->batch_kernel_s = 0.0;
     s->batch_ranges = 0;
+    s->batch_unknown = false;
 }
 
 /* Reads the counters of the waiting batch, then sends every waiting row to sink in
@@ -128,8 +131,10 @@ static size_t counters_take(struct mmb_session *s, struct pending_row *pr, const
     const struct kernel_engine *engine = mmb_session_engine_of(kernel->kind);
     double alone = s->profiler ? passes_seconds(s, &pr->row, cold) : INFINITY;
     if (counters_wanted(s) && s->profiler && alone <= BATCH_LAUNCH_SECONDS &&
-        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) && (pr->kernels = engine->kernels(&pr->ctx)) > 0) {
+        (eo->time_limit <= 0 || alone <= eo->time_limit / 8) &&
+        ((pr->kernels = engine->kernels(&pr->ctx)) > 0 || !s->batch_unknown)) {
         pr->wants_counters = true;
+        s->batch_unknown = s->batch_unknown || pr->kernels == 0;
         if (pr->ctx.cached)
             pr->ctx.cached->pins++;
         s->nbatch++;
@@ -184,9 +189,10 @@ int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struc
     return batch_close(s, eo, launch_ranges, sink, sink_ctx);
 }
 
-int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
-                               const struct mmb_config *cfg, const struct mmb_eval_options *eo,
-                               const struct mmb_row *measured, mmb_row_sink sink, void *sink_ctx)
+int mmb_session_submit_best(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
+                            const struct mmb_config *cfg, const struct mmb_eval_options *eo,
+                            const struct mmb_row *measured, bool counters, bool energy, mmb_row_sink sink,
+                            void *sink_ctx)
 {
     bool cold = eo->cache == MMB_CACHE_COLD;
     int rc;
@@ -199,17 +205,34 @@ int mmb_session_submit_counted(struct mmb_session *s, struct mmb_problem *p, con
     double t = mmb_seconds_now();
     /* the module is in the session's cache, or its cubin in the disk cache */
     enum mmb_status st = mmb_session_prepare(s, &pr->ctx, p, kernel, cfg, &pr->row);
-    mmb_session_phase_end(s, MMB_PHASE_COUNTERS, &t);
+    mmb_session_phase_end(s, energy ? MMB_PHASE_ENERGY : MMB_PHASE_COUNTERS, &t);
     size_t launch_ranges = 0;
-    if (st == MMB_STATUS_OK) {
-        launch_ranges = counters_take(s, pr, kernel, eo, cold);
-    } else { /* it was prepared before: what changed is said, the timing kept */
-        pr->row.counter_status = st;
-        fprintf(stderr, "mmbench: warning: %s %s: preparing it again for its counters failed: %s\n", kernel->name,
-                pr->row.params, pr->row.reason);
+    if (st != MMB_STATUS_OK) { /* it was prepared before: what changed is said, the timing kept */
+        if (counters)
+            pr->row.counter_status = st;
+        if (energy)
+            mmb_session_energy_status(&pr->row, MMB_ENERGY_STATUS_FAILED);
+        fprintf(stderr, "mmbench %s: warning: %s %s: preparing it again for its %s failed: %s\n",
+                mmb_session_command(s), kernel->name, pr->row.params,
+                counters && energy ? "counters and energy" : counters ? "counters" : "energy", pr->row.reason);
         pr->row.status = measured->status;
         snprintf(pr->row.reason, sizeof pr->row.reason, "%s", measured->reason);
+        return batch_close(s, eo, launch_ranges, sink, sink_ctx);
     }
+    if (energy) {
+        char err[512] = "";
+        st = mmb_session_energy_again(s, &pr->ctx, &pr->row, err, sizeof err);
+        mmb_session_phase_end(s, MMB_PHASE_ENERGY, &t);
+        if (st != MMB_STATUS_OK) { /* the GPU failed in the window: the row's timing stands */
+            mmb_session_energy_status(&pr->row, MMB_ENERGY_STATUS_FAILED);
+            fprintf(stderr, "mmbench %s: warning: %s %s: its energy window failed: %s: %s\n", mmb_session_command(s),
+                    kernel->name, pr->row.params, mmb_status_text(st), err);
+        }
+    }
+    if (counters)
+        launch_ranges = counters_take(s, pr, kernel, eo, cold);
+    else
+        mmb_row_derive(&pr->row);
     return batch_close(s, eo, launch_ranges, sink, sink_ctx);
 }
 

@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cuda/clock_watch.h"
 #include "cuda/cupti.h"
 #include "cuda/gpu.h"
+#include "cuda/nvml.h"
 #include "cuda/problem/problem.h"
 #include "cuda/session/session_types.h"
 #include "cuda/tensor_map.h"
@@ -58,7 +60,8 @@ struct kernel_engine {
     mmb_launch_fn launch;
     bool is_reference;   /* its error is the reference's own against float64 */
     /* Kernels one launch runs, to tell its profiler ranges apart in a batch
-     * (cupti.h); 0 when it cannot be known: the launch is then profiled alone. */
+     * (cupti.h); 0 when it cannot be known: one such launch a batch, whose count
+     * is what the others' leave of a pass's ranges. */
     int (*kernels)(struct launch_ctx *c);
 };
 
@@ -97,7 +100,13 @@ struct mmb_session {
     int npending, nbatch;         /* rows waiting; of them, waiting for counters */
     double batch_kernel_s;        /* the batch's passes' kernel time, estimated */
     size_t batch_ranges;          /* kernel ranges a pass of the batch records */
+    bool batch_unknown;           /* it holds a launch whose kernel count is not known */
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
+    struct mmb_nvml_device nvml;  /* the GPU as NVML knows it */
+    bool have_nvml;
+    char power_note[256];         /* why clocks, reasons, power and energy go unmeasured; "" */
+    char energy_note[256];        /* why the last energy window measured nothing; "" */
+    struct mmb_clock_watch watch; /* of the row being measured */
     double *last_samples;         /* mmb_session_evaluate's last row's times (owned) */
     int blas_versions[2];         /* cuBLAS's and cuBLASLt's (mmb_blas_versions; 0: unknown) */
     bool blas_versions_done;      /* asked already */
@@ -120,6 +129,23 @@ void mmb_session_read_counters(struct mmb_session *s, struct launch_ctx *c, bool
 const char *mmb_session_command(const struct mmb_session *s);
 /* Adds the time since *since to phase and moves *since to now. */
 void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *since);
+
+/* Clocks, power and energy (session_power.c): NVML's device for the session (or
+ * power_note says why none); the row's clocks, throttle words, power and energy
+ * after its timed launches, which ran under s->watch (launch_ms their median time);
+ * whether a throttled row is to be timed again after this attempt (counted, said
+ * with -v); the energy part of the summary line. */
+void mmb_session_power_open(struct mmb_session *s);
+enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_ctx *c, double launch_ms, bool later,
+                                          struct mmb_row *row, char *err, size_t errlen);
+/* energy = best: the energy window of a row timed before (its clocks kept; the
+ * window's throttle words added to its own), prepared into c again; a window that
+ * throttles is run again up to throttle_retries times. Returns a status other than ok
+ * only when the GPU failed (err says how). */
+enum mmb_status mmb_session_energy_again(struct mmb_session *s, struct launch_ctx *c, struct mmb_row *row,
+                                         char *err, size_t errlen);
+bool mmb_session_throttled_again(struct mmb_session *s, const struct mmb_row *row, int attempt);
+size_t mmb_session_energy_format(const struct mmb_phase_times *t, char *out, size_t len);
 
 /* Frees the module cache (on close). */
 void mmb_session_unload_modules(struct mmb_session *s);

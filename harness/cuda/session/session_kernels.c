@@ -217,8 +217,8 @@ static int one_kernel(struct launch_ctx *c)
 }
 
 /* What one cuBLAS call runs is its heuristic's choice (one kernel, or a split-K
- * kernel and its reduction), so its launch is profiled alone (docs/counters.md,
- * "Cost, and batches"). */
+ * kernel and its reduction): not known here, it is what a pass's ranges leave once
+ * the batch's other launches are counted (docs/counters.md, "Cost, and batches"). */
 static int library_kernels(struct launch_ctx *c)
 {
     (void)c;

@@ -9,6 +9,7 @@
 
 #include "core/cache.h"
 #include "core/converge.h"
+#include "model/profile_energy.h"
 #include "results/metrics.h"
 #include "results/row.h"
 
@@ -19,6 +20,7 @@ struct mmb_session_options {
     const struct mmb_metric_set *metrics; /* the counters to read (copied); NULL: none */
     const char *l2_flush;    /* L2 flush method (MMB_L2_SWEEP, l2flush.h); NULL: the default */
     bool verbose;
+    struct mmb_energy_spec energy; /* the energy phase and throttle retries (model/profile_energy.h) */
     const char *command;     /* "run", "tune": the session's lines on stderr start "mmbench COMMAND: " */
 };
 
@@ -31,6 +33,7 @@ enum mmb_phase {
     MMB_PHASE_VERIFY,    /* the launch on a poisoned output and the comparison */
     MMB_PHASE_TIMING,    /* warm-up and timed launches */
     MMB_PHASE_COUNTERS,  /* the profiling passes and their evaluation */
+    MMB_PHASE_ENERGY,    /* the energy windows (cuda/energy.h) */
     MMB_PHASE_COUNT,
 };
 
@@ -40,6 +43,10 @@ struct mmb_phase_times {
     size_t configurations;        /* evaluated (each phase it reached counted) */
     size_t counter_passes;        /* profiling passes run */
     double counter_setup_seconds; /* of the counters phase: profiler set-up per configuration */
+    size_t energy_windows;        /* energy windows that measured */
+    double update_ms_min, update_ms_max; /* the energy counter's update interval seen (0: none) */
+    size_t throttle_retries;      /* configurations timed again because the clocks were throttled */
+    size_t throttled_rows;        /* rows still throttled after their retries (flagged) */
 };
 
 struct mmb_eval_options {
@@ -49,7 +56,9 @@ struct mmb_eval_options {
     double tolerance;
     double time_limit;   /* seconds a configuration may take (the supervisor's); 0: none */
     bool time_only;      /* no counters now: the caller counts the rows it chooses later
-                          * (counters = best: mmb_session_submit_counted) */
+                          * (counters = best: mmb_session_submit_best) */
+    bool energy_later;   /* no energy window now (energy_status not_best): the caller measures
+                          * the rows it chooses later (energy = best: mmb_session_submit_best) */
 };
 
 /* Where submitted rows go, in the order submitted, each with its timed launches'

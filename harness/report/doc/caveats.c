@@ -3,6 +3,7 @@
  * without counters, published figures, figures left out, the agreement with Nsight
  * Compute, rows of another selection, notes of the other steps), one writer each. */
 #include "report/doc/caveats.h"
+#include "report/doc/energy/energy_doc.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -411,7 +412,7 @@ static size_t notes(FILE *f, const struct mmb_report *rep)
 
 /* In the order the README lists them; each returns the number of items it wrote. */
 static size_t (*const caveat_writers[])(FILE *f, const struct mmb_report *rep) = {
-    l2_writes, not_plotted, gpu_caveats, gpus_omits, ncu_agreement, left_out, notes, NULL,
+    l2_writes, not_plotted, gpu_caveats, gpus_omits, ncu_agreement, mmb_report_energy_doc_caveats, left_out, notes, NULL,
 };
 
 void mmb_report_caveats_write(FILE *f, const struct mmb_report *rep)

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "report/doc/caveats.h"
+#include "report/doc/energy/energy_doc.h"
 #include "report/doc/findings/findings.h"
 #include "report/doc/generations.h"
 #include "report/doc/md.h"
@@ -566,6 +567,12 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         return -1;
     }
     if (ladder_write(rep, tex.f, err, errlen) != 0 || tuning_write(rep, tex.f, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    if (mmb_report_energy_doc_write(rep, md.f) != 0) {
+        mmb_errorf(err, errlen, "out of memory");
         mmb_report_out_discard(&md);
         mmb_report_out_discard(&tex);
         return -1;

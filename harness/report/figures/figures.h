@@ -29,5 +29,7 @@ int mmb_report_plot_precisions(struct mmb_report *rep, char *err, size_t errlen)
 int mmb_report_plot_heatmaps(struct mmb_report *rep, char *err, size_t errlen);
 /* the spread of a tuned kernel's times */
 int mmb_report_plot_tune(struct mmb_report *rep, char *err, size_t errlen);
+/* time against energy over a tuned kernel's configurations, the Pareto front marked */
+int mmb_report_plot_energy(struct mmb_report *rep, char *err, size_t errlen);
 
 #endif

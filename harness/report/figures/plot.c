@@ -16,6 +16,7 @@ static int (*const figure_writers[])(struct mmb_report *rep, char *err, size_t e
     mmb_report_plot_tune,        /* tune-spread, tune-pair, tune-occupancy */
     mmb_report_plot_ladder,      /* <ladder profile>-<gpu> */
     mmb_report_plot_precisions,  /* precisions-<gpu> */
+    mmb_report_plot_energy,      /* pareto-<kernel>-<gpu> */
     NULL,
 };
 

@@ -17,21 +17,23 @@
 /* What one report reads at most: rows, and the GPUs, kernels and matrix shapes that its
  * figures can tell apart. More is an error naming the row where the limit was passed,
  * not a silently truncated figure.
- * Memory: a row takes sizeof(struct mmb_report_row), 1,920 bytes with the columns of now
+ * Memory: a row takes sizeof(struct mmb_report_row), 2,120 bytes with the columns of now
  * (the precision columns pipe, pipe_pct, tensor_pct and tensor_inst,
- * theoretical_occupancy_pct, the issue, shared-memory and warp-stall counters, and the
- * origin's three text cells, 544 bytes, among them) and at most MMB_REPORT_ROW_BYTES
- * (checked when built), in an array that grows by a quarter (tests/test_report.c checks
- * it); while a CSV is read, its whole text is held too, one CSV at a time, each at most
- * 256 MiB. Measured (with 1,832-byte rows, before the issue and stall counters) peak
+ * theoretical_occupancy_pct, the issue, shared-memory and warp-stall counters, the
+ * origin's three text cells, 544 bytes, and the clock, throttle, power and energy
+ * columns among them) and at most MMB_REPORT_ROW_BYTES (checked when built), in an array
+ * that grows by a quarter (tests/test_report.c checks it); while a CSV is read, its whole
+ * text is held too, one CSV at a time, each at most 256 MiB. Measured before the issue,
+ * stall, clock and energy columns (with 1,832-byte rows; not measured again since) peak
  * resident memory of a report built without CUDA (with it, add the ~250 MB its libraries
  * take), `report -n` of one CSV of course.csv's ok rows repeated (each copy a parameter of
  * its own), with the precision, occupancy and origin columns filled (protocol and
  * compile_options texts of the harness's form): 2.63 and 2.62 KiB a row for 100,000 and
- * 300,000 rows (a row's text is 0.84 kB). At the limit, 1,000,000 rows: 1.83 GB of rows
- * and the text of the CSV being read (up to 256 MiB), about 2.1 GB. */
+ * 300,000 rows (a row's text is 0.84 kB). At the limit, 1,000,000 rows, by the row size
+ * alone: 2.12 GB of rows and the text of the CSV being read (up to 256 MiB), about
+ * 2.4 GB. */
 #define MMB_REPORT_ROWS_MAX 1000000
-#define MMB_REPORT_ROW_BYTES 2048
+#define MMB_REPORT_ROW_BYTES 2304
 #define MMB_REPORT_GPUS_MAX 32
 #define MMB_REPORT_KERNELS_MAX 64
 #define MMB_REPORT_SHAPES_MAX 1024

@@ -1,5 +1,9 @@
 /* tune_groups.h - the report's view of tuning: the tuned problems found in the
- * data, each a kernel at one size, dtype and cache mode on one GPU. */
+ * data, each a kernel at one size, dtype and cache mode on one GPU; and the groups of
+ * configurations whose energy was measured (docs/energy.md), each with its fastest
+ * and its least-energy configuration and its time/energy Pareto front, and the rows a
+ * power or thermal limit throttled, which the Energy efficiency section
+ * (doc/energy/energy_doc.c) and the Pareto figures (figures/plot_energy.c) read. */
 #ifndef MMB_REPORT_TUNE_GROUPS_H
 #define MMB_REPORT_TUNE_GROUPS_H
 
@@ -38,5 +42,34 @@ bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, c
 /* True when the data holds rows of a tuning profile: the report then has a
  * Tuning section. */
 bool mmb_report_tune_groups_any(const struct mmb_report *rep);
+
+/* ---- energy ---- */
+
+/* A group needs this many configurations with energy to have a front worth drawing. */
+#define MMB_REPORT_ENERGY_GROUP_MIN 3
+
+struct mmb_report_energy_group {
+    size_t gpu, kernel, profile;
+    struct mmb_report_shape shape;
+    size_t *rows;      /* ok rows with a time and energy_j, by time (fastest first) */
+    bool *front;       /* rows[i] is on the front: no other row is as fast and uses less energy, or as frugal and
+                        * faster */
+    size_t n, nfront, throttled;
+    size_t fastest, frugal; /* indices into rows: the lowest time, the lowest energy (first of equals) */
+};
+
+/* An ok row with a finite, positive energy_j and time. */
+bool mmb_report_tune_group_energy_row(const struct mmb_report_row *r);
+/* Whether any row of d has energy. */
+bool mmb_report_tune_group_energy_any(const struct mmb_report_data *d);
+/* Whether r's throttle cell names a word that throttles (a power cap, thermal slowdown). */
+bool mmb_report_tune_group_throttled(const struct mmb_report_row *r);
+
+/* The groups of d with at least MMB_REPORT_ENERGY_GROUP_MIN rows with energy, of the
+ * profiles of role (an enum mmb_report_role; -1: any), in the data's order of GPU, profile,
+ * kernel and shape. Returns how many (*out NULL when 0), or -1 when out of memory.
+ * Free with mmb_report_tune_group_energy_free. */
+long mmb_report_tune_group_energy(const struct mmb_report_data *d, int role, struct mmb_report_energy_group **out);
+void mmb_report_tune_group_energy_free(struct mmb_report_energy_group *g, size_t n);
 
 #endif

@@ -1,4 +1,4 @@
-/* best.c - the groups of counters = best (best.h): rows held per group in a queue
+/* best.c - the groups of counters = best and energy = best (best.h): rows held per group in a queue
  * with their launch times, each group's row to count, the fastest ok row of each group already in the file,
  * and the groups sent whole, in the order they were opened. */
 #include "results/best/best.h"
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/counters.h"
 #include "core/hash.h"
 #include "core/imap.h"
 #include "results/columns.h"
@@ -36,10 +37,12 @@ struct group {
 struct known {
     double median;
     enum mmb_status counter_status;
+    bool energy_asked; /* its energy window was run (measured or not) */
 };
 
 struct mmb_best {
     bool with_gpu;
+    unsigned what;        /* MMB_BEST_COUNTERS, MMB_BEST_ENERGY */
     struct group *queue;  /* front first */
     size_t nqueue, cap;
     struct mmb_imap history; /* group key -> struct known * */
@@ -72,11 +75,28 @@ static bool counters_asked(enum mmb_status counter_status)
     return counter_status != MMB_STATUS_SKIPPED && counter_status != MMB_STATUS_NOT_BEST;
 }
 
-struct mmb_best *mmb_best_new(bool with_gpu)
+/* The energy window was run for the row: measured, or tried where it could not be. */
+static bool energy_asked(const char *energy_status)
 {
+    enum mmb_energy_status st;
+    return mmb_energy_status_parse(energy_status, &st) &&
+           (st == MMB_ENERGY_STATUS_OK || st == MMB_ENERGY_STATUS_UNAVAILABLE || st == MMB_ENERGY_STATUS_FAILED);
+}
+
+static struct known known_of(const struct mmb_row *row)
+{
+    return (struct known){row->time_ms_median, row->counter_status, energy_asked(row->energy_status)};
+}
+
+struct mmb_best *mmb_best_new(bool with_gpu, unsigned what)
+{
+    if (!(what & (MMB_BEST_COUNTERS | MMB_BEST_ENERGY)))
+        return NULL;
     struct mmb_best *b = calloc(1, sizeof *b);
-    if (b)
+    if (b) {
         b->with_gpu = with_gpu;
+        b->what = what;
+    }
     return b;
 }
 
@@ -116,12 +136,12 @@ int mmb_best_history_add(struct mmb_best *b, const struct mmb_row *row)
     struct known *k = mmb_imap_get(&b->history, (size_t)key, &v) ? (struct known *)v : NULL;
     if (k) {
         if (row->time_ms_median < k->median) /* the first of equals stays, as the report keeps it */
-            *k = (struct known){row->time_ms_median, row->counter_status};
+            *k = known_of(row);
         return 0;
     }
     if (!(k = malloc(sizeof *k)))
         return -1;
-    *k = (struct known){row->time_ms_median, row->counter_status};
+    *k = known_of(row);
     if (mmb_imap_put(&b->history, (size_t)key, (uintptr_t)k) != 0) {
         free(k);
         return -1;
@@ -224,10 +244,10 @@ int mmb_best_hold(struct mmb_best *b, const struct mmb_row *row, const struct mm
     return 0;
 }
 
-const struct mmb_row *mmb_best_close(struct mmb_best *b, struct mmb_config *cfg, bool *stale)
+const struct mmb_row *mmb_best_close(struct mmb_best *b, struct mmb_config *cfg, unsigned *missing)
 {
     struct group *g = last_group(b);
-    *stale = false;
+    *missing = 0;
     if (!g || g->state != GROUP_OPEN)
         return NULL;
     size_t best = SIZE_MAX;
@@ -237,7 +257,10 @@ const struct mmb_row *mmb_best_close(struct mmb_best *b, struct mmb_config *cfg,
     uintptr_t v;
     const struct known *k = mmb_imap_get(&b->history, (size_t)g->key, &v) ? (const struct known *)v : NULL;
     bool beaten = k && (best == SIZE_MAX || !(g->rows[best].time_ms_median < k->median));
-    *stale = beaten && !counters_asked(k->counter_status);
+    if (beaten && (b->what & MMB_BEST_COUNTERS) && !counters_asked(k->counter_status))
+        *missing |= MMB_BEST_COUNTERS;
+    if (beaten && (b->what & MMB_BEST_ENERGY) && !k->energy_asked)
+        *missing |= MMB_BEST_ENERGY;
     if (best == SIZE_MAX || beaten) {
         g->state = GROUP_READY;
         return NULL;
@@ -248,13 +271,13 @@ const struct mmb_row *mmb_best_close(struct mmb_best *b, struct mmb_config *cfg,
     return &g->rows[best];
 }
 
-int mmb_best_counted(struct mmb_best *b, const struct mmb_row *row)
+int mmb_best_completed(struct mmb_best *b, const struct mmb_row *row)
 {
     for (size_t i = 0; i < b->nqueue; i++) {
         struct group *g = &b->queue[i];
         if (g->state != GROUP_WAITING)
             continue;
-        g->rows[g->counted] = *row; /* its launch times are those held: counting does not time */
+        g->rows[g->counted] = *row; /* its launch times are those held: completing does not time */
         g->state = GROUP_READY;
         return 0;
     }
@@ -276,8 +299,11 @@ int mmb_best_drain(struct mmb_best *b,
             struct mmb_row *r = &g->rows[i];
             if (i == g->counted)
                 continue;
-            if (r->status == MMB_STATUS_OK)
+            if (r->status == MMB_STATUS_OK && (b->what & MMB_BEST_COUNTERS))
                 r->counter_status = MMB_STATUS_NOT_BEST;
+            if (r->status == MMB_STATUS_OK && (b->what & MMB_BEST_ENERGY))
+                snprintf(r->energy_status, sizeof r->energy_status, "%s",
+                         mmb_energy_status_text(MMB_ENERGY_STATUS_NOT_BEST));
             rc = sink(ctx, r, g->samples[i].v, g->samples[i].n);
         }
         group_free(g);

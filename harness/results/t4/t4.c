@@ -146,9 +146,19 @@ int mmb_t4_add(struct mmb_t4 *t4, const struct mmb_row *row, double compile_ms, 
         goto oom;
     if (!(list = cJSON_AddArrayToObject(r, "measurements")) || !measurements(list, row))
         goto oom;
-    if (!(objectives = cJSON_AddArrayToObject(r, "objectives")) || !(item = cJSON_CreateString(t4->objective)))
+    if (!(objectives = cJSON_AddArrayToObject(r, "objectives")))
         goto oom;
-    cJSON_AddItemToArray(objectives, item);
+    for (const char *o = t4->objective; *o;) { /* "time" or "time,energy_j": one string each */
+        size_t n = strcspn(o, ",");
+        if (!(item = cJSON_CreateString("")))
+            goto oom;
+        cJSON_AddItemToArray(objectives, item);
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)n, o);
+        if (!cJSON_SetValuestring(item, name))
+            goto oom;
+        o += n + (o[n] == ',');
+    }
     cJSON_AddItemToArray(t4->results, r);
     return 0;
 oom:

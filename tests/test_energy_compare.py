@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""test_energy_compare.py SOURCE_ROOT - scripts/gpu/energy_compare.py, the energy cross-check,
+without a GPU: the H200 run recorded in data/h200/bench/energy-check (nvidia-smi with
+power.draw only, 2.8 s windows) is not compared (its only reading lags and covers part of
+each window), and synthetic nvidia-smi output of known power decides agree and DISAGREE
+on power.draw.instant and on the energy counter, leaves the lagging average out of the
+verdict, and refuses short windows and CSVs that are not nvidia-smi's."""
+import os
+import subprocess
+import sys
+import tempfile
+from datetime import datetime, timezone
+
+root = sys.argv[1]
+script = os.path.join(root, 'scripts/gpu/energy_compare.py')
+fixtures = os.path.join(root, 'tests/fixtures/energy-check')
+env = dict(os.environ, TZ='UTC')  # nvidia-smi's timestamps are the GPU machine's local time: UTC there
+failures = []
+
+
+def run(log, smi):
+    p = subprocess.run([sys.executable, script, log, smi], capture_output=True, text=True, env=env)
+    return p.returncode, p.stdout + p.stderr
+
+
+def expect(cond, what, out=''):
+    if not cond:
+        failures.append(f'{what}\n{out}')
+
+
+def stamp(t):
+    return datetime.fromtimestamp(t, timezone.utc).strftime('%Y/%m/%d %H:%M:%S.%f')[:-3]
+
+
+T0 = 1795680000.0
+
+
+def write_case(d, name, windows, fields, power_at, period=0.02, span=None):
+    """A log of mmbench windows [(W, start, end)] and nvidia-smi samples every period s of
+    fields ('instant', 'counter', 'average'), power_at(t) giving the true board power."""
+    log = os.path.join(d, name + '.log')
+    with open(log, 'w') as f:
+        for w, a, b in windows:
+            f.write(f'  energy: {w:.1f} W over {b - a:.3f} s (50 counter updates, every 100.0 ms), 1 J per launch '
+                    f'of 1 ms (9 launches, phase {b - a:.3f} s; window {a:.3f} to {b:.3f} s since 1970)\n')
+    head = {'instant': 'power.draw.instant [W]', 'counter': 'total_energy_consumption [mJ]',
+            'average': 'power.draw.average [W]'}
+    smi = os.path.join(d, name + '.csv')
+    start, end = span or (windows[0][1] - 2, windows[-1][2] + 1)
+    with open(smi, 'w') as f:
+        f.write('timestamp, ' + ', '.join(head[x] for x in fields) + '\n')
+        t, energy = start, 0.0
+        while t < end:
+            cells = []
+            for x in fields:
+                if x == 'instant':
+                    cells.append(f'{power_at(t):.2f} W')
+                elif x == 'counter':
+                    cells.append(f'{energy * 1e3:.0f}')
+                else:  # the mean of the last second, which lags
+                    cells.append(f'{sum(power_at(t - k / 100) for k in range(100)) / 100:.2f} W')
+            f.write(stamp(t) + ', ' + ', '.join(cells) + '\n')
+            energy += power_at(t) * period
+            t += period
+    return log, smi
+
+
+# the recorded H200 run: power.draw only, which decides nothing
+rc, out = run(os.path.join(fixtures, 'h200-power-draw.log'), os.path.join(fixtures, 'h200-power-draw.csv'))
+expect(rc == 1 and 'NOT COMPARED' in out and '9 mmbench energy windows' in out, 'recorded H200: not compared', out)
+expect('average (606 samples)' in out, 'recorded H200: the average is shown', out)
+# and its late averages, shown, are within 4% of mmbench's windows, not 15% as over whole windows
+rows = [r for r in (line.split() for line in out.splitlines()) if len(r) == 4 and r[0].replace('.', '').isdigit()]
+expect(len(rows) == 9 and all(abs(float(r[3])) < 4.0 for r in rows), 'recorded H200: late averages within 4%', out)
+
+with tempfile.TemporaryDirectory() as d:
+    # two windows of 5 s at 600 W and 450 W, the board idle at 100 W between them and before
+    wins = [(600.0, T0, T0 + 5), (450.0, T0 + 6, T0 + 11)]
+
+    def board(t):
+        return 600.0 if T0 <= t < T0 + 5 else 450.0 if T0 + 6 <= t < T0 + 11 else 100.0
+
+    log, smi = write_case(d, 'steady', wins, ['instant', 'counter', 'average'], board)
+    rc, out = run(log, smi)
+    expect(rc == 0 and out.count('agree') == 1 and '4 differences over 2 of 2 windows on instant and counter' in out,
+           'steady board: agree on instant and counter', out)
+    # mmbench 5% high in one window: the instant and counter readings both catch it
+    log, smi = write_case(d, 'high', [(630.0, T0, T0 + 5), wins[1]], ['instant', 'counter'], board)
+    rc, out = run(log, smi)
+    expect(rc == 1 and 'DISAGREE' in out and 'largest 5.00%' in out, '5% off: DISAGREE', out)
+    # 2% off is within the limit
+    log, smi = write_case(d, 'close', [(612.0, T0, T0 + 5), wins[1]], ['instant'], board)
+    rc, out = run(log, smi)
+    expect(rc == 0 and 'largest 2.00%' in out, '2% off: agree', out)
+    # the lagging average alone decides nothing, though it is shown
+    log, smi = write_case(d, 'average', wins, ['average'], board)
+    rc, out = run(log, smi)
+    expect(rc == 1 and 'NOT COMPARED' in out and 'average W' in out, 'average only: not compared', out)
+    # a window too short for 50 instant samples, or nvidia-smi stopped early: not compared
+    log, smi = write_case(d, 'short', [(600.0, T0, T0 + 0.8)], ['instant'], board)
+    rc, out = run(log, smi)
+    expect(rc == 1 and 'NOT COMPARED' in out, 'short window: not compared', out)
+    log, smi = write_case(d, 'cut', wins, ['instant'], board, span=(T0 - 1, T0 + 8))
+    rc, out = run(log, smi)
+    expect(rc == 1 and 'DISAGREE' in out and '1 windows not compared on them' in out,
+           'nvidia-smi stopped early: the second window not compared', out)
+    # not nvidia-smi's CSV, or a field in a unit it does not write
+    bad = os.path.join(d, 'bad.csv')
+    with open(bad, 'w') as f:
+        f.write('time,power\n1,2\n')
+    rc, out = run(log, bad)
+    expect(rc == 1 and 'not nvidia-smi --query-gpu CSV output' in out, 'not nvidia-smi CSV', out)
+    with open(bad, 'w') as f:
+        f.write('timestamp, power.draw.instant [kW]\n')
+    rc, out = run(log, bad)
+    expect(rc == 1 and "power.draw.instant in 'kW'" in out, 'a unit it does not write', out)
+
+for f in failures:
+    print('FAIL:', f)
+sys.exit(1 if failures else 0)
