@@ -54,8 +54,9 @@ END_TEST
 START_TEST(test_offline_named_sets)
 {
     const char *chip = chips[_i];
-    /* the last is default without the stall reasons */
-    const char *names[] = {"default", "memory", "compute", "tensor", "stalls", "memory, compute, l1_util_pct, l2_util_pct"};
+    /* the last is default without the stall reasons and the instruction counts */
+    const char *names[] = {"default",      "memory", "compute", "tensor", "stalls",
+                           "instructions", "memory, compute, l1_util_pct, l2_util_pct"};
     enum { SETS = sizeof names / sizeof names[0] };
     size_t passes[SETS];
     char err[512];
@@ -70,20 +71,23 @@ START_TEST(test_offline_named_sets)
     ck_assert_uint_ge(passes[1], 1);
     /* the tensor counters, the issue rate and the shared-memory wavefronts ride in the
      * passes the others needed; the eight stall reasons and their total cost 3 more
-     * (on GH100; none on GA100): every replay of a profiled launch counts */
-    ck_assert_uint_le(passes[SETS - 1], 10);
-    ck_assert_uint_le(passes[0], passes[SETS - 1] + 3);
+     * (on GH100; none on GA100) and the instrumented instruction counts one: every
+     * replay of a profiled launch counts */
+    ck_assert_uint_le(passes[SETS - 1], 9);
+    ck_assert_uint_le(passes[0], passes[SETS - 1] + 4);
     ck_assert_uint_le(passes[4], 4);
+    ck_assert_uint_le(passes[5], 2);
 }
 END_TEST
 
 /* The passes of each shipped profile's metric set on GH100 (H100, H200), printed; the
  * story profile reads no stall reasons (the report reads them from the ladders only)
- * and so fits in default's passes less theirs, the ladders pay for them. */
+ * and so fits in default's passes less theirs, the ladders pay for them; neither the
+ * story nor the FP32 ladder reads the instrumented instruction counts. */
 START_TEST(test_offline_profile_passes)
 {
     static const struct { const char *profile; size_t most; } profiles[] = {
-        {"course.ini", 10}, {"ladder.ini", 13}, {"ladder-tc.ini", 13}, {"tune-seed.ini", 13},
+        {"course.ini", 9}, {"ladder.ini", 12}, {"ladder-tc.ini", 13}, {"tune-seed.ini", 13},
     };
     const char *root = getenv("MMB_SOURCE_ROOT");
     ck_assert_ptr_nonnull(root);

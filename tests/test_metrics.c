@@ -123,11 +123,19 @@ START_TEST(test_named_sets)
         ck_assert_msg(set_has_name(&set, memory[i]), "memory lacks %s", memory[i]);
 
     ck_assert_int_eq(mmb_metric_set_parse("compute", &set, err, sizeof err), 0);
-    ck_assert_uint_eq(mmb_metric_set_size(&set), 10);
-    const char *compute[] = {"sm_util_pct", "ffma", "fadd", "fmul", "occupancy_pct", "smem_bank_conflicts",
-                             "tensor_pct", "tensor_inst", "issue_pct", "smem_wavefronts"};
-    for (size_t i = 0; i < 10; i++)
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 7);
+    const char *compute[] = {"sm_util_pct", "occupancy_pct", "smem_bank_conflicts", "tensor_pct", "tensor_inst",
+                             "issue_pct", "smem_wavefronts"};
+    for (size_t i = 0; i < 7; i++)
         ck_assert_msg(set_has_name(&set, compute[i]), "compute lacks %s", compute[i]);
+
+    /* the instrumented FP32 instruction counts, apart: their pass runs the kernel slower */
+    ck_assert_int_eq(mmb_metric_set_parse("instructions", &set, err, sizeof err), 0);
+    ck_assert_uint_eq(mmb_metric_set_size(&set), 3);
+    ck_assert(set_has_name(&set, "ffma") && set_has_name(&set, "fadd") && set_has_name(&set, "fmul"));
+    for (size_t i = 0; i < set.count; i++)
+        ck_assert_msg(strncmp(mmb_metrics[set.index[i]].cupti, "smsp__sass_", 11) == 0, "%s",
+                      mmb_metrics[set.index[i]].cupti);
 
     ck_assert_int_eq(mmb_metric_set_parse("tensor", &set, err, sizeof err), 0);
     ck_assert_uint_eq(mmb_metric_set_size(&set), 2);
@@ -143,7 +151,8 @@ START_TEST(test_named_sets)
                       mmb_metrics[set.index[i]].cupti);
 
     struct mmb_metric_set all;
-    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, stalls, l1_util_pct, l2_util_pct ", &all, err, sizeof err), 0);
+    ck_assert_int_eq(mmb_metric_set_parse(" memory , compute, stalls, instructions, l1_util_pct, l2_util_pct ", &all, err,
+                                           sizeof err), 0);
     ck_assert_int_eq(mmb_metric_set_parse("default", &set, err, sizeof err), 0);
     ck_assert_uint_eq(all.count, set.count);
     for (size_t i = 0; i < all.count; i++)
@@ -189,7 +198,7 @@ START_TEST(test_unknown_names)
     ck_assert_msg(strstr(err, "l2_hit_pct"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("qwertyuiop", &set, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, stalls, none"), "%s", err);
+    ck_assert_msg(strstr(err, "expected default, memory, compute, tensor, stalls, instructions, none"), "%s", err);
 
     ck_assert_int_eq(mmb_metric_set_parse("ffma,,fadd", &set, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "empty name"), "%s", err);

@@ -172,7 +172,7 @@ struct mmb_tune_spec {
 
 /* The energy phase's defaults (docs/energy.md says why these). */
 #define MMB_ENERGY_SECONDS_DEFAULT 0.2
-#define MMB_THROTTLE_RETRIES_DEFAULT 2
+#define MMB_THROTTLE_RETRIES_DEFAULT 1
 
 struct mmb_profile {
     char path[MMB_PATH_MAX];

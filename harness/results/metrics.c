@@ -22,11 +22,11 @@ const struct mmb_metric mmb_metrics[] = {
     METRIC("sm__throughput.avg.pct_of_peak_sustained_elapsed", sm_util_pct, "percent", 1.0, TIME_AVG,
            MMB_METRIC_COMPUTE),
     METRIC("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", ffma, "instruction", 1.0, SUM,
-           MMB_METRIC_COMPUTE),
+           MMB_METRIC_INSTRUCTIONS),
     METRIC("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", fadd, "instruction", 1.0, SUM,
-           MMB_METRIC_COMPUTE),
+           MMB_METRIC_INSTRUCTIONS),
     METRIC("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", fmul, "instruction", 1.0, SUM,
-           MMB_METRIC_COMPUTE),
+           MMB_METRIC_INSTRUCTIONS),
     METRIC("l1tex__t_sector_hit_rate.pct", l1_hit_pct, "percent", 1.0, TIME_AVG, MMB_METRIC_MEMORY),
     METRIC("lts__t_sector_hit_rate.pct", l2_hit_pct, "percent", 1.0, TIME_AVG, MMB_METRIC_MEMORY),
     METRIC("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", smem_bank_conflicts,
@@ -88,6 +88,7 @@ static const struct {
     {"compute", MMB_METRIC_COMPUTE, false},
     {"tensor", MMB_METRIC_TENSOR, false},
     {"stalls", MMB_METRIC_STALLS, false},
+    {"instructions", MMB_METRIC_INSTRUCTIONS, false},
     {"none", 0, true},
 };
 #define SET_NAMES (sizeof set_names / sizeof set_names[0])
@@ -210,7 +211,7 @@ static void report_unknown(const char *word, char *err, size_t errlen)
         snprintf(err, errlen, "unknown metric '%s'; did you mean %s?", word, list);
     else
         snprintf(err, errlen,
-                 "unknown metric '%s'; expected default, memory, compute, tensor, stalls, none, or a comma list "
+                 "unknown metric '%s'; expected default, memory, compute, tensor, stalls, instructions, none, or a comma list "
                  "of CSV columns (dram_gbps, sm_util_pct, ...) or CUPTI names", word);
 }
 
@@ -233,7 +234,7 @@ int mmb_metric_set_parse(const char *text, struct mmb_metric_set *set, char *err
         size_t len = (size_t)(last - p);
         if (len == 0) {
             snprintf(err, errlen, "metric set '%s': empty name (expected default, memory, compute, "
-                     "tensor, stalls, none, or a comma list of metrics)", text);
+                     "tensor, stalls, instructions, none, or a comma list of metrics)", text);
             return -1;
         }
         if (len >= sizeof word)

@@ -22,6 +22,9 @@ enum {
     MMB_METRIC_COMPUTE = 1u << 1,
     MMB_METRIC_TENSOR = 1u << 2,
     MMB_METRIC_STALLS = 1u << 3,
+    /* the FP32 thread instruction counts (SASS): CUPTI instruments the kernel for them,
+     * a pass of their own in which it runs several times slower */
+    MMB_METRIC_INSTRUCTIONS = 1u << 4,
 };
 
 struct mmb_metric {
@@ -31,7 +34,7 @@ struct mmb_metric {
     const char *cupti_unit;  /* dimension CUPTI reports (checked offline by the tests) */
     double scale;            /* CSV value = CUPTI value * scale */
     enum mmb_metric_merge merge;
-    unsigned groups;         /* MMB_METRIC_MEMORY | MMB_METRIC_COMPUTE | MMB_METRIC_TENSOR | MMB_METRIC_STALLS */
+    unsigned groups;         /* MMB_METRIC_MEMORY | ... | MMB_METRIC_INSTRUCTIONS */
     size_t offset;           /* offsetof(struct mmb_row, column's field): a double */
 };
 
