@@ -186,7 +186,8 @@ def run_kt(args):
     import numpy as np
     say(f"kernel_tuner {kt.__version__}, numpy {np.__version__}")
     with open(spec["source"], encoding="utf-8") as f:
-        source = "#define elem_t float\n" + f.read()  # as mmbench's -D elem_t=float
+        # as mmbench's -D elem_t=float -D acc_t=float -D out_t=float for f32
+        source = "#define elem_t float\n#define acc_t float\n#define out_t float\n" + f.read()
     n = args.size
     rng = np.random.default_rng(1)
     a = rng.uniform(-1.0, 1.0, (n, n)).astype(np.float32)
