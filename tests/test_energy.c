@@ -25,6 +25,7 @@ struct fake_gpu {
     size_t launched, markers;
     double done_at[1 << 16]; /* when each marker is reached */
     int fail_after;          /* markers; -1: never */
+    double host_us;          /* the host's time to enqueue one launch (a library call's) */
     bool finished;
 };
 
@@ -34,6 +35,11 @@ static enum mmb_status fake_launch(void *ctx, size_t n, char *err, size_t errlen
     if (g->fail_after >= 0 && g->markers >= (size_t)g->fail_after) {
         snprintf(err, errlen, "fake launch failed");
         return MMB_STATUS_LAUNCH_ERROR;
+    }
+    if (g->host_us > 0) { /* the host spends this on each launch before the GPU sees it */
+        double until = mmb_seconds_now() + (double)n * g->host_us / 1e6;
+        while (mmb_seconds_now() < until)
+            ;
     }
     double now = mmb_seconds_now();
     if (!g->launched)
@@ -118,6 +124,28 @@ START_TEST(test_window_from_update_to_update)
     ck_assert(g->finished && r.launches == g->launched);
     /* the phase's cost: the wait for the first update (up to 100 ms) and the window */
     ck_assert_msg(r.seconds < 0.2 + 0.1 + 0.1, "%.3f s", r.seconds);
+    free(g);
+}
+END_TEST
+
+/* A launch the host takes longer to enqueue (10 us) than the GPU to run (5 us), as a
+ * library call at a small size: every marker is reached when checked, and the window
+ * still closes on the counter's updates instead of topping up the queue for ever. */
+START_TEST(test_host_bound_launches)
+{
+    open_fake();
+    struct mmb_energy_gpu ops;
+    struct fake_gpu *g = gpu_new(0.005, &ops);
+    g->host_us = 10.0;
+    struct mmb_energy_result r;
+    char err[256] = "";
+    double t0 = mmb_seconds_now();
+    ck_assert_int_eq(mmb_energy_measure(&dev, &ops, 0.005, 0.2, NULL, &r, err, sizeof err), MMB_STATUS_OK);
+    ck_assert_msg(r.why[0] == '\0', "%s", r.why);
+    ck_assert_msg(fabs(r.window_s - 0.2) < 0.05, "window %.4f s", r.window_s);
+    ck_assert_msg(fabs(r.power_w - 300.0) < 300.0 * 0.1, "power %.2f W", r.power_w);
+    ck_assert_msg(mmb_seconds_now() - t0 < 1.0, "%.3f s", mmb_seconds_now() - t0);
+    ck_assert(g->finished && r.launches == g->launched && r.launches > 0);
     free(g);
 }
 END_TEST
@@ -236,6 +264,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_window_from_update_to_update);
     tcase_add_test(tc, test_long_launches);
+    tcase_add_test(tc, test_host_bound_launches);
     tcase_add_test(tc, test_continuous_counter);
     tcase_add_test(tc, test_stalled_counter);
     tcase_add_test(tc, test_no_energy_counter);

@@ -81,6 +81,30 @@ static void result_empty(struct mmb_energy_result *out)
     out->opened_epoch = out->closed_epoch = NAN;
 }
 
+/* Chunks enqueued while fewer than `ahead` are unfinished, at most `ahead` of them: where
+ * the host enqueues no faster than the GPU runs (a library call of a few microseconds),
+ * every marker is reached by the time it is checked, and topping up without a bound
+ * would never return to read the counter. */
+static enum mmb_status top_up(const struct mmb_energy_gpu *gpu, size_t chunk, size_t ahead, size_t *markers,
+                              struct mmb_energy_result *out, char *err, size_t errlen)
+{
+    enum mmb_status st;
+    for (size_t burst = 0; burst < ahead; burst++) {
+        if (*markers >= ahead) {
+            bool reached = false;
+            if ((st = gpu->done(gpu->ctx, *markers - ahead, &reached, err, errlen)) != MMB_STATUS_OK)
+                return st;
+            if (!reached)
+                break;
+        }
+        if ((st = gpu->launch(gpu->ctx, chunk, err, errlen)) != MMB_STATUS_OK)
+            return st;
+        (*markers)++;
+        out->launches += chunk;
+    }
+    return MMB_STATUS_OK;
+}
+
 /* Launches until the window closes or the counter stalls; the queue kept QUEUE_MS ahead. */
 static enum mmb_status run_loop(const struct mmb_nvml_device *dev, const struct mmb_energy_gpu *gpu, double launch_ms,
                                 struct window *w, struct mmb_clock_watch *watch, struct mmb_energy_result *out,
@@ -99,15 +123,7 @@ static enum mmb_status run_loop(const struct mmb_nvml_device *dev, const struct 
     enum mmb_status st;
     bool failed = false;
     for (;;) {
-        bool reached = true;
-        while (markers < ahead ||
-               ((st = gpu->done(gpu->ctx, markers - ahead, &reached, err, errlen)) == MMB_STATUS_OK && reached)) {
-            if ((st = gpu->launch(gpu->ctx, chunk, err, errlen)) != MMB_STATUS_OK)
-                return st;
-            markers++;
-            out->launches += chunk;
-        }
-        if (!reached && st != MMB_STATUS_OK)
+        if ((st = top_up(gpu, chunk, ahead, &markers, out, err, errlen)) != MMB_STATUS_OK)
             return st;
         if (window_poll(w, dev, watch, out->why, sizeof out->why, &failed) || failed)
             return MMB_STATUS_OK;
