@@ -8,9 +8,14 @@
 
 #include "core/hash.h"
 
-/* The keys whose values change the counters or the energy columns but not the times. */
-static const char *const counting_keys[] = {"counters", "counter_mode", "cupti_setup", "cupti_replay",
-                                            "counter_batch", "energy", "energy_mode", NULL};
+/* The keys whose values change the counters or the energy columns but not the times;
+ * and throttle_retries: each measurement a retry takes follows the timing items
+ * unchanged, the retries only choose which one a row keeps (its `throttle` column says
+ * whether that one ran throttled), so rows timed with other retry counts, or before
+ * retries existed, were timed alike. */
+static const char *const counting_keys[] = {"counters",      "counter_mode", "cupti_setup",      "cupti_replay",
+                                            "counter_batch", "energy",       "energy_mode",      "throttle_retries",
+                                            NULL};
 
 bool mmb_protocol_key_times(const char *key)
 {
