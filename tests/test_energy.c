@@ -142,9 +142,11 @@ START_TEST(test_host_bound_launches)
     double t0 = mmb_seconds_now();
     ck_assert_int_eq(mmb_energy_measure(&dev, &ops, 0.005, 0.2, NULL, &r, err, sizeof err), MMB_STATUS_OK);
     ck_assert_msg(r.why[0] == '\0', "%s", r.why);
-    ck_assert_msg(fabs(r.window_s - 0.2) < 0.05, "window %.4f s", r.window_s);
+    /* the busy host polls the counter late on a loaded machine, at worst a whole update
+     * (100 ms) late: the window closes all the same */
+    ck_assert_msg(r.window_s >= 0.18 && r.window_s < 0.45, "window %.4f s", r.window_s);
     ck_assert_msg(fabs(r.power_w - 300.0) < 300.0 * 0.1, "power %.2f W", r.power_w);
-    ck_assert_msg(mmb_seconds_now() - t0 < 1.0, "%.3f s", mmb_seconds_now() - t0);
+    ck_assert_msg(mmb_seconds_now() - t0 < 2.0, "%.3f s", mmb_seconds_now() - t0);
     ck_assert(g->finished && r.launches == g->launched && r.launches > 0);
     free(g);
 }
