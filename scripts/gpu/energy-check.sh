@@ -7,11 +7,12 @@
 # and its start and end as times of day; meanwhile nvidia-smi reads the same GPU every
 # 20 ms: power.draw.instant (the driver's latest power sample), total_energy_consumption
 # where this nvidia-smi has it (NVML's energy counter, read by another process), and
-# power.draw.average (the last second's mean, which lags). energy_compare.py then takes,
-# per window, the time-weighted mean of the instant samples over it and the counter's
-# slope, and compares them with mmbench's power_w: within 3% for every window, or exit 1
-# (energy_compare.py says why 3%, and why the 1 s average, which covers only the window's
-# later part, is shown but decides nothing). It changes no clock or power setting.
+# power.draw.average (the firmware's mean over the last second, which lags).
+# energy_compare.py then compares mmbench's power_w, per window, with the readings that
+# integrate the power: the counter's slope and the 1 s average over the window's part from
+# 1.5 s after its opening; within 3% for every window, or exit 1. The instant samples are
+# shown with their spread but decide nothing (energy_compare.py says why, and why 3%).
+# It changes no clock or power setting.
 # Finishes in about 60 s (7 windows of 5 s plus their timing; a throttled row's window
 # is run again), under 200 s in any case (timeouts below).
 # Output in $OUT (default /tmp/energy-out): compare.txt (the table and the verdict),
