@@ -423,7 +423,7 @@ static size_t config_params(const struct mmb_report_data *d, const struct mmb_re
     size_t np = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (!mmb_report_tune_group_member(g0, r) || r->r.status == MMB_STATUS_RESTRICTED)
+        if (!mmb_report_tune_group_member(d, g0, r) || r->r.status == MMB_STATUS_RESTRICTED)
             continue;
         bool seen = false;
         for (size_t p = 0; p < np && !seen; p++)
@@ -446,7 +446,7 @@ static void config_row(struct mmb_report_cell *row, const struct mmb_report_data
         const struct mmb_report_tune_group *g = &gs[cols[c]];
         const struct mmb_report_row *hit = NULL;
         for (size_t i = 0; i < d->nrows && !hit; i++)
-            if (mmb_report_tune_group_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
+            if (mmb_report_tune_group_member(d, g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
                 hit = &d->rows[i];
         struct mmb_report_cell *cell = &row[c + 1];
         if (hit && hit->r.status == MMB_STATUS_OK)
@@ -544,7 +544,7 @@ static void top_table(FILE *md, FILE *tex, const struct mmb_report *rep, const s
     const struct mmb_report_data *d = &rep->data;
     size_t *idx = malloc((d->nrows ? d->nrows : 1) * sizeof *idx), n = 0;
     for (size_t i = 0; idx && i < d->nrows; i++)
-        if (mmb_report_tune_group_member(g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
+        if (mmb_report_tune_group_member(d, g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
             idx[n++] = i;
     if (n < 5) {
         free(idx);

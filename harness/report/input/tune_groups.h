@@ -14,9 +14,10 @@
 
 #define MMB_REPORT_TUNE_GROUPS_MAX 64
 
-/* One tuned problem: a kernel at one size, dtype and cache mode on one GPU. Rows of
- * a profile named tune*; published rows of a tuned kernel and size join as their
- * own group (tuned false), for comparison. */
+/* One tuned problem: a kernel at one size, dtype and cache mode on one GPU, searched
+ * by one profile. Rows of a profile named tune* whose objective is not energy's (those
+ * are the Energy efficiency section's: mmb_report_tune_group_energy); published rows of
+ * a tuned kernel and size join as their own group (tuned false), for comparison. */
 struct mmb_report_tune_group {
     size_t gpu, kernel;
     long long m, n, k;
@@ -33,14 +34,17 @@ struct mmb_report_tune_group {
  * in the order of the data, then the published ones. */
 size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report_tune_group *gs);
 
-/* Whether the row came from a tuning profile, and belongs to the group. */
-bool mmb_report_tune_group_row(const struct mmb_report_row *r);
-bool mmb_report_tune_group_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r);
-/* Same kernel, size and dtype (the cache mode aside: published rows have none). */
+/* Whether the row came from a tuning profile whose objective is not energy's, and
+ * belongs to the group (a tuned group: of its profile). */
+bool mmb_report_tune_group_row(const struct mmb_report_data *d, const struct mmb_report_row *r);
+bool mmb_report_tune_group_member(const struct mmb_report_data *d, const struct mmb_report_tune_group *g,
+                                  const struct mmb_report_row *r);
+/* Same kernel, size and dtype (the cache mode aside: published rows have none), and
+ * when both are tuned, the same profile: the same space searched the same way. */
 bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b);
 
-/* True when the data holds rows of a tuning profile: the report then has a
- * Tuning section. */
+/* True when the data holds rows of a tuning profile (not energy's): the report then
+ * has a Tuning section. */
 bool mmb_report_tune_groups_any(const struct mmb_report *rep);
 
 /* ---- energy ---- */
