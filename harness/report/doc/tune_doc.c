@@ -591,6 +591,22 @@ static void top_table(FILE *md, FILE *tex, const struct mmb_report *rep, const s
     free(idx);
 }
 
+/* The tuning profiles whose objective includes energy: their rows are the Energy
+ * efficiency section's (its least-energy table and Pareto figures), not this one's. */
+static void energy_searches(FILE *md, const struct mmb_report_data *d)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < d->nprofiles; p++) {
+        if (!d->profiles[p].energy_objective || !d->profiles[p].ok)
+            continue;
+        fputs(n++ ? ", `" : " Searches whose objective includes energy are in the README's [Energy "
+                            "efficiency](README.md#energy-efficiency) section, each a time/energy front: `", md);
+        mmb_report_md_text(md, d->profiles[p].name);
+        fputs("`", md);
+    }
+    fputs(n ? "." : "", md);
+}
+
 /* ---- the section ---------------------------------------------------------------------------- */
 
 int mmb_report_tune_doc_section(const struct mmb_report *rep, FILE *md, FILE *tex)
@@ -605,8 +621,10 @@ int mmb_report_tune_doc_section(const struct mmb_report *rep, FILE *md, FILE *te
           "seed's published times beside them). Configurations of the space are counted by status: *ok* ran and "
           "was verified; *restricted* ones are those the profile's restrictions exclude (Kernel Tuner's restricted "
           "configurations), recorded on purpose and never compiled or run; the others failed for the reason their "
-          "status names.\n\n",
+          "status names.",
           md);
+    energy_searches(md, &rep->data);
+    fputs("\n\n", md);
     /* LaTeX holds at most 18 floats it has not placed; a page break every few tables
      * lets a tune of many kernels and sizes through */
     size_t floats = 0;

@@ -225,3 +225,31 @@ oom:
     mmb_report_tune_group_energy_free(groups, n);
     return -1;
 }
+
+bool mmb_report_tune_group_energy_listed(const struct mmb_report_data *d, const struct mmb_report_energy_group *g)
+{
+    if (d->profiles[g->profile].role == MMB_REPORT_ROLE_TUNING)
+        return true;
+    if ((int)g->profile != d->main || d->ref < 0)
+        return false;
+    const struct mmb_report_shape *ref = &d->shapes[d->ref];
+    return g->shape.m == ref->m && g->shape.n == ref->n && g->shape.k == ref->k;
+}
+
+const struct mmb_report_energy_group *mmb_report_tune_group_energy_top(const struct mmb_report_data *d,
+                                                                       const struct mmb_report_energy_group *g,
+                                                                       size_t n)
+{
+    const struct mmb_report_energy_group *top = NULL;
+    double top_saved = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!mmb_report_tune_group_energy_listed(d, &g[i]))
+            continue;
+        double saved = 1 - d->rows[g[i].rows[g[i].frugal]].r.energy_j / d->rows[g[i].rows[g[i].fastest]].r.energy_j;
+        if (saved > top_saved) {
+            top_saved = saved;
+            top = &g[i];
+        }
+    }
+    return top;
+}

@@ -75,5 +75,13 @@ bool mmb_report_tune_group_throttled(const struct mmb_report_row *r);
  * Free with mmb_report_tune_group_energy_free. */
 long mmb_report_tune_group_energy(const struct mmb_report_data *d, int role, struct mmb_report_energy_group **out);
 void mmb_report_tune_group_energy_free(struct mmb_report_energy_group *g, size_t n);
+/* Whether the Energy efficiency section lists a group's least-energy configuration: a
+ * tuning profile's (an energy search's among them), or the story's at the reference size. */
+bool mmb_report_tune_group_energy_listed(const struct mmb_report_data *d, const struct mmb_report_energy_group *g);
+/* Of the listed groups, the one whose least-energy configuration saves the most energy
+ * over its fastest (the first of equals); NULL when none is listed. */
+const struct mmb_report_energy_group *mmb_report_tune_group_energy_top(const struct mmb_report_data *d,
+                                                                       const struct mmb_report_energy_group *g,
+                                                                       size_t n);
 
 #endif
