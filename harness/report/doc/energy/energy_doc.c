@@ -22,6 +22,7 @@
 #include "report/input/profiles.h"
 #include "report/input/row.h"
 #include "report/input/tune_groups.h"
+#include "results/t4/t4.h"
 
 /* How many throttled rows the caveat names one by one; the rest are counted. */
 #define THROTTLED_LISTED 12
@@ -202,6 +203,30 @@ static void optimal_table(FILE *f, const struct mmb_report *rep, const struct mm
         fputc('\n', f);
 }
 
+/* The T4 files of the energy searches (tuning profiles whose objective includes energy,
+ * which the Tuning section leaves to this one), for Kernel Tuner to load. */
+static void t4_links(FILE *f, const struct mmb_report *rep, const struct mmb_report_energy_group *groups, size_t n)
+{
+    const struct mmb_report_data *d = &rep->data;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!d->profiles[groups[i].profile].energy_objective)
+            continue;
+        const struct mmb_report_row *r = &d->rows[groups[i].rows[groups[i].fastest]];
+        char rel[1024], *text;
+        if (mmb_t4_path(d->files[r->file].shown, &r->r, rel, sizeof rel) != 0 ||
+            !(text = mmb_report_md_source_read(rep, rel)))
+            continue;
+        free(text);
+        fputs(any ? ", " : "Kernel Tuner can load each energy search, restricted and failed configurations included, "
+                           "from its T4 file: ",
+              f);
+        mmb_report_md_source(f, rep, rel, NULL);
+        any = true;
+    }
+    fputs(any ? ".\n\n" : "", f);
+}
+
 int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
 {
     const struct mmb_report_data *d = &rep->data;
@@ -214,6 +239,7 @@ int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
     intro(f, d);
     speed_table(f, rep, false);
     optimal_table(f, rep, groups, (size_t)n);
+    t4_links(f, rep, groups, (size_t)n);
     mmb_report_tune_group_energy_free(groups, (size_t)n);
     return 0;
 }
