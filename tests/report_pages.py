@@ -4,7 +4,8 @@
 The report of data/ (written without figures, and the committed reports/README.md when
 there is one) must open with "## Summary" of at most 250 words whose first figure is
 the kernel ladder's, keep the whole README under 12,000 words, and put the tuning
-detail in tuning.md (its findings and its section), not in the README. Word counts are
+detail in tuning.md (its findings and its section), not in the README, and have the
+energy.md it links (the energy table at every size). Word counts are
 wc -w's: runs of non-space characters.
 """
 import os
@@ -45,6 +46,8 @@ def check(readme, tuning, where):
         t = open(tuning, encoding="utf-8").read()
         if "## Tuning" not in t or "## What tuning found" not in t:
             errors.append(f"{where}: tuning.md lacks its section or its findings")
+    if "[energy.md](energy.md)" in text and not os.path.exists(os.path.join(os.path.dirname(readme), "energy.md")):
+        errors.append(f"{where}: links energy.md, which is not beside it")
     return errors, words, summary_words
 
 

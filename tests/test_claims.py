@@ -69,7 +69,7 @@ def fmt(name, v):
         return (f"{v:.0f}" if v < 1e3 else f"{v / 1e3:.1f} k" if v < 1e6 else f"{v / 1e6:.1f} M" if v < 1e9
                 else f"{v / 1e9:.2f} G")
     plain = {"int": ("{:.0f}", 1), "f1": ("{:.1f}", 1), "f3": ("{:.3f}", 1), "gb": ("{:.1f}", 1e-9),
-             "mb": ("{:.0f}", 1e-6), "us": ("{:.1f}", 1e3)}
+             "mb": ("{:.0f}", 1e-6), "us": ("{:.1f}", 1e3), "g4": ("{:.4g}", 1)}
     if name not in plain:
         raise ValueError(f"unknown format '{name}'")
     return plain[name][0].format(v * plain[name][1])
@@ -359,6 +359,10 @@ def recompute(claim, rows):
             v = 100 * (number(a["time_ms_max"]) - number(a["time_ms_min"])) / number(a["time_ms_median"])
         else:
             v = number(a[col])
+        return texts(claim["format"], v), v
+    if f == "change":
+        x, y = number(a[claim["column"]]), number(b[claim["column"]])
+        v = 100 * (1 - x / y) if claim["what"] == "less" else 100 * (x / y - 1)
         return texts(claim["format"], v), v
     if f == "compulsory":
         v = compulsory(a)

@@ -215,6 +215,11 @@ double mmb_csv_round(double v)
     return back;
 }
 
+bool mmb_column_is_energy(const struct mmb_column *c)
+{
+    return c && (!strcmp(c->name, "power_w") || !strcmp(c->name, "energy_j") || !strcmp(c->name, "gflops_per_watt"));
+}
+
 bool mmb_column_is_result(const struct mmb_column *c)
 {
     if (c->type != MMB_COL_INT && c->type != MMB_COL_REAL)

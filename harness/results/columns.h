@@ -82,6 +82,8 @@ const struct mmb_column *mmb_column_find(const char *name);
 /* A number the configuration produced (role outcome, time, counter, derived or
  * static, type int or real): what a tune may optimise and T4 lists as measurements. */
 bool mmb_column_is_result(const struct mmb_column *c);
+/* A column of the energy phase: power_w, energy_j, gflops_per_watt. */
+bool mmb_column_is_energy(const struct mmb_column *c);
 /* The cell of a numeric column as a double; NaN when empty or not numeric. */
 double mmb_column_number(const struct mmb_column *c, const struct mmb_row *row);
 

@@ -97,11 +97,6 @@ static bool needs_counters(const struct mmb_column *c)
                  !strcmp(c->name, "intensity"));
 }
 
-static bool needs_energy(const struct mmb_column *c)
-{
-    return c && (!strcmp(c->name, "power_w") || !strcmp(c->name, "energy_j") || !strcmp(c->name, "gflops_per_watt"));
-}
-
 bool mmb_objective_needs_counters(const struct mmb_objective *obj)
 {
     return needs_counters(obj->column) || needs_counters(obj->second);
@@ -109,7 +104,7 @@ bool mmb_objective_needs_counters(const struct mmb_objective *obj)
 
 bool mmb_objective_needs_energy(const struct mmb_objective *obj)
 {
-    return needs_energy(obj->column) || needs_energy(obj->second);
+    return mmb_column_is_energy(obj->column) || mmb_column_is_energy(obj->second);
 }
 
 static const char *measurement_name(const struct mmb_column *c)

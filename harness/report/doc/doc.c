@@ -3,7 +3,8 @@
  * report uses (cold L2, pedantic FP32 cuBLAS, best configuration, measured and
  * declared bandwidth, SM throughput against FP32 use, the limiter, the sizes too small
  * to compare), the figures, the tables, the caveats the data carries, where the data
- * came from), reports/tuning.md (the tuning detail) and reports/tables.tex (the same
+ * came from), reports/tuning.md (the tuning detail), reports/energy.md (the energy table
+ * at every size) and reports/tables.tex (the same
  * tables, from table.c and tune_doc.c). */
 #include "report/doc/doc.h"
 
@@ -460,6 +461,25 @@ static int ladder_write(struct mmb_report *rep, FILE *tex, char *err, size_t err
     return mmb_report_out_commit(&md, path, err, errlen);
 }
 
+/* reports/energy.md: the speed and energy table at every size (the README's shows the
+ * story's sizes); removed when there is none. */
+static int energy_write(struct mmb_report *rep, char *err, size_t errlen)
+{
+    char path[4400];
+    if (mmb_report_state_path(rep, path, sizeof path, NULL, "energy.md", err, errlen) != 0)
+        return -1;
+    struct mmb_report_out md;
+    if (mmb_report_out_open(&md, err, errlen) != 0)
+        return -1;
+    if (!mmb_report_energy_doc_page(rep, md.f)) {
+        mmb_report_out_discard(&md);
+        if (unlink(path) != 0 && errno != ENOENT)
+            return mmb_failf(err, errlen, "%s: unlink: %s", path, strerror(errno));
+        return 0;
+    }
+    return mmb_report_out_commit(&md, path, err, errlen);
+}
+
 /* Whether tuning.md has something to show: tuned rows or a heatmap. */
 static bool tuning_any(const struct mmb_report *rep)
 {
@@ -577,6 +597,13 @@ int mmb_report_doc_write(struct mmb_report *rep, char *err, size_t errlen)
         mmb_report_out_discard(&tex);
         return -1;
     }
+    if (energy_write(rep, err, errlen) != 0) {
+        mmb_report_out_discard(&md);
+        mmb_report_out_discard(&tex);
+        return -1;
+    }
+    mmb_report_findings_energy_md(md.f, rep);
+    mmb_report_energy_doc_figures(rep, md.f);
     mmb_report_caveats_write(md.f, rep);
     md_data(md.f, rep);
 

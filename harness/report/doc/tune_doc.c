@@ -423,7 +423,7 @@ static size_t config_params(const struct mmb_report_data *d, const struct mmb_re
     size_t np = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (!mmb_report_tune_group_member(g0, r) || r->r.status == MMB_STATUS_RESTRICTED)
+        if (!mmb_report_tune_group_member(d, g0, r) || r->r.status == MMB_STATUS_RESTRICTED)
             continue;
         bool seen = false;
         for (size_t p = 0; p < np && !seen; p++)
@@ -446,7 +446,7 @@ static void config_row(struct mmb_report_cell *row, const struct mmb_report_data
         const struct mmb_report_tune_group *g = &gs[cols[c]];
         const struct mmb_report_row *hit = NULL;
         for (size_t i = 0; i < d->nrows && !hit; i++)
-            if (mmb_report_tune_group_member(g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
+            if (mmb_report_tune_group_member(d, g, &d->rows[i]) && !strcmp(d->rows[i].r.params, params))
                 hit = &d->rows[i];
         struct mmb_report_cell *cell = &row[c + 1];
         if (hit && hit->r.status == MMB_STATUS_OK)
@@ -544,7 +544,7 @@ static void top_table(FILE *md, FILE *tex, const struct mmb_report *rep, const s
     const struct mmb_report_data *d = &rep->data;
     size_t *idx = malloc((d->nrows ? d->nrows : 1) * sizeof *idx), n = 0;
     for (size_t i = 0; idx && i < d->nrows; i++)
-        if (mmb_report_tune_group_member(g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
+        if (mmb_report_tune_group_member(d, g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
             idx[n++] = i;
     if (n < 5) {
         free(idx);
@@ -591,6 +591,22 @@ static void top_table(FILE *md, FILE *tex, const struct mmb_report *rep, const s
     free(idx);
 }
 
+/* The tuning profiles whose objective includes energy: their rows are the Energy
+ * efficiency section's (its least-energy table and Pareto figures), not this one's. */
+static void energy_searches(FILE *md, const struct mmb_report_data *d)
+{
+    size_t n = 0;
+    for (size_t p = 0; p < d->nprofiles; p++) {
+        if (!d->profiles[p].energy_objective || !d->profiles[p].ok)
+            continue;
+        fputs(n++ ? ", `" : " Searches whose objective includes energy are in the README's [Energy "
+                            "efficiency](README.md#energy-efficiency) section, each a time/energy front: `", md);
+        mmb_report_md_text(md, d->profiles[p].name);
+        fputs("`", md);
+    }
+    fputs(n ? "." : "", md);
+}
+
 /* ---- the section ---------------------------------------------------------------------------- */
 
 int mmb_report_tune_doc_section(const struct mmb_report *rep, FILE *md, FILE *tex)
@@ -605,8 +621,10 @@ int mmb_report_tune_doc_section(const struct mmb_report *rep, FILE *md, FILE *te
           "seed's published times beside them). Configurations of the space are counted by status: *ok* ran and "
           "was verified; *restricted* ones are those the profile's restrictions exclude (Kernel Tuner's restricted "
           "configurations), recorded on purpose and never compiled or run; the others failed for the reason their "
-          "status names.\n\n",
+          "status names.",
           md);
+    energy_searches(md, &rep->data);
+    fputs("\n\n", md);
     /* LaTeX holds at most 18 floats it has not placed; a page break every few tables
      * lets a tune of many kernels and sizes through */
     size_t floats = 0;

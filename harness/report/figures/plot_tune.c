@@ -41,7 +41,7 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
     size_t n = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (mmb_report_tune_group_member(g, r) && r->r.status == MMB_STATUS_OK && isfinite(r->r.time_ms_median))
+        if (mmb_report_tune_group_member(d, g, r) && r->r.status == MMB_STATUS_OK && isfinite(r->r.time_ms_median))
             idx[n++] = i;
     }
     if (n > 1)
@@ -203,7 +203,7 @@ static int pair_write(struct mmb_report *rep, const struct mmb_report_tune_group
         const struct mmb_report_row *ra = &d->rows[idx[i]];
         for (size_t j = 0; j < d->nrows; j++) {
             const struct mmb_report_row *rb = &d->rows[j];
-            if (!mmb_report_tune_group_member(b, rb) || rb->r.status != MMB_STATUS_OK ||
+            if (!mmb_report_tune_group_member(d, b, rb) || rb->r.status != MMB_STATUS_OK ||
                 strcmp(rb->r.params, ra->r.params))
                 continue;
             fprintf(o.f, "%.6g %.6g %zu  # %s\n", ra->r.time_ms_median, rb->r.time_ms_median, i + 1, ra->r.params);

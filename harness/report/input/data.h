@@ -55,6 +55,9 @@ struct mmb_report_profile {
      * the INI has none or is not there: the name decides) and its kernels in order */
     bool declared;
     enum mmb_report_role declared_role;
+    /* its [tune] objective includes an energy column (time,energy): a search for the
+     * time/energy front, which the Energy efficiency section shows, not the Tuning one */
+    bool energy_objective;
     struct mmb_report_kernel_doc *docs;
     size_t ndocs;
     size_t rows, ok, published;     /* ok: ok rows with a time, published ones not counted */

@@ -26,6 +26,7 @@
 #include "model/profile.h"
 #include "report/input/row.h"
 #include "report/input/story.h"
+#include "results/columns.h"
 #include "results/row.h"
 
 static bool row_timed_ok(const struct mmb_row *r)
@@ -94,6 +95,23 @@ static enum mmb_report_role role_of(enum mmb_profile_role r)
     }
 }
 
+/* Whether a [tune] objective ("time,energy", "gflops_per_watt:max") names a column of
+ * the energy phase; "energy" is energy_j's name there. */
+static bool objective_energy(const char *objective)
+{
+    for (const char *p = objective; *p;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, ",");
+        char name[MMB_TUNE_TEXT_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        name[strcspn(name, ": \t")] = '\0';
+        if (!strcmp(name, "energy") || mmb_column_is_energy(mmb_column_find(name)))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
 /* What each profile's INI (<root>/profiles/<name>.ini, where it loads) declares: its
  * role and its kernels' summaries, motivations and sources. A profile without one is
  * placed by its name. */
@@ -109,6 +127,7 @@ static void profiles_declare(struct mmb_report_data *d)
             continue;
         pr->declared = ini->role != MMB_PROFILE_ROLE_NONE;
         pr->declared_role = role_of(ini->role);
+        pr->energy_objective = objective_energy(ini->tune.objective);
         free(pr->docs);
         pr->ndocs = 0;
         if ((pr->docs = calloc(ini->nkernels ? (size_t)ini->nkernels : 1, sizeof *pr->docs)))

@@ -1,9 +1,12 @@
-/* tune_groups.c - the tuned problems of the report's data: rows of a profile named
- * tune* grouped by GPU, kernel, size, dtype and cache mode, each with its fastest
+/* tune_groups.c - the tuned problems of the report's data: rows of a tuning profile
+ * grouped by profile, GPU, kernel, size, dtype and cache mode (two profiles are two
+ * protocols and purposes, never one set of configurations), each with its fastest
  * configuration, its cuBLAS reference and its rows counted by status. Published
  * rows of a tuned kernel and size (the Kernel Tuner notebook's GTX TITAN X times)
  * join as groups of their own, so that the section and the figure can set them
- * beside the measured. Also the groups of configurations with energy, their fronts and
+ * beside the measured. A profile whose [tune] objective includes energy is a search
+ * for the time/energy front: its rows are the Energy efficiency section's groups, not
+ * tuned groups. Also the groups of configurations with energy, their fronts and
  * the throttled rows (tune_groups.h). */
 #include "report/input/tune_groups.h"
 
@@ -15,9 +18,10 @@
 #include "core/throttle.h"
 #include "results/csv_name.h"
 
-bool mmb_report_tune_group_row(const struct mmb_report_row *r)
+bool mmb_report_tune_group_row(const struct mmb_report_data *d, const struct mmb_report_row *r)
 {
-    return mmb_csv_name_tuning(r->r.profile);
+    return mmb_csv_name_tuning(r->r.profile) &&
+           !(r->profile < d->nprofiles && d->profiles[r->profile].energy_objective);
 }
 
 static bool same_place(const struct mmb_report_tune_group *g, const struct mmb_report_row *r)
@@ -26,21 +30,25 @@ static bool same_place(const struct mmb_report_tune_group *g, const struct mmb_r
            !strcmp(r->r.cache, g->cache);
 }
 
-bool mmb_report_tune_group_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r)
+bool mmb_report_tune_group_member(const struct mmb_report_data *d, const struct mmb_report_tune_group *g,
+                                   const struct mmb_report_row *r)
 {
-    return r->kernel == g->kernel && same_place(g, r) && mmb_report_tune_group_row(r) == g->tuned &&
-           (g->tuned || r->published);
+    return r->kernel == g->kernel && same_place(g, r) &&
+           (g->tuned ? mmb_report_tune_group_row(d, r) && r->profile == g->profile
+                     : !mmb_csv_name_tuning(r->r.profile) && r->published);
 }
 
 bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b)
 {
-    return a->kernel == b->kernel && a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->dtype, b->dtype);
+    return a->kernel == b->kernel && a->m == b->m && a->n == b->n && a->k == b->k && !strcmp(a->dtype, b->dtype) &&
+           (!a->tuned || !b->tuned || a->profile == b->profile);
 }
 
 bool mmb_report_tune_groups_any(const struct mmb_report *rep)
 {
     for (size_t i = 0; i < rep->data.nrows; i++)
-        if (mmb_report_tune_group_row(&rep->data.rows[i]) && (int)rep->data.rows[i].kernel != rep->data.cublas)
+        if (mmb_report_tune_group_row(&rep->data, &rep->data.rows[i]) &&
+            (int)rep->data.rows[i].kernel != rep->data.cublas)
             return true;
     return false;
 }
@@ -51,11 +59,11 @@ size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < d->nrows; i++) {
             const struct mmb_report_row *r = &d->rows[i];
-            bool tuned = mmb_report_tune_group_row(r);
-            if ((int)r->kernel == d->cublas || (pass == 0 ? !tuned : tuned || !r->published))
+            bool tuned = mmb_report_tune_group_row(d, r);
+            if ((int)r->kernel == d->cublas || (pass == 0 ? !tuned : mmb_csv_name_tuning(r->r.profile) || !r->published))
                 continue;
             size_t j = 0;
-            while (j < n && !mmb_report_tune_group_member(&gs[j], r))
+            while (j < n && !mmb_report_tune_group_member(d, &gs[j], r))
                 j++;
             if (j == n) {
                 if (n == MMB_REPORT_TUNE_GROUPS_MAX)
@@ -216,4 +224,32 @@ oom:
     free(members);
     mmb_report_tune_group_energy_free(groups, n);
     return -1;
+}
+
+bool mmb_report_tune_group_energy_listed(const struct mmb_report_data *d, const struct mmb_report_energy_group *g)
+{
+    if (d->profiles[g->profile].role == MMB_REPORT_ROLE_TUNING)
+        return true;
+    if ((int)g->profile != d->main || d->ref < 0)
+        return false;
+    const struct mmb_report_shape *ref = &d->shapes[d->ref];
+    return g->shape.m == ref->m && g->shape.n == ref->n && g->shape.k == ref->k;
+}
+
+const struct mmb_report_energy_group *mmb_report_tune_group_energy_top(const struct mmb_report_data *d,
+                                                                       const struct mmb_report_energy_group *g,
+                                                                       size_t n)
+{
+    const struct mmb_report_energy_group *top = NULL;
+    double top_saved = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!mmb_report_tune_group_energy_listed(d, &g[i]))
+            continue;
+        double saved = 1 - d->rows[g[i].rows[g[i].frugal]].r.energy_j / d->rows[g[i].rows[g[i].fastest]].r.energy_j;
+        if (saved > top_saved) {
+            top_saved = saved;
+            top = &g[i];
+        }
+    }
+    return top;
 }

@@ -14,9 +14,10 @@
 
 #define MMB_REPORT_TUNE_GROUPS_MAX 64
 
-/* One tuned problem: a kernel at one size, dtype and cache mode on one GPU. Rows of
- * a profile named tune*; published rows of a tuned kernel and size join as their
- * own group (tuned false), for comparison. */
+/* One tuned problem: a kernel at one size, dtype and cache mode on one GPU, searched
+ * by one profile. Rows of a profile named tune* whose objective is not energy's (those
+ * are the Energy efficiency section's: mmb_report_tune_group_energy); published rows of
+ * a tuned kernel and size join as their own group (tuned false), for comparison. */
 struct mmb_report_tune_group {
     size_t gpu, kernel;
     long long m, n, k;
@@ -33,14 +34,17 @@ struct mmb_report_tune_group {
  * in the order of the data, then the published ones. */
 size_t mmb_report_tune_groups(const struct mmb_report_data *d, struct mmb_report_tune_group *gs);
 
-/* Whether the row came from a tuning profile, and belongs to the group. */
-bool mmb_report_tune_group_row(const struct mmb_report_row *r);
-bool mmb_report_tune_group_member(const struct mmb_report_tune_group *g, const struct mmb_report_row *r);
-/* Same kernel, size and dtype (the cache mode aside: published rows have none). */
+/* Whether the row came from a tuning profile whose objective is not energy's, and
+ * belongs to the group (a tuned group: of its profile). */
+bool mmb_report_tune_group_row(const struct mmb_report_data *d, const struct mmb_report_row *r);
+bool mmb_report_tune_group_member(const struct mmb_report_data *d, const struct mmb_report_tune_group *g,
+                                  const struct mmb_report_row *r);
+/* Same kernel, size and dtype (the cache mode aside: published rows have none), and
+ * when both are tuned, the same profile: the same space searched the same way. */
 bool mmb_report_tune_group_same_problem(const struct mmb_report_tune_group *a, const struct mmb_report_tune_group *b);
 
-/* True when the data holds rows of a tuning profile: the report then has a
- * Tuning section. */
+/* True when the data holds rows of a tuning profile (not energy's): the report then
+ * has a Tuning section. */
 bool mmb_report_tune_groups_any(const struct mmb_report *rep);
 
 /* ---- energy ---- */
@@ -71,5 +75,13 @@ bool mmb_report_tune_group_throttled(const struct mmb_report_row *r);
  * Free with mmb_report_tune_group_energy_free. */
 long mmb_report_tune_group_energy(const struct mmb_report_data *d, int role, struct mmb_report_energy_group **out);
 void mmb_report_tune_group_energy_free(struct mmb_report_energy_group *g, size_t n);
+/* Whether the Energy efficiency section lists a group's least-energy configuration: a
+ * tuning profile's (an energy search's among them), or the story's at the reference size. */
+bool mmb_report_tune_group_energy_listed(const struct mmb_report_data *d, const struct mmb_report_energy_group *g);
+/* Of the listed groups, the one whose least-energy configuration saves the most energy
+ * over its fastest (the first of equals); NULL when none is listed. */
+const struct mmb_report_energy_group *mmb_report_tune_group_energy_top(const struct mmb_report_data *d,
+                                                                       const struct mmb_report_energy_group *g,
+                                                                       size_t n);
 
 #endif

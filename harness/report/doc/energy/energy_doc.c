@@ -1,10 +1,12 @@
 /* energy_doc.c - the Energy efficiency section of reports/README.md, written only when
  * the data has energy (docs/energy.md): each kernel's TFLOP/s beside its GFLOP per
- * joule and board power at the story's sizes, per GPU (the best configuration of each,
- * as the tables pick it); the energy-optimal configuration of every tuned kernel (and
- * of the story's kernels at the reference size, where all their configurations have
- * energy) against its fastest, computed from the rows, with the finding of the largest
- * saving; and the Pareto figures (figures/plot_energy.c). It claims no energy-optimal
+ * joule and board power, per GPU (the best configuration of each, as the tables pick
+ * it), at the sizes the story's sections show, and at every size in reports/energy.md;
+ * the energy-optimal configuration of every tuned kernel (and of the story's kernels at
+ * the reference size, where all their configurations have energy) against its fastest,
+ * computed from the rows (the finding of the largest saving is
+ * findings/findings_energy.c's, with its claims); and the Pareto figures
+ * (figures/plot_energy.c). It claims no energy-optimal
  * clock: the clocks were as the GPUs set them. Also the caveat that lists the rows a
  * power or thermal limit throttled. */
 #include "report/doc/energy/energy_doc.h"
@@ -17,8 +19,10 @@
 #include "core/counters.h"
 #include "core/throttle.h"
 #include "report/doc/md.h"
-#include "report/input/tune_groups.h"
+#include "report/input/profiles.h"
 #include "report/input/row.h"
+#include "report/input/tune_groups.h"
+#include "results/t4/t4.h"
 
 /* How many throttled rows the caveat names one by one; the rest are counted. */
 #define THROTTLED_LISTED 12
@@ -61,19 +65,54 @@ static void intro(FILE *f, const struct mmb_report_data *d)
             sep[0] == ',' ? ")" : "");
 }
 
-/* Each story kernel at each size: TFLOP/s, W and GFLOP/J of its best row per GPU. */
-static void speed_table(FILE *f, const struct mmb_report *rep)
+/* Whether shape s is one the story's sections show (mmb_report_profile_sizes: the
+ * reference size and the largest square) on a selected GPU. */
+static bool lecture_size(const struct mmb_report_data *d, size_t s)
+{
+    if (d->main < 0)
+        return (int)s == d->ref;
+    for (size_t g = 0; g < d->ngpus; g++) {
+        struct mmb_report_shape sizes[2];
+        size_t n = d->gpus[g].selected ? mmb_report_profile_sizes(d, (size_t)d->main, g, sizes) : 0;
+        for (size_t i = 0; i < n; i++)
+            if (sizes[i].m == d->shapes[s].m && sizes[i].n == d->shapes[s].n && sizes[i].k == d->shapes[s].k)
+                return true;
+    }
+    return false;
+}
+
+/* Whether a story kernel's best row at shape s has energy on some GPU. */
+static bool speed_row_has(const struct mmb_report_data *d, size_t k, size_t s)
+{
+    for (size_t g = 0; g < d->ngpus; g++) {
+        const struct mmb_report_row *r = best_of(d, g, k, s);
+        if (r && mmb_report_tune_group_energy_row(r))
+            return true;
+    }
+    return false;
+}
+
+/* Each story kernel at each size (all) or at the sizes the story's sections show
+ * (README.md): TFLOP/s, W and GFLOP/J of its best row per GPU. Returns whether the
+ * sizes left out have rows with energy (energy.md shows them). */
+static bool speed_table(FILE *f, const struct mmb_report *rep, bool all)
 {
     const struct mmb_report_data *d = &rep->data;
-    bool any = false;
-    for (size_t i = 0; i < d->nbest && !any; i++)
-        any = mmb_report_tune_group_energy_row(&d->rows[d->best[i].row]);
+    bool any = false, more = false;
+    for (size_t k = 0; k < d->nstory; k++)
+        for (size_t s = 0; s < d->nshapes; s++)
+            if (speed_row_has(d, k, s)) {
+                bool shown = all || lecture_size(d, s);
+                any = any || shown;
+                more = more || !shown;
+            }
     if (!any)
-        return;
-    fprintf(f, "### Speed and energy per kernel\n\nThe best configuration of each kernel at each size (%s, %s L2), "
+        return more;
+    fprintf(f, "### Speed and energy per kernel\n\nThe best configuration of each kernel at %s (%s, %s L2), "
                "as the tables pick it: its TFLOP/s, its board power and its GFLOP/J on each GPU; † marks a row taken "
-               "while a power or thermal limit throttled the clocks, – a row without energy.\n\n| kernel | size |",
-            d->dtype, d->cache);
+               "while a power or thermal limit throttled the clocks, – a row without energy.%s\n\n| kernel | size |",
+            all ? "each size" : "the sizes the story's sections show", d->dtype, d->cache,
+            more ? " Every size: [energy.md](energy.md)." : "");
     for (size_t g = 0; g < d->ngpus; g++)
         if (d->gpus[g].selected) {
             char gpu[128];
@@ -89,12 +128,7 @@ static void speed_table(FILE *f, const struct mmb_report *rep)
     fputc('\n', f);
     for (size_t k = 0; k < d->nstory; k++)
         for (size_t s = 0; s < d->nshapes; s++) {
-            bool row_has = false;
-            for (size_t g = 0; g < d->ngpus && !row_has; g++) {
-                const struct mmb_report_row *r = best_of(d, g, k, s);
-                row_has = r && mmb_report_tune_group_energy_row(r);
-            }
-            if (!row_has)
+            if (!speed_row_has(d, k, s) || !(all || lecture_size(d, s)))
                 continue;
             char size[96];
             mmb_report_shape_label(&d->shapes[s], size, sizeof size);
@@ -119,18 +153,7 @@ static void speed_table(FILE *f, const struct mmb_report *rep)
             fputc('\n', f);
         }
     fputc('\n', f);
-}
-
-/* Whether a group's least-energy configuration goes in the table: a tuned kernel's, or
- * a story kernel's at the reference size. */
-static bool optimal_listed(const struct mmb_report_data *d, const struct mmb_report_energy_group *g)
-{
-    if (d->profiles[g->profile].role == MMB_REPORT_ROLE_TUNING)
-        return true;
-    if ((int)g->profile != d->main || d->ref < 0)
-        return false;
-    const struct mmb_report_shape *ref = &d->shapes[d->ref];
-    return g->shape.m == ref->m && g->shape.n == ref->n && g->shape.k == ref->k;
+    return more;
 }
 
 static void config_cell(FILE *f, const struct mmb_row *r)
@@ -141,25 +164,19 @@ static void config_cell(FILE *f, const struct mmb_row *r)
             mmb_throttle_text_throttled(r->throttle) ? " †" : "");
 }
 
-/* The energy-optimal configuration of each listed group against its fastest, and the
- * finding: the largest saving of energy over the fastest configuration. */
+/* The energy-optimal configuration of each listed group against its fastest (the
+ * finding, the largest saving, is findings_energy.c's). */
 static void optimal_table(FILE *f, const struct mmb_report *rep, const struct mmb_report_energy_group *groups,
                           size_t n)
 {
     const struct mmb_report_data *d = &rep->data;
-    const struct mmb_report_energy_group *top = NULL;
-    double top_saved = -1;
     size_t listed = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!optimal_listed(d, &groups[i]))
+        if (!mmb_report_tune_group_energy_listed(d, &groups[i]))
             continue;
         const struct mmb_row *fast = &d->rows[groups[i].rows[groups[i].fastest]].r;
         const struct mmb_row *frugal = &d->rows[groups[i].rows[groups[i].frugal]].r;
         double saved = 1 - frugal->energy_j / fast->energy_j;
-        if (saved > top_saved) {
-            top_saved = saved;
-            top = &groups[i];
-        }
         if (listed++ == 0)
             fputs("### Energy-optimal configurations\n\nFor each tuned kernel (and each kernel of the story at the "
                   "reference size whose configurations all have energy), the configuration that uses the least "
@@ -182,30 +199,32 @@ static void optimal_table(FILE *f, const struct mmb_report *rep, const struct mm
         config_cell(f, frugal);
         fprintf(f, " %.1f%% | %.1f%% |\n", 100 * saved, 100 * (frugal->time_ms_median / fast->time_ms_median - 1));
     }
-    if (!top)
-        return;
-    const struct mmb_row *fast = &d->rows[top->rows[top->fastest]].r;
-    const struct mmb_row *frugal = &d->rows[top->rows[top->frugal]].r;
-    char gpu[128], size[96];
-    mmb_report_state_gpu_label(rep, top->gpu, gpu, sizeof gpu);
-    mmb_report_shape_label(&top->shape, size, sizeof size);
-    fputs("\n**Finding.** ", f);
-    if (top->fastest == top->frugal) {
-        fputs("In every group above, the fastest configuration also uses the least energy per launch: at the clocks "
-              "as found, finishing sooner saves more energy than any slower configuration's lower power.\n\n", f);
-        return;
+    if (listed)
+        fputc('\n', f);
+}
+
+/* The T4 files of the energy searches (tuning profiles whose objective includes energy,
+ * which the Tuning section leaves to this one), for Kernel Tuner to load. */
+static void t4_links(FILE *f, const struct mmb_report *rep, const struct mmb_report_energy_group *groups, size_t n)
+{
+    const struct mmb_report_data *d = &rep->data;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!d->profiles[groups[i].profile].energy_objective)
+            continue;
+        const struct mmb_report_row *r = &d->rows[groups[i].rows[groups[i].fastest]];
+        char rel[1024], *text;
+        if (mmb_t4_path(d->files[r->file].shown, &r->r, rel, sizeof rel) != 0 ||
+            !(text = mmb_report_md_source_read(rep, rel)))
+            continue;
+        free(text);
+        fputs(any ? ", " : "Kernel Tuner can load each energy search, restricted and failed configurations included, "
+                           "from its T4 file: ",
+              f);
+        mmb_report_md_source(f, rep, rel, NULL);
+        any = true;
     }
-    fputs("The largest saving: on ", f);
-    mmb_report_md_text(f, gpu);
-    fputs(", `", f);
-    mmb_report_md_text(f, d->kernels[top->kernel]);
-    fprintf(f, "` at %s uses %.1f%% less energy per launch in `", size, 100 * top_saved);
-    mmb_report_md_text(f, frugal->params);
-    fprintf(f, "` (%.4g J, %.0f W) than in its fastest configuration `", frugal->energy_j, frugal->power_w);
-    mmb_report_md_text(f, fast->params);
-    fprintf(f, "` (%.4g J, %.0f W), at %.1f%% more time per launch (%.4g against %.4g ms).\n\n", fast->energy_j,
-            fast->power_w, 100 * (frugal->time_ms_median / fast->time_ms_median - 1), frugal->time_ms_median,
-            fast->time_ms_median);
+    fputs(any ? ".\n\n" : "", f);
 }
 
 int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
@@ -218,9 +237,17 @@ int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
     if (n < 0)
         return -1;
     intro(f, d);
-    speed_table(f, rep);
+    speed_table(f, rep, false);
     optimal_table(f, rep, groups, (size_t)n);
+    t4_links(f, rep, groups, (size_t)n);
     mmb_report_tune_group_energy_free(groups, (size_t)n);
+    return 0;
+}
+
+void mmb_report_energy_doc_figures(const struct mmb_report *rep, FILE *f)
+{
+    if (!mmb_report_tune_group_energy_any(&rep->data))
+        return;
     bool head = false;
     for (size_t i = 0; i < rep->nfigs; i++)
         if (!strncmp(rep->figs[i].name, "pareto-", 7)) {
@@ -228,7 +255,23 @@ int mmb_report_energy_doc_write(const struct mmb_report *rep, FILE *f)
             head = true;
             mmb_report_md_figure(f, rep, &rep->figs[i]);
         }
-    return 0;
+}
+
+bool mmb_report_energy_doc_page(const struct mmb_report *rep, FILE *f)
+{
+    const struct mmb_report_data *d = &rep->data;
+    bool left_out = false;
+    for (size_t k = 0; k < d->nstory && !left_out; k++)
+        for (size_t s = 0; s < d->nshapes && !left_out; s++)
+            left_out = speed_row_has(d, k, s) && !lecture_size(d, s);
+    if (!left_out)
+        return false;
+    fputs("# mmbench report: energy\n\nThe energy detail of [the report](README.md): each kernel's speed, board "
+          "power and GFLOP/J at every size (its Energy efficiency section shows the sizes the story's sections "
+          "show). Written by the same `mmbench report`.\n\n",
+          f);
+    speed_table(f, rep, true);
+    return true;
 }
 
 size_t mmb_report_energy_doc_caveats(FILE *f, const struct mmb_report *rep)

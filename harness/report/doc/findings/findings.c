@@ -346,6 +346,7 @@ size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_findi
     TRY(mmb_report_findings_compare_cublas(&c, &out[n]));
     TRY(mmb_report_findings_compare_dtypes(&c, &out[n]));
     TRY(mmb_report_findings_compare_small(&c, &out[n]));
+    TRY(mmb_report_findings_energy(&c, &out[n]));
 #undef TRY
     return n;
 }
@@ -355,10 +356,11 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
     struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
     if (!fs)
         return;
-    size_t n = mmb_report_findings(rep, fs), shown = 0;
+    size_t n = mmb_report_findings(rep, fs), shown = 0, tuning = 0;
     fputs("## Key findings\n\n", f);
     for (size_t i = 0; i < n; i++) {
-        if (fs[i].tuning)
+        tuning += fs[i].tuning;
+        if (fs[i].tuning || fs[i].energy)
             continue;
         shown++;
         fputs("- **", f);
@@ -369,7 +371,7 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
     }
     if (shown == 0)
         fputs("None: the data has no selected rows to draw a finding from.\n", f);
-    else if (shown < n)
+    else if (tuning)
         fputs("\nWhat tuning found, kernel by kernel: [tuning.md](tuning.md).\n", f);
     fputc('\n', f);
     free(fs);
@@ -395,6 +397,24 @@ void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep)
     free(fs);
 }
 
+void mmb_report_findings_energy_md(FILE *f, const struct mmb_report *rep)
+{
+    struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
+    if (!fs)
+        return;
+    size_t n = mmb_report_findings(rep, fs);
+    for (size_t i = 0; i < n; i++) {
+        if (!fs[i].energy)
+            continue;
+        fputs("**", f);
+        mmb_report_md_text(f, fs[i].lead);
+        fputs(".** ", f);
+        mmb_report_md_text(f, fs[i].text);
+        fputs("\n\n", f);
+    }
+    free(fs);
+}
+
 int mmb_report_findings_json(const struct mmb_report *rep, char *err, size_t errlen)
 {
     return mmb_report_findings_claims_write(rep, err, errlen);
@@ -409,7 +429,7 @@ void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep)
     if (n) {
         fputs("\\section*{Key findings}\n{\\sloppy\n\\begin{itemize}\n", f);
         for (size_t i = 0; i < n; i++) {
-            if (fs[i].tuning)
+            if (fs[i].tuning || fs[i].energy)
                 continue;
             fputs("\\item \\textbf{", f);
             mmb_report_md_tex(f, fs[i].lead);

@@ -16,10 +16,13 @@
 
 /* "## Key findings" and its list, in Markdown; \section*{Key findings} in LaTeX;
  * without the tuning findings, which mmb_report_findings_tuning_md writes (for
- * reports/tuning.md). */
+ * reports/tuning.md), and the energy finding (mmb_report_findings_energy_md). */
 void mmb_report_findings_md(FILE *f, const struct mmb_report *rep);
 void mmb_report_findings_tex(FILE *f, const struct mmb_report *rep);
 void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep);
+/* The Energy efficiency section's finding (its numbers claimed as the Key findings'
+ * are), in Markdown; nothing without energy. */
+void mmb_report_findings_energy_md(FILE *f, const struct mmb_report *rep);
 /* "## Summary": at most MMB_REPORT_SUMMARY_WORDS words computed from the data, then
  * the kernel ladder's figure (findings_summary.c); nothing when the data carries
  * neither. */

@@ -19,7 +19,8 @@
 
 static const char *const formula_names[] = {"tflops",  "speedup",    "pct_time", "pct_peak", "column",
                                             "traffic", "declared",   "cell",     "compulsory", "key",
-                                            "count",   "mean",       "verdict",  "setting",  "device"};
+                                            "count",   "mean",       "verdict",  "setting",  "device",
+                                            "change"};
 
 static const char *record(struct mmb_report_claims *c, enum mmb_report_claim_formula formula,
                           const struct mmb_report_row *a, const struct mmb_report_row *b, const char *buf)
@@ -58,7 +59,7 @@ const char *mmb_report_findings_claim_format(const char *format, double v, char 
         const char *name, *fmt;
         double scale;
     } plain[] = {{"int", "%.0f", 1}, {"f1", "%.1f", 1}, {"f3", "%.3f", 1}, {"gb", "%.1f", 1e-9},
-                 {"mb", "%.0f", 1e-6}, {"us", "%.1f", 1e3}, {NULL, NULL, 0}};
+                 {"mb", "%.0f", 1e-6}, {"us", "%.1f", 1e3}, {"g4", "%.4g", 1}, {NULL, NULL, 0}};
     for (size_t i = 0; plain[i].name; i++)
         if (!strcmp(format, plain[i].name)) {
             snprintf(buf, 16, plain[i].fmt, v * plain[i].scale);
@@ -111,6 +112,27 @@ const char *mmb_report_findings_claim_cell(struct mmb_report_claims *c, const st
     if (k) {
         snprintf(k->column, sizeof k->column, "%s", column);
         snprintf(k->format, sizeof k->format, "%s", format);
+    }
+    return buf;
+}
+
+const char *mmb_report_findings_claim_change(struct mmb_report_claims *c, const struct mmb_report_row *a,
+                                             const struct mmb_report_row *b, const char *column, bool less,
+                                             char *buf)
+{
+    bool ka, kb;
+    double x = cell_of(a, column, &ka), y = cell_of(b, column, &kb);
+    double v = less ? 100 * (1 - x / y) : 100 * (x / y - 1);
+    mmb_report_findings_claim_format("f1", v, buf);
+    if (!ka || !kb || !isfinite(v))
+        return buf;
+    size_t n = c ? c->n : 0;
+    record(c, MMB_REPORT_CLAIM_CHANGE, a, b, buf);
+    struct mmb_report_claim *k = added(c, n);
+    if (k) {
+        snprintf(k->column, sizeof k->column, "%s", column);
+        snprintf(k->format, sizeof k->format, "f1");
+        snprintf(k->what, sizeof k->what, "%s", less ? "less" : "more");
     }
     return buf;
 }

@@ -28,8 +28,8 @@ const char *mmb_report_findings_claim_traffic(struct mmb_report_claims *c, const
 const char *mmb_report_findings_claim_declared(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf);
 
 /* Numbers in a named format, into buf (16 bytes): pct, ratio, tflops (from GFLOP/s),
- * int, f1, f3, count (268.4 M: mmb_report_tabular_count), gb and mb (from bytes),
- * us (from ms). NULL for an unknown format. */
+ * int, f1, f3, g4 (four significant digits), count (268.4 M: mmb_report_tabular_count),
+ * gb and mb (from bytes), us (from ms). NULL for an unknown format. */
 const char *mmb_report_findings_claim_format(const char *format, double v, char *buf);
 
 /* a's cell column (real or integer) in format; recorded only when value is the cell's.
@@ -37,6 +37,11 @@ const char *mmb_report_findings_claim_format(const char *format, double v, char 
  * spread_pct (100 (max - min) / median of the time). */
 const char *mmb_report_findings_claim_cell(struct mmb_report_claims *c, const struct mmb_report_row *a,
                                            const char *column, const char *format, double value, char *buf);
+/* How much a's cell column differs from b's, in percent of b's (f1 format): more,
+ * 100 (a / b - 1), or less, 100 (1 - a / b). */
+const char *mmb_report_findings_claim_change(struct mmb_report_claims *c, const struct mmb_report_row *a,
+                                             const struct mmb_report_row *b, const char *column, bool less,
+                                             char *buf);
 /* a's compulsory bytes in format (mb). */
 const char *mmb_report_findings_claim_compulsory(struct mmb_report_claims *c, const struct mmb_report_row *a,
                                                  const char *format, char *buf);

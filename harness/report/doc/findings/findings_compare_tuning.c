@@ -21,7 +21,7 @@ static size_t group_rows(const struct mmb_report_data *d, const struct mmb_repor
 {
     size_t n = 0;
     for (size_t i = 0; i < d->nrows && n < cap; i++)
-        if (mmb_report_tune_group_member(g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
+        if (mmb_report_tune_group_member(d, g, &d->rows[i]) && d->rows[i].r.status == MMB_STATUS_OK)
             idx[n++] = i;
     for (size_t i = 1; i < n; i++) /* insertion sort: spaces are small */
         for (size_t j = i; j > 0 && d->rows[idx[j]].r.time_ms_median < d->rows[idx[j - 1]].r.time_ms_median; j--) {
@@ -149,7 +149,7 @@ static void counts_clause(const struct mmb_report_findings_ctx *c, const struct 
     size_t na = 0, nok = 0, nr = 0, nf = 0;
     for (size_t i = 0; i < d->nrows; i++) {
         const struct mmb_report_row *r = &d->rows[i];
-        if (!mmb_report_tune_group_member(g, r))
+        if (!mmb_report_tune_group_member(d, g, r))
             continue;
         all[na++] = r;
         if (r->r.status == MMB_STATUS_OK)

@@ -43,7 +43,9 @@
  *   setting    a constant of the program: "what" its name in the source file
  *              "column", times scale, in the claim's format
  *   device     a field of the GPU's line in data/<gpu>/bench/devices.txt: "what" one
- *              of sms, sm_mhz, l2_mib, peak_gbps, peak_gflops; a the GPU's row */
+ *              of sms, sm_mhz, l2_mib, peak_gbps, peak_gflops; a the GPU's row
+ *   change     100 (a.<column> / b.<column> - 1) ("what" more) or 100 (1 - a.<column> /
+ *              b.<column>) ("what" less), format f1 */
 enum mmb_report_claim_formula {
     MMB_REPORT_CLAIM_TFLOPS,
     MMB_REPORT_CLAIM_SPEEDUP,
@@ -60,6 +62,7 @@ enum mmb_report_claim_formula {
     MMB_REPORT_CLAIM_VERDICT,
     MMB_REPORT_CLAIM_SETTING,
     MMB_REPORT_CLAIM_DEVICE,
+    MMB_REPORT_CLAIM_CHANGE,
 };
 
 struct mmb_report_claim {
@@ -87,6 +90,7 @@ struct mmb_report_finding {
     char text[2048];  /* plain text with numbers; the writers escape it */
     bool tuning;      /* what a tuning run found: reports/tuning.md's, not the README's */
     bool summary;     /* a sentence of the README's summary (its lead names it) */
+    bool energy;      /* the Energy efficiency section's, in README.md, not a Key finding */
     struct mmb_report_claims claims; /* its numbers' provenance, where recorded (findings_claims.h) */
 };
 
@@ -163,6 +167,9 @@ bool mmb_report_findings_compare_tuning(const struct mmb_report_findings_ctx *c,
 bool mmb_report_findings_compare_cublas(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_findings_compare_dtypes(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 bool mmb_report_findings_compare_small(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
+/* The Energy efficiency section's finding (findings_energy.c): where the least-energy
+ * configuration saves the most over the fastest. */
+bool mmb_report_findings_energy(const struct mmb_report_findings_ctx *c, struct mmb_report_finding *f);
 /* findings_profiles.c: the Kernel ladder of profile p on GPU g, the Seed kernels as written of profile p. */
 bool mmb_report_findings_profiles_ladder(const struct mmb_report_findings_ctx *c, size_t p, size_t g,
                                          struct mmb_report_finding *f);
