@@ -31,40 +31,40 @@ do for [i = 1:words(formats)] {
     set grid xtics ytics lc rgb "#c4c4c4" lw 1 dt 1
     set tics nomirror out
     set xtics norotate
-    set style line 1 lc rgb "#0072B2" dt 1 pt 5 ps 2 * PS lw 2.5
-    set style line 2 lc rgb "#D55E00" dt 2 pt 7 ps 2 * PS lw 2.5
-    set style line 3 lc rgb "#009E73" dt 4 pt 9 ps 2 * PS lw 2.5
-    set style line 4 lc rgb "#CC79A7" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5
-    set style line 6 lc rgb "#56B4E9" dt 1 pt 4 ps 2 * PS lw 2.5
-    set style line 7 lc rgb "#882255" dt 2 pt 6 ps 2 * PS lw 2.5
-    set style line 8 lc rgb "#44AA99" dt 4 pt 8 ps 2 * PS lw 2.5
-    set style line 9 lc rgb "#0072B2" dt 5 pt 10 ps 2 * PS lw 2.5
-    set style line 10 lc rgb "#D55E00" dt 3 pt 12 ps 2 * PS lw 2.5
-    set style line 11 lc rgb "#009E73" dt 1 pt 5 ps 2 * PS lw 2.5
-    set style line 12 lc rgb "#CC79A7" dt 2 pt 7 ps 2 * PS lw 2.5
-    set style line 13 lc rgb "#E69F00" dt 4 pt 9 ps 2 * PS lw 2.5
-    set style line 14 lc rgb "#56B4E9" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 15 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5
-    set style line 16 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5
-    set style line 17 lc rgb "#0072B2" dt 2 pt 6 ps 2 * PS lw 2.5
-    set style line 18 lc rgb "#D55E00" dt 4 pt 8 ps 2 * PS lw 2.5
-    set style line 19 lc rgb "#009E73" dt 5 pt 10 ps 2 * PS lw 2.5
-    set style line 20 lc rgb "#CC79A7" dt 3 pt 12 ps 2 * PS lw 2.5
-    set style line 21 lc rgb "#E69F00" dt 1 pt 5 ps 2 * PS lw 2.5
-    set style line 22 lc rgb "#56B4E9" dt 2 pt 7 ps 2 * PS lw 2.5
-    set style line 23 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5
-    set style line 24 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5
-    set style line 25 lc rgb "#0072B2" dt 3 pt 13 ps 2 * PS lw 2.5
-    set style line 26 lc rgb "#D55E00" dt 1 pt 4 ps 2 * PS lw 2.5
-    set style line 27 lc rgb "#009E73" dt 2 pt 6 ps 2 * PS lw 2.5
-    set style line 28 lc rgb "#CC79A7" dt 4 pt 8 ps 2 * PS lw 2.5
-    set style line 29 lc rgb "#E69F00" dt 5 pt 10 ps 2 * PS lw 2.5
-    set style line 30 lc rgb "#56B4E9" dt 3 pt 12 ps 2 * PS lw 2.5
-    set style line 31 lc rgb "#882255" dt 1 pt 5 ps 2 * PS lw 2.5
-    set style line 32 lc rgb "#44AA99" dt 2 pt 7 ps 2 * PS lw 2.5
-    set style line 33 lc rgb "#0072B2" dt 4 pt 9 ps 2 * PS lw 2.5
-    set style line 34 lc rgb "#D55E00" dt 5 pt 11 ps 2 * PS lw 2.5
+    set style line 1 lc rgb "#332288" dt 1 pt 5 ps 2 * PS lw 2.5  # naive
+    set style line 2 lc rgb "#AA4499" dt 2 pt 7 ps 2 * PS lw 2.5  # tiled
+    set style line 3 lc rgb "#88CCEE" dt 4 pt 9 ps 2 * PS lw 2.5  # rect_tiles
+    set style line 4 lc rgb "#CC6677" dt 5 pt 11 ps 2 * PS lw 2.5  # tunable
+    set style line 5 lc rgb "#000000" dt 1 pt 7 ps 2 * PS lw 2.5  # cublas
+    set style line 6 lc rgb "#882255" dt 3 pt 13 ps 2 * PS lw 2.5  # 01_wmma
+    set style line 7 lc rgb "#44AA99" dt 1 pt 4 ps 2 * PS lw 2.5  # 02_mma_sync
+    set style line 8 lc rgb "#117733" dt 2 pt 6 ps 2 * PS lw 2.5  # 03_pipelined
+    set style line 9 lc rgb "#DDCC77" dt 4 pt 8 ps 2 * PS lw 2.5  # 04_wgmma_tma
+    set style line 10 lc rgb "#999933" dt 5 pt 10 ps 2 * PS lw 2.5  # 05_warp_specialized
+    set style line 11 lc rgb "#332288" dt 3 pt 12 ps 2 * PS lw 2.5  # 06_tma_store
+    set style line 12 lc rgb "#AA4499" dt 1 pt 5 ps 2 * PS lw 2.5  # 07_stream_k
+    set style line 13 lc rgb "#88CCEE" dt 2 pt 7 ps 2 * PS lw 2.5  # 01_uncoalesced
+    set style line 14 lc rgb "#CC6677" dt 4 pt 9 ps 2 * PS lw 2.5  # 01_coalesced
+    set style line 15 lc rgb "#882255" dt 5 pt 11 ps 2 * PS lw 2.5  # 02_tiled
+    set style line 16 lc rgb "#44AA99" dt 3 pt 13 ps 2 * PS lw 2.5  # 03_blocktile_1d
+    set style line 17 lc rgb "#117733" dt 1 pt 4 ps 2 * PS lw 2.5  # 04_blocktile_2d
+    set style line 18 lc rgb "#DDCC77" dt 2 pt 6 ps 2 * PS lw 2.5  # 05_vectorized
+    set style line 19 lc rgb "#999933" dt 4 pt 8 ps 2 * PS lw 2.5  # 06_conflict_free
+    set style line 20 lc rgb "#332288" dt 5 pt 10 ps 2 * PS lw 2.5  # 07_warptile
+    set style line 21 lc rgb "#AA4499" dt 3 pt 12 ps 2 * PS lw 2.5  # 08_pipelined
+    set style line 22 lc rgb "#88CCEE" dt 1 pt 5 ps 2 * PS lw 2.5  # 09_lean
+    set style line 23 lc rgb "#CC6677" dt 2 pt 7 ps 2 * PS lw 2.5  # 10_stream_k
+    set style line 24 lc rgb "#882255" dt 4 pt 9 ps 2 * PS lw 2.5  # wmma
+    set style line 25 lc rgb "#CC6677" dt 1 pt 5 ps 2 * PS lw 2.5  # 004_basic
+    set style line 26 lc rgb "#882255" dt 2 pt 7 ps 2 * PS lw 2.5  # 004_tiles
+    set style line 27 lc rgb "#44AA99" dt 4 pt 9 ps 2 * PS lw 2.5  # 004_rec_tiles
+    set style line 28 lc rgb "#AA4499" dt 5 pt 10 ps 2 * PS lw 2.5  # 003_default
+    set style line 29 lc rgb "#88CCEE" dt 3 pt 12 ps 2 * PS lw 2.5  # 003_optimized
+    set style line 30 lc rgb "#44AA99" dt 5 pt 11 ps 2 * PS lw 2.5  # 000_naive
+    set style line 31 lc rgb "#117733" dt 3 pt 13 ps 2 * PS lw 2.5  # 000_data_reuse
+    set style line 32 lc rgb "#DDCC77" dt 1 pt 4 ps 2 * PS lw 2.5  # 002_naive
+    set style line 33 lc rgb "#999933" dt 2 pt 6 ps 2 * PS lw 2.5  # 002_shared
+    set style line 34 lc rgb "#332288" dt 4 pt 8 ps 2 * PS lw 2.5  # 002_tiled_1xN
     set title (LARGE ? "NVIDIA H200: the ladder at 4096, TFLOP/s (% of cuBLAS)" : "NVIDIA H200: the kernel ladder (profile ladder) at 4096 and 8192 (f32, cold L2)")
     set xlabel "TFLOP/s (2MNK / median time)"
     set ytics ("naive" 0, "01_uncoalesced" 1, "01_coalesced" 2, "02_tiled" 3, "03_blocktile_1d" 4, "04_blocktile_2d" 5, "05_vectorized" 6, "06_conflict_free" 7, "07_warptile" 8, "08_pipelined" 9, "09_lean" 10, "10_stream_k" 11, "cublas" 12)
@@ -72,7 +72,6 @@ do for [i = 1:words(formats)] {
     set xrange [0:77.8459]
     set grid xtics noytics
     set ytics scale 0
-    set style fill solid 0.9 border lc rgb "#202020"
     set x2range [0:116.347]
     set x2tics 0, 20, 100 out
     set x2label "% of the FP32 peak (66.9 TFLOP/s)"
@@ -81,13 +80,15 @@ do for [i = 1:words(formats)] {
     set style textbox opaque noborder margins 0.5, 0.5
     if (LARGE) {
     set key off
-    plot "ladder-h200.dat" using ($2 / 2):1:($2 / 2):(0.3) with boxxyerror lc rgb "#0072B2" notitle, \
+    plot "ladder-h200.dat" using ($2 / 2):1:($2 / 2):(0.3):7 with boxxyerror fs solid 0.9 border lc rgb "#202020" lc rgb variable notitle, \
          "" using (valid(2) ? $2 : 0):1:6 with labels left offset 0.5,0 boxed font F16 notitle
     } else {
-    plot "ladder-h200.dat" using ($2 / 2):($1-0.20):($2 / 2):(0.18) with boxxyerror lc rgb "#0072B2" title "4096", \
+    plot "ladder-h200.dat" using ($2 / 2):($1-0.20):($2 / 2):(0.18):7 with boxxyerror fs solid 0.9 border lc rgb "#202020" lc rgb variable notitle, \
          "" using (valid(2) ? $2 : 0):($1-0.20):4 with labels left offset 0.5,0 boxed font F14 notitle, \
-         "ladder-h200.dat" using ($3 / 2):($1+0.20):($3 / 2):(0.18) with boxxyerror lc rgb "#8cc4e8" title "8192", \
-         "" using (valid(3) ? $3 : 0):($1+0.20):5 with labels left offset 0.5,0 boxed font F14 notitle
+         "ladder-h200.dat" using ($3 / 2):($1+0.20):($3 / 2):(0.18):7 with boxxyerror fs pattern 4 border lc rgb "#202020" lc rgb variable notitle, \
+         "" using (valid(3) ? $3 : 0):($1+0.20):5 with labels left offset 0.5,0 boxed font F14 notitle, \
+         NaN with boxes fs solid 0.9 border lc rgb "#202020" lc rgb "#808080" title "4096", \
+         NaN with boxes fs pattern 4 border lc rgb "#202020" lc rgb "#808080" title "8192"
     }
     unset output
 }
