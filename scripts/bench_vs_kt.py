@@ -313,7 +313,8 @@ def phases_of(line):
     return out
 
 
-def run_phases(args):
+def rows_of_logs(args, parse, columns):
+    """One CSV row on stdout for each line of the logs that parse() reads; 1 if none."""
     import csv
     w = csv.writer(sys.stdout, lineterminator="\n")
     found = 0
@@ -324,11 +325,15 @@ def run_phases(args):
             say(f"{log}: {e.strerror}")
             continue
         for line in lines:
-            ph = phases_of(line)
-            if ph:
-                w.writerow([args.task, os.path.basename(log)] + [ph[c] for c in PHASE_COLUMNS])
+            got = parse(line)
+            if got:
+                w.writerow([args.task, os.path.basename(log)] + [got[c] for c in columns])
                 found += 1
     return 0 if found else 1
+
+
+def run_phases(args):
+    return rows_of_logs(args, phases_of, PHASE_COLUMNS)
 
 
 STEP_COLUMNS = ["setup_s", "start_s", "launches_s", "stop_s", "wait_s", "evaluate_s", "by_pass"]
@@ -353,21 +358,7 @@ def steps_of(line):
 
 
 def run_steps(args):
-    import csv
-    w = csv.writer(sys.stdout, lineterminator="\n")
-    found = 0
-    for log in args.logs:
-        try:
-            lines = open(log, encoding="utf-8", errors="replace").read().splitlines()
-        except OSError as e:
-            say(f"{log}: {e.strerror}")
-            continue
-        for line in lines:
-            st = steps_of(line)
-            if st:
-                w.writerow([args.task, os.path.basename(log)] + [st[c] for c in STEP_COLUMNS])
-                found += 1
-    return 0 if found else 1
+    return rows_of_logs(args, steps_of, STEP_COLUMNS)
 
 
 def load_ok(path):

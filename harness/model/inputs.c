@@ -45,18 +45,26 @@ static void *fill_thread(void *opaque)
 #define FILL_THREADS 16
 #define FILL_PER_THREAD (1u << 20)
 
-/* In threads for large matrices (an 8192 x 8192 one took 0.3 s alone); a thread
- * that cannot start leaves its range to this one. */
-void mmb_inputs_fill_format(void *data, size_t count, enum mmb_format fmt, uint64_t seed)
+/* Threads for a pass over count elements: one per FILL_PER_THREAD, at most FILL_THREADS
+ * and the cores online. */
+static size_t pass_threads(size_t count)
 {
-    if (!mmb_format_info(fmt))
-        return;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t nthreads = count / FILL_PER_THREAD;
     if (nthreads > FILL_THREADS)
         nthreads = FILL_THREADS;
     if (cores > 0 && nthreads > (size_t)cores)
         nthreads = (size_t)cores;
+    return nthreads;
+}
+
+/* In threads for large matrices (an 8192 x 8192 one took 0.3 s alone); a thread
+ * that cannot start leaves its range to this one. */
+void mmb_inputs_fill_format(void *data, size_t count, enum mmb_format fmt, uint64_t seed)
+{
+    if (!mmb_format_info(fmt))
+        return;
+    size_t nthreads = pass_threads(count);
     if (nthreads < 2) {
         fill_range(data, 0, count, fmt, seed);
         return;
@@ -120,12 +128,7 @@ static void *max_thread(void *opaque)
  * thread that cannot start leaves its range to this one. */
 double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_format fmt)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nthreads = count / FILL_PER_THREAD;
-    if (nthreads > FILL_THREADS)
-        nthreads = FILL_THREADS;
-    if (cores > 0 && nthreads > (size_t)cores)
-        nthreads = (size_t)cores;
+    size_t nthreads = pass_threads(count);
     if (nthreads < 1)
         nthreads = 1;
     struct max_job jobs[FILL_THREADS];
