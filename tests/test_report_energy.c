@@ -21,7 +21,7 @@ static bool gnuplot_on_path(void)
 static char *readme(const char *out)
 {
     char path[1200];
-    snprintf(path, sizeof path, "%s/README.md", out);
+    ck_assert_int_lt(snprintf(path, sizeof path, "%s/README.md", out), (int)sizeof path);
     char *md = file_get(path);
     ck_assert_ptr_nonnull(md);
     return strdup(md);
@@ -32,8 +32,8 @@ static char *readme(const char *out)
 START_TEST(test_energy_section)
 {
     char in[1200], out[1200];
-    snprintf(in, sizeof in, "%s/tests/fixtures/csv/energy", root);
-    snprintf(out, sizeof out, "%s/reports", tmpdir);
+    ck_assert_int_lt(snprintf(in, sizeof in, "%s/tests/fixtures/csv/energy", root), (int)sizeof in);
+    ck_assert_int_lt(snprintf(out, sizeof out, "%s/reports", tmpdir), (int)sizeof out);
     bool plots = gnuplot_on_path();
     char *argv[] = {"report", "-q", "-o", out, plots ? in : "--no-plots", plots ? NULL : in, NULL};
     ck_assert_msg(report_run(plots ? 5 : 6, argv) == 0, "%s", report_err);
@@ -58,7 +58,7 @@ START_TEST(test_energy_section)
     HAS(sec, "Every size: [energy.md](energy.md).");
     ck_assert_msg(!strstr(sec, "| tiled | 2048 |"), "2048 in the README's energy table");
     char page[1400];
-    snprintf(page, sizeof page, "%s/energy.md", out);
+    ck_assert_int_lt(snprintf(page, sizeof page, "%s/energy.md", out), (int)sizeof page);
     const char *energy = file_get(page);
     ck_assert_ptr_nonnull(energy);
     HAS(energy, "| tiled | 2048 | 5.7† | 500 | 11.5 | 6.4 | – | – |");
@@ -68,7 +68,7 @@ START_TEST(test_energy_section)
     ck_assert_ptr_nonnull(key);
     ck_assert_msg(!strstr(key, "Least energy against fastest") || strstr(key, "Least energy against fastest") > sec,
                   "the energy finding among the Key findings");
-    snprintf(page, sizeof page, "%s/claims.json", out);
+    ck_assert_int_lt(snprintf(page, sizeof page, "%s/claims.json", out), (int)sizeof page);
     const char *claims = file_get(page);
     ck_assert_ptr_nonnull(claims);
     HAS(claims, "\"lead\":\t\"Least energy against fastest\"");
@@ -88,7 +88,7 @@ START_TEST(test_energy_section)
     HAS(cav, "`tunable bx=32;tx=1` 4096x4096x4096 (hw\\_thermal, 1980 to 1980 MHz)");
     /* the figure's data: every configuration fastest first, the front apart, cuBLAS last */
     char path[1400];
-    snprintf(path, sizeof path, "%s/gnuplot/pareto-tunable-h100-80gb-hbm3.dat", out);
+    ck_assert_int_lt(snprintf(path, sizeof path, "%s/gnuplot/pareto-tunable-h100-80gb-hbm3.dat", out), (int)sizeof path);
     const char *dat = file_get(path);
     ck_assert_ptr_nonnull(dat);
     HAS(dat, "9 6 1 0 \"bx=64;tx=1\"\n10 5 1 0 \"bx=16;tx=1\"\n11 4 1 0 \"bx=16;tx=2\"\n12 4.5 0 1 \"bx=32;tx=1\"\n"
@@ -107,8 +107,8 @@ END_TEST
 START_TEST(test_no_energy)
 {
     char in[1200], out[1200];
-    snprintf(in, sizeof in, "%s/tests/fixtures/csv/good", root);
-    snprintf(out, sizeof out, "%s/reports", tmpdir);
+    ck_assert_int_lt(snprintf(in, sizeof in, "%s/tests/fixtures/csv/good", root), (int)sizeof in);
+    ck_assert_int_lt(snprintf(out, sizeof out, "%s/reports", tmpdir), (int)sizeof out);
     char *argv[] = {"report", "-q", "-o", out, "--no-plots", in, NULL};
     ck_assert_msg(report_run(6, argv) == 0, "%s", report_err);
     char *md = readme(out);

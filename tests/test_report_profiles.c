@@ -234,7 +234,7 @@ END_TEST
 START_TEST(test_profiles_noise)
 {
     root_make();
-    char in[900];
+    char in[1100];
     snprintf(in, sizeof in, "%s/tests/fixtures/csv/noise", root);
     char *inputs[] = {in};
     ck_assert_msg(run_in_root(NULL, 0, inputs, 1) == 0, "%s", report_err);
