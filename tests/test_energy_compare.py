@@ -142,11 +142,11 @@ with tempfile.TemporaryDirectory() as d:
     with open(bad, 'w') as f:
         f.write('time,power\n1,2\n')
     rc, out = run(log, bad)
-    expect(rc == 1 and 'not nvidia-smi --query-gpu CSV output' in out, 'not nvidia-smi CSV', out)
+    expect(rc == 2 and 'not nvidia-smi --query-gpu CSV output' in out, 'not nvidia-smi CSV', out)
     with open(bad, 'w') as f:
         f.write('timestamp, power.draw.average [kW]\n')
     rc, out = run(log, bad)
-    expect(rc == 1 and "power.draw.average in 'kW'" in out, 'a unit it does not write', out)
+    expect(rc == 2 and "power.draw.average in 'kW'" in out, 'a unit it does not write', out)
 
 for f in failures:
     print('FAIL:', f)

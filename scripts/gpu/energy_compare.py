@@ -54,13 +54,20 @@ nvidia-smi has it, sees the whole window.
 With RUN_CSV, its rows' power, energy and energy_status are listed too. Exit status 0 when
 every window was compared on the counter or the average and every such difference is
 within the limit; 1 otherwise (DISAGREE, or NOT COMPARED when no window could be: an
-nvidia-smi with neither field, or windows too short for the average's covered part)."""
+nvidia-smi with neither field, or windows too short for the average's covered part); 2 for
+input it cannot read (a file missing, or not nvidia-smi's CSV), with the file named."""
 import csv
 import gzip
 import math
 import re
 import sys
 from datetime import datetime
+
+def refuse(message):
+    """Bad input: its message on stderr, exit status 2 (1 is a verdict's)."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
 
 WINDOW = re.compile(r'energy: ([0-9.]+) W over ([0-9.]+) s .*window ([0-9.]+) to ([0-9.]+) s since 1970')
 LIMIT_PCT = 3.0
@@ -82,8 +89,11 @@ DECIDING = ('counter', 'average')   # the readings that integrate the power
 
 
 def windows(log):
-    with open(log) as f:
-        return [tuple(float(x) for x in m.groups()) for m in map(WINDOW.search, f) if m]
+    try:
+        with open(log, encoding='utf-8', errors='replace') as f:
+            return [tuple(float(x) for x in m.groups()) for m in map(WINDOW.search, f) if m]
+    except (OSError, ValueError) as e:
+        refuse(f'{log}: cannot read the mmbench log: {e}')
 
 
 def number(cell):
@@ -107,7 +117,7 @@ def columns(head, path):
             unit = h.split('[')[-1].rstrip(']').strip() if '[' in h else ''
             scales = {'mJ': 1e-3, 'J': 1.0, 'kJ': 1e3} if reading == 'counter' else {'W': 1.0, 'mW': 1e-3, '': 1.0}
             if unit not in scales:
-                sys.exit(f'{path}: {field} in {unit!r}; expected one of {", ".join(s or "(none)" for s in scales)}')
+                refuse(f'{path}: {field} in {unit!r}; expected one of {", ".join(s or "(none)" for s in scales)}')
             found[reading] = (i, scales[unit])
     return found
 
@@ -119,9 +129,9 @@ def samples(path):
         with opener(path, 'rt', newline='') as f:
             rows = list(csv.reader(f))
     except (OSError, UnicodeDecodeError, csv.Error) as e:
-        sys.exit(f'{path}: cannot read: {e}')
+        refuse(f'{path}: cannot read: {e}')
     if not rows or not rows[0] or not rows[0][0].strip().startswith('timestamp'):
-        sys.exit(f'{path}: not nvidia-smi --query-gpu CSV output; first line: {rows[0] if rows else "(empty)"}')
+        refuse(f'{path}: not nvidia-smi --query-gpu CSV output; first line: {rows[0] if rows else "(empty)"}')
     head = [h.strip() for h in rows[0]]
     cols = columns(head, path)
     out = {r: [] for r in cols}
@@ -261,7 +271,7 @@ def print_instant(table):
 
 def main(argv):
     if len(argv) not in (3, 4):
-        sys.exit(__doc__)
+        refuse(__doc__)
     wins = windows(argv[1])
     smi = samples(argv[2])
     have = [r for r in READINGS if r in smi]
@@ -272,8 +282,11 @@ def main(argv):
     table = compare(wins, smi)
     print_table(table, have)
     if len(argv) == 4:
-        with open(argv[3], newline='') as fh:
-            rows = list(csv.DictReader(fh))
+        try:
+            with open(argv[3], newline='', encoding='utf-8', errors='replace') as fh:
+                rows = list(csv.DictReader(fh))
+        except (OSError, csv.Error) as e:
+            refuse(f'{argv[3]}: cannot read the run CSV: {e}')
         print(f'\n{len(rows)} rows in {argv[3]}:')
         for r in rows:
             print(f'  {r.get("kernel", "?"):10} {r.get("params", ""):60.60} {r.get("status", "?"):8} '
