@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "core/hash.h"
+#include "core/imap.h"
 #include "core/stats.h"
 #include "results/columns.h"
 #include "results/csv.h"
@@ -244,14 +244,14 @@ void mmb_samples_writer_close(struct mmb_samples_writer *w)
 /* ---- reading ---------------------------------------------------------------------- */
 
 struct entry {
-    char *key;      /* mmb_row_key with the device, then the time stamp */
     size_t first;   /* into the pool */
     size_t n;
 };
 
 struct mmb_samples_set {
-    struct entry *slots;
-    size_t cap, count;
+    struct mmb_smap index; /* mmb_row_key with the device, then the time stamp: into entries */
+    struct entry *entries;
+    size_t count, cap;
     double *pool;
     size_t used, pool_cap;
     const char *path; /* while loading */
@@ -265,34 +265,26 @@ static void key_of(const struct mmb_row *row, char *out, size_t len)
     snprintf(out, len, "%s%s", key, row->timestamp);
 }
 
-static struct entry *slot_of(const struct mmb_samples_set *s, const char *key)
+static struct entry *entry_of(const struct mmb_samples_set *s, const char *key)
 {
-    if (!s->cap)
-        return NULL;
-    size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, key, strlen(key)) & (s->cap - 1);
-    while (s->slots[h].key && strcmp(s->slots[h].key, key))
-        h = (h + 1) & (s->cap - 1);
-    return &s->slots[h];
+    uintptr_t i;
+    return mmb_smap_get(&s->index, key, &i) ? &s->entries[i] : NULL;
 }
 
-static int grow(struct mmb_samples_set *s)
+/* The entry of a key not seen before; NULL when out of memory. */
+static struct entry *entry_add(struct mmb_samples_set *s, const char *key)
 {
-    size_t cap = s->cap ? 2 * s->cap : 256;
-    struct entry *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->slots[i].key)
-            continue;
-        size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, s->slots[i].key, strlen(s->slots[i].key)) & (cap - 1);
-        while (slots[h].key)
-            h = (h + 1) & (cap - 1);
-        slots[h] = s->slots[i];
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        struct entry *grown = realloc(s->entries, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        s->entries = grown;
+        s->cap = cap;
     }
-    free(s->slots);
-    s->slots = slots;
-    s->cap = cap;
-    return 0;
+    if (mmb_smap_put(&s->index, key, s->count) != 0)
+        return NULL;
+    return &s->entries[s->count++];
 }
 
 /* Parses "t1 t2 ..." into the pool; -1 with err on anything but positive numbers. */
@@ -353,12 +345,9 @@ static int load_record(void *ctx, const char *const *f, size_t n, long line, cha
         return -1;
     char key[MMB_ROW_KEY_LEN + 64];
     key_of(&row, key, sizeof key);
-    struct entry *e = slot_of(s, key);
-    if (!e || !e->key) {
-        if ((2 * (s->count + 1) > s->cap && grow(s) != 0) || !(e = slot_of(s, key)) || !(e->key = strdup(key)))
-            return mmb_failf(err, errlen, "%s:%ld: out of memory", s->path, line);
-        s->count++;
-    }
+    struct entry *e = entry_of(s, key);
+    if (!e && !(e = entry_add(s, key)))
+        return mmb_failf(err, errlen, "%s:%ld: out of memory", s->path, line);
     e->first = first; /* the last line of a key and time stamp */
     e->n = count;
     return 0;
@@ -407,8 +396,8 @@ const double *mmb_samples_find(const struct mmb_samples_set *s, const struct mmb
     if (!s || row->repeats == MMB_INT_EMPTY || isnan(row->time_ms_median))
         return NULL;
     key_of(row, key, sizeof key);
-    const struct entry *e = slot_of(s, key);
-    if (!e || !e->key || e->n != (size_t)row->repeats)
+    const struct entry *e = entry_of(s, key);
+    if (!e || e->n != (size_t)row->repeats)
         return NULL;
     double *sorted = malloc(e->n * sizeof *sorted);
     if (!sorted)
@@ -432,9 +421,8 @@ void mmb_samples_free(struct mmb_samples_set *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->cap; i++)
-        free(s->slots[i].key);
-    free(s->slots);
+    mmb_smap_free(&s->index);
+    free(s->entries);
     free(s->pool);
     free(s);
 }

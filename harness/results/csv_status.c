@@ -11,24 +11,18 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "core/hash.h"
 #include "results/csv.h"
 
-static size_t key_hash(const struct mmb_row *row, bool with_device)
-{
-    char key[MMB_ROW_KEY_LEN];
-    mmb_row_key(row, with_device, key, sizeof key);
-    return (size_t)mmb_hash_bytes(MMB_FNV_SEED, key, strlen(key));
-}
 
 static int add(void *ctx, const struct mmb_row *row, const char *path, long line, char *err, size_t errlen)
 {
     struct mmb_csv_statuses *s = ctx;
     struct mmb_csv_status_entry e = {.status = row->status, .counter_status = row->counter_status};
     mmb_row_version_of(row, &e.version);
-    size_t key = key_hash(row, s->with_device);
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, s->with_device, key, sizeof key);
     uintptr_t at;
-    if (mmb_imap_get(&s->map, key, &at)) {
+    if (mmb_smap_get(&s->map, key, &at)) {
         if (mmb_row_version_replaces(&s->entries[at].version, &e.version))
             s->entries[at] = e;
         return 0;
@@ -41,7 +35,7 @@ static int add(void *ctx, const struct mmb_row *row, const char *path, long line
         s->entries = grown;
         s->cap = cap;
     }
-    if (mmb_imap_put(&s->map, key, (uintptr_t)s->n) != 0)
+    if (mmb_smap_put(&s->map, key, (uintptr_t)s->n) != 0)
         return mmb_failf(err, errlen, "%s:%ld: out of memory", path, line);
     s->entries[s->n++] = e;
     return 0;
@@ -72,7 +66,9 @@ bool mmb_csv_statuses_find(const struct mmb_csv_statuses *s, const struct mmb_ro
                            enum mmb_status *counter_status)
 {
     uintptr_t at;
-    if (!mmb_imap_get(&s->map, key_hash(row, s->with_device), &at))
+    char key[MMB_ROW_KEY_LEN];
+    mmb_row_key(row, s->with_device, key, sizeof key);
+    if (!mmb_smap_get(&s->map, key, &at))
         return false;
     *status = s->entries[at].status;
     *counter_status = s->entries[at].counter_status;
@@ -81,7 +77,7 @@ bool mmb_csv_statuses_find(const struct mmb_csv_statuses *s, const struct mmb_ro
 
 void mmb_csv_statuses_free(struct mmb_csv_statuses *s)
 {
-    mmb_imap_free(&s->map);
+    mmb_smap_free(&s->map);
     free(s->entries);
     s->entries = NULL;
     s->n = s->cap = 0;

@@ -18,7 +18,7 @@ struct mmb_csv_status_entry {
 };
 
 struct mmb_csv_statuses {
-    struct mmb_imap map;  /* a hash of the row key -> index into entries */
+    struct mmb_smap map;  /* the row key -> index into entries */
     struct mmb_csv_status_entry *entries;
     size_t n, cap;
     bool with_device;     /* keys with the GPU (mmb_row_key) */

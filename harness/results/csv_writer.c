@@ -17,21 +17,17 @@
 
 #include "core/error.h"
 #include "core/file.h"
-#include "core/hash.h"
+#include "core/imap.h"
 #include "results/columns.h"
 #include "results/csv_impl.h"
 #include "results/resume.h"
 
 /* The keys of the rows in the file, each with the version of its row that counts
- * (results/resume.h): an open-addressing map. */
-struct slot {
-    char *key;
-    struct mmb_row_version version;
-};
-
+ * (results/resume.h): the key's index into versions. */
 struct key_set {
-    struct slot *slots;
-    size_t cap, count;
+    struct mmb_smap index;
+    struct mmb_row_version *versions;
+    size_t count, cap;
 };
 
 struct mmb_csv_writer {
@@ -52,67 +48,40 @@ struct mmb_csv_writer {
 
 static int run_lock(struct mmb_csv_writer *w, const char *owner, char *err, size_t errlen);
 
-static int key_set_grow(struct key_set *s)
+static struct mmb_row_version *key_set_find(const struct key_set *s, const char *key)
 {
-    size_t cap = s->cap ? 2 * s->cap : 256;
-    struct slot *slots = calloc(cap, sizeof *slots);
-    if (!slots)
-        return -1;
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->slots[i].key)
-            continue;
-        size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, s->slots[i].key, strlen(s->slots[i].key)) & (cap - 1);
-        while (slots[h].key)
-            h = (h + 1) & (cap - 1);
-        slots[h] = s->slots[i];
-    }
-    free(s->slots);
-    s->slots = slots;
-    s->cap = cap;
-    return 0;
-}
-
-static struct slot *key_set_find(const struct key_set *s, const char *key)
-{
-    if (s->cap == 0)
-        return NULL;
-    size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, key, strlen(key)) & (s->cap - 1);
-    while (s->slots[h].key) {
-        if (strcmp(s->slots[h].key, key) == 0)
-            return &s->slots[h];
-        h = (h + 1) & (s->cap - 1);
-    }
-    return NULL;
+    uintptr_t i;
+    return mmb_smap_get(&s->index, key, &i) ? &s->versions[i] : NULL;
 }
 
 /* Adds key with version v, or keeps for it whichever of its version and v counts. */
 static int key_set_add(struct key_set *s, const char *key, const struct mmb_row_version *v)
 {
-    struct slot *old = key_set_find(s, key);
+    struct mmb_row_version *old = key_set_find(s, key);
     if (old) {
-        if (mmb_row_version_replaces(&old->version, v))
-            old->version = *v;
+        if (mmb_row_version_replaces(old, v))
+            *old = *v;
         return 0;
     }
-    if (2 * (s->count + 1) > s->cap && key_set_grow(s) != 0)
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        struct mmb_row_version *grown = realloc(s->versions, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        s->versions = grown;
+        s->cap = cap;
+    }
+    if (mmb_smap_put(&s->index, key, s->count) != 0)
         return -1;
-    char *copy = strdup(key);
-    if (!copy)
-        return -1;
-    size_t h = (size_t)mmb_hash_bytes(MMB_FNV_SEED, key, strlen(key)) & (s->cap - 1);
-    while (s->slots[h].key)
-        h = (h + 1) & (s->cap - 1);
-    s->slots[h] = (struct slot){copy, *v};
-    s->count++;
+    s->versions[s->count++] = *v;
     return 0;
 }
 
 static void key_set_free(struct key_set *s)
 {
-    for (size_t i = 0; i < s->cap; i++)
-        free(s->slots[i].key);
-    free(s->slots);
-    s->slots = NULL;
+    mmb_smap_free(&s->index);
+    free(s->versions);
+    s->versions = NULL;
     s->cap = s->count = 0;
 }
 
@@ -387,8 +356,7 @@ const struct mmb_row_version *mmb_csv_writer_find(const struct mmb_csv_writer *w
 {
     char key[MMB_ROW_KEY_LEN];
     mmb_row_key(row, !any_gpu, key, sizeof key);
-    const struct slot *s = key_set_find(any_gpu ? &w->runs : &w->keys, key);
-    return s ? &s->version : NULL;
+    return key_set_find(any_gpu ? &w->runs : &w->keys, key);
 }
 
 const char *mmb_csv_writer_protocol(const struct mmb_csv_writer *w, uint64_t hash)
