@@ -297,11 +297,44 @@ struct violation {
 int nvmlDeviceGetViolationStatus(void *dev, int policy, struct violation *v)
 {
     int rc = enter("nvmlDeviceGetViolationStatus");
+    log_call("nvmlDeviceGetViolationStatus", " %d", policy);
     if (rc)
         return rc;
     double rate = policy == 0 ? env_number("FAKE_NVML_VIOLATION", 0) : 0;
     v->reference_us = (unsigned long long)(mono_s() * 1e6);
     v->violation_ns = (unsigned long long)(mono_s() * rate);
+    return 0;
+}
+
+/* nvmlFieldValue_t */
+struct field_value {
+    unsigned field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, nvml_return;
+    unsigned long long value;
+};
+
+/* The perf-policy counters (fields 74 to 79: 74 + the policy) as the violation
+ * status gives them; any other field is not supported. */
+int nvmlDeviceGetFieldValues(void *dev, int count, struct field_value *values)
+{
+    int rc = enter("nvmlDeviceGetFieldValues");
+    log_call("nvmlDeviceGetFieldValues", " %d", count);
+    if (rc)
+        return rc;
+    if (count < 0 || !values)
+        return INVALID_ARGUMENT;
+    for (int i = 0; i < count; i++) {
+        struct field_value *f = &values[i];
+        if (f->field_id < 74 || f->field_id > 79) {
+            f->nvml_return = NOT_SUPPORTED;
+            continue;
+        }
+        double rate = f->field_id == 74 ? env_number("FAKE_NVML_VIOLATION", 0) : 0;
+        f->value_type = 3; /* unsigned long long */
+        f->value = (unsigned long long)(mono_s() * rate);
+        f->nvml_return = 0;
+    }
     return 0;
 }
 

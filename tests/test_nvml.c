@@ -6,6 +6,7 @@
  * violation counters as the throttle column's words. */
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +187,7 @@ END_TEST
 START_TEST(test_watch_without_samples)
 {
     setenv("FAKE_NVML_SAMPLES", "0", 1);
-    setenv("FAKE_NVML_UNSUPPORTED", "nvmlDeviceGetViolationStatus", 1);
+    setenv("FAKE_NVML_UNSUPPORTED", "nvmlDeviceGetViolationStatus,nvmlDeviceGetFieldValues", 1);
     open_fake();
     struct mmb_clock_watch w;
     char cell[160];
@@ -203,6 +204,50 @@ START_TEST(test_watch_without_samples)
     ck_assert(w.min_mhz == 1980 && w.max_mhz == 1980);
     mmb_clock_watch_throttle_text(&w, cell, sizeof cell);
     ck_assert_str_eq(cell, "none");
+}
+END_TEST
+
+/* A window reads the five violation counters in one call at each end, not five. */
+START_TEST(test_watch_violations_batched)
+{
+    setenv("FAKE_NVML_VIOLATION", "1e8", 1);
+    open_fake();
+    struct mmb_clock_watch w;
+    char cell[160];
+    mmb_clock_watch_reset(&w, &dev);
+    mmb_clock_watch_begin(&w);
+    usleep(20000);
+    mmb_clock_watch_end(&w);
+    mmb_clock_watch_throttle_text(&w, cell, sizeof cell);
+    ck_assert_str_eq(cell, "sw_power_cap");
+    ck_assert_int_eq(nvml_fake_calls("nvmlDeviceGetFieldValues 5"), 2);
+    ck_assert_int_eq(nvml_fake_calls("nvmlDeviceGetViolationStatus"), 0);
+}
+END_TEST
+
+/* Without field values, one call per counter, and the counters still seen. */
+START_TEST(test_watch_violations_fallback)
+{
+    setenv("FAKE_NVML_VIOLATION", "1e8", 1);
+    setenv("FAKE_NVML_UNSUPPORTED", "nvmlDeviceGetFieldValues", 1);
+    open_fake();
+    struct mmb_clock_watch w;
+    char cell[160];
+    unsigned long long ns[2];
+    bool have[2];
+    const int policies[2] = {0, 1};
+    char why[256] = "";
+    ck_assert_int_eq(mmb_nvml_violations_ns(&dev, policies, 2, ns, have, why, sizeof why), 0);
+    ck_assert(have[0] && have[1] && ns[1] == 0);
+    ck_assert_int_ne(mmb_nvml_violations_ns(&dev, policies, 0, ns, have, why, sizeof why), 0);
+    ck_assert_msg(strstr(why, "0 policies"), "%s", why);
+    mmb_clock_watch_reset(&w, &dev);
+    mmb_clock_watch_begin(&w);
+    usleep(20000);
+    mmb_clock_watch_end(&w);
+    mmb_clock_watch_throttle_text(&w, cell, sizeof cell);
+    ck_assert_str_eq(cell, "sw_power_cap");
+    ck_assert_int_eq(nvml_fake_calls("nvmlDeviceGetViolationStatus"), 2 + 2 * 5);
 }
 END_TEST
 
@@ -235,6 +280,8 @@ int main(void)
     tcase_add_test(tc, test_watch_clean);
     tcase_add_test(tc, test_watch_throttled);
     tcase_add_test(tc, test_watch_without_samples);
+    tcase_add_test(tc, test_watch_violations_batched);
+    tcase_add_test(tc, test_watch_violations_fallback);
     tcase_add_test(tc, test_watch_no_nvml);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -170,6 +170,7 @@ START_TEST(test_defaults)
     mmb_energy_spec_of(p, MMB_ENERGY_BEST, &energy);
     ck_assert(energy.mode == MMB_ENERGY_BEST && energy.seconds == MMB_ENERGY_SECONDS_DEFAULT);
     ck_assert_int_eq(energy.throttle_retries, MMB_THROTTLE_RETRIES_DEFAULT);
+    ck_assert(energy.throttle_threshold == MMB_THROTTLE_THRESHOLD_DEFAULT);
     ck_assert_int_eq(p->tune.line, 0);
     ck_assert_str_eq(p->tune.strategy, "brute_force");
     ck_assert_str_eq(p->tune.objective, "time");
@@ -203,6 +204,7 @@ START_TEST(test_energy_keys)
     mmb_energy_spec_of(p, mmb_profile_energy(p, false, MMB_ENERGY_BEST, MMB_ENERGY_BEST), &energy);
     ck_assert(energy.mode == MMB_ENERGY_OFF && energy.seconds == 0.5);
     ck_assert_int_eq(energy.throttle_retries, 0);
+    ck_assert(energy.throttle_threshold == 95.5);
     unload(p);
     p = load_ok("energy-all.ini");
     ck_assert_int_eq(p->energy, MMB_ENERGY_ALL);
@@ -297,6 +299,9 @@ static const struct {
     {"bad-energy-seconds.ini", 3, "bad value '0.01' for 'energy_seconds'; expected seconds, a number from 0.05 to 60"},
     {"bad-energy-seconds2.ini", 3, "bad value '61' for 'energy_seconds'"},
     {"bad-energy-retries.ini", 3, "bad value '11' for 'throttle_retries'; expected an integer from 0 to 10"},
+    {"bad-energy-threshold.ini", 3, "bad value '0%' for 'throttle_threshold'; expected a percentage from 1% to 100%"},
+    {"bad-energy-threshold2.ini", 3, "bad value '101' for 'throttle_threshold'"},
+    {"bad-energy-threshold3.ini", 3, "bad value '90%%' for 'throttle_threshold'"},
     {"bad-energy-setting.ini", 7, "parameter name 'nvml.sm_clock' is not a C identifier"},
     {"bad-warmup-negative.ini", 3, "bad value '-1' for 'warmup'"},
     {"bad-size-zero.ini", 2, "size 0 is out of range; expected 1 to"},

@@ -82,6 +82,13 @@ START_TEST(test_format_energy)
     ck_assert(!mmb_protocol_key_times("energy"));
     ck_assert(!mmb_protocol_key_times("energy_mode"));
     ck_assert(!mmb_protocol_key_times("throttle_retries"));
+    ck_assert(!mmb_protocol_key_times("throttle_threshold"));
+    /* the threshold follows the retries, as a percentage */
+    p.throttle_threshold = 90;
+    ck_assert_int_eq(mmb_protocol_format(&p, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, ";energy=off;throttle_retries=2;throttle_threshold=90%;counters=default;"));
+    ck_assert(mmb_protocol_times_alike(on, out, why, sizeof why));
+    p.throttle_threshold = 0;
     ck_assert(mmb_protocol_times_alike(on, out, why, sizeof why));
     /* the retries choose among measurements taken alike: no difference in the times */
     p.energy_mode = "best";

@@ -1,6 +1,7 @@
 /* test_throttle.c - the table of clock event reasons: NVML's bits and violation
  * policies to words and back, which words throttle, and every malformed cell refused. */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,23 @@ START_TEST(test_which_throttle)
 }
 END_TEST
 
+/* A throttled row is measured again only below the threshold's share of the maximum
+ * clock, or where a clock is unknown, or at a threshold of 100%. */
+START_TEST(test_retry_threshold)
+{
+    unsigned cap = mmb_throttle_of_reasons(0x4), idle = mmb_throttle_of_reasons(0x1);
+    ck_assert(!mmb_throttle_retry_wanted(cap, 1800, 1980, 90));  /* 90.9%: kept */
+    ck_assert(mmb_throttle_retry_wanted(cap, 1770, 1980, 90));   /* 89.4%: again */
+    ck_assert(!mmb_throttle_retry_wanted(cap, 1782, 1980, 90));  /* exactly 90%: not below */
+    ck_assert(mmb_throttle_retry_wanted(cap, 1980, 1980, 100));  /* 100%: every throttled row */
+    ck_assert(mmb_throttle_retry_wanted(cap, NAN, 1980, 90));    /* no clock read */
+    ck_assert(mmb_throttle_retry_wanted(cap, 1800, NAN, 90));    /* no maximum known */
+    ck_assert(mmb_throttle_retry_wanted(cap, 0, 1980, 90));
+    ck_assert(!mmb_throttle_retry_wanted(idle, 300, 1980, 90));  /* no throttle: never */
+    ck_assert(!mmb_throttle_retry_wanted(0, NAN, NAN, 100));
+}
+END_TEST
+
 START_TEST(test_bad_cells)
 {
     static const char *const bad[] = {"", "+", "sw_power_cap+", "+sw_power_cap", "sw_power_cap++hw_thermal",
@@ -89,6 +107,7 @@ int main(void)
     tcase_add_test(tc, test_table_is_sane);
     tcase_add_test(tc, test_reasons_to_words);
     tcase_add_test(tc, test_which_throttle);
+    tcase_add_test(tc, test_retry_threshold);
     tcase_add_test(tc, test_bad_cells);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -85,6 +85,15 @@ bool mmb_throttle_mask_throttled(unsigned mask)
     return false;
 }
 
+bool mmb_throttle_retry_wanted(unsigned mask, double min_mhz, double max_mhz, double threshold_pct)
+{
+    if (!mmb_throttle_mask_throttled(mask))
+        return false;
+    if (!(threshold_pct < 100) || !(min_mhz > 0) || !(max_mhz > 0))
+        return true;
+    return min_mhz < max_mhz * threshold_pct / 100.0;
+}
+
 bool mmb_throttle_text_throttled(const char *text)
 {
     unsigned mask;

@@ -40,6 +40,14 @@ void mmb_throttle_format(unsigned mask, char *out, size_t len);
 bool mmb_throttle_parse(const char *text, unsigned *mask);
 /* Whether the mask holds a word that throttles. */
 bool mmb_throttle_mask_throttled(unsigned mask);
+/* Whether a row measured with these words and this lowest SM clock is measured
+ * again: it throttled, and its clock fell below threshold_pct of max_mhz, or
+ * threshold_pct is 100 or more, or either clock is unknown (NaN, 0). A power cap
+ * that a kernel reaches on its own holds it at its clock whatever the retry (on an
+ * H100, FP32 GEMMs at 8192 ran at 91 to 99% of the maximum every time); a retry
+ * helps where a deeper drop came from before it (heat, another load). nvbench's
+ * throttle_threshold, 75% of the default clock, draws the same line. */
+bool mmb_throttle_retry_wanted(unsigned mask, double min_mhz, double max_mhz, double threshold_pct);
 /* Whether a cell names a word that throttles; false for "", "none" and bad text. */
 bool mmb_throttle_text_throttled(const char *text);
 /* "gpu_idle, applications_clocks, ...": every word, for messages. */

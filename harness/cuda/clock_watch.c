@@ -2,6 +2,7 @@
 #include "cuda/clock_watch.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -50,11 +51,9 @@ void mmb_clock_watch_begin(struct mmb_clock_watch *w)
         return;
     char why[256];
     w->since_us = realtime_us();
-    for (int i = 0; i < MMB_CLOCK_WATCH_POLICIES; i++) {
-        w->have_violation[i] = mmb_nvml_violation_ns(w->dev, policies[i], &w->violation0[i], why, sizeof why) == 0;
-        if (!w->have_violation[i])
-            note(w, why);
-    }
+    if (mmb_nvml_violations_ns(w->dev, policies, MMB_CLOCK_WATCH_POLICIES, w->violation0, w->have_violation, why,
+                               sizeof why) != 0)
+        note(w, why);
 }
 
 double mmb_clock_watch_read(struct mmb_clock_watch *w)
@@ -85,15 +84,14 @@ void mmb_clock_watch_end(struct mmb_clock_watch *w)
     if (!w->dev)
         return;
     char why[256];
+    unsigned long long ns[MMB_CLOCK_WATCH_POLICIES] = {0};
+    bool have[MMB_CLOCK_WATCH_POLICIES] = {false};
+    if (mmb_nvml_violations_ns(w->dev, policies, MMB_CLOCK_WATCH_POLICIES, ns, have, why, sizeof why) != 0)
+        note(w, why);
     for (int i = 0; i < MMB_CLOCK_WATCH_POLICIES; i++) {
-        unsigned long long ns = 0;
-        if (!w->have_violation[i])
+        if (!w->have_violation[i] || !have[i])
             continue;
-        if (mmb_nvml_violation_ns(w->dev, policies[i], &ns, why, sizeof why) != 0) {
-            note(w, why);
-            continue;
-        }
-        if (ns > w->violation0[i])
+        if (ns[i] > w->violation0[i])
             w->throttle |= mmb_throttle_of_violation(policies[i]);
         w->measured = true;
     }

@@ -29,11 +29,29 @@ struct nvml_violation {
     unsigned long long violation_ns;
 };
 
+/* nvmlFieldValue_t */
+struct nvml_field_value {
+    unsigned field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, nvml_return;
+    union {
+        double d;
+        unsigned ui;
+        unsigned long ul;
+        unsigned long long ull;
+        long long sll;
+    } value;
+};
+
 enum {
     NVML_CLOCK_SM = 1,
     NVML_CLOCK_MEM = 2,
     NVML_PROCESSOR_CLK_SAMPLES = 5,
     NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+    NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+    NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+    NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+    NVML_FI_DEV_PERF_POLICY_POWER = 74, /* _THERMAL 75 ... _RELIABILITY 79: 74 + the policy */
     NVML_SAMPLES_MAX = 4096, /* more than the driver's buffer holds */
 };
 
@@ -48,6 +66,7 @@ struct nvml_api {
     int (*samples)(void *, int, unsigned long long, int *, unsigned *, struct nvml_sample *);
     int (*event_reasons)(void *, unsigned long long *);
     int (*violation)(void *, int, struct nvml_violation *);
+    int (*field_values)(void *, int, struct nvml_field_value *);
     int (*energy)(void *, unsigned long long *);
     int (*lock_clocks)(void *, unsigned, unsigned);
     int (*unlock_clocks)(void *);
@@ -94,6 +113,7 @@ static void load(void)
     if (!NVML_SYM(event_reasons, "nvmlDeviceGetCurrentClocksEventReasons"))
         NVML_SYM(event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons"); /* drivers before 535 */
     NVML_SYM(violation, "nvmlDeviceGetViolationStatus");
+    NVML_SYM(field_values, "nvmlDeviceGetFieldValues");
     NVML_SYM(energy, "nvmlDeviceGetTotalEnergyConsumption");
     NVML_SYM(lock_clocks, "nvmlDeviceSetGpuLockedClocks");
     NVML_SYM(unlock_clocks, "nvmlDeviceResetGpuLockedClocks");
@@ -267,6 +287,62 @@ int mmb_nvml_violation_ns(const struct mmb_nvml_device *dev, int policy, unsigne
     int rc = NVML_CALL(violation, "nvmlDeviceGetViolationStatus", dev->handle, policy, &v);
     *ns = v.violation_ns;
     return rc;
+}
+
+/* A field value as a count, false for a type a counter does not come in. */
+static bool field_count(const struct nvml_field_value *f, unsigned long long *out)
+{
+    switch (f->value_type) {
+    case NVML_VALUE_TYPE_UNSIGNED_INT: *out = f->value.ui; return true;
+    case NVML_VALUE_TYPE_UNSIGNED_LONG: *out = f->value.ul; return true;
+    case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG: *out = f->value.ull; return true;
+    case NVML_VALUE_TYPE_SIGNED_LONG_LONG: *out = f->value.sll < 0 ? 0 : (unsigned long long)f->value.sll; return true;
+    default: return false;
+    }
+}
+
+int mmb_nvml_violations_ns(const struct mmb_nvml_device *dev, const int *policies, int n, unsigned long long *ns,
+                           bool *have, char *why, size_t whylen)
+{
+    struct nvml_field_value f[MMB_NVML_POLICIES_MAX];
+    int rc = MMB_NVML_MISSING;
+    if (n < 1 || n > MMB_NVML_POLICIES_MAX) {
+        mmb_errorf(why, whylen, "mmb_nvml_violations_ns: %d policies (1 to %d)", n, MMB_NVML_POLICIES_MAX);
+        return MMB_NVML_INVALID_ARGUMENT;
+    }
+    if (loaded(why, whylen) && api.field_values) {
+        memset(f, 0, sizeof f);
+        for (int i = 0; i < n; i++)
+            f[i].field_id = (unsigned)(NVML_FI_DEV_PERF_POLICY_POWER + policies[i]);
+        rc = said(api.field_values(dev->handle, n, f), "nvmlDeviceGetFieldValues", why, whylen);
+    }
+    if (rc != 0) { /* no field values here: one call per policy */
+        int first = 0;
+        for (int i = 0; i < n; i++) {
+            char one[256];
+            int r = mmb_nvml_violation_ns(dev, policies[i], &ns[i], one, sizeof one);
+            have[i] = r == 0;
+            if (r != 0 && first == 0) {
+                first = r;
+                mmb_errorf(why, whylen, "%s", one);
+            }
+        }
+        return first;
+    }
+    int first = 0;
+    for (int i = 0; i < n; i++) {
+        have[i] = f[i].nvml_return == 0 && field_count(&f[i], &ns[i]);
+        if (!have[i] && first == 0) {
+            first = f[i].nvml_return ? f[i].nvml_return : MMB_NVML_NOT_SUPPORTED;
+            char name[64];
+            snprintf(name, sizeof name, "nvmlDeviceGetFieldValues(field %u)", f[i].field_id);
+            if (f[i].nvml_return)
+                said(f[i].nvml_return, name, why, whylen);
+            else
+                mmb_errorf(why, whylen, "%s: value type %d is no counter", name, f[i].value_type);
+        }
+    }
+    return first;
 }
 
 int mmb_nvml_energy_mj(const struct mmb_nvml_device *dev, unsigned long long *mj, char *why, size_t whylen)

@@ -164,6 +164,9 @@ static const struct key_def profile_keys[] = {
      "window at least)", 0, NULL, NULL},
     {"throttle_retries", mmb_profile_key_throttle_retries, "an integer from 0 to 10 (measurements again of a row "
      "taken while the clocks were throttled)", 0, NULL, NULL},
+    {"throttle_threshold", mmb_profile_key_throttle_threshold, "a percentage from 1% to 100% such as 90% (a "
+     "throttled row is measured again when its lowest SM clock fell below this share of the GPU's maximum; 100%: "
+     "every throttled row)", 0, NULL, NULL},
     {"role", key_role, NULL, 0, NULL, mmb_profile_role_names},
     {NULL, NULL, NULL, 0, NULL, NULL},
 };
@@ -610,6 +613,7 @@ static void set_defaults(struct mmb_profile *p)
     p->energy = MMB_ENERGY_OFF;
     p->energy_seconds = MMB_ENERGY_SECONDS_DEFAULT;
     p->throttle_retries = MMB_THROTTLE_RETRIES_DEFAULT;
+    p->throttle_threshold = MMB_THROTTLE_THRESHOLD_DEFAULT;
     p->cache = MMB_CACHE_COLD;
     strcpy(p->metrics, "default");
     p->seed = 1;

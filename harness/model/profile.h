@@ -173,6 +173,7 @@ struct mmb_tune_spec {
 /* The energy phase's defaults (docs/energy.md says why these). */
 #define MMB_ENERGY_SECONDS_DEFAULT 0.2
 #define MMB_THROTTLE_RETRIES_DEFAULT 1
+#define MMB_THROTTLE_THRESHOLD_DEFAULT 90.0
 
 struct mmb_profile {
     char path[MMB_PATH_MAX];
@@ -201,6 +202,8 @@ struct mmb_profile {
     int energy_line;          /* where it is set; 0: not set, the command's default (mmb_profile_energy) */
     double energy_seconds;    /* its window at least, default MMB_ENERGY_SECONDS_DEFAULT */
     int throttle_retries;     /* a throttled row measured again at most, default MMB_THROTTLE_RETRIES_DEFAULT */
+    double throttle_threshold; /* % of the maximum SM clock below which a throttled row is measured again,
+                                * default MMB_THROTTLE_THRESHOLD_DEFAULT; 100: every throttled row */
     struct mmb_kernel_spec kernels[MMB_MAX_KERNELS];
     int nkernels;
     struct mmb_tune_spec tune;

@@ -1,6 +1,6 @@
 /* profile_energy.c - clocks, power and energy as a profile and the command line ask
  * for them (profile_energy.h): the clock lock, the energy phase's settings and their
- * [profile] keys (energy, energy_seconds, throttle_retries). */
+ * [profile] keys (energy, energy_seconds, throttle_retries, throttle_threshold). */
 #include "model/profile_energy.h"
 
 #include <stdio.h>
@@ -52,6 +52,7 @@ void mmb_energy_spec_of(const struct mmb_profile *p, enum mmb_energy_mode mode, 
     out->mode = mode;
     out->seconds = p->energy_seconds > 0 ? p->energy_seconds : MMB_ENERGY_SECONDS_DEFAULT;
     out->throttle_retries = p->throttle_retries >= 0 ? p->throttle_retries : MMB_THROTTLE_RETRIES_DEFAULT;
+    out->throttle_threshold = p->throttle_threshold >= 1 ? p->throttle_threshold : MMB_THROTTLE_THRESHOLD_DEFAULT;
 }
 
 /* ---- the [profile] keys ---- */
@@ -70,6 +71,24 @@ int mmb_profile_key_energy_seconds(struct loader *ld, const char *key, const cha
     if (mmb_profile_parse_number(value, &v) || !(v >= 0.05) || v > 60)
         return -1;
     ld->p->energy_seconds = v;
+    return 0;
+}
+
+/* "90%" or "90": a share of the maximum clock, 1 to 100 percent. */
+int mmb_profile_key_throttle_threshold(struct loader *ld, const char *key, const char *value, char *msg,
+                                       size_t msglen)
+{
+    char text[64];
+    size_t n = strlen(value);
+    if (n == 0 || n >= sizeof text)
+        return -1;
+    memcpy(text, value, n + 1);
+    if (text[n - 1] == '%')
+        text[n - 1] = '\0';
+    double v;
+    if (mmb_profile_parse_number(text, &v) || !(v >= 1) || v > 100)
+        return -1;
+    ld->p->throttle_threshold = v;
     return 0;
 }
 

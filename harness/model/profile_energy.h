@@ -29,6 +29,7 @@ struct mmb_energy_spec {
     enum mmb_energy_mode mode; /* which rows get the energy phase (mmb_profile_energy) */
     double seconds;          /* its window at least */
     int throttle_retries;    /* a throttled row measured again at most this often */
+    double throttle_threshold; /* ... when its lowest SM clock fell below this % of the maximum */
 };
 
 /* Which rows get the energy phase: the command line's mode when given (cli_set:

@@ -147,10 +147,12 @@ bool mmb_profile_is_tma_item(const char *item, size_t len);
 int mmb_profile_parse_tma(struct mmb_kernel_spec *k, const char *item, size_t len, char *msg, size_t msglen);
 int mmb_profile_check_tma(struct loader *ld);
 /* The keys of the energy phase (profile_energy.c): [profile] energy, energy_seconds and
- * throttle_retries. */
+ * throttle_retries, throttle_threshold. */
 int mmb_profile_key_energy(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 int mmb_profile_key_energy_seconds(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
 int mmb_profile_key_throttle_retries(struct loader *ld, const char *key, const char *value, char *msg, size_t msglen);
+int mmb_profile_key_throttle_threshold(struct loader *ld, const char *key, const char *value, char *msg,
+                                       size_t msglen);
 /* The index of a [kernel] key in its table (for ld->key_lines). */
 int mmb_profile_kernel_key_index(const char *key);
 

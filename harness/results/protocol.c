@@ -9,13 +9,13 @@
 #include "core/hash.h"
 
 /* The keys whose values change the counters or the energy columns but not the times;
- * and throttle_retries: each measurement a retry takes follows the timing items
- * unchanged, the retries only choose which one a row keeps (its `throttle` column says
- * whether that one ran throttled), so rows timed with other retry counts, or before
- * retries existed, were timed alike. */
-static const char *const counting_keys[] = {"counters",      "counter_mode", "cupti_setup",      "cupti_replay",
-                                            "counter_batch", "energy",       "energy_mode",      "throttle_retries",
-                                            NULL};
+ * and throttle_retries and throttle_threshold: each measurement a retry takes follows
+ * the timing items unchanged, the retries only choose which one a row keeps (its
+ * `throttle` column says whether that one ran throttled), so rows timed with other
+ * retry settings, or before retries existed, were timed alike. */
+static const char *const counting_keys[] = {"counters",         "counter_mode",       "cupti_setup", "cupti_replay",
+                                            "counter_batch",    "energy",             "energy_mode",
+                                            "throttle_retries", "throttle_threshold", NULL};
 
 bool mmb_protocol_key_times(const char *key)
 {
@@ -102,6 +102,10 @@ int mmb_protocol_format(const struct mmb_protocol_spec *spec, char *out, size_t 
             ok = ok && item(out, len, &o, "energy_mode", spec->energy_mode);
         snprintf(v, sizeof v, "%d", spec->throttle_retries);
         ok = ok && item(out, len, &o, "throttle_retries", v);
+        if (spec->throttle_threshold > 0) {
+            snprintf(v, sizeof v, "%.6g%%", spec->throttle_threshold);
+            ok = ok && item(out, len, &o, "throttle_threshold", v);
+        }
     }
     mmb_protocol_metrics_name(spec->metrics, v, sizeof v);
     ok = ok && item(out, len, &o, "counters", v);

@@ -8,7 +8,7 @@
  * (one line in the CSV). Timing items decide what the times mean (two rows whose
  * timing items differ were not timed alike); counting items decide the counters.
  * With a session's energy settings, energy=off, or energy=SECONDS;energy_mode=best|all,
- * and throttle_retries=N follow l2_flush. Readers split it with mmb_protocol_get; unknown keys are kept and compared like any
+ * throttle_retries=N and throttle_threshold=P% follow l2_flush. Readers split it with mmb_protocol_get; unknown keys are kept and compared like any
  * other, so that a later mmbench can add items. docs/profiles.md, "Protocol", lists
  * every key. */
 #ifndef MMB_RESULTS_PROTOCOL_H
@@ -42,12 +42,13 @@ struct mmb_protocol_spec {
     int counter_batch;            /* MMB_COUNTER_BATCH's effect: launches per counter batch */
     /* The energy phase and the throttle retries (model/profile_energy.h), written as
      * energy=off, or energy=SECONDS (the window at least) and energy_mode=TEXT (which
-     * rows get it: core/counters.h), and throttle_retries=N when energy_known;
+     * rows get it: core/counters.h), throttle_retries=N and throttle_threshold=P% when energy_known;
      * false: no item (a spec of no session). */
     bool energy_known;
     const char *energy_mode;      /* "best", "all" or "off"; NULL: off */
     double energy_seconds;
     int throttle_retries;
+    double throttle_threshold; /* percent; written after throttle_retries when > 0 */
 };
 
 /* The text of spec into out (MMB_PROTOCOL_LEN bytes suffice). Returns 0, or -1 when
@@ -63,10 +64,11 @@ void mmb_protocol_metrics_name(const struct mmb_metric_set *set, char *out, size
 bool mmb_protocol_get(const char *protocol, const char *key, char *out, size_t len);
 
 /* Whether key decides what a row's times mean (mmbench, warmup, repeats, noise,
- * min_samples, max_seconds, cache, l2_flush, throttle_retries, and any key this mmbench
- * does not know); the counting keys (counters, counter_mode, cupti_setup, cupti_replay,
- * counter_batch) and energy and energy_mode do not: counters and energy are measured in launches of
- * their own, after the timed ones. */
+ * min_samples, max_seconds, cache, l2_flush, and any key this mmbench does not know);
+ * the counting keys (counters, counter_mode, cupti_setup, cupti_replay, counter_batch),
+ * energy and energy_mode do not (counters and energy are measured in launches of their
+ * own, after the timed ones), nor do throttle_retries and throttle_threshold (a retry
+ * is timed as the first measurement; they choose which one a row keeps). */
 bool mmb_protocol_key_times(const char *key);
 
 /* Whether rows of protocols a and b were timed alike: every timing item the same in

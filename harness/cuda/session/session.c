@@ -197,6 +197,7 @@ int mmb_session_protocol(const struct mmb_session *s, const struct mmb_eval_opti
         .counter_batch = s->batch_max, .energy_known = true,
         .energy_mode = mmb_energy_mode_text(s->opts.energy.mode),
         .energy_seconds = s->opts.energy.seconds, .throttle_retries = s->opts.energy.throttle_retries,
+        .throttle_threshold = s->opts.energy.throttle_threshold,
     };
     mmb_profiler_env_modes(&spec.cupti_setup, &spec.cupti_replay);
     return mmb_protocol_format(&spec, out, len);
@@ -301,8 +302,12 @@ void mmb_phase_times_format(const struct mmb_phase_times *t, char *out, size_t l
             used += mmb_session_energy_format(t, out + used, len - used);
     }
     if (t->throttle_retries && used < len)
-        snprintf(out + used, len - used, "; %zu timed again for throttled clocks, %zu still throttled (flagged)",
-                 t->throttle_retries, t->throttled_rows);
+        used += (size_t)snprintf(out + used, len - used,
+                                 "; %zu timed again for throttled clocks, %zu still throttled (flagged)",
+                                 t->throttle_retries, t->throttled_rows);
+    if (t->throttled_kept && used < len)
+        snprintf(out + used, len - used, "; %zu throttled above the threshold clock (flagged, not timed again)",
+                 t->throttled_kept);
 }
 
 void mmb_session_counter_steps(const struct mmb_session *s, char *out, size_t len)

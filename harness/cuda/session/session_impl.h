@@ -107,6 +107,8 @@ struct mmb_session {
     char power_note[256];         /* why clocks, reasons, power and energy go unmeasured; "" */
     char energy_note[256];        /* why the last energy window measured nothing; "" */
     struct mmb_clock_watch watch; /* of the row being measured */
+    double max_sm_mhz;            /* the GPU's maximum SM clock (throttle_threshold's 100%); NaN: unknown */
+    double window_min_mhz;        /* the last energy window's lowest SM clock; NaN: unknown */
     double *last_samples;         /* mmb_session_evaluate's last row's times (owned) */
     int blas_versions[2];         /* cuBLAS's and cuBLASLt's (mmb_blas_versions; 0: unknown) */
     bool blas_versions_done;      /* asked already */
@@ -133,14 +135,16 @@ void mmb_session_phase_end(struct mmb_session *s, enum mmb_phase phase, double *
 /* Clocks, power and energy (session_power.c): NVML's device for the session (or
  * power_note says why none); the row's clocks, throttle words, power and energy
  * after its timed launches, which ran under s->watch (launch_ms their median time);
- * whether a throttled row is to be timed again after this attempt (counted, said
- * with -v); the energy part of the summary line. */
+ * whether a throttled row is to be timed again after this attempt (throttle_retries
+ * at most, and only where its lowest clock fell below throttle_threshold of the
+ * maximum: core/throttle.h; counted, said with -v); the energy part of the summary line. */
 void mmb_session_power_open(struct mmb_session *s);
 enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_ctx *c, double launch_ms, bool later,
                                           struct mmb_row *row, char *err, size_t errlen);
 /* energy = best: the energy window of a row timed before (its clocks kept; the
  * window's throttle words added to its own), prepared into c again; a window that
- * throttles is run again up to throttle_retries times. Returns a status other than ok
+ * throttles is run again up to throttle_retries times (below throttle_threshold, as
+ * the timed launches). Returns a status other than ok
  * only when the GPU failed (err says how). */
 enum mmb_status mmb_session_energy_again(struct mmb_session *s, struct launch_ctx *c, struct mmb_row *row,
                                          char *err, size_t errlen);

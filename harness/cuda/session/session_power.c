@@ -18,12 +18,20 @@
 void mmb_session_power_open(struct mmb_session *s)
 {
     char why[256] = "";
+    unsigned mhz = 0;
     s->power_note[0] = s->energy_note[0] = '\0';
+    s->max_sm_mhz = s->window_min_mhz = NAN;
     s->have_nvml = mmb_nvml_device_open(s->dev.uuid, &s->nvml, why, sizeof why) == 0;
     if (!s->have_nvml) {
         snprintf(s->power_note, sizeof s->power_note, "%s", why);
         return;
     }
+    /* unknown, every throttled row is measured again (mmb_throttle_retry_wanted) */
+    if (mmb_nvml_sm_clock_max(&s->nvml, &mhz, why, sizeof why) == 0 && mhz > 0)
+        s->max_sm_mhz = mhz;
+    else if (s->opts.verbose)
+        fprintf(stderr, "mmbench %s: the maximum SM clock is unknown (%s): every throttled row is timed again\n",
+                mmb_session_command(s), why);
     mmb_timer_watch(s->timer, &s->watch);
 }
 
@@ -77,6 +85,7 @@ static enum mmb_status energy_window(struct mmb_session *s, struct launch_ctx *c
     st = mmb_energy_measure(&s->nvml, &gpu, launch_ms, s->opts.energy.seconds, &s->watch, &r, err, errlen);
     mmb_clock_watch_end(&s->watch);
     mmb_energy_cuda_close(loop);
+    s->window_min_mhz = s->watch.min_mhz;
     s->watch.min_mhz = lo;
     s->watch.max_mhz = hi;
     if (st != MMB_STATUS_OK)
@@ -119,6 +128,12 @@ enum mmb_status mmb_session_measure_power(struct mmb_session *s, struct launch_c
     return st;
 }
 
+/* Whether a throttled measurement whose lowest clock was min_mhz is taken again. */
+static bool retry_wanted(const struct mmb_session *s, double min_mhz)
+{
+    return mmb_throttle_retry_wanted(s->watch.throttle, min_mhz, s->max_sm_mhz, s->opts.energy.throttle_threshold);
+}
+
 enum mmb_status mmb_session_energy_again(struct mmb_session *s, struct launch_ctx *c, struct mmb_row *row,
                                          char *err, size_t errlen)
 {
@@ -132,6 +147,10 @@ enum mmb_status mmb_session_energy_again(struct mmb_session *s, struct launch_ct
         st = energy_window(s, c, row->time_ms_median, row, err, errlen);
         if (st != MMB_STATUS_OK || !mmb_throttle_mask_throttled(s->watch.throttle))
             break;
+        if (!retry_wanted(s, s->window_min_mhz)) {
+            s->phases.throttled_kept++;
+            break;
+        }
         if (attempt >= s->opts.energy.throttle_retries) {
             s->phases.throttled_rows++;
             fprintf(stderr, "mmbench %s: warning: %s %s %lldx%lldx%lld: clocks throttled (energy window) in %d "
@@ -150,6 +169,13 @@ bool mmb_session_throttled_again(struct mmb_session *s, const struct mmb_row *ro
 {
     if (!mmb_throttle_mask_throttled(s->watch.throttle))
         return false;
+    if (!retry_wanted(s, s->watch.min_mhz)) {
+        s->phases.throttled_kept++;
+        if (s->opts.verbose)
+            fprintf(stderr, "  clocks throttled (%s) at %.0f MHz, not below %.3g%% of %.0f MHz: kept, flagged\n",
+                    row->throttle, s->watch.min_mhz, s->opts.energy.throttle_threshold, s->max_sm_mhz);
+        return false;
+    }
     if (attempt >= s->opts.energy.throttle_retries) {
         s->phases.throttled_rows++;
         fprintf(stderr, "mmbench %s: warning: %s %s %lldx%lldx%lld: clocks throttled (%s) in %d measurement%s; the row "

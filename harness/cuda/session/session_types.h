@@ -47,6 +47,7 @@ struct mmb_phase_times {
     double update_ms_min, update_ms_max; /* the energy counter's update interval seen (0: none) */
     size_t throttle_retries;      /* configurations timed again because the clocks were throttled */
     size_t throttled_rows;        /* rows still throttled after their retries (flagged) */
+    size_t throttled_kept;        /* rows throttled above throttle_threshold: flagged, not timed again */
 };
 
 struct mmb_eval_options {
