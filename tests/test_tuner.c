@@ -43,6 +43,7 @@ struct fake {
     size_t order[4096];
     int measured[4096];             /* times each index was evaluated */
     size_t prefetched;
+    size_t first_prefetch[16], nfirst; /* the first prefetch call's indices */
 };
 
 static double fake_time(const struct mmb_config *cfg)
@@ -99,6 +100,9 @@ static void fake_prefetch(void *ctx, const size_t *indices, size_t n)
 {
     struct fake *f = ctx;
     ck_assert_uint_ge(n, 1);
+    if (f->prefetched == 0)
+        for (size_t i = 0; i < n && i < 16; i++)
+            f->first_prefetch[f->nfirst++] = indices[i];
     f->prefetched += n;
 }
 
@@ -288,6 +292,38 @@ START_TEST(test_brute_force_counts)
     ck_assert_uint_eq(t.res.recorded, 0);
     ck_assert_str_eq(t.res.best.params, "block_size_x=64;block_size_y=8;tile_size_x=4;tile_size_y=8");
     ck_assert_uint_eq(read_back(t.csv).rows, 288);
+    tune_teardown(&t);
+}
+END_TEST
+
+/* What mmb_tuner_first says a tune measures first is what the tune's first prefetch
+ * hands over, for every strategy; once everything is known, nothing. */
+START_TEST(test_first_candidates)
+{
+    static const char *const strategies[] = {"brute_force", "random", "annealing", "genetic"};
+    struct tune t;
+    size_t loaded, first[16];
+    tune_setup(&t, strategies[_i], 7, 0, false);
+    struct mmb_tune_history *empty = mmb_tune_history_new();
+    ck_assert_ptr_nonnull(empty);
+    size_t n = mmb_tuner_first(&t.o, empty, first, t.o.lookahead + 1);
+    ck_assert_int_eq(tune_once(&t, 0, &loaded), 0);
+    ck_assert_uint_gt(n, 0);
+    ck_assert_uint_eq(n, t.fake.nfirst);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_uint_eq(first[i], t.fake.first_prefetch[i]);
+    ck_assert_uint_eq(first[0], t.fake.order[0]); /* and the first is the one measured first */
+    ck_assert_uint_eq(mmb_tuner_first(&t.o, empty, first, 1), 1);
+    mmb_tune_history_free(empty);
+    if (!strcmp(strategies[_i], "brute_force")) { /* everything measured: nothing to compile ahead */
+        struct mmb_tune_history *h = mmb_tune_history_new();
+        char err[512];
+        size_t stale = 0;
+        ck_assert_msg(mmb_tune_history_load(h, t.csv, &t.kernel, &t.id, &loaded, &stale, err, sizeof err) == 0,
+                      "%s", err);
+        ck_assert_uint_eq(mmb_tuner_first(&t.o, h, first, t.o.lookahead + 1), 0);
+        mmb_tune_history_free(h);
+    }
     tune_teardown(&t);
 }
 END_TEST
@@ -691,6 +727,7 @@ int main(void)
     tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
     tcase_add_test(tc, test_objective);
     tcase_add_test(tc, test_brute_force_counts);
+    tcase_add_loop_test(tc, test_first_candidates, 0, 4);
     tcase_add_test(tc, test_pareto_time_energy);
     tcase_add_test(tc, test_restricted_not_recorded_unless_asked);
     tcase_add_test(tc, test_random_max_fevals);

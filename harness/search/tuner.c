@@ -356,6 +356,52 @@ oom:
     return -1;
 }
 
+size_t mmb_tuner_first(const struct mmb_tuner_options *o, struct mmb_tune_history *history, size_t *out,
+                       size_t max)
+{
+    struct mmb_tuner_result *res = calloc(1, sizeof *res);
+    if (!res || max == 0) {
+        free(res);
+        return 0;
+    }
+    struct mmb_tuner_options opts = *o;
+    opts.lookahead = max - 1;
+    struct mmb_tuner_callbacks none = {0};
+    struct tuner t = {.o = &opts, .cb = &none, .history = history, .res = res};
+    char err[256];
+    size_t n = 0;
+    mmb_row_init(&res->best);
+    if (setup(&t, err, sizeof err) == 0) {
+        /* the first proposal the loop would measure: restricted ones cost it nothing */
+        for (size_t tries = 0; tries < res->space && !t.search.ops->done(&t.search); tries++) {
+            size_t index = t.search.ops->next(&t.search);
+            if (index < res->space && (classify(&t, index) & MEMO_CLASS) == MEMO_ALLOWED) {
+                if (!mmb_tune_history_find(history, index))
+                    out[n++] = index;
+                break;
+            }
+        }
+        if (n && max > 1) { /* what the loop's first prefetch would add */
+            t.peeking = true;
+            size_t got = t.search.ops->peek(&t.search, t.peek, max - 1);
+            for (size_t i = 0; i < got && n < max; i++) {
+                size_t x = t.peek[i];
+                if (x != out[0] && !mmb_tune_history_find(history, x) &&
+                    (classify(&t, x) & MEMO_CLASS) == MEMO_ALLOWED)
+                    out[n++] = x;
+            }
+        }
+    }
+    mmb_search_free(&t.search);
+    free(t.memo_array);
+    mmb_imap_free(&t.memo_map);
+    mmb_imap_free(&t.touched);
+    free(t.pending);
+    free(t.peek);
+    free(res);
+    return t.failed ? 0 : n;
+}
+
 int mmb_tuner_run(const struct mmb_tuner_options *o, const struct mmb_tuner_callbacks *cb,
                   struct mmb_tune_history *history, struct mmb_tuner_result *res, char *err, size_t errlen)
 {

@@ -81,6 +81,14 @@ struct mmb_tuner_result {
                               * first objective; free with mmb_pareto_free */
 };
 
+/* The configurations a tune with these options measures first, in its order: the
+ * strategy's first allowed proposal and what its peek puts after it, leaving out what
+ * history (which may be empty) already holds; at most max into out. Nothing is
+ * measured or recorded: for compiling ahead while the problem is still being made.
+ * Returns their number (0 when out of memory). */
+size_t mmb_tuner_first(const struct mmb_tuner_options *o, struct mmb_tune_history *history, size_t *out,
+                       size_t max);
+
 /* Runs the search. history holds earlier results (mmb_tune_history_load) and
  * receives the new ones. Returns 0 when the search stopped for one of the reasons
  * above, -1 with err when a callback failed (what was recorded stays recorded: run

@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "cuda/gpu.h"
 #include "results/csv_name.h"
 #include "search/tune_spec.h"
 
@@ -45,6 +46,20 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
     return 0;
 }
 
+/* The first configurations of every kernel tuned at this problem to the compile pool. */
+static void prefetch_problem(struct tune_run *r, const struct mmb_size *size, enum mmb_dtype dtype)
+{
+    if (!r->pool)
+        return;
+    if (!r->have_prefetch_base) { /* the first problem's is taken before the session opens */
+        mmb_compile_pool_stats(r->pool, &r->prefetch_base);
+        r->have_prefetch_base = true;
+    }
+    for (int i = 0; i < r->plan->nkernels; i++)
+        if (mmb_kernel_runs_dtype(r->profile, r->plan->kernels[i], dtype))
+            mmb_tune_kernel_prefetch(r, r->plan->kernels[i], r->sources[i], size, dtype);
+}
+
 static int open_run(struct tune_run *r, char *err, size_t errlen)
 {
     const struct mmb_cmd_settings *o = r->settings;
@@ -52,19 +67,30 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
                                      .counters = r->counters != MMB_COUNTERS_NONE, .metrics = r->metrics,
                                      .l2_flush = r->l2_flush, .verbose = o->verbose, .command = "tune"};
     mmb_energy_spec_of(r->profile, r->energy, &so.energy);
+    for (int i = 0; i < r->plan->nkernels; i++)
+        if (!(r->sources[i] = mmb_file_read(r->plan->kernels[i]->source, NULL, err, errlen)))
+            return -1;
+    /* the pool first, so that the first problem's compiles run while the session opens */
+    if (o->jobs > 0 && o->cache_dir) {
+        if (mmb_gpu_query(r->device, &r->found, err, errlen) != 0)
+            return -1;
+        r->dev = &r->found;
+        if (mmb_compile_pool_open(&r->pool, o->jobs, r->found.cc_major * 10 + r->found.cc_minor, o->cache_dir, err,
+                                  errlen) != 0)
+            return -1;
+        if (r->plan->nsizes > 0)
+            for (int d = 0; d < MMB_DTYPE_COUNT; d++)
+                if (r->profile->dtypes & (1u << d)) {
+                    prefetch_problem(r, &r->plan->sizes[0], (enum mmb_dtype)d);
+                    break;
+                }
+    }
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
     if (csv_path_of(r, err, errlen) != 0 || !(r->csv = mmb_csv_writer_open(r->csv_path, err, errlen)) ||
         mmb_csv_writer_lock(r->csv, r->dev->uuid, err, errlen) != 0 ||
         !(r->samples = mmb_samples_writer_open(r->csv_path, err, errlen)))
-        return -1;
-    for (int i = 0; i < r->plan->nkernels; i++)
-        if (!(r->sources[i] = mmb_file_read(r->plan->kernels[i]->source, NULL, err, errlen)))
-            return -1;
-    if (o->jobs > 0 && o->cache_dir &&
-        mmb_compile_pool_open(&r->pool, o->jobs, r->dev->cc_major * 10 + r->dev->cc_minor, o->cache_dir, err,
-                              errlen) != 0)
         return -1;
     return 0;
 }
@@ -97,10 +123,12 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
         return 0;
     struct mmb_problem *problem = NULL;
     char why[512];
+    prefetch_problem(r, size, dtype); /* while the problem is made */
     enum mmb_status st = mmb_session_problem_open(r->session, size, dtype, r->profile->seed, &problem, why, sizeof why);
     if (st != MMB_STATUS_OK) {
         fprintf(stderr, "mmbench tune: %lldx%lldx%lld %s: %s: %s; not tuned at this size\n", size->m, size->n,
                 size->k, mmb_dtype_info(dtype)->text, mmb_status_text(st), why);
+        r->have_prefetch_base = false;
         return 0;
     }
     struct mmb_row reference;
@@ -109,6 +137,7 @@ static int tune_problem(struct tune_run *r, const struct mmb_size *size, enum mm
         if (mmb_kernel_runs_dtype(r->profile, plan->kernels[i], dtype))
             rc = mmb_tune_kernel(r, plan->kernels[i], r->sources[i], problem, size, dtype, &reference, NULL, err,
                                  errlen);
+    r->have_prefetch_base = false; /* the next problem's prefetch takes its own */
     mmb_problem_close(problem);
     return rc;
 }

@@ -281,6 +281,35 @@ static void job_prefetch(void *ctx, const size_t *indices, size_t n)
     free(cfgs);
 }
 
+void mmb_tune_kernel_prefetch(struct tune_run *r, const struct mmb_kernel_spec *k, const char *source,
+                              const struct mmb_size *size, enum mmb_dtype dtype)
+{
+    if (!r->pool || !source)
+        return;
+    const struct mmb_tune_plan *p = r->plan;
+    struct mmb_row id; /* what the shard of a configuration is decided on */
+    mmb_row_init(&id);
+    snprintf(id.kernel, sizeof id.kernel, "%s", k->name);
+    snprintf(id.dtype, sizeof id.dtype, "%s", mmb_dtype_info(dtype)->text);
+    id.m = size->m, id.n = size->n, id.k = size->k;
+    struct mmb_tuner_options o = {
+        .kernel = k, .identity = &id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
+        .strategy = p->strategy, .seed = p->seed, .max_fevals = p->max_fevals, .objective = p->objective,
+        .lookahead = LOOKAHEAD, .shard = r->shard,
+    };
+    /* the history is the tune's to load: what it holds is in the disk cache already */
+    struct mmb_tune_history *h = mmb_tune_history_new();
+    size_t *first = malloc((LOOKAHEAD + 1) * sizeof *first);
+    if (h && first) {
+        struct job j = {.run = r, .kernel = k, .source = source, .size = *size, .dtype = dtype};
+        size_t n = mmb_tuner_first(&o, h, first, LOOKAHEAD + 1);
+        if (n)
+            job_prefetch(&j, first, n);
+    }
+    free(first);
+    mmb_tune_history_free(h);
+}
+
 static double job_compile_ms(void *ctx, size_t index)
 {
     struct job *j = ctx;
@@ -475,8 +504,12 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
     struct mmb_tuner_callbacks cb = {.evaluate = job_evaluate, .record = job_record, .prefetch = job_prefetch,
                                      .interrupted = should_stop, .ctx = &j};
     struct mmb_compile_pool_stats before = {0}, pool;
-    if (r->pool)
+    if (r->pool && source && r->have_prefetch_base) { /* the compiles handed over before the problem was made */
+        before = r->prefetch_base;
+        r->have_prefetch_base = false;
+    } else if (r->pool) {
         mmb_compile_pool_stats(r->pool, &before);
+    }
     struct mmb_tuner_result *res = malloc(sizeof *res);
     if (!res) {
         mmb_tune_history_free(h);
