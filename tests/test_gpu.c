@@ -247,11 +247,13 @@ END_TEST
 
 /* Counters read in batches (session_batch.c) are those of each launch alone: the
  * same instruction counts, the same DRAM and L1 bytes to within 1%, in fewer passes,
- * for a batch of 18 launches (batch.ini), and for batches with cuBLAS, whose kernel
- * count is what the others leave (batch-cublas.ini). */
+ * for a batch of 18 launches (batch.ini), for batches with cuBLAS (its kernel count
+ * from a graph capture, or, where the capture holds more than kernels, what a pass
+ * leaves: batch-cublas.ini), and for one batch that spans three problems
+ * (batch-sizes.ini). */
 START_TEST(test_batched_counters_equal_alone)
 {
-    static const char *const profiles[] = {"batch.ini", "batch-cublas.ini"};
+    static const char *const profiles[] = {"batch.ini", "batch-cublas.ini", "batch-sizes.ini"};
     const char *profile = profiles[_i];
     char csv[2][1100];
     struct mmb_run_summary sum[2];
@@ -272,6 +274,11 @@ START_TEST(test_batched_counters_equal_alone)
     }
     ck_assert_msg(sum[0].counter_passes < sum[1].counter_passes, "batched %zu passes, alone %zu",
                   sum[0].counter_passes, sum[1].counter_passes);
+    if (_i == 2) { /* 12 launches at three sizes: one batch, the problems kept open for it */
+        size_t per_measurement = sum[1].counter_passes / rows[1].n;
+        ck_assert_msg(sum[0].counter_passes == per_measurement, "batched %zu passes, %zu a measurement",
+                      sum[0].counter_passes, per_measurement);
+    }
     for (size_t i = 0; i < rows[0].n; i++) {
         const struct mmb_row *b = &rows[0].rows[i], *a = &rows[1].rows[i];
         ck_assert_str_eq(b->kernel, a->kernel);
@@ -772,7 +779,7 @@ int main(void)
     tcase_add_test(tc, test_each_failure_has_its_status);
     tcase_add_test(tc, test_every_verified_launch_catches_a_wrong_kernel);
     tcase_add_test(tc, test_counters_count_every_ffma);
-    tcase_add_loop_test(tc, test_batched_counters_equal_alone, 0, 2);
+    tcase_add_loop_test(tc, test_batched_counters_equal_alone, 0, 3);
     tcase_add_test(tc, test_best_counts_each_fastest);
     tcase_add_test(tc, test_shards_merge_to_one_run);
     tcase_add_test(tc, test_resume_measures_an_edited_kernel_again);

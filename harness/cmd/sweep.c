@@ -415,15 +415,27 @@ static int run_problem(struct sweep *sw, const struct mmb_size *size, enum mmb_d
     for (int ki = 0; ki < p->nkernels && rc == 0; ki++)
         if (mmb_kernel_runs_dtype(p, &p->kernels[ki], dtype))
             rc = run_kernel(sw, prob, &p->kernels[ki], &eo, &sink);
-    if (rc != 1 && mmb_session_flush(sw->session, sw->best ? sink_counted : sink_row, &sink) != 0)
+    mmb_row_sink to = sw->best ? sink_counted : sink_row;
+    if (rc == 0) /* its rows waiting for counters share the next problem's batch */
+        return mmb_session_problem_done(sw->session, prob, to, &sink) != 0 ? -1 : 0;
+    if (rc != 1 && mmb_session_flush(sw->session, to, &sink) != 0)
         rc = -1;
-    if (rc != 1 && rc != -1 && sw->best && mmb_best_held(sw->best) != 0) {
-        mmb_errorf(err, errlen, "%lldx%lldx%lld: %zu groups of counters or energy = best left unwritten", size->m, size->n,
-                   size->k, mmb_best_held(sw->best));
-        rc = -1;
-    }
     mmb_problem_close(prob);
     return rc;
+}
+
+/* The end of the sweep (or of its last problem): the batch still waiting is measured
+ * and its rows written; then no group of counters or energy = best may be left. */
+static int run_finish(struct sweep *sw, char *err, size_t errlen)
+{
+    struct sink_ctx sink = {sw, err, errlen};
+    if (mmb_session_flush(sw->session, sw->best ? sink_counted : sink_row, &sink) != 0)
+        return -1;
+    if (sw->best && mmb_best_held(sw->best) != 0) {
+        mmb_errorf(err, errlen, "%zu groups of counters or energy = best left unwritten", mmb_best_held(sw->best));
+        return -1;
+    }
+    return 0;
 }
 
 static int count_allowed(void *ctx, const struct mmb_shard_run *run)
@@ -696,6 +708,8 @@ int mmb_run_profile(const struct mmb_profile *profile, const struct mmb_run_opti
                 goto fail;
             }
         }
+    if (run_finish(&sw, err, errlen) != 0)
+        goto fail;
     if (sw.progress)
         fputs("\r\033[K", stderr);
     struct mmb_phase_times phases = *mmb_session_phase_times(sw.session);

@@ -169,6 +169,12 @@ enum mmb_status mmb_problem_open(struct mmb_reference *ref, void *stream, const 
         st = MMB_STATUS_WRONG_RESULT;
         goto fail;
     }
+    /* outputs are compared with dRef on the GPU: the host copies are done with (a
+     * problem may stay open for a counter batch that spans problems) */
+    free(p->hA);
+    free(p->hB);
+    free(p->hRef);
+    p->hA = p->hB = p->hRef = NULL;
     *out = p;
     return MMB_STATUS_OK;
 fail:

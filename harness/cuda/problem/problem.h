@@ -23,7 +23,7 @@ struct mmb_problem {
     size_t osize, rsize;     /* of C and of the reference */
     void *dA, *dB, *dC;
     void *dRef;              /* the reference result, which outputs are compared with */
-    void *hA, *hB, *hRef;
+    void *hA, *hB, *hRef;    /* host copies, for the reference's check; NULL once it is made */
     double ref_max;          /* max |reference| (1 if all zero): the scale of relative errors */
     double ref_err;          /* the reference's own error on the sampled elements */
 };

@@ -131,6 +131,9 @@ void mmb_session_close(struct mmb_session *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < s->nkept; i++) /* problems kept for a batch never measured */
+        mmb_problem_close(s->kept[i]);
+    s->nkept = 0;
     close_resources(s);
     mmb_session_free_sources(s);
     for (int i = 0; s->pending && i < s->npending; i++)

@@ -91,12 +91,19 @@ int mmb_session_batch_size(int *out, char *err, size_t errlen);
  * a later submit or from mmb_session_flush. Rows reach sink in the order submitted.
  * When the device is lost, rows still waiting for counters are dropped (unfinished:
  * a resumed sweep measures them again) and the others sent. Returns 0 or the sink's
- * nonzero. Flush before the problem closes. */
+ * nonzero. Flush before the problem closes, or hand it to mmb_session_problem_done. */
 int mmb_session_submit(struct mmb_session *s, struct mmb_problem *p, const struct mmb_kernel_spec *kernel,
                        const struct mmb_config *cfg, const struct mmb_eval_options *eo, const struct mmb_row *identity,
                        mmb_row_sink sink, void *sink_ctx, bool *device_lost);
 /* Reads the waiting counters and sends every waiting row. Returns 0 or the sink's nonzero. */
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx);
+/* The caller is done with p (opened by mmb_session_problem_open): closed now, or,
+ * while rows of the waiting batch launch on it, once that batch is measured, so that
+ * a batch spans problems and the next problem's launches share its passes. Where
+ * keeping it would hold more than KEPT_PROBLEMS_MAX problems or a quarter of the
+ * GPU's free memory, the batch is measured first. p is closed or kept whatever this
+ * returns: 0 or the sink's nonzero. */
+int mmb_session_problem_done(struct mmb_session *s, struct mmb_problem *p, mmb_row_sink sink, void *sink_ctx);
 
 /* What a row timed before without them (eo->time_only, eo->energy_later: counters =
  * best, energy = best) gets now: cfg of kernel on problem is prepared again, its

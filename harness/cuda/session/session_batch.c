@@ -6,8 +6,11 @@
  * passes (each after its own L2 flush, so each is measured as if alone), which every
  * pass's fixed CUPTI cost makes worth it; a launch whose passes take long anyway goes
  * alone, a batch holds one launch whose kernel count is not known
- * (kernel_engine.kernels: cuBLAS) at most, and a batch stops at the ranges one pass
- * records (MMB_PROFILER_PASS_RANGES_MAX). The numbers:
+ * (kernel_engine.kernels: a library call whose graph capture holds more than
+ * kernels) at most, and a batch stops at the ranges one pass records
+ * (MMB_PROFILER_PASS_RANGES_MAX). A batch spans problems: the caller hands a problem
+ * to mmb_session_problem_done, which keeps it open while rows of the batch launch on
+ * it. The numbers:
  * docs/counters.md, "Cost, and batches". MMB_COUNTER_BATCH=N (1..32) caps a batch. */
 #include <math.h>
 #include <stdio.h>
@@ -38,13 +41,17 @@ static double passes_seconds(const struct mmb_session *s, const struct mmb_row *
     return row->time_ms_median / 1000.0 * launches * (double)mmb_profiler_passes(s->profiler);
 }
 
-/* No row waits any more: the batch starts empty. */
+/* No row waits any more: the batch starts empty, and the problems kept for it close. */
 static void batch_reset(struct mmb_session *s)
 {
     s->npending = s->nbatch = 0;
     s->batch_kernel_s = 0.0;
     s->batch_ranges = 0;
     s->batch_unknown = false;
+    for (int i = 0; i < s->nkept; i++)
+        mmb_problem_close(s->kept[i]);
+    s->nkept = 0;
+    s->kept_bytes = 0;
 }
 
 /* Reads the counters of the waiting batch, then sends every waiting row to sink in
@@ -244,4 +251,33 @@ int mmb_session_discard(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx
 int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
 {
     return s->npending ? flush_pending(s, sink, sink_ctx) : 0;
+}
+
+static size_t problem_bytes(const struct mmb_problem *p)
+{
+    size_t a = (size_t)p->size.m * (size_t)p->size.k, b = (size_t)p->size.k * (size_t)p->size.n;
+    size_t c = (size_t)p->size.m * (size_t)p->size.n;
+    return (a + b) * p->esize + c * (p->osize + p->rsize);
+}
+
+int mmb_session_problem_done(struct mmb_session *s, struct mmb_problem *p, mmb_row_sink sink, void *sink_ctx)
+{
+    bool waited_on = false;
+    for (int i = 0; i < s->npending && !waited_on; i++)
+        waited_on = s->pending[i].wants_counters && s->pending[i].ctx.p == p;
+    if (!waited_on) {
+        mmb_problem_close(p);
+        return 0;
+    }
+    size_t free_b = 0, total_b = 0, bytes = problem_bytes(p);
+    bool room = s->nkept < KEPT_PROBLEMS_MAX && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
+                s->kept_bytes + bytes <= free_b / 4;
+    if (!room) { /* the batch now, and every problem it kept with p */
+        int rc = flush_pending(s, sink, sink_ctx);
+        mmb_problem_close(p);
+        return rc;
+    }
+    s->kept[s->nkept++] = p;
+    s->kept_bytes += bytes;
+    return 0;
 }

@@ -78,6 +78,8 @@ struct pending_row {
 };
 
 #define PENDING_MAX 64
+/* Problems kept open for the rows of a batch that spans problems (mmb_session_problem_done). */
+#define KEPT_PROBLEMS_MAX 8
 
 struct mmb_session {
     struct mmb_session_options opts;
@@ -102,6 +104,9 @@ struct mmb_session {
     size_t batch_ranges;          /* kernel ranges a pass of the batch records */
     bool batch_unknown;           /* it holds a launch whose kernel count is not known */
     int batch_max;                /* launches per batch: MMB_COUNTER_BATCH, else MMB_PROFILER_BATCH_MAX */
+    struct mmb_problem *kept[KEPT_PROBLEMS_MAX]; /* done with, open for the batch's rows */
+    int nkept;
+    size_t kept_bytes;            /* their device memory */
     struct mmb_nvml_device nvml;  /* the GPU as NVML knows it */
     bool have_nvml;
     char power_note[256];         /* why clocks, reasons, power and energy go unmeasured; "" */

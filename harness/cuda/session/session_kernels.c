@@ -216,13 +216,42 @@ static int one_kernel(struct launch_ctx *c)
     return 1;
 }
 
-/* What one cuBLAS call runs is its heuristic's choice (one kernel, or a split-K
- * kernel and its reduction): not known here, it is what a pass's ranges leave once
- * the batch's other launches are counted (docs/counters.md, "Cost, and batches"). */
+/* What one library call runs is its heuristic's choice (one kernel, or a split-K
+ * kernel and its reduction): counted by capturing the call into a graph, which runs
+ * nothing. A node other than a kernel (a memset, which a pass may or may not record
+ * as a range) or a capture that fails leaves it unknown, 0: its count is then what a
+ * pass's ranges leave once the batch's other launches are counted, one such launch a
+ * batch (docs/counters.md, "Cost, and batches"). */
 static int library_kernels(struct launch_ctx *c)
 {
-    (void)c;
-    return 0;
+    cudaStream_t stream = c->s->stream;
+    cudaGraph_t graph = NULL;
+    char err[256];
+    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: the stream is as it was */
+        return 0;
+    }
+    enum mmb_status launched = c->launch(c, err, sizeof err);
+    cudaError_t e = cudaStreamEndCapture(stream, &graph);
+    int kernels = 0;
+    size_t n = 0;
+    cudaGraphNode_t *nodes = NULL;
+    if (launched == MMB_STATUS_OK && e == cudaSuccess && graph && cudaGraphGetNodes(graph, NULL, &n) == cudaSuccess &&
+        n > 0 && n <= 64 && (nodes = malloc(n * sizeof *nodes)) && cudaGraphGetNodes(graph, nodes, &n) == cudaSuccess) {
+        for (size_t i = 0; i < n; i++) {
+            enum cudaGraphNodeType type;
+            if (cudaGraphNodeGetType(nodes[i], &type) != cudaSuccess || type != cudaGraphNodeTypeKernel) {
+                kernels = 0;
+                break;
+            }
+            kernels++;
+        }
+    }
+    free(nodes);
+    if (graph)
+        cudaGraphDestroy(graph);
+    (void)cudaGetLastError(); /* a failed capture's error is the capture's, not the stream's */
+    return kernels;
 }
 
 /* Ends with a sentinel without prepare. */
