@@ -207,11 +207,9 @@ START_TEST(test_watch_without_samples)
 }
 END_TEST
 
-/* A window reads the five violation counters in one call at each end, not five. */
-START_TEST(test_watch_violations_batched)
+/* A window of 20 ms of the fake device: its throttle cell is want. */
+static void window_is(const char *want)
 {
-    setenv("FAKE_NVML_VIOLATION", "1e8", 1);
-    open_fake();
     struct mmb_clock_watch w;
     char cell[160];
     mmb_clock_watch_reset(&w, &dev);
@@ -219,7 +217,15 @@ START_TEST(test_watch_violations_batched)
     usleep(20000);
     mmb_clock_watch_end(&w);
     mmb_clock_watch_throttle_text(&w, cell, sizeof cell);
-    ck_assert_str_eq(cell, "sw_power_cap");
+    ck_assert_str_eq(cell, want);
+}
+
+/* A window reads the five violation counters in one call at each end, not five. */
+START_TEST(test_watch_violations_batched)
+{
+    setenv("FAKE_NVML_VIOLATION", "1e8", 1);
+    open_fake();
+    window_is("sw_power_cap");
     ck_assert_int_eq(nvml_fake_calls("nvmlDeviceGetFieldValues 5"), 2);
     ck_assert_int_eq(nvml_fake_calls("nvmlDeviceGetViolationStatus"), 0);
 }
@@ -231,8 +237,6 @@ START_TEST(test_watch_violations_fallback)
     setenv("FAKE_NVML_VIOLATION", "1e8", 1);
     setenv("FAKE_NVML_UNSUPPORTED", "nvmlDeviceGetFieldValues", 1);
     open_fake();
-    struct mmb_clock_watch w;
-    char cell[160];
     unsigned long long ns[2];
     bool have[2];
     const int policies[2] = {0, 1};
@@ -241,12 +245,7 @@ START_TEST(test_watch_violations_fallback)
     ck_assert(have[0] && have[1] && ns[1] == 0);
     ck_assert_int_ne(mmb_nvml_violations_ns(&dev, policies, 0, ns, have, why, sizeof why), 0);
     ck_assert_msg(strstr(why, "0 policies"), "%s", why);
-    mmb_clock_watch_reset(&w, &dev);
-    mmb_clock_watch_begin(&w);
-    usleep(20000);
-    mmb_clock_watch_end(&w);
-    mmb_clock_watch_throttle_text(&w, cell, sizeof cell);
-    ck_assert_str_eq(cell, "sw_power_cap");
+    window_is("sw_power_cap");
     ck_assert_int_eq(nvml_fake_calls("nvmlDeviceGetViolationStatus"), 2 + 2 * 5);
 }
 END_TEST

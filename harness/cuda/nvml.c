@@ -11,16 +11,19 @@
 
 #include "core/error.h"
 
-/* nvmlSample_t: a CPU time stamp (us) and an 8-byte nvmlValue_t. */
+/* nvmlValue_t */
+union nvml_value {
+    double d;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+};
+
+/* nvmlSample_t: a CPU time stamp (us) and a value. */
 struct nvml_sample {
     unsigned long long time_us;
-    union {
-        double d;
-        unsigned ui;
-        unsigned long ul;
-        unsigned long long ull;
-        long long sll;
-    } value;
+    union nvml_value value;
 };
 
 /* nvmlViolationTime_t */
@@ -34,13 +37,7 @@ struct nvml_field_value {
     unsigned field_id, scope_id;
     long long timestamp, latency_us;
     int value_type, nvml_return;
-    union {
-        double d;
-        unsigned ui;
-        unsigned long ul;
-        unsigned long long ull;
-        long long sll;
-    } value;
+    union nvml_value value;
 };
 
 enum {

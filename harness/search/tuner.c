@@ -356,6 +356,16 @@ oom:
     return -1;
 }
 
+static void tuner_free(struct tuner *t)
+{
+    mmb_search_free(&t->search);
+    free(t->memo_array);
+    mmb_imap_free(&t->memo_map);
+    mmb_imap_free(&t->touched);
+    free(t->pending);
+    free(t->peek);
+}
+
 size_t mmb_tuner_first(const struct mmb_tuner_options *o, struct mmb_tune_history *history, size_t *out,
                        size_t max)
 {
@@ -392,12 +402,7 @@ size_t mmb_tuner_first(const struct mmb_tuner_options *o, struct mmb_tune_histor
             }
         }
     }
-    mmb_search_free(&t.search);
-    free(t.memo_array);
-    mmb_imap_free(&t.memo_map);
-    mmb_imap_free(&t.touched);
-    free(t.pending);
-    free(t.peek);
+    tuner_free(&t);
     free(res);
     return t.failed ? 0 : n;
 }
@@ -416,11 +421,6 @@ int mmb_tuner_run(const struct mmb_tuner_options *o, const struct mmb_tuner_call
         rc = step(&t, err, errlen);
     res->seconds = mmb_seconds_now() - t0;
     mmb_pareto_sort(&res->front);
-    mmb_search_free(&t.search);
-    free(t.memo_array);
-    mmb_imap_free(&t.memo_map);
-    mmb_imap_free(&t.touched);
-    free(t.pending);
-    free(t.peek);
+    tuner_free(&t);
     return rc;
 }
