@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "cuda/gpu.h"
 #include "results/csv_name.h"
 #include "search/tune_spec.h"
 
@@ -50,8 +51,10 @@ static void prefetch_problem(struct tune_run *r, const struct mmb_size *size, en
 {
     if (!r->pool)
         return;
-    mmb_compile_pool_stats(r->pool, &r->prefetch_base);
-    r->have_prefetch_base = true;
+    if (!r->have_prefetch_base) { /* the first problem's is taken before the session opens */
+        mmb_compile_pool_stats(r->pool, &r->prefetch_base);
+        r->have_prefetch_base = true;
+    }
     for (int i = 0; i < r->plan->nkernels; i++)
         if (mmb_kernel_runs_dtype(r->profile, r->plan->kernels[i], dtype))
             mmb_tune_kernel_prefetch(r, r->plan->kernels[i], r->sources[i], size, dtype);
@@ -67,17 +70,24 @@ static int open_run(struct tune_run *r, char *err, size_t errlen)
     for (int i = 0; i < r->plan->nkernels; i++)
         if (!(r->sources[i] = mmb_file_read(r->plan->kernels[i]->source, NULL, err, errlen)))
             return -1;
+    /* the pool first, so that the first problem's compiles run while the session opens */
+    if (o->jobs > 0 && o->cache_dir) {
+        if (mmb_gpu_query(r->device, &r->found, err, errlen) != 0)
+            return -1;
+        r->dev = &r->found;
+        if (mmb_compile_pool_open(&r->pool, o->jobs, r->found.cc_major * 10 + r->found.cc_minor, o->cache_dir, err,
+                                  errlen) != 0)
+            return -1;
+        if (r->plan->nsizes > 0)
+            for (int d = 0; d < MMB_DTYPE_COUNT; d++)
+                if (r->profile->dtypes & (1u << d)) {
+                    prefetch_problem(r, &r->plan->sizes[0], (enum mmb_dtype)d);
+                    break;
+                }
+    }
     if (mmb_session_open(&r->session, &so, err, errlen) != 0)
         return -1;
     r->dev = mmb_session_device(r->session);
-    /* each problem's first compiles are handed over before it is made (tune_problem);
-     * not before the session opens, whose own NVRTC compiles (the verifier, the
-     * reference kernels) they would slow down: 0.66-0.87 s for the session from an
-     * empty cache on an H100 host instead of 0.29 s */
-    if (o->jobs > 0 && o->cache_dir &&
-        mmb_compile_pool_open(&r->pool, o->jobs, r->dev->cc_major * 10 + r->dev->cc_minor, o->cache_dir, err,
-                              errlen) != 0)
-        return -1;
     if (csv_path_of(r, err, errlen) != 0 || !(r->csv = mmb_csv_writer_open(r->csv_path, err, errlen)) ||
         mmb_csv_writer_lock(r->csv, r->dev->uuid, err, errlen) != 0 ||
         !(r->samples = mmb_samples_writer_open(r->csv_path, err, errlen)))

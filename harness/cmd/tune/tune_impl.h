@@ -25,7 +25,8 @@ struct tune_run {
     enum mmb_counters counters;           /* the plan's; none when the metric set is empty */
     enum mmb_energy_mode energy;          /* the plan's: which rows get the energy window */
     struct mmb_session *session;
-    const struct mmb_device_info *dev;    /* the session's */
+    const struct mmb_device_info *dev;    /* the session's; before it opens, found: */
+    struct mmb_device_info found;         /* the GPU as mmb_gpu_query sees it, for compiling ahead */
     struct mmb_csv_writer *csv;
     struct mmb_samples_writer *samples;   /* the CSV's side file of launch times */
     char csv_path[MMB_PATH_MAX];
@@ -54,8 +55,8 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
 
 /* Hands the compile pool what the search of kernel k (source its text) at size and
  * dtype measures first (mmb_tuner_first), before the problem is made: its compiles
- * then run while the inputs and the reference are made, and the reference timed.
- * Nothing without a pool. */
+ * then run while the inputs and the reference are made, and the reference timed, and
+ * for the first problem while the session opens. Nothing without a pool. */
 void mmb_tune_kernel_prefetch(struct tune_run *r, const struct mmb_kernel_spec *k, const char *source,
                               const struct mmb_size *size, enum mmb_dtype dtype);
 
