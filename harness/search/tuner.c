@@ -20,6 +20,8 @@
  * configuration, and are counted up front (how many are allowed). */
 #define MEMO_ARRAY_MAX ((size_t)1 << 24)
 #define COUNT_MAX ((size_t)1 << 20)
+/* Proposals mmb_tuner_first looks through for an allowed one. */
+#define FIRST_PROPOSALS_MAX 4096
 
 const char *mmb_tuner_stop_text(enum mmb_tuner_stop stop)
 {
@@ -382,8 +384,10 @@ size_t mmb_tuner_first(const struct mmb_tuner_options *o, struct mmb_tune_histor
     size_t n = 0;
     mmb_row_init(&res->best);
     if (setup(&t, err, sizeof err) == 0) {
-        /* the first proposal the loop would measure: restricted ones cost it nothing */
-        for (size_t tries = 0; tries < res->space && !t.search.ops->done(&t.search); tries++) {
+        /* the first proposal the loop would measure: restricted ones cost it nothing; a
+         * search that meets thousands first finds its own way without compiling ahead */
+        for (size_t tries = 0; tries < res->space && tries < FIRST_PROPOSALS_MAX && !t.search.ops->done(&t.search);
+             tries++) {
             size_t index = t.search.ops->next(&t.search);
             if (index < res->space && (classify(&t, index) & MEMO_CLASS) == MEMO_ALLOWED) {
                 if (!mmb_tune_history_find(history, index))
