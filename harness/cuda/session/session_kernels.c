@@ -216,12 +216,21 @@ static int one_kernel(struct launch_ctx *c)
     return 1;
 }
 
+/* Graph nodes that run no kernel, so record no range in a profiling pass: cuBLAS's
+ * stream-ordered workspace (cudaMallocAsync and cudaFreeAsync at small sizes: an
+ * allocation, a kernel, a free on the H100), events, empty nodes. */
+static bool node_runs_nothing(enum cudaGraphNodeType type)
+{
+    return type == cudaGraphNodeTypeMemAlloc || type == cudaGraphNodeTypeMemFree || type == cudaGraphNodeTypeEmpty ||
+           type == cudaGraphNodeTypeEventRecord || type == cudaGraphNodeTypeWaitEvent;
+}
+
 /* What one library call runs is its heuristic's choice (one kernel, or a split-K
  * kernel and its reduction): counted by capturing the call into a graph, which runs
- * nothing. A node other than a kernel (a memset, which a pass may or may not record
- * as a range) or a capture that fails leaves it unknown, 0: its count is then what a
- * pass's ranges leave once the batch's other launches are counted, one such launch a
- * batch (docs/counters.md, "Cost, and batches"). */
+ * nothing. Any other node that does something (a memset, which a pass may or may not
+ * record as a range) or a capture that fails leaves it unknown, 0: its count is then
+ * what a pass's ranges leave once the batch's other launches are counted, one such
+ * launch a batch (docs/counters.md, "Cost, and batches"). */
 static int library_kernels(struct launch_ctx *c)
 {
     cudaStream_t stream = c->s->stream;
@@ -240,12 +249,26 @@ static int library_kernels(struct launch_ctx *c)
         n > 0 && n <= 64 && (nodes = malloc(n * sizeof *nodes)) && cudaGraphGetNodes(graph, nodes, &n) == cudaSuccess) {
         for (size_t i = 0; i < n; i++) {
             enum cudaGraphNodeType type;
-            if (cudaGraphNodeGetType(nodes[i], &type) != cudaSuccess || type != cudaGraphNodeTypeKernel) {
+            bool got = cudaGraphNodeGetType(nodes[i], &type) == cudaSuccess;
+            if (got && node_runs_nothing(type))
+                continue;
+            if (!got || type != cudaGraphNodeTypeKernel) {
+                if (c->s->opts.verbose)
+                    fprintf(stderr, "  %s %lldx%lldx%lld: node %zu of %zu of its graph is of type %d, which may "
+                            "run as a kernel: its kernel count is what a pass leaves\n", c->kernel->name,
+                            c->p->size.m, c->p->size.n, c->p->size.k, i + 1, n, got ? (int)type : -1);
                 kernels = 0;
                 break;
             }
             kernels++;
         }
+        if (kernels > 0 && c->s->opts.verbose)
+            fprintf(stderr, "  %s %lldx%lldx%lld: %d kernel%s in its graph of %zu nodes\n", c->kernel->name,
+                    c->p->size.m, c->p->size.n, c->p->size.k, kernels, kernels == 1 ? "" : "s", n);
+    } else if (c->s->opts.verbose) {
+        fprintf(stderr, "  %s %lldx%lldx%lld: no graph of its call (%s, %s, %zu nodes): its kernel count is what a "
+                "pass leaves\n", c->kernel->name, c->p->size.m, c->p->size.n, c->p->size.k,
+                launched == MMB_STATUS_OK ? "launched" : mmb_status_text(launched), cudaGetErrorName(e), n);
     }
     free(nodes);
     if (graph)
