@@ -22,25 +22,38 @@ static const char *const formula_names[] = {"tflops",  "speedup",    "pct_time",
                                             "count",   "mean",       "verdict",  "setting",  "device",
                                             "change"};
 
-static const char *record(struct mmb_report_claims *c, enum mmb_report_claim_formula formula,
-                          const struct mmb_report_row *a, const struct mmb_report_row *b, const char *buf)
+/* A new claim of text about rows a and b (either may be NULL), or NULL when there is
+ * no list or no room in it. */
+static struct mmb_report_claim *claim_new(struct mmb_report_claims *c, enum mmb_report_claim_formula formula,
+                                          const struct mmb_report_row *a, const struct mmb_report_row *b,
+                                          const char *text)
 {
-    if (c && a && c->n < MMB_REPORT_CLAIMS_MAX) {
-        struct mmb_report_claim *k = &c->list[c->n++];
-        memset(k, 0, sizeof *k);
-        k->formula = formula;
-        k->rows[0] = a;
-        k->rows[1] = b;
-        k->peak = NAN;
-        snprintf(k->text, sizeof k->text, "%s", buf);
-    }
-    return buf;
+    if (!c || c->n >= MMB_REPORT_CLAIMS_MAX)
+        return NULL;
+    struct mmb_report_claim *k = &c->list[c->n++];
+    memset(k, 0, sizeof *k);
+    k->formula = formula;
+    k->rows[0] = a;
+    k->rows[1] = b;
+    k->peak = NAN;
+    snprintf(k->text, sizeof k->text, "%s", text);
+    return k;
 }
 
-/* The claim record() just added, or NULL when there was no room. */
-static struct mmb_report_claim *added(struct mmb_report_claims *c, size_t before)
+/* A claim about row a (none without one), or NULL. */
+static struct mmb_report_claim *claim_add(struct mmb_report_claims *c, enum mmb_report_claim_formula formula,
+                                          const struct mmb_report_row *a, const struct mmb_report_row *b,
+                                          const char *text)
 {
-    return c && c->n > before ? &c->list[before] : NULL;
+    return a ? claim_new(c, formula, a, b, text) : NULL;
+}
+
+/* claim_add's, for the formulas that set nothing more: returns text. */
+static const char *record(struct mmb_report_claims *c, enum mmb_report_claim_formula formula,
+                          const struct mmb_report_row *a, const struct mmb_report_row *b, const char *text)
+{
+    claim_add(c, formula, a, b, text);
+    return text;
 }
 
 const char *mmb_report_findings_claim_format(const char *format, double v, char *buf)
@@ -106,9 +119,7 @@ const char *mmb_report_findings_claim_cell(struct mmb_report_claims *c, const st
     double cell = cell_of(a, column, &known);
     if (!known || !isfinite(value) || cell != value)
         return buf; /* not the row's cell: nothing a reader of the CSV could check */
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_CELL, a, NULL, buf);
-    struct mmb_report_claim *k = added(c, n);
+    struct mmb_report_claim *k = claim_add(c, MMB_REPORT_CLAIM_CELL, a, NULL, buf);
     if (k) {
         snprintf(k->column, sizeof k->column, "%s", column);
         snprintf(k->format, sizeof k->format, "%s", format);
@@ -126,9 +137,7 @@ const char *mmb_report_findings_claim_change(struct mmb_report_claims *c, const 
     mmb_report_findings_claim_format("f1", v, buf);
     if (!ka || !kb || !isfinite(v))
         return buf;
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_CHANGE, a, b, buf);
-    struct mmb_report_claim *k = added(c, n);
+    struct mmb_report_claim *k = claim_add(c, MMB_REPORT_CLAIM_CHANGE, a, b, buf);
     if (k) {
         snprintf(k->column, sizeof k->column, "%s", column);
         snprintf(k->format, sizeof k->format, "f1");
@@ -141,9 +150,7 @@ const char *mmb_report_findings_claim_compulsory(struct mmb_report_claims *c, co
                                                  const char *format, char *buf)
 {
     mmb_report_findings_claim_format(format, mmb_row_compulsory_bytes(&a->r), buf);
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_COMPULSORY, a, NULL, buf);
-    struct mmb_report_claim *k = added(c, n);
+    struct mmb_report_claim *k = claim_add(c, MMB_REPORT_CLAIM_COMPULSORY, a, NULL, buf);
     if (k)
         snprintf(k->format, sizeof k->format, "%s", format);
     return buf;
@@ -171,10 +178,8 @@ const char *mmb_report_findings_claim_key(struct mmb_report_claims *c, const str
         snprintf(buf, len, "?");
         return buf;
     }
-    size_t n = c ? c->n : 0;
-    if (strlen(buf) < sizeof c->list[0].text)
-        record(c, MMB_REPORT_CLAIM_KEY, a, NULL, buf);
-    struct mmb_report_claim *k = added(c, n);
+    struct mmb_report_claim *k =
+        strlen(buf) < sizeof c->list[0].text ? claim_add(c, MMB_REPORT_CLAIM_KEY, a, NULL, buf) : NULL;
     if (k)
         snprintf(k->column, sizeof k->column, "%s", column);
     return buf;
@@ -201,21 +206,13 @@ const char *mmb_report_findings_claim_count(struct mmb_report_claims *c, const c
                                             char *buf)
 {
     snprintf(buf, 16, "%zu", n);
-    if (!c || c->n >= MMB_REPORT_CLAIMS_MAX || (n && !rows))
+    if (n && !rows)
         return buf;
-    size_t before = c->n;
-    record(c, MMB_REPORT_CLAIM_COUNT, n ? rows[0] : NULL, NULL, buf);
-    if (c->n == before) { /* record() keeps no claim without a row: an empty count has none */
-        struct mmb_report_claim *k = &c->list[c->n++];
-        memset(k, 0, sizeof *k);
-        k->formula = MMB_REPORT_CLAIM_COUNT;
-        k->peak = NAN;
-        snprintf(k->text, sizeof k->text, "%s", buf);
+    struct mmb_report_claim *k = claim_new(c, MMB_REPORT_CLAIM_COUNT, NULL, NULL, buf); /* its rows are its items */
+    if (k) {
+        snprintf(k->what, sizeof k->what, "%s", what);
+        items(c, k, rows, n, arity ? arity : 1);
     }
-    struct mmb_report_claim *k = &c->list[before];
-    k->rows[0] = NULL;
-    snprintf(k->what, sizeof k->what, "%s", what);
-    items(c, k, rows, n, arity ? arity : 1);
     return buf;
 }
 
@@ -224,13 +221,8 @@ const char *mmb_report_findings_claim_mean(struct mmb_report_claims *c, const ch
                                            char *buf)
 {
     mmb_report_findings_claim_format(format, value, buf);
-    size_t before = c ? c->n : 0;
-    if (!n)
-        return buf;
-    record(c, MMB_REPORT_CLAIM_MEAN, rows[0], NULL, buf);
-    struct mmb_report_claim *k = added(c, before);
+    struct mmb_report_claim *k = n ? claim_new(c, MMB_REPORT_CLAIM_MEAN, NULL, NULL, buf) : NULL;
     if (k) {
-        k->rows[0] = NULL;
         snprintf(k->column, sizeof k->column, "%s", column);
         snprintf(k->format, sizeof k->format, "%s", format);
         items(c, k, rows, n, 1);
@@ -243,9 +235,7 @@ static const char *verdict_part(struct mmb_report_claims *c, const struct mmb_re
                                 const struct mmb_report_row *b, const char *part, double v, char *buf)
 {
     mmb_report_findings_claim_format("f3", v, buf);
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_VERDICT, a, b, buf);
-    struct mmb_report_claim *k = added(c, n);
+    struct mmb_report_claim *k = claim_add(c, MMB_REPORT_CLAIM_VERDICT, a, b, buf);
     if (k)
         snprintf(k->what, sizeof k->what, "%s", part);
     return buf;
@@ -289,9 +279,7 @@ const char *mmb_report_findings_claim_device(struct mmb_report_claims *c, const 
                                              const char *field, double value, const char *format, char *buf)
 {
     mmb_report_findings_claim_format(format, value, buf);
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_DEVICE, a, NULL, buf);
-    struct mmb_report_claim *k = added(c, n);
+    struct mmb_report_claim *k = claim_add(c, MMB_REPORT_CLAIM_DEVICE, a, NULL, buf);
     if (k) {
         snprintf(k->what, sizeof k->what, "%s", field);
         snprintf(k->format, sizeof k->format, "%s", format);
@@ -320,10 +308,10 @@ const char *mmb_report_findings_claim_pct_time(struct mmb_report_claims *c, cons
 
 const char *mmb_report_findings_claim_pct_peak(struct mmb_report_claims *c, const struct mmb_report_row *a, char *buf)
 {
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_PCT_PEAK, a, NULL, mmb_report_finding_pct(mmb_row_fp32_pct(&a->r), buf));
-    if (c && c->n > n)
-        c->list[n].peak = mmb_row_pipe_peak(&a->r);
+    struct mmb_report_claim *k =
+        claim_add(c, MMB_REPORT_CLAIM_PCT_PEAK, a, NULL, mmb_report_finding_pct(mmb_row_fp32_pct(&a->r), buf));
+    if (k)
+        k->peak = mmb_row_pipe_peak(&a->r);
     return buf;
 }
 
@@ -335,10 +323,9 @@ const char *mmb_report_findings_claim_column(struct mmb_report_claims *c, const 
     if (!col || col->type != MMB_COL_REAL || !isfinite(value) ||
         *(const double *)((const char *)&a->r + col->offset) != value)
         return buf; /* not a cell of the row: nothing a reader of the CSV could check */
-    size_t n = c ? c->n : 0;
-    record(c, MMB_REPORT_CLAIM_COLUMN, a, NULL, buf);
-    if (c && c->n > n)
-        snprintf(c->list[n].column, sizeof c->list[n].column, "%s", column);
+    struct mmb_report_claim *k = claim_add(c, MMB_REPORT_CLAIM_COLUMN, a, NULL, buf);
+    if (k)
+        snprintf(k->column, sizeof k->column, "%s", column);
     return buf;
 }
 
