@@ -351,6 +351,15 @@ size_t mmb_report_findings(const struct mmb_report *rep, struct mmb_report_findi
     return n;
 }
 
+/* One finding as markdown: its lead in bold, then its text. */
+static void finding_md(FILE *f, const struct mmb_report_finding *x)
+{
+    fputs("**", f);
+    mmb_report_md_text(f, x->lead);
+    fputs(".** ", f);
+    mmb_report_md_text(f, x->text);
+}
+
 void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
 {
     struct mmb_report_finding *fs = calloc(MMB_REPORT_FINDINGS_MAX, sizeof *fs);
@@ -363,10 +372,8 @@ void mmb_report_findings_md(FILE *f, const struct mmb_report *rep)
         if (fs[i].tuning || fs[i].energy)
             continue;
         shown++;
-        fputs("- **", f);
-        mmb_report_md_text(f, fs[i].lead);
-        fputs(".** ", f);
-        mmb_report_md_text(f, fs[i].text);
+        fputs("- ", f);
+        finding_md(f, &fs[i]);
         fputc('\n', f);
     }
     if (shown == 0)
@@ -386,10 +393,8 @@ void mmb_report_findings_tuning_md(FILE *f, const struct mmb_report *rep)
     for (size_t i = 0; i < n; i++) {
         if (!fs[i].tuning)
             continue;
-        fputs(shown++ ? "- **" : "## What tuning found\n\n- **", f);
-        mmb_report_md_text(f, fs[i].lead);
-        fputs(".** ", f);
-        mmb_report_md_text(f, fs[i].text);
+        fputs(shown++ ? "- " : "## What tuning found\n\n- ", f);
+        finding_md(f, &fs[i]);
         fputc('\n', f);
     }
     if (shown)
@@ -406,10 +411,7 @@ void mmb_report_findings_energy_md(FILE *f, const struct mmb_report *rep)
     for (size_t i = 0; i < n; i++) {
         if (!fs[i].energy)
             continue;
-        fputs("**", f);
-        mmb_report_md_text(f, fs[i].lead);
-        fputs(".** ", f);
-        mmb_report_md_text(f, fs[i].text);
+        finding_md(f, &fs[i]);
         fputs("\n\n", f);
     }
     free(fs);
