@@ -281,22 +281,34 @@ static void job_prefetch(void *ctx, const size_t *indices, size_t n)
     free(cfgs);
 }
 
+/* The search of kernel k at size x dtype as the plan asks for it (the reference: every
+ * configuration, by time, in every worker), compiling ahead or not. */
+static struct mmb_tuner_options tuner_options_of(const struct tune_run *r, const struct mmb_kernel_spec *k,
+                                                 const struct mmb_row *id, const struct mmb_size *size,
+                                                 enum mmb_dtype dtype, bool is_reference, bool compiles_ahead)
+{
+    const struct mmb_tune_plan *p = r->plan;
+    return (struct mmb_tuner_options){
+        .kernel = k, .identity = id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
+        .strategy = is_reference ? mmb_strategy_find("brute_force") : p->strategy, .seed = p->seed,
+        .max_fevals = is_reference ? 0 : p->max_fevals, .time_limit = is_reference ? 0 : p->time_limit,
+        .objective = p->objective, .record_restricted = p->record_restricted,
+        .lookahead = compiles_ahead ? LOOKAHEAD : 0,
+        .shard = is_reference ? (struct mmb_shard){0, 0} : r->shard, /* each worker needs the reference */
+    };
+}
+
 void mmb_tune_kernel_prefetch(struct tune_run *r, const struct mmb_kernel_spec *k, const char *source,
                               const struct mmb_size *size, enum mmb_dtype dtype)
 {
     if (!r->pool || !source)
         return;
-    const struct mmb_tune_plan *p = r->plan;
     struct mmb_row id; /* what the shard of a configuration is decided on */
     mmb_row_init(&id);
     snprintf(id.kernel, sizeof id.kernel, "%s", k->name);
     snprintf(id.dtype, sizeof id.dtype, "%s", mmb_dtype_info(dtype)->text);
     id.m = size->m, id.n = size->n, id.k = size->k;
-    struct mmb_tuner_options o = {
-        .kernel = k, .identity = &id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
-        .strategy = p->strategy, .seed = p->seed, .max_fevals = p->max_fevals, .objective = p->objective,
-        .lookahead = LOOKAHEAD, .shard = r->shard,
-    };
+    struct mmb_tuner_options o = tuner_options_of(r, k, &id, size, dtype, false, true);
     /* the history is the tune's to load: what it holds is in the disk cache already */
     struct mmb_tune_history *h = mmb_tune_history_new();
     size_t *first = malloc((LOOKAHEAD + 1) * sizeof *first);
@@ -439,7 +451,6 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
                        struct mmb_problem *problem, const struct mmb_size *size, enum mmb_dtype dtype,
                        const struct mmb_row *reference, struct mmb_row *reference_out, char *err, size_t errlen)
 {
-    const struct mmb_tune_plan *p = r->plan;
     const struct mmb_profile *pr = r->profile;
     bool is_reference = reference_out != NULL;
     struct mmb_row id;
@@ -478,14 +489,7 @@ int mmb_tune_kernel(struct tune_run *r, const struct mmb_kernel_spec *k, const c
                                               "keeps them)");
     if (r->settings->fail_on)
         mmb_tune_history_each(h, resumed_tell, NULL);
-    struct mmb_tuner_options o = {
-        .kernel = k, .identity = &id, .size = *size, .elem_size = mmb_dtype_info(dtype)->size,
-        .strategy = is_reference ? mmb_strategy_find("brute_force") : p->strategy, .seed = p->seed,
-        .max_fevals = is_reference ? 0 : p->max_fevals, .time_limit = is_reference ? 0 : p->time_limit,
-        .objective = p->objective, .record_restricted = p->record_restricted,
-        .lookahead = r->pool && source ? LOOKAHEAD : 0,
-        .shard = is_reference ? (struct mmb_shard){0, 0} : r->shard, /* each worker needs the reference */
-    };
+    struct mmb_tuner_options o = tuner_options_of(r, k, &id, size, dtype, is_reference, r->pool && source);
     if (is_reference && mmb_objective_parse("time", &o.objective, err, errlen) != 0) {
         mmb_tune_history_free(h);
         return MMB_EXIT_FAILED;
