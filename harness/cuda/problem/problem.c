@@ -102,6 +102,21 @@ static double check_reference(const struct mmb_problem *p, uint64_t seed)
     return worst;
 }
 
+/* Elements of A, B and C (and the reference) at size. */
+static void element_counts(const struct mmb_size *size, size_t *a, size_t *b, size_t *c)
+{
+    *a = (size_t)size->m * (size_t)size->k;
+    *b = (size_t)size->k * (size_t)size->n;
+    *c = (size_t)size->m * (size_t)size->n;
+}
+
+size_t mmb_problem_device_bytes(const struct mmb_problem *p)
+{
+    size_t a, b, c;
+    element_counts(&p->size, &a, &b, &c);
+    return (a + b) * p->esize + c * (p->osize + p->rsize);
+}
+
 void mmb_problem_close(struct mmb_problem *p)
 {
     if (!p)
@@ -133,8 +148,8 @@ enum mmb_status mmb_problem_open(struct mmb_reference *ref, void *stream, const 
     p->esize = d->size;
     p->osize = mmb_format_info(d->out)->size;
     p->rsize = mmb_format_info(d->ref)->size;
-    size_t a = (size_t)size->m * (size_t)size->k, b = (size_t)size->k * (size_t)size->n;
-    size_t c = (size_t)size->m * (size_t)size->n;
+    size_t a, b, c;
+    element_counts(size, &a, &b, &c);
     p->hA = malloc(a * p->esize);
     p->hB = malloc(b * p->esize);
     p->hRef = malloc(c * p->rsize);

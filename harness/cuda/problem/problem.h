@@ -36,5 +36,7 @@ enum mmb_status mmb_problem_open(struct mmb_reference *ref, void *stream, const 
                                  size_t errlen);
 /* NULL is fine. */
 void mmb_problem_close(struct mmb_problem *p);
+/* The GPU memory p holds: A, B, C and the reference. */
+size_t mmb_problem_device_bytes(const struct mmb_problem *p);
 
 #endif

@@ -253,13 +253,6 @@ int mmb_session_flush(struct mmb_session *s, mmb_row_sink sink, void *sink_ctx)
     return s->npending ? flush_pending(s, sink, sink_ctx) : 0;
 }
 
-static size_t problem_bytes(const struct mmb_problem *p)
-{
-    size_t a = (size_t)p->size.m * (size_t)p->size.k, b = (size_t)p->size.k * (size_t)p->size.n;
-    size_t c = (size_t)p->size.m * (size_t)p->size.n;
-    return (a + b) * p->esize + c * (p->osize + p->rsize);
-}
-
 int mmb_session_problem_done(struct mmb_session *s, struct mmb_problem *p, mmb_row_sink sink, void *sink_ctx)
 {
     bool waited_on = false;
@@ -269,7 +262,7 @@ int mmb_session_problem_done(struct mmb_session *s, struct mmb_problem *p, mmb_r
         mmb_problem_close(p);
         return 0;
     }
-    size_t free_b = 0, total_b = 0, bytes = problem_bytes(p);
+    size_t free_b = 0, total_b = 0, bytes = mmb_problem_device_bytes(p);
     bool room = s->nkept < KEPT_PROBLEMS_MAX && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
                 s->kept_bytes + bytes <= free_b / 4;
     if (!room) { /* the batch now, and every problem it kept with p */
