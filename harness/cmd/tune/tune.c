@@ -46,15 +46,15 @@ static int csv_path_of(struct tune_run *r, char *err, size_t errlen)
     return 0;
 }
 
-/* The first configurations of every kernel tuned at this problem to the compile pool. */
+/* The first configurations of every kernel tuned at this problem to the compile pool,
+ * once (the first problem's go before the session opens, and tune_problem finds them
+ * handed over). */
 static void prefetch_problem(struct tune_run *r, const struct mmb_size *size, enum mmb_dtype dtype)
 {
-    if (!r->pool)
+    if (!r->pool || r->have_prefetch_base)
         return;
-    if (!r->have_prefetch_base) { /* the first problem's is taken before the session opens */
-        mmb_compile_pool_stats(r->pool, &r->prefetch_base);
-        r->have_prefetch_base = true;
-    }
+    mmb_compile_pool_stats(r->pool, &r->prefetch_base);
+    r->have_prefetch_base = true;
     for (int i = 0; i < r->plan->nkernels; i++)
         if (mmb_kernel_runs_dtype(r->profile, r->plan->kernels[i], dtype))
             mmb_tune_kernel_prefetch(r, r->plan->kernels[i], r->sources[i], size, dtype);

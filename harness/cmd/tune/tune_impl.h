@@ -32,7 +32,8 @@ struct tune_run {
     char csv_path[MMB_PATH_MAX];
     struct mmb_compile_pool *pool;
     struct mmb_compile_pool_stats prefetch_base; /* the pool before the problem's prefetch: the first */
-    bool have_prefetch_base;                     /* kernel tuned there counts the compiles from it */
+    bool have_prefetch_base;                     /* kernel tuned there counts the compiles from it; true
+                                                  * from the prefetch until then: handed over */
     char *sources[MMB_MAX_KERNELS];
     bool progress;
     bool device_lost;
