@@ -1,5 +1,5 @@
 /* test_inputs.c - random inputs, poisoning and the comparison that decides
- * ok / wrong_result; and the timing statistics. */
+ * ok / wrong_result; the threads of a host pass; and the timing statistics. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -169,6 +169,50 @@ START_TEST(test_stats)
 }
 END_TEST
 
+struct thread_job {
+    int index, runs;
+    long sum;
+};
+
+static void *work(void *opaque)
+{
+    struct thread_job *j = opaque;
+    for (long i = 0; i <= 100000; i++)
+        j->sum += i * (j->index + 1);
+    j->runs++;
+    return NULL;
+}
+
+/* Every job of a pass runs exactly once for every count up to the most; more than
+ * the most are not run; the thread count stays within one and the most. */
+START_TEST(test_every_job_once)
+{
+    for (size_t n = 0; n <= MMB_INPUTS_THREADS_MAX + 2; n++) {
+        struct thread_job jobs[MMB_INPUTS_THREADS_MAX + 2] = {{0}};
+        for (size_t i = 0; i < n; i++)
+            jobs[i].index = (int)i;
+        mmb_inputs_run_threads(work, jobs, sizeof jobs[0], n);
+        for (size_t i = 0; i < n && i < MMB_INPUTS_THREADS_MAX; i++) {
+            ck_assert_int_eq(jobs[i].runs, 1);
+            ck_assert_int_eq(jobs[i].sum, 5000050000L * (long)(i + 1));
+        }
+        for (size_t i = MMB_INPUTS_THREADS_MAX; i < n; i++)
+            ck_assert_int_eq(jobs[i].runs, 0);
+    }
+}
+END_TEST
+
+START_TEST(test_thread_counts)
+{
+    ck_assert_uint_eq(mmb_inputs_threads(0, 1024), 1);
+    ck_assert_uint_eq(mmb_inputs_threads(1023, 1024), 1);
+    ck_assert_uint_eq(mmb_inputs_threads(5, 0), 1);
+    size_t most = mmb_inputs_threads((size_t)1 << 40, 1);
+    ck_assert(most >= 1 && most <= MMB_INPUTS_THREADS_MAX);
+    ck_assert_uint_le(mmb_inputs_threads(2048, 1024), 2);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("inputs");
@@ -180,6 +224,8 @@ int main(void)
     tcase_add_test(tc, test_tolerance_is_relative_to_largest_reference);
     tcase_add_test(tc, test_element_reads_each_dtype);
     tcase_add_test(tc, test_stats);
+    tcase_add_test(tc, test_every_job_once);
+    tcase_add_test(tc, test_thread_counts);
     suite_add_tcase(s, tc);
     return mmb_test_failures(s, false) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -42,46 +42,47 @@ static void *fill_thread(void *opaque)
     return NULL;
 }
 
-#define FILL_THREADS 16
-#define FILL_PER_THREAD (1u << 20)
-
-/* Threads for a pass over count elements: one per FILL_PER_THREAD, at most FILL_THREADS
- * and the cores online. */
-static size_t pass_threads(size_t count)
+void mmb_inputs_run_threads(void *(*fn)(void *), void *jobs, size_t job_size, size_t n)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nthreads = count / FILL_PER_THREAD;
-    if (nthreads > FILL_THREADS)
-        nthreads = FILL_THREADS;
-    if (cores > 0 && nthreads > (size_t)cores)
-        nthreads = (size_t)cores;
-    return nthreads;
+    pthread_t threads[MMB_INPUTS_THREADS_MAX];
+    bool started[MMB_INPUTS_THREADS_MAX];
+    char *base = jobs;
+    if (n > MMB_INPUTS_THREADS_MAX)
+        n = MMB_INPUTS_THREADS_MAX;
+    for (size_t t = 0; t < n; t++)
+        started[t] = t > 0 && pthread_create(&threads[t], NULL, fn, base + t * job_size) == 0;
+    for (size_t t = 0; t < n; t++)
+        if (!started[t])
+            fn(base + t * job_size);
+    for (size_t t = 1; t < n; t++)
+        if (started[t])
+            pthread_join(threads[t], NULL);
 }
 
-/* In threads for large matrices (an 8192 x 8192 one took 0.3 s alone); a thread
- * that cannot start leaves its range to this one. */
+size_t mmb_inputs_threads(size_t items, size_t per_thread)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t n = per_thread ? items / per_thread : 1;
+    if (n > MMB_INPUTS_THREADS_MAX)
+        n = MMB_INPUTS_THREADS_MAX;
+    if (cores > 0 && n > (size_t)cores)
+        n = (size_t)cores;
+    return n < 1 ? 1 : n;
+}
+
+/* Elements a thread of a pass takes at least. */
+#define PASS_PER_THREAD (1u << 20)
+
+/* In threads for large matrices (an 8192 x 8192 one took 0.3 s alone). */
 void mmb_inputs_fill_format(void *data, size_t count, enum mmb_format fmt, uint64_t seed)
 {
     if (!mmb_format_info(fmt))
         return;
-    size_t nthreads = pass_threads(count);
-    if (nthreads < 2) {
-        fill_range(data, 0, count, fmt, seed);
-        return;
-    }
-    struct fill_job jobs[FILL_THREADS];
-    pthread_t threads[FILL_THREADS];
-    bool started[FILL_THREADS];
-    for (size_t t = 0; t < nthreads; t++) {
-        jobs[t] = (struct fill_job){data, count * t / nthreads, count * (t + 1) / nthreads, fmt, seed};
-        started[t] = t > 0 && pthread_create(&threads[t], NULL, fill_thread, &jobs[t]) == 0;
-    }
+    size_t nthreads = mmb_inputs_threads(count, PASS_PER_THREAD);
+    struct fill_job jobs[MMB_INPUTS_THREADS_MAX];
     for (size_t t = 0; t < nthreads; t++)
-        if (!started[t])
-            fill_range(data, jobs[t].start, jobs[t].end, fmt, seed);
-    for (size_t t = 1; t < nthreads; t++)
-        if (started[t])
-            pthread_join(threads[t], NULL);
+        jobs[t] = (struct fill_job){data, count * t / nthreads, count * (t + 1) / nthreads, fmt, seed};
+    mmb_inputs_run_threads(fill_thread, jobs, sizeof jobs[0], nthreads);
 }
 
 void mmb_inputs_fill(void *data, size_t count, enum mmb_dtype dtype, uint64_t seed)
@@ -124,30 +125,18 @@ static void *max_thread(void *opaque)
     return NULL;
 }
 
-/* In threads as the fill is (an 8192 x 8192 reference took 0.2-0.5 s alone); a
- * thread that cannot start leaves its range to this one. */
+/* In threads as the fill is (an 8192 x 8192 reference took 0.2-0.5 s alone). */
 double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_format fmt)
 {
-    size_t nthreads = pass_threads(count);
-    if (nthreads < 1)
-        nthreads = 1;
-    struct max_job jobs[FILL_THREADS];
-    pthread_t threads[FILL_THREADS];
-    bool started[FILL_THREADS];
-    for (size_t t = 0; t < nthreads; t++) {
-        jobs[t] = (struct max_job){ref, count * t / nthreads, count * (t + 1) / nthreads, fmt, 0.0};
-        started[t] = t > 0 && pthread_create(&threads[t], NULL, max_thread, &jobs[t]) == 0;
-    }
+    size_t nthreads = mmb_inputs_threads(count, PASS_PER_THREAD);
+    struct max_job jobs[MMB_INPUTS_THREADS_MAX];
     for (size_t t = 0; t < nthreads; t++)
-        if (!started[t])
-            max_thread(&jobs[t]);
+        jobs[t] = (struct max_job){ref, count * t / nthreads, count * (t + 1) / nthreads, fmt, 0.0};
+    mmb_inputs_run_threads(max_thread, jobs, sizeof jobs[0], nthreads);
     double ref_max = 0.0;
-    for (size_t t = 0; t < nthreads; t++) {
-        if (started[t])
-            pthread_join(threads[t], NULL);
+    for (size_t t = 0; t < nthreads; t++)
         if (jobs[t].max > ref_max)
             ref_max = jobs[t].max;
-    }
     return ref_max == 0.0 ? 1.0 : ref_max; /* an all-zero reference: compare absolute errors */
 }
 

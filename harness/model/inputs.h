@@ -1,5 +1,6 @@
 /* inputs.h - reproducible random inputs and the comparison with the reference,
- * on the host (no CUDA: unit-tested on any machine). */
+ * on the host (no CUDA: unit-tested on any machine), and the threads these passes
+ * over large matrices run on. */
 #ifndef MMB_INPUTS_H
 #define MMB_INPUTS_H
 
@@ -45,5 +46,16 @@ double mmb_inputs_ref_max(const void *ref, size_t count, enum mmb_format fmt);
  * The GPU's comparison (cuda/problem/verify.h) follows this to the bit. */
 void mmb_inputs_compare(const void *out, const void *ref, size_t count, enum mmb_dtype dtype,
                         double tolerance, struct mmb_compare *result);
+
+/* A host pass over a large matrix on threads (the fill, the reference's maximum, the
+ * reference's float64 check in cuda/problem/problem.c): fn on each of the n jobs (at
+ * most MMB_INPUTS_THREADS_MAX) of job_size bytes at jobs, job 0 on the caller's
+ * thread, job i on a thread of its own, a job whose thread cannot start on the
+ * caller's too, so that every job runs once; returns once all are done. */
+#define MMB_INPUTS_THREADS_MAX 16
+void mmb_inputs_run_threads(void *(*fn)(void *), void *jobs, size_t job_size, size_t n);
+/* Threads worth one pass: one per per_thread items, at least 1, at most
+ * MMB_INPUTS_THREADS_MAX and the cores online. */
+size_t mmb_inputs_threads(size_t items, size_t per_thread);
 
 #endif

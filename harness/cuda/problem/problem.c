@@ -4,12 +4,9 @@
 
 #include <cuda_runtime_api.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "core/errcheck.h"
 #include "core/error.h"
@@ -18,7 +15,6 @@
 #include "model/inputs.h"
 
 #define REFERENCE_SAMPLES 256
-#define CHECK_THREADS 16
 
 /* Sampled elements [start, end) of the check: their float64 sums. */
 struct check_job {
@@ -44,21 +40,6 @@ static void *check_thread(void *opaque)
     return NULL;
 }
 
-/* Threads for the check: its column walks through B miss the caches at every k (about
- * 0.25 s for 256 samples at K = 8192 in one thread), so large K gets up to
- * CHECK_THREADS, as the cores allow; a thread that cannot start leaves its samples to
- * this one. Each sample's sum runs in the same order whatever the threads. */
-static int check_threads(long long K)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long long n = K / 256;
-    if (n > CHECK_THREADS)
-        n = CHECK_THREADS;
-    if (cores > 0 && n > cores)
-        n = cores;
-    return n < 1 ? 1 : (int)n;
-}
-
 /* The reference on sampled elements against float64 (exact for the small ints). */
 static double check_reference(const struct mmb_problem *p, uint64_t seed)
 {
@@ -73,20 +54,14 @@ static double check_reference(const struct mmb_problem *p, uint64_t seed)
         row[i] = (long long)(mmb_splitmix64(&state) % (uint64_t)M);
         col[i] = (long long)(mmb_splitmix64(&state) % (uint64_t)N);
     }
-    int nthreads = check_threads(p->size.k);
-    struct check_job jobs[CHECK_THREADS];
-    pthread_t threads[CHECK_THREADS];
-    bool started[CHECK_THREADS];
-    for (int t = 0; t < nthreads; t++) {
-        jobs[t] = (struct check_job){p, row, col, n * t / nthreads, n * (t + 1) / nthreads, want};
-        started[t] = t > 0 && pthread_create(&threads[t], NULL, check_thread, &jobs[t]) == 0;
-    }
+    /* in threads for large K: the column walks through B miss the caches at every k
+     * (about 0.25 s for 256 samples at K = 8192 in one thread); each sample's sum runs
+     * in the same order whatever the threads */
+    int nthreads = (int)mmb_inputs_threads((size_t)p->size.k, 256);
+    struct check_job jobs[MMB_INPUTS_THREADS_MAX];
     for (int t = 0; t < nthreads; t++)
-        if (!started[t])
-            check_thread(&jobs[t]);
-    for (int t = 1; t < nthreads; t++)
-        if (started[t])
-            pthread_join(threads[t], NULL);
+        jobs[t] = (struct check_job){p, row, col, n * t / nthreads, n * (t + 1) / nthreads, want};
+    mmb_inputs_run_threads(check_thread, jobs, sizeof jobs[0], (size_t)nthreads);
     for (int i = 0; i < n; i++) {
         got[i] = mmb_inputs_element(p->hRef, (size_t)(row[i] * N + col[i]), d->ref);
         if (fabs(want[i]) > scale)
